@@ -1,0 +1,40 @@
+# Mason Rummy. Quick start: `make run` serves the game on the LAN, `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 5000
+WORKERS ?= 2
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test test-fast browser-deps bench clean
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $(STAMP)
+
+# Serve on every interface with gunicorn (gevent workers), after upgrading the database.
+run: install
+	$(VENV)/bin/flask --app wsgi db upgrade
+	PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m app.serve
+
+# The whole suite: rules, terminal, web (test client), real server processes and real browsers.
+test: install browser-deps
+	$(PY) -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
+
+# Everything but the browser tests.
+test-fast: install
+	$(PY) -m pytest -n 2 --dist loadfile -m "not browser" $(PYTEST_ARGS)
+
+# Debian's chromium for the Playwright tests (Playwright cannot download browsers here).
+browser-deps:
+	@scripts/ensure-chromium
+
+bench: install
+	$(PY) bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

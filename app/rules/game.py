@@ -1,0 +1,397 @@
+"""The game as a state machine (R4, R5, R7).
+
+``Game.apply(seat, action)`` is the only way a game changes. It checks, in this order, that the
+game is not over, that the action fits the phase, that it is this seat's turn and that the cards
+are the seat's own; then it applies the action whole, or raises an ``IllegalAction`` having
+changed nothing. The state is plain data (``to_dict``/``from_dict``); the same deck order and the
+same actions always give the same game. Shuffling uses a seed stored in the state, never the
+global random generator.
+
+Piles: ``stock[0]`` is the top of the stock; ``discard[-1]`` is the face-up top of the discard
+pile and ``discard[0]`` the oldest discard.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Iterable
+
+from .actions import (
+    DISCARD_PILE, STOCK, Action, BadSelection, CardNotInHand, Discard, Draw, GameIsOver,
+    IllegalAction, LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty, RoundOver, WrongPhase,
+)
+from .cards import FULL_DECK, Card
+from .decks import DECK_SIZE, shuffled_deck
+from .melds import CardSet, LayOffs, NewSet, Refusal, judge_lay_down
+from .players import Player
+
+ROUNDS = 3  # R4.1
+HAND_SIZE = 10  # R4.2
+MIN_SEATS, MAX_SEATS = 2, 3  # R3.1
+# Project decision extending R5.3/R7.2 (RULES.md is silent on endless rounds): when the stock runs
+# out for the third time with no card laid down since it first ran out, nobody is able (or willing)
+# to go out, and the round is blocked and scored as R7.2. Without it a round can cycle forever.
+STALL_REBUILDS = 3
+
+DRAW_PHASE = "draw"  # Menu D is next
+PLAY_PHASE = "play"  # Menu E is next
+ROUND_OVER = "round_over"  # a round summary is showing (R9.3)
+GAME_OVER = "game_over"
+
+STATE_FORMAT = 1
+
+
+class Outcome:
+    """What one applied action did. ``events`` are public log lines (they never name a card
+    drawn from the stock)."""
+
+    __slots__ = ("action", "events", "judgement", "drawn", "round_over", "game_over", "went_out")
+
+    def __init__(self, action: Action):
+        self.action = action
+        self.events: list[dict] = []
+        self.judgement: NewSet | LayOffs | None = None
+        self.drawn: Card | None = None
+        self.round_over = False
+        self.game_over = False
+        self.went_out: int | None = None
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.action!r}, round_over={self.round_over}, events={len(self.events)})"
+
+
+class Game:
+    def __init__(self, players: list[Player], *, stacked_deck: Iterable[Card] | None = None,
+                 seed: int | str | None = None):
+        if not MIN_SEATS <= len(players) <= MAX_SEATS:
+            raise ValueError(f"a game has {MIN_SEATS} or {MAX_SEATS} players, not {len(players)}")
+        deck = tuple(stacked_deck) if stacked_deck is not None else None
+        if deck is not None and (len(deck) != DECK_SIZE or set(deck) != set(FULL_DECK)):
+            raise ValueError("a stacked deck must hold the 65 cards once each")
+        if deck is None and seed is None:
+            raise ValueError("a shuffled game needs a seed")
+        self.players = players
+        self.stacked_deck = deck
+        self.seed = seed
+        self.round_number = 0
+        self.phase = DRAW_PHASE
+        self.turn = 0
+        self.stock: list[Card] = []
+        self.discard: list[Card] = []
+        self.log: list[dict] = []
+        self.round_scores: list[list[int]] = []
+        self.round_turns: list[int] = []
+        self.turns_this_round = 0
+        self.went_out: int | None = None
+        self.drawn: Card | None = None
+        self.stall_rebuilds = 0  # stock rebuilds since the last lay-down
+
+    @classmethod
+    def new(cls, names: Iterable[str], *, stacked_deck: Iterable[Card] | None = None,
+            seed: int | str | None = None) -> "Game":
+        """A game with round 1 dealt. ``AI`` names become computer players (R3.4)."""
+        game = cls([Player.create(name) for name in names], stacked_deck=stacked_deck, seed=seed)
+        game._deal()
+        return game
+
+    # -- reading the state ------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> Player:
+        return self.players[self.turn]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == GAME_OVER
+
+    def seat_of(self, player: Player) -> int:
+        for seat, seated in enumerate(self.players):
+            if seated is player:
+                return seat
+        raise ValueError(f"{player.name} is not seated in this game")
+
+    def can_draw(self, source: str) -> bool:
+        """R5.3: can this pile give a card now (the stock counting its rebuild, R5.2)?"""
+        if source == STOCK:
+            return bool(self.stock) or len(self.discard) > 1
+        if source == DISCARD_PILE:
+            return bool(self.discard)
+        return False
+
+    def winners(self) -> list[int]:
+        """R7.3: the seats with the lowest game score (all of them on a tie)."""
+        if not self.is_over:
+            return []
+        low = min(player.score for player in self.players)
+        return [seat for seat, player in enumerate(self.players) if player.score == low]
+
+    def starting_seat(self, round_number: int) -> int:
+        """R4.3: round 1 starts with seat 1, round 2 with seat 2, round 3 with seat 3 (or 1)."""
+        return (round_number - 1) % len(self.players)
+
+    def card_locations(self) -> Counter:
+        """How many times each card is somewhere (stock, discard, a hand, a set). Always 1 each."""
+        found: Counter = Counter(self.stock)
+        found.update(self.discard)
+        for player in self.players:
+            found.update(player.hand.cards)
+            for card_set in player.hand.laid_down:
+                found.update(card_set.cards)
+        return found
+
+    # -- changing the state -----------------------------------------------------------------
+
+    def apply(self, seat: int | None, action: Action) -> Outcome:
+        """Apply ``action`` for ``seat`` or raise ``IllegalAction`` with nothing changed."""
+        if self.phase == GAME_OVER:
+            raise GameIsOver("The game is over.")
+        if isinstance(action, NextRound):
+            if self.phase != ROUND_OVER:
+                raise WrongPhase("The round is still being played.")
+            outcome = Outcome(action)
+            self._deal()
+            outcome.events = [self.log[0]]
+            return outcome
+        if self.phase == ROUND_OVER:
+            raise WrongPhase("The round is over: the next round must be dealt first.")
+        if seat != self.turn:
+            raise NotYourTurn(f"It is {self.current_player.name}'s turn.")
+        outcome = Outcome(action)
+        try:
+            if isinstance(action, Draw):
+                self._draw(action.source, outcome)
+            elif isinstance(action, LayDown):
+                self._lay_down(action.cards, outcome)
+            elif isinstance(action, Discard):
+                self._discard(action.card, outcome)
+            else:
+                raise IllegalAction(f"Unknown action {action!r}.")
+        except RoundOver as signal:
+            self._finish_round(signal.went_out, outcome)
+        return outcome
+
+    def _record(self, outcome: Outcome, text: str, cards: Iterable[Card] = (), seat: int | None = None) -> None:
+        event = {"seat": self.turn if seat is None else seat, "text": text, "cards": [c.code for c in cards]}
+        self.log.append(event)
+        outcome.events.append(event)
+
+    def _deal(self) -> None:
+        """R4.2: 10 cards to each seat in seat order, one face up, the rest is the stock."""
+        self.round_number += 1
+        if self.stacked_deck is not None:
+            deck = list(self.stacked_deck)  # R2.4: the same order every round
+        else:
+            deck = shuffled_deck(random.Random(f"{self.seed}/round/{self.round_number}"))
+        seats = len(self.players)
+        for seat, player in enumerate(self.players):
+            player.hand.cards = sorted(deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE], key=lambda c: c.sort_key)
+            player.hand.laid_down = []
+        dealt = seats * HAND_SIZE
+        self.discard = [deck[dealt]]
+        self.stock = deck[dealt + 1:]
+        self.turn = self.starting_seat(self.round_number)
+        self.phase = DRAW_PHASE
+        self.turns_this_round = 0
+        self.went_out = None
+        self.drawn = None
+        self.stall_rebuilds = 0
+        self.log = [{"seat": None, "text": f"Round {self.round_number} dealt; {self.current_player.name} starts.",
+                     "cards": [self.discard[-1].code]}]
+
+    def _draw(self, source: str, outcome: Outcome) -> None:
+        if self.phase != DRAW_PHASE:
+            raise WrongPhase("You have already drawn this turn: play down cards or discard.")  # R5.4
+        player = self.current_player
+        if source == STOCK:
+            if not self.stock:
+                if len(self.discard) < 2:
+                    raise PileEmpty("The stock pile is empty and cannot be rebuilt: draw from the discard pile.")
+                if self.stall_rebuilds + 1 >= STALL_REBUILDS:
+                    raise RoundOver(None)  # stalemate: see STALL_REBUILDS
+                self.stall_rebuilds += 1
+                # R5.2: the top discard stays; the others turn over, oldest on top.
+                self.stock = self.discard[:-1]
+                self.discard = self.discard[-1:]
+                self._record(outcome, f"The stock pile ran out: {len(self.stock)} discards were turned over to rebuild it.", seat=None)
+            card = self.stock.pop(0)
+            self._record(outcome, f"{player.name} drew from the stock pile.")
+        elif source == DISCARD_PILE:
+            if not self.discard:
+                raise PileEmpty("The discard pile is empty: draw from the stock pile.")
+            card = self.discard.pop()
+            self._record(outcome, f"{player.name} took {card.code} from the discard pile.", [card])
+        else:
+            raise IllegalAction(f"There is no pile called {source!r}.")
+        player.hand.add(card)
+        self.phase = PLAY_PHASE
+        self.drawn = card
+        self.turns_this_round += 1
+        outcome.drawn = card
+
+    def _check_selection(self, cards: tuple[Card, ...]) -> None:
+        if self.phase != PLAY_PHASE:
+            raise WrongPhase("Draw a card first.")
+        if not cards:
+            raise BadSelection("Select at least one card.")
+        if len(set(cards)) != len(cards):
+            raise BadSelection("A card was selected twice.")
+        hand = self.current_player.hand
+        for card in cards:
+            if card not in hand:
+                raise CardNotInHand(f"{card.code} is not in your hand.")
+
+    def _lay_down(self, cards: tuple[Card, ...], outcome: Outcome) -> None:
+        self._check_selection(cards)
+        player = self.current_player
+        sets = player.hand.laid_down
+        judgement = judge_lay_down(cards, sets)  # R6.3: the one judge
+        if isinstance(judgement, Refusal):
+            raise LayDownRefused(judgement.reason)
+        for card in cards:
+            player.hand.remove(card)
+        self.stall_rebuilds = 0
+        if isinstance(judgement, NewSet):
+            sets.append(CardSet(judgement.kind, judgement.cards))
+            self._record(outcome, f"{player.name} laid down a {judgement.kind}: {' '.join(c.code for c in sets[-1].cards)}.", sets[-1].cards)
+        else:
+            for card, index in judgement.placements:
+                sets[index].add(card)
+                self._record(outcome, f"{player.name} laid {card.code} onto their {sets[index].kind} {sets[index]}.", [card])
+        outcome.judgement = judgement
+        if not player.hand.cards:
+            raise RoundOver(self.turn)  # R5.7: no discard needed after the last card
+
+    def _discard(self, card: Card, outcome: Outcome) -> None:
+        self._check_selection((card,))
+        player = self.current_player
+        player.hand.remove(card)
+        self.discard.append(card)
+        self._record(outcome, f"{player.name} discarded {card.code}.", [card])
+        if not player.hand.cards:
+            raise RoundOver(self.turn)  # R5.7
+        self.turn = (self.turn + 1) % len(self.players)  # R4.3: seat order, wrapping
+        self.phase = DRAW_PHASE
+        self.drawn = None
+        if not self.can_draw(STOCK) and not self.can_draw(DISCARD_PILE):
+            raise RoundOver(None)  # R5.3 guard: a blocked round (cannot happen with a discard)
+
+    def _finish_round(self, went_out: int | None, outcome: Outcome) -> None:
+        """R7.1 / R7.2: the others (everyone, if blocked) add the points left in their hands."""
+        points = [0 if seat == went_out else player.hand.hand_point_value()
+                  for seat, player in enumerate(self.players)]
+        for player, added in zip(self.players, points):
+            player.score += added
+        self.round_scores.append(points)
+        self.round_turns.append(self.turns_this_round)
+        self.went_out = went_out
+        self.drawn = None
+        if went_out is None:
+            why = "nobody can go out" if self.stall_rebuilds else "no pile can give a card"
+            self._record(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.", seat=None)
+        else:
+            self._record(outcome, f"{self.players[went_out].name} went out and ends round {self.round_number}.", seat=went_out)
+        self.phase = GAME_OVER if self.round_number >= ROUNDS else ROUND_OVER
+        outcome.round_over = True
+        outcome.game_over = self.phase == GAME_OVER
+        outcome.went_out = went_out
+
+    # -- what a seat may see ------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict:
+        """R4.4: what ``seat`` may see (``None``: a spectator). Never another seat's hand, never
+        the stock's order or the deck."""
+        players = []
+        for index, player in enumerate(self.players):
+            players.append({
+                "seat": index,
+                "name": player.name,
+                "computer": player.is_computer,
+                "hand_size": len(player.hand.cards),
+                "sets": [card_set.to_dict() for card_set in player.hand.laid_down],
+                "score": player.score,
+                "round_points": [points[index] for points in self.round_scores],
+            })
+        mine = seat is not None and 0 <= seat < len(self.players)
+        return {
+            "round": self.round_number,
+            "rounds": ROUNDS,
+            "phase": self.phase,
+            "turn": self.turn,
+            "turn_name": self.current_player.name,
+            "discard_top": self.discard[-1].code if self.discard else None,
+            "discard_size": len(self.discard),
+            "stock_size": len(self.stock),
+            "players": players,
+            "seat": seat if mine else None,
+            "hand": [card.code for card in self.players[seat].hand.cards] if mine else None,
+            "drawn": self.drawn.code if mine and seat == self.turn and self.drawn else None,
+            "can_draw_stock": self.phase == DRAW_PHASE and self.can_draw(STOCK),
+            "can_draw_discard": self.phase == DRAW_PHASE and self.can_draw(DISCARD_PILE),
+            "log": list(self.log),
+            "round_scores": [list(points) for points in self.round_scores],
+            "went_out": self.went_out,
+            "winners": self.winners(),
+        }
+
+    # -- plain data ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {
+            "format": STATE_FORMAT,
+            "players": [player.to_dict() for player in self.players],
+            "stacked_deck": [card.code for card in self.stacked_deck] if self.stacked_deck is not None else None,
+            "seed": self.seed,
+            "round": self.round_number,
+            "phase": self.phase,
+            "turn": self.turn,
+            "stock": [card.code for card in self.stock],
+            "discard": [card.code for card in self.discard],
+            "log": [dict(event, cards=list(event["cards"])) for event in self.log],
+            "round_scores": [list(points) for points in self.round_scores],
+            "round_turns": list(self.round_turns),
+            "turns_this_round": self.turns_this_round,
+            "went_out": self.went_out,
+            "drawn": self.drawn.code if self.drawn else None,
+            "stall_rebuilds": self.stall_rebuilds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Game":
+        """Rebuild a game; raises ``ValueError`` if the data is not a consistent game."""
+        try:
+            if data.get("format") != STATE_FORMAT:
+                raise ValueError(f"unknown state format {data.get('format')!r}")
+            players = [Player.from_dict(p) for p in data["players"]]
+            stacked = data["stacked_deck"]
+            game = cls(players, stacked_deck=[Card.parse(c) for c in stacked] if stacked is not None else None,
+                       seed=data["seed"])
+            game.round_number = int(data["round"])
+            game.phase = data["phase"]
+            game.turn = int(data["turn"])
+            game.stock = [Card.parse(c) for c in data["stock"]]
+            game.discard = [Card.parse(c) for c in data["discard"]]
+            game.log = [{"seat": e["seat"], "text": str(e["text"]), "cards": list(e["cards"])} for e in data["log"]]
+            game.round_scores = [[int(p) for p in points] for points in data["round_scores"]]
+            game.round_turns = [int(t) for t in data["round_turns"]]
+            game.turns_this_round = int(data["turns_this_round"])
+            game.went_out = data["went_out"]
+            game.drawn = Card.parse(data["drawn"]) if data["drawn"] else None
+            game.stall_rebuilds = int(data["stall_rebuilds"])
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"not a saved game: {error!r}") from None
+        if game.phase not in (DRAW_PHASE, PLAY_PHASE, ROUND_OVER, GAME_OVER):
+            raise ValueError(f"unknown phase {game.phase!r}")
+        if not 0 <= game.turn < len(players) or not 1 <= game.round_number <= ROUNDS:
+            raise ValueError("turn or round out of range")
+        if game.card_locations() != Counter(FULL_DECK):
+            raise ValueError("the saved game does not hold the 65 cards once each")
+        return game
+
+    def copy(self) -> "Game":
+        return Game.from_dict(self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # a game is mutable

@@ -1,0 +1,58 @@
+"""The menus' options and how a typed answer is read (R9, R5.5).
+
+The terminal prints these words and the web shows them as buttons, in the same order.
+"""
+
+from __future__ import annotations
+
+MENU_A = (
+    "View scores",
+    "Play 2-player game",
+    "Play 3-player game",
+    "Play 2-player game with stacked deck",
+    "Play 3-player game with stacked deck",
+    "Quit",
+)
+MENU_B = ("new player", "returning player")
+MENU_D = ("Draw from stock pile", "Draw from discard pile")
+MENU_E = ("Play down cards", "Discard")
+
+# Menu A answer -> (players, stacked deck?)
+GAME_OPTIONS = {2: (2, False), 3: (3, False), 4: (2, True), 5: (3, True)}
+VIEW_SCORES, QUIT = 1, 6
+
+
+class NotAChoice(ValueError):
+    """An answer that is not one of the offered numbers (R9.1); the message says what is."""
+
+
+def parse_choice(answer: str, count: int) -> int:
+    """A menu answer: one number from 1 to ``count`` (surrounding spaces ignored)."""
+    text = answer.strip()
+    if not text.isdigit() or not text.isascii() or not 1 <= int(text) <= count:
+        raise NotAChoice(f"Please answer with a number from 1 to {count}.")
+    return int(text)
+
+
+def parse_selection(answer: str, count: int) -> list[int]:
+    """R5.5: Menu F numbers separated by commas (``1,4,5``); spaces and one pair of surrounding
+    parentheses are allowed. Empty, non-numbers, out-of-range or repeated numbers are refused."""
+    text = answer.strip()
+    if text.startswith("(") and text.endswith(")"):
+        text = text[1:-1]
+    parts = [part.strip() for part in text.split(",")]
+    if parts and parts[-1] == "" and len(parts) > 1:
+        parts.pop()  # "(3,)" is how a one-card tuple is written
+    if not parts or parts == [""]:
+        raise NotAChoice(f"Select cards by their numbers, separated by commas, such as 1,4,5 (1 to {count}).")
+    numbers: list[int] = []
+    for part in parts:
+        if not part.isdigit() or not part.isascii():
+            raise NotAChoice(f"'{part[:10]}' is not a card number: use numbers from 1 to {count}, separated by commas.")
+        number = int(part)
+        if not 1 <= number <= count:
+            raise NotAChoice(f"There is no card {number}: use numbers from 1 to {count}.")
+        if number in numbers:
+            raise NotAChoice(f"Card {number} was selected twice.")
+        numbers.append(number)
+    return numbers

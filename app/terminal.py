@@ -1,0 +1,307 @@
+"""The terminal game: the original program, menus A-F on standard input and output (R9).
+
+Run it from the folder that holds ``scores.csv`` and the deck files::
+
+    python -m app.terminal            # play
+    python -m app.terminal < answers  # replay a file of answers (R9.4)
+
+It reads exactly the menu answers, names, deck file names and Menu F selections, one per line,
+and nothing else, so a game can be replayed from a file. At the end of input it exits with
+status 0; an unfinished game changes no scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from typing import IO, Sequence
+
+from .rules import (
+    DISCARD_PILE, ROUND_OVER, STOCK, Card, DeckError, Game, NextRound, Outcome, RoundOver,
+    ScoresFileError, ScoreTable, is_computer_name, read_deck_file,
+)
+from .rules.menus import (
+    GAME_OPTIONS, MENU_A, MENU_B, MENU_D, MENU_E, QUIT, VIEW_SCORES, NotAChoice, parse_choice,
+    parse_selection,
+)
+from .rules.players import DISCARD_CHOICE, LAY_DOWN_CHOICE
+from .rules.scores import check_player_name
+
+SCORES_FILE = "scores.csv"
+RULE = "-" * 64
+
+
+class EndOfInput(Exception):
+    """Standard input ended: leave quietly (R9.4)."""
+
+
+class Terminal:
+    def __init__(self, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout,
+                 folder: str = ".", rng: random.Random | None = None):
+        self.stdin = stdin
+        self.stdout = stdout
+        self.folder = folder
+        self.rng = rng or random.Random()
+        self.scores = ScoreTable()
+        self.scores_path = os.path.join(folder, SCORES_FILE)
+        self.broken_scores = False
+
+    # -- input and output ----------------------------------------------------------------------
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout)
+
+    def ask(self, prompt: str) -> str:
+        self.stdout.write(prompt)
+        self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            self.say()
+            raise EndOfInput
+        answer = line.rstrip("\r\n")
+        if not _is_terminal(self.stdin):
+            self.say(answer)  # echo scripted answers so a transcript reads like a session
+        return answer
+
+    def menu(self, title: str, options: Sequence[str], prompt: str = "Your choice") -> int:
+        """Show a numbered menu and ask until one of its numbers is given (R9.1)."""
+        while True:
+            self.say(title)
+            for number, option in enumerate(options, start=1):
+                self.say(f"{number}. {option}")
+            try:
+                return parse_choice(self.ask(f"{prompt} (1-{len(options)}): "), len(options))
+            except NotAChoice as error:
+                self.say(str(error))
+
+    # -- the program ---------------------------------------------------------------------------------
+
+    def run(self) -> int:
+        self.say("Welcome to Mason Rummy!")
+        try:
+            self.load_scores()
+            while True:
+                choice = self.menu("\nMenu A: Main Menu", MENU_A)
+                if choice == VIEW_SCORES:
+                    self.show_scores()
+                elif choice == QUIT:
+                    self.say("Goodbye!")
+                    return 0
+                else:
+                    players, stacked = GAME_OPTIONS[choice]
+                    self.play_game(players, stacked)
+        except EndOfInput:
+            return 0
+
+    def load_scores(self) -> None:
+        try:
+            self.scores.read_scores(self.scores_path)
+        except ScoresFileError as error:
+            self.broken_scores = True
+            self.say(f"{SCORES_FILE} cannot be read ({error}).")
+            self.say(f"It is kept as it is and will be renamed to {SCORES_FILE}.broken before new scores are saved.")
+
+    def save_scores(self) -> None:
+        if self.broken_scores:
+            backup = _free_name(self.scores_path + ".broken")
+            os.replace(self.scores_path, backup)
+            self.say(f"The unreadable {SCORES_FILE} was kept as {os.path.basename(backup)}.")
+            self.broken_scores = False
+        self.scores.save_scores(self.scores_path)
+
+    def show_scores(self) -> None:
+        self.say("\nScores")
+        self.say(str(self.scores))
+
+    def play_game(self, players: int, stacked: bool) -> None:
+        deck = None
+        if stacked:
+            deck = self.ask_deck()
+            if deck is None:
+                return
+        names = self.choose_players(players)
+        seed = self.rng.randrange(2**63)
+        game = Game.new(names, stacked_deck=deck, seed=None if deck else seed)
+        self.say(game.log[0]["text"])
+        controls = TerminalControls(self)
+        while not game.is_over:
+            if game.phase == ROUND_OVER:
+                self.round_summary(game)
+                game.apply(None, NextRound())
+                self.say(game.log[0]["text"])
+                continue
+            player = game.current_player
+            if not player.is_computer:
+                self.say(f"\n{RULE}\n{player.name}, it is your turn.")
+            try:
+                player.take_turn(game, controls)
+            except RoundOver:
+                pass  # the summary is shown at the top of the loop, or below for the last round
+        self.round_summary(game)
+        self.final_results(game)
+
+    def ask_deck(self) -> list[Card] | None:
+        """R2.2: ask until a valid deck file is named, or ``no`` goes back to Menu A."""
+        while True:
+            answer = self.ask("Deck file name (or no to go back): ").strip()
+            if answer.casefold() == "no":
+                return None
+            if not answer:
+                self.say("Please type a deck file name, such as stacked_test1.deck, or no.")
+                continue
+            try:
+                return read_deck_file(os.path.join(self.folder, answer))
+            except DeckError as error:
+                self.say(f"That deck cannot be used: {error}.")
+
+    def choose_players(self, seats: int) -> list[str]:
+        """R3: for each seat, Menu B then a new name or Menu C."""
+        names: list[str] = []
+        for seat in range(1, seats + 1):
+            while True:
+                kind = self.menu(f"\nPlayer {seat} - Menu B: Choose Player Type", MENU_B)
+                name = self.new_player(names) if kind == 1 else self.returning_player(names)
+                if name is not None:
+                    names.append(name)
+                    break
+        return names
+
+    def new_player(self, seated: list[str]) -> str:
+        while True:
+            try:
+                name = check_player_name(self.ask("New player's name: "))
+            except ValueError as error:
+                self.say(str(error))
+                continue
+            if is_computer_name(name):
+                return "AI"  # R3.4: several seats may be AI
+            if name in self.scores or any(name.casefold() == other.casefold() for other in seated):
+                self.say(f"The name {name} is already taken; choose returning player to use it, or another name.")
+                continue
+            return name
+
+    def returning_player(self, seated: list[str]) -> str | None:
+        taken = {name.casefold() for name in seated if not is_computer_name(name)}
+        names = [name for name in self.scores.names() if name.casefold() not in taken]  # R3.3
+        if not names:
+            self.say("There are no returning players to choose from.")
+            return None
+        return names[self.menu("Menu C: Choose Previous Player", names) - 1]
+
+    # -- the table ---------------------------------------------------------------------------------
+
+    def show_table(self, game: Game, seat: int) -> None:
+        """R4.4: discard top, stock size, everyone's sets and hand sizes, and the own hand."""
+        view = game.view(seat)
+        self.say(f"\nRound {view['round']} of {view['rounds']} - {view['turn_name']}'s turn")
+        self.say(f"Discard pile: {view['discard_top'] or 'empty'}    Stock pile: {view['stock_size']} cards")
+        for player in view["players"]:
+            sets = "  ".join("[" + " ".join(s["cards"]) + "]" for s in player["sets"]) or "none"
+            marker = " (you)" if player["seat"] == seat else ""
+            self.say(f"  {player['name']}{marker}: {player['hand_size']} cards in hand, "
+                     f"{player['score']} points; sets: {sets}")
+        self.say("Your hand: " + " ".join(view["hand"]))
+
+    def menu_f(self, game: Game, seat: int) -> list[Card]:
+        hand = game.players[seat].hand.cards
+        self.say("Menu F: Select Cards")
+        for number, card in enumerate(hand, start=1):
+            self.say(f"{number}. {card.label}")
+        return hand
+
+    def round_summary(self, game: Game) -> None:
+        """R9.3: each player's points this round and the game total."""
+        round_number = len(game.round_scores)
+        points = game.round_scores[-1]
+        if game.went_out is None:
+            self.say(f"\nRound {round_number} is over: it was blocked.")
+        else:
+            self.say(f"\nRound {round_number} is over: {game.players[game.went_out].name} went out.")
+        for player, added in zip(game.players, points):
+            self.say(f"  {player.name}: {added} points this round, {player.score} in total")
+
+    def final_results(self, game: Game) -> None:
+        winners = game.winners()
+        self.say("\nGame over. Final scores:")
+        for seat, player in enumerate(game.players):
+            result = "wins" if seat in winners else "loses"
+            self.say(f"  {player.name}: {player.score} points - {result}")
+        self.scores.record_game(
+            (player.name, player.score, seat in winners) for seat, player in enumerate(game.players))
+        self.save_scores()  # R7.4: at once
+        self.say(f"Scores saved to {SCORES_FILE}.")
+
+
+class TerminalControls:
+    """A live player's choices, read from the terminal's menus D, E and F."""
+
+    def __init__(self, terminal: Terminal):
+        self.terminal = terminal
+
+    def choose_draw(self, game: Game, seat: int) -> str:
+        self.terminal.show_table(game, seat)
+        choice = self.terminal.menu("Menu D: Which Card to Draw", MENU_D)
+        return STOCK if choice == 1 else DISCARD_PILE
+
+    def choose_action(self, game: Game, seat: int) -> str:
+        self.terminal.show_table(game, seat)
+        choice = self.terminal.menu("Menu E: Next Action", MENU_E)
+        return LAY_DOWN_CHOICE if choice == 1 else DISCARD_CHOICE
+
+    def choose_lay_down(self, game: Game, seat: int) -> list[Card]:
+        while True:  # R5.5: Menu F again until the selection is well formed
+            hand = self.terminal.menu_f(game, seat)
+            answer = self.terminal.ask("Cards to play down (numbers separated by commas, such as 1,4,5): ")
+            try:
+                return [hand[number - 1] for number in parse_selection(answer, len(hand))]
+            except NotAChoice as error:
+                self.terminal.say(str(error))
+
+    def choose_discard(self, game: Game, seat: int) -> Card:
+        while True:  # R5.6: one number, asked even when one card is left
+            hand = self.terminal.menu_f(game, seat)
+            try:
+                return hand[parse_choice(self.terminal.ask(f"Card to discard (1-{len(hand)}): "), len(hand)) - 1]
+            except NotAChoice as error:
+                self.terminal.say(str(error))
+
+    def refused(self, game: Game, seat: int, message: str) -> None:
+        self.terminal.say(f"Not allowed: {message}")
+
+    def done(self, game: Game, seat: int, outcome: Outcome) -> None:
+        for event in outcome.events:
+            self.terminal.say(event["text"])
+        if outcome.drawn is not None and not game.players[seat].is_computer:
+            self.terminal.say(f"You drew {outcome.drawn.label}.")
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _free_name(path: str) -> str:
+    candidate, number = path, 1
+    while os.path.exists(candidate):
+        candidate, number = f"{path}.{number}", number + 1
+    return candidate
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.terminal", description="Play Mason Rummy in the terminal.")
+    parser.add_argument("--seed", type=int, help="seed for shuffled games (to replay them exactly)")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed) if args.seed is not None else random.Random()
+    try:
+        return Terminal(rng=rng).run()
+    except KeyboardInterrupt:
+        print()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
