@@ -1,0 +1,102 @@
+"""`flask` commands for the admin chores: scores import/export, checking decks, the admin password.
+
+Run them as `.venv/bin/flask --app wsgi <command>` from the project folder.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from flask import Flask, current_app
+
+from . import store, tables
+from .extensions import db
+from .rules import DeckError, ScoresFileError, ScoreTable, read_deck_file
+from .rules.scores import decode_scores_bytes
+from .secrets import set_admin_password
+
+
+def register_commands(app: Flask) -> None:
+    app.cli.add_command(scores_group)
+    app.cli.add_command(deck_group)
+    app.cli.add_command(admin_group)
+
+
+@click.group("scores", help="Export or import the score table as scores.csv (R7.5).")
+def scores_group():
+    pass
+
+
+@scores_group.command("export")
+@click.argument("path", required=False, type=click.Path(dir_okay=False, writable=True))
+def export_scores(path: str | None):
+    """Write the score table to PATH (atomically), or print it."""
+    table = store.score_table()
+    if path:
+        table.save_scores(path)
+        click.echo(f"Wrote {len(table)} rows to {path}.")
+    else:
+        sys.stdout.write(table.to_csv())
+
+
+@scores_group.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--yes", is_flag=True, help="Apply without asking.")
+def import_scores(path: str, yes: bool):
+    """Replace the score table with PATH, all or nothing, after showing what changes."""
+    from .web.admin import diff_tables
+
+    try:
+        with open(path, "rb") as handle:
+            incoming = ScoreTable.from_csv(decode_scores_bytes(handle.read()))
+    except ScoresFileError as error:
+        raise click.ClickException(f"{path} was not imported: {error}") from None
+    diff = diff_tables(store.score_table(), incoming)
+    click.echo(f"{len(diff['added'])} added, {len(diff['changed'])} changed, "
+               f"{len(diff['removed'])} removed, {diff['unchanged']} unchanged.")
+    if not yes and not click.confirm("Apply the import?"):
+        click.echo("Nothing was changed.")
+        return
+    store.begin_write()
+    store.replace_scores(incoming)
+    db.session.commit()
+    tables.write_scores_file()
+    click.echo("Imported.")
+
+
+@click.group("deck", help="Stacked deck files (R2).")
+def deck_group():
+    pass
+
+
+@deck_group.command("check")
+@click.argument("paths", nargs=-1, required=True)
+def check_deck(paths: tuple[str, ...]):
+    """Check deck files; exit status 1 if any is invalid."""
+    bad = 0
+    for path in paths:
+        try:
+            cards = read_deck_file(path)
+            click.echo(f"{path}: valid; seat 1 starts with {' '.join(c.code for c in cards[:10])}")
+        except DeckError as error:
+            bad += 1
+            click.echo(f"{path}: invalid: {error}", err=True)
+    if bad:
+        sys.exit(1)
+
+
+@click.group("admin", help="The admin password.")
+def admin_group():
+    pass
+
+
+@admin_group.command("set-password")
+@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True,
+              help="The new password (asked for if not given).")
+def set_password(password: str):
+    """Store a new admin password (only its hash is kept, in the instance folder)."""
+    if len(password) < 8:
+        raise click.ClickException("Use at least 8 characters.")
+    set_admin_password(current_app.instance_path, password)
+    click.echo("The admin password was changed.")

@@ -1,0 +1,114 @@
+"""Database rows. Only app/store.py turns game rows into rules states and back."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+PLAYING = "playing"
+FINISHED = "finished"
+HERE = "here"  # a hot-seat seat, played on the host's device
+OWN = "own"  # a seat played from its own device, claimed with a join link
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class ScoreEntry(db.Model):
+    """One score-table row (R7.4). ``name_key`` makes names unique regardless of case (R3.2)."""
+
+    __tablename__ = "scores"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(24))
+    name_key: Mapped[str] = mapped_column(sa.String(100), unique=True)
+    won: Mapped[int] = mapped_column(default=0)
+    lost: Mapped[int] = mapped_column(default=0)
+    best: Mapped[int | None] = mapped_column(default=None)
+
+
+class GameRecord(db.Model):
+    """A game: its whole rules state as JSON, and a version bumped by every applied action."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slug: Mapped[str] = mapped_column(sa.String(16), unique=True)
+    state: Mapped[str] = mapped_column(sa.Text)
+    version: Mapped[int] = mapped_column(default=1)
+    status: Mapped[str] = mapped_column(sa.String(16), default=PLAYING, index=True)
+    players: Mapped[int] = mapped_column()
+    deck_name: Mapped[str | None] = mapped_column(sa.String(80), default=None)
+    host_token_hash: Mapped[str] = mapped_column(sa.String(64))
+    # Hot-seat: the seat whose hand the host's device last revealed after a hand-over screen.
+    shown_seat: Mapped[int | None] = mapped_column(default=None)
+    rematch_slug: Mapped[str | None] = mapped_column(sa.String(16), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+
+    seats: Mapped[list["SeatRecord"]] = relationship(
+        back_populates="game", order_by="SeatRecord.number", cascade="all, delete-orphan")
+
+
+class SeatRecord(db.Model):
+    """A seat at a game: who sits there, and how a browser proves it holds the seat."""
+
+    __tablename__ = "seats"
+    __table_args__ = (sa.UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))  # unique (game, ...) indexes it
+    number: Mapped[int] = mapped_column()  # 0-based; seat 1 is number 0
+    name: Mapped[str] = mapped_column(sa.String(24))
+    is_ai: Mapped[bool] = mapped_column(default=False)
+    device: Mapped[str] = mapped_column(sa.String(8), default=HERE)
+    token_hash: Mapped[str | None] = mapped_column(sa.String(64), default=None)
+    join_code: Mapped[str | None] = mapped_column(sa.String(12), default=None, unique=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(default=None)
+    last_seen_at: Mapped[datetime | None] = mapped_column(default=None)
+    ai_standin: Mapped[bool] = mapped_column(default=False)
+
+    game: Mapped[GameRecord] = relationship(back_populates="seats")
+
+
+class ActionRecord(db.Model):
+    """The action log: one row per applied action; (game, version) is unique, so the same
+    action can never be stored twice."""
+
+    __tablename__ = "actions"
+    __table_args__ = (sa.UniqueConstraint("game_id", "version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))  # unique (game, ...) indexes it
+    version: Mapped[int] = mapped_column()  # the game version this action produced
+    seat: Mapped[int | None] = mapped_column(default=None)
+    action: Mapped[str] = mapped_column(sa.Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PendingImport(db.Model):
+    """An uploaded scores.csv waiting for the admin to confirm its preview."""
+
+    __tablename__ = "score_imports"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(sa.String(40), unique=True)
+    csv_text: Mapped[str] = mapped_column(sa.Text)
+    table_digest: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class AdminFailure(db.Model):
+    """A wrong admin password, kept to rate-limit guessing across worker processes."""
+
+    __tablename__ = "admin_failures"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(sa.String(64), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -1,0 +1,56 @@
+"""Serve Mason Rummy on the local network with gunicorn (`make run` calls this).
+
+gevent workers hold many open connections at once (every table keeps an event stream open).
+PORT (default 5000) and WORKERS (default 2) come from the environment.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+
+from . import PROJECT_ROOT
+
+
+def lan_address() -> str:
+    """This machine's address on the LAN (no packet is sent: UDP connect only picks a route)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.254.254.254", 1))
+        return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def main() -> None:
+    port = int(os.environ.get("PORT", "5000"))
+    workers = int(os.environ.get("WORKERS", "2"))
+    address = lan_address()
+    os.environ.setdefault("MASON_PUBLIC_URL", f"http://{address}:{port}")
+
+    # Create the secret key and (if not set in the environment) the admin password before the
+    # workers start, so the password is printed once, here.
+    from .secrets import ensure_admin_password, ensure_secret_key
+
+    instance = os.environ.get("MASON_INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
+    os.makedirs(instance, exist_ok=True)
+    ensure_secret_key(instance)
+    if not os.environ.get("ADMIN_PASSWORD"):
+        ensure_admin_password(instance)
+
+    print(f"\n  Mason Rummy is ready. Open {os.environ['MASON_PUBLIC_URL']} on any device on this network"
+          f"\n  (on this computer: http://127.0.0.1:{port}). Stop with Ctrl+C.\n", flush=True)
+    command = [
+        sys.executable, "-m", "gunicorn",
+        "--worker-class", "gevent", "--workers", str(workers), "--worker-connections", "1000",
+        "--bind", f"0.0.0.0:{port}", "--graceful-timeout", "5", "--keep-alive", "5",
+        "--chdir", PROJECT_ROOT, "wsgi:app",
+    ]
+    os.execv(sys.executable, command)
+
+
+if __name__ == "__main__":
+    main()

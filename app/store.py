@@ -1,0 +1,151 @@
+"""The only bridge between database rows and rules states.
+
+A game row holds the whole rules state as JSON and a version. Writing goes through
+``lock_game`` (which takes the write lock first: ``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR
+UPDATE`` elsewhere) and ``save_game``, whose UPDATE only matches the version that was read, so a
+stale or doubled action can never apply twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+
+import sqlalchemy as sa
+
+from .database import IMMEDIATE
+from .extensions import db
+from .models import ActionRecord, GameRecord, ScoreEntry, utcnow
+from .rules import Game, ScoreRow, ScoreTable
+from .rules.actions import Action, action_to_dict
+
+TOKEN_BYTES = 24  # 192 bits: unguessable per-seat tokens
+
+
+class ConcurrentUpdate(Exception):
+    """Another request changed the game between our read and our write."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_matches(token: str | None, token_hash: str | None) -> bool:
+    """Constant-time comparison of a presented token with a stored hash."""
+    if not token or not token_hash:
+        return False
+    return hmac.compare_digest(hash_token(token), token_hash)
+
+
+def new_slug() -> str:
+    return secrets.token_hex(5)
+
+
+def dump_state(game: Game) -> str:
+    return json.dumps(game.to_dict(), separators=(",", ":"))
+
+
+def load_state(record: GameRecord) -> Game:
+    return Game.from_dict(json.loads(record.state))
+
+
+def find_game(slug: str) -> GameRecord | None:
+    if not isinstance(slug, str) or len(slug) > 16:
+        return None
+    return db.session.scalar(sa.select(GameRecord).where(GameRecord.slug == slug))
+
+
+def begin_write() -> None:
+    """Start a write transaction that holds the write lock from its first statement."""
+    if db.session().in_transaction():
+        db.session.rollback()  # end any read transaction; nothing was written in it
+    db.session.connection(execution_options={IMMEDIATE: True})
+
+
+def lock_game(slug: str) -> GameRecord | None:
+    begin_write()
+    return db.session.scalar(
+        sa.select(GameRecord).where(GameRecord.slug == slug).with_for_update())
+
+
+def save_game(record: GameRecord, game: Game | None, actions: list[tuple[int | None, Action]],
+              **changes) -> int:
+    """Store ``game`` (if given) and other column ``changes`` as the next version of ``record``,
+    log ``actions``, and commit. Returns the new version.
+
+    The UPDATE matches only the version that was read, so it can never overwrite a newer state;
+    the action log's unique (game, version) is a second guard."""
+    read_version = record.version
+    new_version = read_version + max(1, len(actions))
+    values = dict(changes, version=new_version, updated_at=utcnow())
+    if game is not None:
+        values["state"] = dump_state(game)
+    result = db.session.execute(
+        sa.update(GameRecord)
+        .where(GameRecord.id == record.id, GameRecord.version == read_version)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        db.session.rollback()
+        raise ConcurrentUpdate(record.slug)
+    log_actions(record, read_version, actions)
+    try:
+        db.session.commit()
+    except sa.exc.IntegrityError:
+        db.session.rollback()
+        raise ConcurrentUpdate(record.slug) from None
+    return new_version
+
+
+def log_actions(record: GameRecord, from_version: int, actions: list[tuple[int | None, Action]]) -> None:
+    """Add the action log rows: the action that made version ``from_version + 1`` comes first."""
+    for offset, (seat, action) in enumerate(actions, start=1):
+        db.session.add(ActionRecord(game_id=record.id, version=from_version + offset, seat=seat,
+                                    action=json.dumps(action_to_dict(action))))
+
+
+# -- the score table ---------------------------------------------------------------------------
+
+
+def score_table() -> ScoreTable:
+    rows = db.session.scalars(sa.select(ScoreEntry)).all()
+    return ScoreTable(ScoreRow(row.name, row.won, row.lost, row.best) for row in rows)
+
+
+def name_in_scores(name: str) -> bool:
+    return db.session.scalar(
+        sa.select(sa.func.count()).select_from(ScoreEntry).where(ScoreEntry.name_key == name.casefold())) > 0
+
+
+def record_results(results: list[tuple[str, int, bool]]) -> None:
+    """R7.4: apply a finished game's results to the score rows, inside the caller's transaction."""
+    table = ScoreTable()
+    names = {name.casefold() for name, _, _ in results}
+    existing = {row.name_key: row for row in db.session.scalars(
+        sa.select(ScoreEntry).where(ScoreEntry.name_key.in_(names)))}
+    table.scores = {key: ScoreRow(row.name, row.won, row.lost, row.best) for key, row in existing.items()}
+    table.record_game(results)
+    for key, row in table.scores.items():
+        entry = existing.get(key)
+        if entry is None:
+            db.session.add(ScoreEntry(name=row.name, name_key=key, won=row.won, lost=row.lost, best=row.best))
+        else:
+            entry.won, entry.lost, entry.best = row.won, row.lost, row.best
+
+
+def replace_scores(table: ScoreTable) -> None:
+    """Make the score rows exactly ``table`` (an import), inside the caller's transaction."""
+    db.session.execute(sa.delete(ScoreEntry))
+    for key, row in table.scores.items():
+        db.session.add(ScoreEntry(name=row.name, name_key=key, won=row.won, lost=row.lost, best=row.best))
+
+
+def scores_digest(table: ScoreTable) -> str:
+    return hashlib.sha256(table.to_csv().encode()).hexdigest()

@@ -1,0 +1,82 @@
+"""The web doors into the rules: one blueprint per area, and what every response shares."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+from flask import Flask, render_template, request, url_for
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from ..htmx import is_htmx, vary_on_htmx
+from ..rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def register(app: Flask) -> None:
+    from . import admin, events, lan, menu, play, scores, setup
+
+    for module in (menu, setup, play, lan, scores, admin, events):
+        app.register_blueprint(module.bp)
+
+    _register_static_versions(app)
+    app.jinja_env.globals.update(card=Card.parse, suit_symbols=SUIT_SYMBOLS, suit_names=SUIT_NAMES)
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        if request.endpoint != "static":
+            response.headers.setdefault("Cache-Control", "no-store")
+            vary_on_htmx(response)
+        return response
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error):
+        return render_error(400, "This form has expired or did not come from this site. "
+                                 "Reload the page and try again; nothing was changed.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        messages = {
+            404: "There is nothing here.",
+            405: "That is not how this page is used.",
+            413: "That file is too large.",
+        }
+        return render_error(error.code or 500, messages.get(error.code, error.description or error.name))
+
+    @app.errorhandler(Exception)
+    def server_error(error):  # never show a traceback (or any state) to players
+        app.logger.exception("Unhandled error")
+        return render_error(500, "Something went wrong on the server. Nothing you did was lost: "
+                                 "every finished action is saved. Reload the page.")
+
+
+def render_error(status: int, message: str):
+    template = "errors/_error.html" if is_htmx() else "errors/error.html"
+    return render_template(template, status=status, message=message), status
+
+
+def _register_static_versions(app: Flask) -> None:
+    """``static_url(name)`` adds a content hash, so assets can be cached for a year."""
+    versions: dict[str, str] = {}
+
+    def static_url(filename: str) -> str:
+        version = versions.get(filename)
+        if version is None:
+            path = os.path.join(app.static_folder, filename)
+            with open(path, "rb") as handle:
+                version = versions[filename] = hashlib.sha256(handle.read()).hexdigest()[:10]
+        return url_for("static", filename=filename, v=version)
+
+    app.jinja_env.globals["static_url"] = static_url

@@ -1,0 +1,229 @@
+"""Admin: log in, manage stacked decks in decks/, import a scores.csv (preview, then apply)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import secrets
+import tempfile
+from datetime import timedelta
+
+import sqlalchemy as sa
+from flask import (
+    Blueprint, abort, current_app, redirect, render_template, request, session, url_for,
+)
+from werkzeug.utils import secure_filename
+
+from .. import store, tables
+from ..extensions import db
+from ..models import AdminFailure, PendingImport, utcnow
+from ..rules import DeckError, ScoresFileError, ScoreTable, parse_deck, read_deck_file
+from ..rules.decks import decode_deck_bytes
+from ..rules.scores import decode_scores_bytes
+from ..secrets import check_admin_password
+from .setup import deck_names
+
+bp = Blueprint("admin", __name__, url_prefix="/admin")
+
+MAX_DECK_BYTES = 64 * 1024  # a deck is 65 codes; anything this large is not one
+MAX_SCORES_BYTES = 1024 * 1024
+
+
+def is_admin() -> bool:
+    return session.get("admin") is True
+
+
+def admin_required(view):
+    @functools.wraps(view)
+    def wrapper(*args, **kwargs):
+        if not is_admin():
+            if request.method == "GET":
+                return redirect(url_for("admin.login", next=request.path), 303)
+            abort(403)
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+# -- logging in ----------------------------------------------------------------------------------
+
+
+def client_address() -> str:
+    return (request.remote_addr or "unknown")[:64]
+
+
+def recent_failures(address: str) -> int:
+    since = utcnow() - timedelta(seconds=current_app.config["ADMIN_FAILURE_WINDOW_SECONDS"])
+    return db.session.scalar(sa.select(sa.func.count()).select_from(AdminFailure)
+                             .where(AdminFailure.address == address, AdminFailure.at >= since))
+
+
+@bp.get("/login")
+def login():
+    return render_template("admin/login.html", message=None, next=request.args.get("next", ""))
+
+
+@bp.post("/login")
+def do_login():
+    address = client_address()
+    target = request.form.get("next", "")
+    if not target.startswith("/admin") or target.startswith("//"):
+        target = url_for("admin.index")
+    if recent_failures(address) >= current_app.config["ADMIN_MAX_FAILURES"]:
+        minutes = current_app.config["ADMIN_FAILURE_WINDOW_SECONDS"] // 60
+        return render_template("admin/login.html", next=target, message=(
+            f"Too many wrong passwords from this device. Try again in {minutes} minutes.")), 429
+    if not check_admin_password(current_app.config, current_app.instance_path, request.form.get("password", "")):
+        db.session.add(AdminFailure(address=address))
+        db.session.commit()
+        return render_template("admin/login.html", next=target, message="That is not the admin password."), 401
+    session["admin"] = True
+    return redirect(target, 303)
+
+
+@bp.post("/logout")
+def logout():
+    session.pop("admin", None)
+    return redirect(url_for("menu.index"), 303)
+
+
+# -- decks -----------------------------------------------------------------------------------------
+
+
+def deck_previews() -> list[dict]:
+    """Each deck with each seat's first hand (R4.2: 10 cards a seat, in file order)."""
+    folder = current_app.config["DECKS_FOLDER"]
+    previews = []
+    for name in deck_names():
+        try:
+            cards = read_deck_file(os.path.join(folder, name))
+            previews.append({"name": name, "seats": [cards[i * 10:(i + 1) * 10] for i in range(3)],
+                             "up_2": cards[20], "up_3": cards[30], "error": None})
+        except DeckError as error:
+            previews.append({"name": name, "seats": [], "error": str(error)})
+    return previews
+
+
+def render_admin(message: str | None = None, error: str | None = None, status: int = 200):
+    return render_template("admin/index.html", decks=deck_previews(), message=message, error=error,
+                           games=tables.unfinished_games()), status
+
+
+@bp.get("")
+@admin_required
+def index():
+    return render_admin()
+
+
+def uploaded(field: str, extension: str, limit: int) -> tuple[str, bytes]:
+    """The uploaded file's safe name and bytes, or DeckError/ScoresFileError-style ValueError."""
+    upload = request.files.get(field)
+    if upload is None or not upload.filename:
+        raise ValueError("Choose a file to upload.")
+    name = secure_filename(upload.filename)
+    if not name.lower().endswith(extension) or len(name) <= len(extension):
+        raise ValueError(f"Only {extension} files can be uploaded here.")
+    data = upload.stream.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"The file is too large: a {extension} file here is at most {limit // 1024} KB.")
+    if not data.strip():
+        raise ValueError("The file is empty.")
+    return name, data
+
+
+@bp.post("/decks")
+@admin_required
+def upload_deck():
+    """Store a .deck file in decks/ only if R2 accepts it, under a safe name."""
+    try:
+        name, data = uploaded("deck", ".deck", MAX_DECK_BYTES)
+        parse_deck(decode_deck_bytes(data))
+    except (ValueError, DeckError) as error:
+        return render_admin(error=f"The deck was not stored: {error}", status=400)
+    folder = current_app.config["DECKS_FOLDER"]
+    target = os.path.join(folder, name)
+    if os.path.exists(target) and request.form.get("replace") != "1":
+        return render_admin(error=f"A deck named {name} already exists: tick 'replace' to overwrite it.", status=409)
+    os.makedirs(folder, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".upload-", suffix=".tmp")
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+    os.replace(temporary, target)
+    return render_admin(message=f"{name} was checked and stored.")
+
+
+@bp.post("/decks/<name>/delete")
+@admin_required
+def delete_deck(name: str):
+    if name not in deck_names():
+        return render_admin(error="There is no such deck.", status=404)
+    os.remove(os.path.join(current_app.config["DECKS_FOLDER"], name))
+    return render_admin(message=f"{name} was deleted.")
+
+
+# -- importing scores.csv --------------------------------------------------------------------------
+
+
+def diff_tables(current: ScoreTable, incoming: ScoreTable) -> dict:
+    added = [row for key, row in sorted(incoming.scores.items()) if key not in current.scores]
+    removed = [row for key, row in sorted(current.scores.items()) if key not in incoming.scores]
+    changed, unchanged = [], 0
+    for key, row in sorted(incoming.scores.items()):
+        old = current.scores.get(key)
+        if old is None:
+            continue
+        if old == row:
+            unchanged += 1
+        else:
+            changed.append((old, row))
+    return {"added": added, "removed": removed, "changed": changed, "unchanged": unchanged}
+
+
+@bp.get("/scores/import")
+@admin_required
+def import_form():
+    return render_template("admin/import.html", error=None)
+
+
+@bp.post("/scores/import")
+@admin_required
+def import_preview():
+    """Validate the whole file (R7.5), then show what would change; nothing changes yet."""
+    try:
+        _name, data = uploaded("scores", ".csv", MAX_SCORES_BYTES)
+        text = decode_scores_bytes(data)
+        incoming = ScoreTable.from_csv(text)
+    except (ValueError, ScoresFileError) as error:
+        return render_template("admin/import.html", error=f"The file was not imported: {error}"), 400
+    current = store.score_table()
+    pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=store.scores_digest(current))
+    db.session.add(pending)
+    db.session.commit()
+    return render_template("admin/import_preview.html", token=pending.token, diff=diff_tables(current, incoming),
+                           total=len(incoming))
+
+
+@bp.post("/scores/import/<token>")
+@admin_required
+def import_apply(token: str):
+    """Apply a previewed import, all or nothing, unless the table changed since the preview."""
+    store.begin_write()
+    pending = db.session.scalar(sa.select(PendingImport).where(PendingImport.token == token))
+    if pending is None:
+        db.session.rollback()
+        return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
+    if "cancel" in request.form:
+        db.session.delete(pending)
+        db.session.commit()
+        return redirect(url_for("admin.index"), 303)
+    current = store.score_table()
+    if store.scores_digest(current) != pending.table_digest:
+        db.session.delete(pending)
+        db.session.commit()
+        return render_template("admin/import.html", error=(
+            "The score table changed since the preview (a game ended): upload the file again to see a new preview.")), 409
+    store.replace_scores(ScoreTable.from_csv(pending.csv_text))
+    db.session.delete(pending)
+    db.session.commit()
+    tables.write_scores_file()
+    return redirect(url_for("scores.index", imported=1), 303)

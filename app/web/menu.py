@@ -1,0 +1,64 @@
+"""Menu A, the home page (R9), with the unfinished games to resume; and Quit."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, session, url_for
+
+from .. import tables
+from ..rules.menus import GAME_OPTIONS, MENU_A, QUIT, VIEW_SCORES, NotAChoice, parse_choice
+from ..store import load_state
+from . import identity
+
+bp = Blueprint("menu", __name__)
+
+
+def menu_page(message: str | None = None, status: int = 200):
+    mine = set(identity.table_slugs())
+    games = []
+    for record in tables.unfinished_games():
+        held = tables.held_seats(record, identity.tokens_for(record.slug)) if record.slug in mine else tables.Held()
+        game = load_state(record)
+        games.append({
+            "slug": record.slug,
+            "names": [seat.name for seat in record.seats],
+            "round": game.round_number,
+            "turn_name": game.current_player.name,
+            "mine": bool(held.seats),
+            "open_seats": [s.number for s in record.seats if not s.is_ai and s.token_hash is None],
+        })
+    return render_template("menu/index.html", options=MENU_A, games=games, message=message), status
+
+
+@bp.get("/")
+def index():
+    return menu_page()
+
+
+@bp.post("/")
+def choose():
+    """Menu A as a form: the answer is the option's number, as in the terminal (R9.1)."""
+    try:
+        choice = parse_choice(request.form.get("choice", ""), len(MENU_A))
+    except NotAChoice as error:
+        return menu_page(str(error), 400)
+    if choice == VIEW_SCORES:
+        return redirect(url_for("scores.index"), 303)
+    if choice == QUIT:
+        return quit_session()
+    players, stacked = GAME_OPTIONS[choice]
+    session["setup"] = {"players": players, "stacked": stacked, "deck": None, "seats": []}
+    return redirect(url_for("setup.deck" if stacked else "setup.seat"), 303)
+
+
+@bp.post("/quit")
+def quit_session():
+    """Quit ends this browser's session: a setup in progress and admin rights are forgotten.
+
+    Seats in unfinished games are kept, so a quit never strands the other players: Menu A
+    offers to resume them."""
+    kept = {slug: identity.tokens_for(slug) for slug in identity.table_slugs()
+            if (record := tables.store.find_game(slug)) is not None and record.status == tables.PLAYING}
+    session.clear()
+    if kept:
+        session["tables"] = kept
+    return render_template("menu/goodbye.html", kept=len(kept))

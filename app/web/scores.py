@@ -1,0 +1,25 @@
+"""The score table (R7.4) and its scores.csv download (R7.5)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, render_template
+
+from .. import store
+
+bp = Blueprint("scores", __name__)
+
+
+@bp.get("/scores")
+def index():
+    table = store.score_table()
+    return render_template("scores/index.html", rows=table.sorted_rows())
+
+
+@bp.get("/scores.csv")
+def download():
+    """Exactly R7.5, with spreadsheet formulas in names neutralised (see rules/scores.py)."""
+    return Response(
+        store.score_table().to_csv(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": 'attachment; filename="scores.csv"'},
+    )

@@ -1,0 +1,57 @@
+// Mason Rummy: small touches on top of htmx. The game works without this file.
+// - the tab title says when it is your turn, and an optional sound plays when it becomes so;
+// - the sound choice is kept in this browser (localStorage).
+(function () {
+  "use strict";
+  var SOUND_KEY = "mason-rummy-sound";
+  var wasMyTurn = null;
+
+  function soundOn() {
+    try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; }
+  }
+
+  function beep() {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    var context = new Context();
+    var oscillator = context.createOscillator();
+    var gain = context.createGain();
+    oscillator.type = "sine";
+    oscillator.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, context.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, context.currentTime + 0.35);
+    oscillator.connect(gain);
+    gain.connect(context.destination);
+    oscillator.start();
+    oscillator.stop(context.currentTime + 0.35);
+  }
+
+  function addSoundToggle(bar) {
+    if (bar.querySelector(".sound-toggle")) return;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "link-button sound-toggle";
+    function label() { button.textContent = soundOn() ? "Sound: on" : "Sound: off"; }
+    button.addEventListener("click", function () {
+      try { window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
+      label();
+    });
+    label();
+    bar.appendChild(button);
+  }
+
+  function update() {
+    var table = document.getElementById("table");
+    if (!table) { wasMyTurn = null; return; }
+    var myTurn = table.getAttribute("data-my-turn") === "yes";
+    var base = document.title.replace(/^\u25B6 Your turn - /, "").replace(/^Your turn - /, "");
+    document.title = myTurn ? "\u25B6 Your turn - " + base : base;
+    if (myTurn && wasMyTurn === false && soundOn()) beep();
+    wasMyTurn = myTurn;
+    var bar = table.querySelector(".status-bar");
+    if (bar) addSoundToggle(bar);
+  }
+
+  document.addEventListener("DOMContentLoaded", update);
+  document.addEventListener("htmx:afterSettle", update);
+})();
