@@ -1,0 +1,98 @@
+"""Fixtures shared by the web, LAN, reliability and browser tests.
+
+Real parts, not mocks: every test gets its own database, migrated by the project's Alembic
+migrations. SQLite by default (a real file); set MASON_TEST_DATABASE to a PostgreSQL server URL
+(for example ``postgresql://postgres@127.0.0.1:55432/postgres``) to run the same tests against
+PostgreSQL: each test then gets a database cloned from a migrated template.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/support
+
+from support.databases import TestDatabases  # noqa: E402
+from support.live import LiveServer  # noqa: E402
+from support.web import Player  # noqa: E402
+
+SAMPLE_DECKS = ROOT / "decks"
+TEST_DECKS = ROOT / "tests" / "data" / "decks"
+
+
+@pytest.fixture(scope="session")
+def databases(tmp_path_factory):
+    manager = TestDatabases(os.environ.get("MASON_TEST_DATABASE"), tmp_path_factory.mktemp("db-template"))
+    yield manager
+    manager.close()
+
+
+@pytest.fixture
+def database_url(databases, tmp_path):
+    url = databases.new_database(tmp_path / "mason.db")
+    yield url
+    databases.drop(url)
+
+
+@pytest.fixture
+def decks_folder(tmp_path) -> Path:
+    """A decks/ folder with the sample decks, which a test may change freely."""
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    for deck in SAMPLE_DECKS.glob("*.deck"):
+        shutil.copy(deck, folder / deck.name)
+    return folder
+
+
+@pytest.fixture
+def app(database_url, decks_folder, tmp_path):
+    from app import create_app
+    from config import TestConfig
+
+    instance = tmp_path / "instance"
+    application = create_app(TestConfig, instance_path=str(instance), SQLALCHEMY_DATABASE_URI=database_url,
+                             DECKS_FOLDER=str(decks_folder))
+    yield application
+    from app.extensions import db
+
+    with application.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def player(app):
+    """A browser-like test client that sends CSRF tokens like the pages' forms do."""
+    return Player(app)
+
+
+@pytest.fixture
+def make_player(app):
+    return lambda: Player(app)
+
+
+@pytest.fixture
+def live_server(database_url, decks_folder, tmp_path):
+    """The app served as `make run` serves it: gunicorn, gevent workers, a real database."""
+    server = LiveServer(tmp_path / "live-instance", database_url, decks_folder,
+                        workers=int(os.environ.get("MASON_TEST_WORKERS", "2")))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def unique_name():
+    return lambda prefix="P": f"{prefix}{uuid.uuid4().hex[:6]}"
