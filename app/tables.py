@@ -285,7 +285,7 @@ def rematch(slug: str, tokens: dict) -> tuple[GameRecord, dict]:
     if record is None:
         raise NotFound("There is no such game.")
     held = held_seats(record, tokens)
-    if not held.seats:
+    if not held.seats and not is_host(record, tokens):
         raise Forbidden("Only the players at this table can start a rematch.")
     if record.status != FINISHED:
         raise Conflict("The game is still being played.")
@@ -295,6 +295,8 @@ def rematch(slug: str, tokens: dict) -> tuple[GameRecord, dict]:
     specs = [SeatSpec(s.name, s.is_ai, s.device) for s in record.seats]
     deck = list(game.stacked_deck) if game.stacked_deck is not None else None
     new_record, new_tokens = create_game(specs, deck, record.deck_name, claim=set(held.seats))
+    if not is_host(record, tokens):
+        new_tokens.pop("host")  # the new game's host token goes to the old game's host only
     old = store.lock_game(slug)
     store.save_game(old, None, [], rematch_slug=new_record.slug)
     return new_record, new_tokens
@@ -306,10 +308,13 @@ def follow_rematch(slug: str, tokens: dict) -> tuple[GameRecord, dict]:
     if record is None or not record.rematch_slug:
         raise NotFound("There is no rematch of this game.")
     held = held_seats(record, tokens)
-    if not held.seats:
+    if not held.seats and not is_host(record, tokens):
         raise Forbidden("Only the players at this table can join its rematch.")
     new_record = store.find_game(record.rematch_slug)
     new_tokens: dict[str, str] = {}
+    if is_host(record, tokens):  # the old game's host hosts the rematch
+        new_tokens["host"] = token = store.new_token()
+        new_record.host_token_hash = store.hash_token(token)
     for seat in new_record.seats:
         if seat.number in held and seat.token_hash is None and not seat.is_ai:
             new_tokens[str(seat.number)] = token = store.new_token()

@@ -53,8 +53,8 @@ def claim():
 def invite(slug: str, number: int):
     """The join link, QR code and short code of an own-device seat, for the players to share."""
     record = load_record(slug)
-    held = tables.held_seats(record, identity.tokens_for(slug))
-    if not held.seats:
+    tokens = identity.tokens_for(slug)
+    if not tables.held_seats(record, tokens).seats and not tables.is_host(record, tokens):
         abort(403)
     if not 0 <= number < len(record.seats):
         abort(404)

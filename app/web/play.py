@@ -35,12 +35,14 @@ def table_context(record: GameRecord, game, held: tables.Held, *, watching: bool
     handover = None
     if not watching and tables.needs_handover(record, game, held):
         handover = view["turn_name"]
+    host = not watching and tables.is_host(record, identity.tokens_for(record.slug))
+    manages = host or (bool(held.seats) and not watching)  # may see join codes and the seats panel
     seats = []
     for seat in record.seats:
         seats.append({
             "number": seat.number, "name": seat.name, "is_ai": seat.is_ai, "device": seat.device,
             "claimed": seat.token_hash is not None, "standin": seat.ai_standin,
-            "join_code": seat.join_code if held.seats and not watching else None,
+            "join_code": seat.join_code if manages else None,
         })
     return {
         "slug": record.slug,
@@ -52,6 +54,7 @@ def table_context(record: GameRecord, game, held: tables.Held, *, watching: bool
         "handover": handover,
         "watching": watching,
         "holds_seat": bool(held.seats) and not watching,
+        "manages": manages,
         "seats": seats,
         "hand": [Card.parse(code) for code in view["hand"]] if view["hand"] is not None else None,
         "selected": set(selected),
@@ -62,7 +65,7 @@ def table_context(record: GameRecord, game, held: tables.Held, *, watching: bool
         "rematch_slug": record.rematch_slug,
         "winner_names": [view["players"][seat]["name"] for seat in view["winners"]],
         "idle_seat": idle_seat(record, game, held) if not watching else None,
-        "is_host": not watching and store.token_matches(identity.tokens_for(record.slug).get("host"), record.host_token_hash),
+        "is_host": host,
         "menu_d": MENU_D,
         "menu_e": MENU_E,
         "draw_stock": STOCK,
