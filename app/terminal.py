@@ -98,9 +98,10 @@ class Terminal:
     def load_scores(self) -> None:
         try:
             self.scores.read_scores(self.scores_path)
-        except ScoresFileError as error:
+        except (ScoresFileError, OSError) as error:  # OSError: a folder, or no permission to read
             self.broken_scores = True
-            self.say(f"{SCORES_FILE} cannot be read ({error}).")
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+            self.say(f"{SCORES_FILE} cannot be read ({reason}).")
             self.say(f"It is kept as it is and will be renamed to {SCORES_FILE}.broken before new scores are saved.")
 
     def save_scores(self) -> None:
@@ -230,7 +231,11 @@ class Terminal:
             self.say(f"  {player.name}: {player.score} points - {result}")
         self.scores.record_game(
             (player.name, player.score, seat in winners) for seat, player in enumerate(game.players))
-        self.save_scores()  # R7.4: at once
+        try:
+            self.save_scores()  # R7.4: at once
+        except OSError as error:  # e.g. a read-only folder: say so rather than crash (R9.1)
+            self.say(f"The scores could not be saved to {SCORES_FILE}: {error.strerror or error}.")
+            return
         self.say(f"Scores saved to {SCORES_FILE}.")
 
 
@@ -296,6 +301,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help="seed for shuffled games (to replay them exactly)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed) if args.seed is not None else random.Random()
+    # R9.1 "nothing crashes on any input": bytes that are not valid text (or a name the console
+    # cannot show) must not raise UnicodeError; a bad byte reads as U+FFFD instead.
+    for stream in (sys.stdin, sys.stdout):
+        try:
+            stream.reconfigure(errors="replace")
+        except (AttributeError, ValueError, OSError):
+            pass
     try:
         return Terminal(rng=rng).run()
     except KeyboardInterrupt:

@@ -35,9 +35,10 @@ def parse_deck(text: str) -> list[Card]:
     seen: dict[Card, int] = {}
     for position, card in enumerate(cards, start=1):
         if card in seen:
+            count = "" if len(cards) == DECK_SIZE else f" (and the deck holds {len(cards)} card codes, not {DECK_SIZE})"
             raise DeckError(
                 f"{card.code} appears twice, at codes {seen[card]} and {position}: "
-                "every card must appear exactly once"
+                f"every card must appear exactly once{count}"
             )
         seen[card] = position
     if len(cards) != DECK_SIZE:
@@ -69,6 +70,8 @@ def read_deck_file(path: str | os.PathLike) -> list[Card]:
         raise DeckError(f"'{os.path.basename(name)}' is a folder, not a deck file") from None
     except OSError as error:
         raise DeckError(f"'{os.path.basename(name)}' cannot be read: {error.strerror}") from None
+    except ValueError:  # e.g. a NUL character in the typed name: no file can have that name
+        raise DeckError(f"there is no deck file named {os.path.basename(name)!r}") from None
     if len(data) > 1_000_000:
         raise DeckError("the file is far too large to be a deck file (65 codes)")
     return parse_deck(decode_deck_bytes(data))

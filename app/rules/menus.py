@@ -26,12 +26,21 @@ class NotAChoice(ValueError):
     """An answer that is not one of the offered numbers (R9.1); the message says what is."""
 
 
+def _small_int(digits: str) -> int | None:
+    """ASCII ``digits`` as a number, or None if it has more than 9 significant digits (far more
+    than any menu or hand offers). Python's int() refuses strings of over 4300 digits with a plain
+    ValueError, so a very long answer must not reach it (R9.1: nothing crashes on any input)."""
+    significant = digits.lstrip("0") or "0"
+    return int(significant) if len(significant) <= 9 else None
+
+
 def parse_choice(answer: str, count: int) -> int:
     """A menu answer: one number from 1 to ``count`` (surrounding spaces ignored)."""
     text = answer.strip()
-    if not text.isdigit() or not text.isascii() or not 1 <= int(text) <= count:
+    number = _small_int(text) if text.isdigit() and text.isascii() else None
+    if number is None or not 1 <= number <= count:
         raise NotAChoice(f"Please answer with a number from 1 to {count}.")
-    return int(text)
+    return number
 
 
 def parse_selection(answer: str, count: int) -> list[int]:
@@ -49,9 +58,10 @@ def parse_selection(answer: str, count: int) -> list[int]:
     for part in parts:
         if not part.isdigit() or not part.isascii():
             raise NotAChoice(f"'{part[:10]}' is not a card number: use numbers from 1 to {count}, separated by commas.")
-        number = int(part)
-        if not 1 <= number <= count:
-            raise NotAChoice(f"There is no card {number}: use numbers from 1 to {count}.")
+        number = _small_int(part)
+        if number is None or not 1 <= number <= count:
+            shown = number if number is not None else part[:10] + "..."
+            raise NotAChoice(f"There is no card {shown}: use numbers from 1 to {count}.")
         if number in numbers:
             raise NotAChoice(f"Card {number} was selected twice.")
         numbers.append(number)

@@ -91,6 +91,12 @@ class ScoreTable:
                 handle.write(self.to_csv())
                 handle.flush()
                 os.fsync(handle.fileno())
+            # mkstemp makes the file private (0600); keep the old file's mode, else a normal one.
+            try:
+                mode = os.stat(target).st_mode & 0o777
+            except FileNotFoundError:
+                mode = 0o644
+            os.chmod(temporary, mode)
             os.replace(temporary, target)
         except BaseException:
             if os.path.exists(temporary):
