@@ -9,6 +9,7 @@ import sys
 
 import click
 from flask import Flask, current_app
+from flask.cli import AppGroup
 
 from . import store, tables
 from .extensions import db
@@ -18,12 +19,14 @@ from .secrets import set_admin_password
 
 
 def register_commands(app: Flask) -> None:
+    # AppGroup runs each command in an app context however it is invoked: from `flask`, or from
+    # app.cli as app.test_cli_runner() does (a plain click group gets no context there).
     app.cli.add_command(scores_group)
     app.cli.add_command(deck_group)
     app.cli.add_command(admin_group)
 
 
-@click.group("scores", help="Export or import the score table as scores.csv (R7.5).")
+@click.group("scores", cls=AppGroup, help="Export or import the score table as scores.csv (R7.5).")
 def scores_group():
     pass
 
@@ -65,7 +68,7 @@ def import_scores(path: str, yes: bool):
     click.echo("Imported.")
 
 
-@click.group("deck", help="Stacked deck files (R2).")
+@click.group("deck", cls=AppGroup, help="Stacked deck files (R2).")
 def deck_group():
     pass
 
@@ -86,7 +89,7 @@ def check_deck(paths: tuple[str, ...]):
         sys.exit(1)
 
 
-@click.group("admin", help="The admin password.")
+@click.group("admin", cls=AppGroup, help="The admin password.")
 def admin_group():
     pass
 

@@ -169,7 +169,8 @@ def perform(slug: str, tokens: dict, form_version: int | None, seat: int | None,
         raise NotFound("There is no such game.")
     held = held_seats(record, tokens)
     if isinstance(action, NextRound):
-        if not held.seats:
+        # The host too: in a game of computer seats only (R3.4) nobody else could deal.
+        if not held.seats and not is_host(record, tokens):
             raise Forbidden("Only the players at this table can deal the next round.")
     elif seat is None or seat not in held:
         raise Forbidden("This browser does not hold that seat.")
@@ -190,19 +191,21 @@ def perform(slug: str, tokens: dict, form_version: int | None, seat: int | None,
     except IllegalAction as refusal:
         raise Refused(str(refusal)) from None
     actions = [(seat, action)] + play_computer_turns(game, record)
+    # A new deal on a shared device starts with a hand-over screen, even for the player who
+    # ended the last round: anyone may be holding the device after the round summary.
+    extra = {"shown_seat": None} if isinstance(action, NextRound) else {}
     try:
-        save_and_score(record, game, actions)
+        save_and_score(record, game, actions, **extra)
     except store.ConcurrentUpdate:
         raise Conflict("The table changed before your action arrived, so nothing was done. Here it is now.") from None
     return Result(record, game, finished=game.is_over)
 
 
-def save_and_score(record: GameRecord, game: Game, actions: list) -> None:
+def save_and_score(record: GameRecord, game: Game, actions: list, **changes) -> None:
     """Save the game; if it just ended, record the results (R7.4) in the same transaction and
     then refresh scores.csv."""
-    changes = {}
     if game.is_over:
-        changes = {"status": FINISHED, "finished_at": utcnow()}
+        changes.update(status=FINISHED, finished_at=utcnow())
         winners = game.winners()
         store.record_results([(p.name, p.score, n in winners) for n, p in enumerate(game.players)])
     store.save_game(record, game, actions, **changes)
