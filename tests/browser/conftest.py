@@ -1,0 +1,338 @@
+"""Real-browser tests: Playwright's sync API driving Debian's chromium (headless) against the real
+server process (the ``live_server`` fixture: ``python -m app.serve`` = gunicorn, gevent workers).
+
+Fixtures here:
+- ``browser``: chromium launched once per test session (per xdist worker). Missing chromium is a
+  clear failure that says to run ``scripts/ensure-chromium``; ``SKIP_BROWSER=1`` skips instead.
+- ``device``: a factory of fresh browser contexts (own cookies = one phone or laptop each), each
+  with one page, wrapped in ``Device``; every context is closed at the end of the test.
+- ``screenshot``: saves a page at desktop (1280x900) and phone (390x844) widths under
+  test-artifacts/screenshots/ (git-ignored).
+
+``Device`` and ``TableView`` drive the pages the way a person does (buttons with the menu words,
+clicking cards); ``plan_*`` decide moves with the rules module's planner (app.rules.players) from
+what the page shows, so stacked-deck games always play out the same way and finish.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from app.rules import Card, CardSet, Hand
+from app.rules.players import next_computer_play
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+TIMEOUT_MS = 20_000  # generous: this machine is slow and shared; nothing here measures time
+
+
+# -- the browser -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if os.environ.get("SKIP_BROWSER") == "1":
+        pytest.skip("SKIP_BROWSER=1: the browser tests are skipped")
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"Debian chromium is missing at {CHROMIUM}: run scripts/ensure-chromium to install it "
+                    "(or set SKIP_BROWSER=1 to skip the browser tests).", pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class Device:
+    """One phone or laptop: a browser context (its own cookies) with one page.
+
+    ``problems`` collects console errors (CSP violations are reported there) and uncaught page
+    errors of every page of this context."""
+
+    def __init__(self, name: str, context, base_url: str):
+        self.name = name
+        self.context = context
+        self.base_url = base_url
+        self.problems: list[str] = []
+        context.on("page", self._watch)
+        # CSP violations also reach the console in chromium's words; this says it a second way.
+        context.add_init_script(CSP_REPORTER_JS)
+        self.page = context.new_page()
+
+    def _watch(self, page) -> None:
+        def console(message) -> None:
+            if message.type in ("error", "warning"):
+                where = message.location.get("url", "") if message.location else ""
+                self.problems.append(f"console {message.type} on {page.url} ({where}): {message.text}")
+
+        page.on("console", console)
+        page.on("pageerror", lambda error: self.problems.append(f"page error on {page.url}: {error}"))
+
+    def unexpected_problems(self, *statuses: int) -> list[str]:
+        """``problems`` except the browser's note about each deliberately refused request (the
+        ``statuses`` a test provoked, e.g. 422 for a refused lay-down)."""
+        # The sse extension logs every reconnect of the event stream as console.error of the
+        # browser's Event ("[object Event]"): the server ends each stream after EVENTS_MAX_SECONDS
+        # (60 s under the live_server fixture) so that connections rotate, and EventSource
+        # reconnects. A stream that really fails is also reported by chromium in its own words.
+        problems = [p for p in self.problems if not p.endswith("): [object Event]")]
+        expected = re.compile(r"Failed to load resource: the server responded with a status of (%s) "
+                              % "|".join(str(s) for s in statuses)) if statuses else None
+        return [p for p in problems if expected is None or not expected.search(p)]
+
+    def mark_document(self) -> None:
+        """Tag the current document; ``same_document()`` is False after any reload or navigation."""
+        self.page.evaluate("() => { window.__masonSameDocument = true; }")
+
+    def same_document(self) -> bool:
+        return self.page.evaluate("() => window.__masonSameDocument === true")
+
+    def goto(self, path: str):
+        return self.page.goto(self.base_url + path)
+
+    @property
+    def table(self) -> "TableView":
+        return TableView(self.page)
+
+    # -- setting up a game through Menu A, the deck prompt and Menus B (R9, R2.2, R3) ----------
+
+    def start_game(self, seats: list[tuple[str, str]], deck: str | None = None) -> str:
+        """Set up a game through the pages: ``seats`` = [(name, "here" | "own")]; returns the slug."""
+        page = self.page
+        self.goto("/")
+        label = f"Play {len(seats)}-player game" + (" with stacked deck" if deck else "")
+        page.get_by_role("button", name=re.compile(re.escape(label) + "$")).click()
+        if deck:
+            page.locator("#deck").fill(deck)
+            page.get_by_role("button", name="Use this deck").click()
+        for number, (name, device) in enumerate(seats, start=1):
+            page.get_by_role("heading", name=f"Player {number} of {len(seats)}").wait_for()
+            page.get_by_role("button", name=re.compile("new player$")).click()
+            page.locator("#name").fill(name)
+            page.locator(f"input[name=device][value={device}]").check()
+            page.get_by_role("button", name=f"Take seat {number}").click()
+        page.locator("#table").wait_for()
+        match = re.search(r"/games/([^/?#]+)$", page.url)
+        assert match, page.url
+        return match.group(1)
+
+
+CSP_REPORTER_JS = """document.addEventListener('securitypolicyviolation', function (e) {
+  console.error('CSP violation: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline')
+                + ' at ' + e.sourceFile + ':' + e.lineNumber);
+});"""
+
+
+@pytest.fixture
+def device(browser, live_server):
+    """``device(name, **context_options)`` -> a fresh Device on the live server."""
+    made: list[Device] = []
+
+    def make(name: str = "device", **options) -> Device:
+        options.setdefault("viewport", dict(DESKTOP))
+        options.setdefault("accept_downloads", True)
+        context = browser.new_context(**options)
+        context.set_default_timeout(TIMEOUT_MS)
+        made.append(Device(name, context, live_server.url))
+        return made[-1]
+
+    yield make
+    for one in made:
+        one.context.close()
+
+
+# -- screenshots -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def screenshot(request):
+    """``screenshot(page, "name")`` saves <test>-<name>-desktop.png and -phone.png (full page)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    test = re.sub(r"[^A-Za-z0-9_-]+", "-", request.node.name).strip("-")
+
+    def save(page, name: str, sizes=(("desktop", DESKTOP), ("phone", PHONE))) -> list[Path]:
+        before = page.viewport_size
+        paths = []
+        for label, size in sizes:
+            page.set_viewport_size(size)
+            path = SCREENSHOTS / f"{test}-{name}-{label}.png"
+            # caret="initial": hiding the caret leaves style="" on inputs, which htmx's settle then
+            # copies onto swapped inputs - an inline style the page's CSP (rightly) blocks.
+            page.screenshot(path=str(path), full_page=True, caret="initial")
+            paths.append(path)
+        page.set_viewport_size(before)
+        return paths
+
+    return save
+
+
+# -- the table, as a person sees it ----------------------------------------------------------------
+
+SNAPSHOT_JS = """() => {
+  const t = document.getElementById('table');
+  const all = (sel, root) => Array.from((root || document).querySelectorAll(sel));
+  const text = (el) => el ? el.innerText.replace(/\\s+/g, ' ').trim() : null;
+  const page = {
+    title: document.title,
+    allCards: all('[data-card]').map(e => e.dataset.card),
+    cardInputs: all('input[name=cards]').map(e => e.value),
+    // every attribute value anywhere in the document that is a card code (data-card, value, ...)
+    codeAttributes: Array.from(new Set(all('*').flatMap(e => Array.from(e.attributes, a => a.value))
+                                               .filter(v => /^[2-9TJQKA][CDHSP]$/.test(v)))),
+    sameDocument: window.__masonSameDocument === true,
+    handForms: all('.hand-form').length,
+  };
+  if (!t) return page;
+  const form = t.querySelector('.hand-form');
+  const discard = t.querySelectorAll('.piles .pile')[1];
+  const top = discard && discard.querySelector('[data-card]');
+  return Object.assign(page, {
+    version: Number(t.dataset.version),
+    myTurn: t.dataset.myTurn === 'yes',
+    status: text(t.querySelector('.status-bar')),
+    alert: text(t.querySelector('[role=alert]')),
+    hand: form ? all('label.card[data-card]', form).map(e => e.dataset.card) : null,
+    checked: form ? all('input[name=cards]:checked', form).map(e => e.value) : [],
+    players: all('li.player', t).map(li => ({
+      name: text(li.querySelector('.player-name')),
+      me: li.classList.contains('me'),
+      stats: text(li.querySelector('.player-stats')),
+      sets: all('.set', li).map(s => ({kind: s.classList.contains('run') ? 'run' : 'meld',
+                                        cards: all('[data-card]', s).map(c => c.dataset.card)})),
+    })),
+    discardTop: top ? top.dataset.card : null,
+    buttons: all('button', t).map(b => text(b)),
+    log: all('.log li', t).map(li => text(li)),
+    handover: text(t.querySelector('.handover h2')),
+    summary: text(t.querySelector('.summary h2')),
+    results: text(t.querySelector('.results')),
+    scoreboard: all('.scoreboard tbody tr', t).map(tr => all('th, td', tr).map(c => text(c))),
+  });
+}"""
+
+BUSY = ".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added"  # htmx's classes while it works
+SETTLED_JS = """(v) => {
+  const t = document.getElementById('table');
+  return !!t && Number(t.dataset.version) > v && !document.querySelector('%s');
+}""" % BUSY
+
+
+CHECKED_JS = "() => Array.from(document.querySelectorAll('#table .hand-form input[name=cards]:checked'), e => e.value)"
+
+
+class TableView:
+    """The table page (#table) of one device."""
+
+    def __init__(self, page):
+        self.page = page
+
+    def snapshot(self) -> dict:
+        return self.page.evaluate(SNAPSHOT_JS)
+
+    def version(self) -> int:
+        return int(self.page.locator("#table").get_attribute("data-version"))
+
+    def wait_past(self, version: int) -> dict:
+        """Wait (without reloading) until the table shows a version after ``version``."""
+        self.page.wait_for_function(SETTLED_JS, arg=version, timeout=TIMEOUT_MS)
+        return self.snapshot()
+
+    def wait_for_version(self, version: int) -> dict:
+        """Wait (without reloading) until the table shows ``version`` or later."""
+        return self.wait_past(version - 1)
+
+    def wait_settled(self) -> None:
+        self.page.wait_for_function(f"() => !document.querySelector('{BUSY}')", timeout=TIMEOUT_MS)
+
+    def button(self, words: str):
+        """A table button by its words (the menu words, R9), ignoring the menu number before them."""
+        return self.page.locator("#table button").filter(has_text=re.compile(re.escape(words) + "$"))
+
+    def press(self, words: str, before: int | None = None) -> dict:
+        """Press a button that makes a new game version; wait for the swapped table. ``before``:
+        the version shown now, if the caller knows it."""
+        before = self.version() if before is None else before
+        self.button(words).click()
+        return self.wait_past(before)
+
+    def card(self, code: str):
+        return self.page.locator(f"#table .hand-form label.card[data-card='{code}']")
+
+    def checkbox(self, code: str):
+        return self.page.locator(f"#table .hand-form input[name=cards][value='{code}']")
+
+    def checked(self) -> list[str]:
+        return self.page.evaluate(CHECKED_JS)
+
+    def select(self, codes) -> None:
+        """Tap cards in the hand (Menu F) until exactly ``codes`` are selected."""
+        already = self.checked()
+        for code in codes:
+            if code not in already:
+                self.card(code).click()
+        checked = self.checked()
+        assert sorted(checked) == sorted(codes), (checked, codes)
+
+
+def cards_of(codes) -> list[Card]:
+    return [Card.parse(code) for code in codes]
+
+
+def own_hand(snap: dict) -> Hand:
+    """The rules module's Hand from what the page shows: the hand and this seat's own sets."""
+    mine = [p for p in snap["players"] if p["me"]]
+    sets = [CardSet(s["kind"], cards_of(s["cards"])) for s in mine[0]["sets"]] if mine else []
+    return Hand(cards_of(snap["hand"]), sets)
+
+
+def plan_draw(snap: dict) -> str:
+    """Menu D: take the discard top if the planner would lay it down at once, else the stock."""
+    top = snap["discardTop"]
+    hand = own_hand(snap)
+    if top is not None:
+        with_top = Hand(list(hand.cards) + [Card.parse(top)], hand.laid_down)
+        selection = next_computer_play(with_top)
+        if selection and Card.parse(top) in selection:
+            return "Draw from discard pile"
+    return "Draw from stock pile"
+
+
+def plan_lay_down(snap: dict) -> list[str] | None:
+    """Menu E/F: the next selection the rules module's planner would play (R8.2), or None."""
+    selection = next_computer_play(own_hand(snap))
+    return [card.code for card in selection] if selection else None
+
+
+def plan_discard(snap: dict) -> str:
+    """R5.6: shed points, keeping pairs and same-suit neighbours that may become sets."""
+    cards = own_hand(snap).cards
+
+    def worth(card: Card) -> tuple:
+        same = sum(1 for other in cards if other.rank == card.rank and other is not card)
+        near = sum(1 for other in cards if other.suit_index == card.suit_index and 0 < abs(other.rank - card.rank) <= 2)
+        return card.points - 12 * same - 8 * near, card.sort_key
+
+    return max(cards, key=worth).code
+
+
+@pytest.fixture
+def planner():
+    """The move planner, for tests: draw/lay_down/discard from a TableView snapshot."""
+
+    class Planner:
+        draw = staticmethod(plan_draw)
+        lay_down = staticmethod(plan_lay_down)
+        discard = staticmethod(plan_discard)
+        hand = staticmethod(own_hand)
+
+    return Planner

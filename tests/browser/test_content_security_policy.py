@@ -1,0 +1,68 @@
+"""The pages run under a strict Content-Security-Policy (scripts and styles from 'self' only, no
+eval): in a real browser, Menu A, the setup pages and the table raise no console errors, no CSP
+violations and no uncaught page errors, while htmx and the live event stream still work."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SSE_OPEN_JS = "document.addEventListener('htmx:sseOpen', function () { window.__masonSseOpen = true; });"
+
+
+def test_menu_setup_and_table_pages_have_no_console_errors_or_csp_violations(live_server, device):
+    one = device("strict browser")
+    one.context.add_init_script(SSE_OPEN_JS)
+    page = one.page
+
+    response = one.goto("/")  # Menu A (R9)
+    policy = response.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy and "unsafe" not in policy
+    options = page.locator("button[name=choice]").all_inner_texts()
+    assert [re.sub(r"^\d+\s*", "", text) for text in options] == [
+        "View scores", "Play 2-player game", "Play 3-player game", "Play 2-player game with stacked deck",
+        "Play 3-player game with stacked deck", "Quit"]
+
+    # Setup: the deck prompt (R2.2), Menu B and the new-player form for each seat (R3).
+    page.get_by_role("button", name=re.compile("Play 3-player game with stacked deck$")).click()
+    page.locator("#deck").wait_for()
+    assert page.locator("#deck-names option").count() >= 6  # the sample decks are suggested
+    page.locator("#deck").fill("three_players")
+    page.get_by_role("button", name="Use this deck").click()
+    for number, (name, device_kind) in enumerate([("Ann", "here"), ("Bob", "own"), ("AI", "here")], start=1):
+        page.get_by_role("heading", name=f"Player {number} of 3").wait_for()
+        page.get_by_role("heading", name="Menu B: Choose Player Type").wait_for()
+        page.get_by_role("button", name=re.compile("new player$")).click()
+        page.locator("#name").fill(name)
+        page.locator(f"input[name=device][value={device_kind}]").check()
+        page.get_by_role("button", name=f"Take seat {number}").click()
+
+    # The table: htmx swaps it in place and the event stream connects.
+    page.locator("#table").wait_for()
+    page.wait_for_function("() => window.__masonSseOpen === true")
+    one.mark_document()
+    table = one.table
+    snap = table.snapshot()
+    assert snap["myTurn"] and len(snap["hand"]) == 10 and snap["title"].startswith("\u25b6 Your turn")
+    snap = table.press("Draw from stock pile", snap["version"])
+    assert "play down cards or discard" in snap["status"] and snap["sameDocument"]
+    table.select([snap["hand"][-1]])
+    snap = table.press("Discard", snap["version"])
+    assert snap["sameDocument"] and snap["alert"] is None
+
+    # The invite page with its QR code (an image from a data: URL, allowed by img-src).
+    page.locator("#table .seats-panel li", has_text="Bob").get_by_role("link", name="Link & QR code").click()
+    qr = page.get_by_role("img", name="QR code of the join link for Bob")
+    qr.wait_for()
+    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    page.get_by_role("link", name="Back to the table").click()
+    page.locator("#table").wait_for()
+    page.goto(page.url + "/watch")  # the spectator's page
+    page.get_by_text("You are watching: no hands are shown.").wait_for()
+    page.get_by_role("link", name="Scores", exact=True).click()
+    page.get_by_role("heading", name="Scores", level=1).wait_for()
+
+    assert one.problems == [], "\n".join(one.problems)
