@@ -7,6 +7,7 @@ That makes equality an identity check and keeps the engine fast.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Iterable
 
 VALUES = "23456789TJQKA"  # R1.1: low to high, aces high, no "1"
@@ -151,8 +152,7 @@ def sort_cards(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=_sort_key)
 
 
-def _sort_key(card: Card) -> int:
-    return card.sort_key
+_sort_key = attrgetter("sort_key")
 
 
 def points_of(cards: Iterable[Card]) -> int:

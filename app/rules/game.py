@@ -21,7 +21,7 @@ from .actions import (
     DISCARD_PILE, STOCK, Action, BadSelection, CardNotInHand, Discard, Draw, GameIsOver,
     IllegalAction, LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty, RoundOver, WrongPhase,
 )
-from .cards import FULL_DECK, Card
+from .cards import FULL_DECK, Card, sort_cards
 from .decks import DECK_SIZE, shuffled_deck
 from .melds import CardSet, LayOffs, NewSet, Refusal, judge_lay_down
 from .players import Player
@@ -185,7 +185,7 @@ class Game:
             deck = shuffled_deck(random.Random(f"{self.seed}/round/{self.round_number}"))
         seats = len(self.players)
         for seat, player in enumerate(self.players):
-            player.hand.cards = sorted(deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE], key=lambda c: c.sort_key)
+            player.hand.cards = sort_cards(deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE])
             player.hand.laid_down = []
         dealt = seats * HAND_SIZE
         self.discard = [deck[dealt]]
@@ -236,7 +236,7 @@ class Game:
             raise BadSelection("Select at least one card.")
         if len(set(cards)) != len(cards):
             raise BadSelection("A card was selected twice.")
-        hand = self.current_player.hand
+        hand = self.current_player.hand.cards
         for card in cards:
             if card not in hand:
                 raise CardNotInHand(f"{card.code} is not in your hand.")
@@ -263,8 +263,11 @@ class Game:
             raise RoundOver(self.turn)  # R5.7: no discard needed after the last card
 
     def _discard(self, card: Card, outcome: Outcome) -> None:
-        self._check_selection((card,))
+        if self.phase != PLAY_PHASE:
+            raise WrongPhase("Draw a card first.")
         player = self.current_player
+        if card not in player.hand.cards:
+            raise CardNotInHand(f"{card.code} is not in your hand.")
         player.hand.remove(card)
         self.discard.append(card)
         self._record(outcome, f"{player.name} discarded {card.code}.", [card])

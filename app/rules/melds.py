@@ -177,14 +177,11 @@ def judge_lay_down(selection: Sequence[Card], own_sets: Sequence[CardSet]) -> Ju
     return LayOffs(tuple(placements))
 
 
-def fitting_cards(card_sets: Sequence[CardSet]) -> frozenset[Card] | set[Card]:
+def fitting_cards(card_sets: Sequence[CardSet]) -> frozenset[Card]:
     """Every card that would go onto one of ``card_sets``."""
     if len(card_sets) == 1:
         return card_sets[0].fitting
-    wanted: set[Card] = set()
-    for card_set in card_sets:
-        wanted |= card_set.fitting
-    return wanted
+    return frozenset().union(*[card_set.fitting for card_set in card_sets])
 
 
 def _not_a_set_reason(cards: Sequence[Card]) -> str:

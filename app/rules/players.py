@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import random
+from operator import attrgetter
 from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 
 from .actions import DISCARD_PILE, STOCK, Discard, Draw, LayDown, LayDownRefused, PileEmpty, RoundOver
@@ -26,8 +27,7 @@ def is_computer_name(name: str) -> bool:
     return name.strip().upper() == COMPUTER_NAME
 
 
-def _sort_key(card: Card) -> int:
-    return card.sort_key
+_sort_key = attrgetter("sort_key")  # R9.2 hand order
 
 
 class Hand:
@@ -156,6 +156,8 @@ class LivePlayer(Player):
             except PileEmpty as refusal:
                 controls.refused(game, seat, str(refusal))
         controls.done(game, seat, outcome)
+        if outcome.round_over:  # the draw found the round blocked (R5.3, STALL_REBUILDS)
+            raise RoundOver(outcome.went_out)
         while True:  # Menu E after every lay-down attempt (R5.4)
             if controls.choose_action(game, seat) == LAY_DOWN_CHOICE:
                 try:
@@ -194,7 +196,10 @@ class ComputerPlayer(Player):
 def play_computer_turn(game: "Game", seat: int, discard_chooser=None):
     """Play ``seat``'s whole turn by R8, yielding each ``Outcome`` as it is applied."""
     hand = game.players[seat].hand
-    yield game.apply(seat, Draw(computer_draw_source(game, seat)))
+    drawn = game.apply(seat, Draw(computer_draw_source(game, seat)))
+    yield drawn
+    if drawn.round_over:  # the draw found the round blocked (STALL_REBUILDS): nothing more to do
+        return
     while True:  # R8.2: play everything, runs then melds then single cards
         selection = next_computer_play(hand)
         if selection is None:
@@ -214,7 +219,8 @@ def computer_draw_source(game: "Game", seat: int) -> str:
     """R8.1: the discard top if it makes a new meld or run with the hand, or fits an own set."""
     hand = game.players[seat].hand
     top = game.discard[-1] if game.discard else None
-    if top is not None and (_would_form_set(top, hand.cards) or top in fitting_cards(hand.laid_down)):
+    if top is not None and (_would_form_set(top, hand.cards)
+                            or (hand.laid_down and top in fitting_cards(hand.laid_down))):
         return DISCARD_PILE
     if game.can_draw(STOCK):
         return STOCK
@@ -222,33 +228,33 @@ def computer_draw_source(game: "Game", seat: int) -> str:
 
 
 def _would_form_set(card: Card, cards: Sequence[Card]) -> bool:
+    """R8.1: would ``card`` make a new meld or run with ``cards``?"""
     same_value = 0
-    ranks = set()
+    suit_bits = 0  # bit rank+2 is set for each card of ``card``'s suit
     for other in cards:
         if other.rank == card.rank:
             same_value += 1
-        if other.suit_index == card.suit_index:
-            ranks.add(other.rank)
-    if same_value >= MIN_SET_SIZE - 1:
-        return True
-    r = card.rank
-    return (r - 1 in ranks and (r - 2 in ranks or r + 1 in ranks)) or (r + 1 in ranks and r + 2 in ranks)
+        elif other.suit_index == card.suit_index:
+            suit_bits |= 4 << other.rank
+    around = (suit_bits >> card.rank) & 0b11111  # bits: r-2, r-1, (the card), r+1, r+2
+    return (same_value >= MIN_SET_SIZE - 1 or (around & 0b00011) == 0b00011
+            or (around & 0b01010) == 0b01010 or (around & 0b11000) == 0b11000)
 
 
 def longest_run(cards: Sequence[Card]) -> tuple[Card, ...] | None:
     """The longest run in ``cards`` (first in hand order on a tie), or None.
 
     ``cards`` is in hand order (suit, then value), so a run is a stretch of neighbours."""
-    best_start = best_length = 0
-    start = 0
-    for index in range(1, len(cards) + 1):
-        if index < len(cards):
-            previous, card = cards[index - 1], cards[index]
-            if card.suit_index == previous.suit_index and card.rank == previous.rank + 1:
-                continue
-        if index - start > best_length:
-            best_start, best_length = start, index - start
-        start = index
+    best_start = best_length = start = 0
+    previous = None
+    for index, card in enumerate(cards):
+        if previous is None or card.suit_index != previous.suit_index or card.rank != previous.rank + 1:
+            if index - start > best_length:  # a stretch ended before this card
+                best_start, best_length = start, index - start
+            start = index
+        previous = card
+    if len(cards) - start > best_length:
+        best_start, best_length = start, len(cards) - start
     if best_length < MIN_SET_SIZE:
         return None
     return tuple(cards[best_start:best_start + best_length])
@@ -259,12 +265,10 @@ def largest_meld(cards: Sequence[Card]) -> tuple[Card, ...] | None:
     counts = [0] * 13
     for card in cards:
         counts[card.rank] += 1
-    best_rank = -1
-    for rank in range(12, -1, -1):
-        if counts[rank] >= MIN_SET_SIZE and (best_rank < 0 or counts[rank] > counts[best_rank]):
-            best_rank = rank
-    if best_rank < 0:
+    most = max(counts)
+    if most < MIN_SET_SIZE:
         return None
+    best_rank = 12 - counts[::-1].index(most)  # the highest value among the largest
     return tuple(card for card in cards if card.rank == best_rank)
 
 
@@ -283,34 +287,43 @@ def next_computer_play(hand: Hand) -> tuple[Card, ...] | None:
 
 
 def choose_computer_discard(game: "Game", seat: int) -> Card:
-    """R8.3: keep what may make sets, shed points, and do not feed the others' sets.
+    """R8.3: keep what may make sets; shed points, and shed them harder when a round is ending.
 
-    Each card gets a discard score: its points, minus what it is worth keeping (each card of the
-    same value is half a meld: 12; each same-suit neighbour half a run: 9, or 4 one value apart),
-    minus 14 if it would fit a set some other player has down (they could take it and lay it
-    off) - unless the stock has already run out with nobody laying down, when holding back only
-    stalls the table. The highest score goes; ties go to the later card in hand order, so the
-    choice is deterministic for a given state.
+    Each card gets a discard score: its points, minus what it is worth keeping (each other card
+    of the same value is half a meld: 12; each same-suit neighbour half a run: 9, or 4 one value
+    apart). Points count triple once some other player holds 3 cards or fewer, since the round
+    may end any turn and every card left in hand then costs its points (R7.1). The highest score
+    goes; ties go to the later card in hand order, so the choice is deterministic for a state.
+
+    It uses only what the seat may see (R4.4): its hand and the other players' hand sizes.
+    Measured with ``python -m app.simulate --random-discard``, and head to head against the
+    earlier version, which also held back cards that fit another player's sets: that made
+    3-player results clearly worse and 2-player ones no better, so it was dropped.
     """
     hand = game.players[seat].hand.cards
-    danger = set() if game.stall_rebuilds else fitting_cards(
-        [s for i, p in enumerate(game.players) if i != seat for s in p.hand.laid_down])
+    round_ending = any(len(player.hand.cards) <= LATE_HAND_SIZE
+                       for other, player in enumerate(game.players) if other != seat)
+    point_weight = 3 if round_ending else 1
     value_counts = [0] * 13
-    suit_ranks: list[set[int]] = [set(), set(), set(), set(), set()]
+    suit_bits = [0] * 5  # per suit, bit rank+2 is set if the hand holds that card
     for card in hand:
         value_counts[card.rank] += 1
-        suit_ranks[card.suit_index].add(card.rank)
+        suit_bits[card.suit_index] |= 4 << card.rank
     best_card = hand[-1]
     best_score = None
     for card in hand:
         r = card.rank
-        ranks = suit_ranks[card.suit_index]
-        keep = 12 * (value_counts[r] - 1)
-        keep += 9 * ((r - 1 in ranks) + (r + 1 in ranks)) + 4 * ((r - 2 in ranks) + (r + 2 in ranks))
-        score = card.points - keep - (14 if card in danger else 0)
+        keep = 12 * (value_counts[r] - 1) + _RUN_KEEP[(suit_bits[card.suit_index] >> r) & 0b11111]
+        score = point_weight * card.points - keep
         if best_score is None or score >= best_score:
             best_card, best_score = card, score
     return best_card
+
+
+LATE_HAND_SIZE = 3  # another player this close to going out makes points urgent (R8.3 strategy)
+# What same-suit neighbours are worth keeping, indexed by 5 bits of a suit's holding around a card
+# of rank r (bit 0: r-2, bit 1: r-1, bit 2: the card itself, bit 3: r+1, bit 4: r+2).
+_RUN_KEEP = tuple(9 * ((bits >> 1 & 1) + (bits >> 3 & 1)) + 4 * ((bits & 1) + (bits >> 4 & 1)) for bits in range(32))
 
 
 def random_discard_chooser(rng: random.Random):

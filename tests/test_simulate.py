@@ -1,0 +1,162 @@
+"""``python -m app.simulate``: AI-only games through the rules module, and their statistics."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from app.rules import FULL_DECK, GAME_OVER, ROUNDS
+from app.rules.decks import format_deck
+from app.simulate import Stats, main, play_ai_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_simulate(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    environment = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "app.simulate", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=120, env=environment)
+
+
+def without_speed(output: str) -> str:
+    """The output minus the one line that depends on the machine."""
+    return "\n".join(line for line in output.splitlines() if not line.startswith("games per second"))
+
+
+def stacked_deck_file(folder: Path, seed: int = 3) -> Path:
+    deck = list(FULL_DECK)
+    random.Random(seed).shuffle(deck)
+    path = folder / "stacked.deck"
+    path.write_text(format_deck(deck), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_ai_game_is_played_to_the_end_by_the_rules(players):
+    game = play_ai_game(players, seed="t/1")
+    assert game.phase == GAME_OVER and game.round_number == ROUNDS  # R4.1: exactly 3 rounds
+    assert len(game.round_scores) == ROUNDS and all(len(points) == players for points in game.round_scores)
+    assert [player.score for player in game.players] == [sum(p[seat] for p in game.round_scores) for seat in range(players)]
+    assert game.card_locations() == Counter(FULL_DECK)
+    assert game.winners()  # R7.3: somebody always wins
+
+
+def test_the_same_seed_gives_the_same_game_and_another_seed_another():
+    first = play_ai_game(3, seed=11).to_dict()
+    assert play_ai_game(3, seed=11).to_dict() == first
+    assert play_ai_game(3, seed=12).to_dict() != first
+
+
+def test_random_discard_seats_are_reproducible_with_a_seeded_generator():
+    def game():
+        return play_ai_game(2, seed=5, random_seats=[1], rng=random.Random("r")).to_dict()
+
+    assert game() == game()
+    assert game() != play_ai_game(2, seed=5).to_dict()
+
+
+def test_stats_count_every_seat_tied_for_the_lowest_score_as_a_winner():
+    stats = Stats(3)
+    tied = SimpleNamespace(winners=lambda: [0, 2], players=[SimpleNamespace(score=s) for s in (10, 30, 10)],
+                           round_turns=[20, 30, 40], round_scores=[[0, 10, 5], [5, 10, 5], [5, 10, 0]])
+    stats.add(tied)
+    assert stats.wins == [1, 0, 1]
+    assert stats.scores == [10, 30, 10]
+    assert stats.turns == 90 and stats.rounds == 3
+    assert stats.blocked == 1  # the round where nobody scored 0 (R7.2)
+
+
+def test_main_in_process_prints_every_figure(capsys):
+    assert main(["--games", "4", "--players", "3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("4 AI-only games, 3 players, shuffled decks, seed 2\n")
+    rows = re.findall(r"^\s+(\d)\s+(\d+)\s+([\d.]+)\s+([\d.]+)$", out, re.MULTILINE)
+    assert [int(row[0]) for row in rows] == [1, 2, 3]
+    assert sum(int(row[1]) for row in rows) >= 4  # every game has a winner, ties give more
+    assert re.search(r"^average turns per round: \d+\.\d$", out, re.MULTILINE)
+    assert re.search(r"^blocked rounds: \d+ of 12$", out, re.MULTILINE)
+    assert re.search(r"^games per second: \d+\.\d$", out, re.MULTILINE)
+
+
+def test_the_command_is_reproducible_for_a_seed():
+    first = run_simulate("--games", "5", "--players", "2", "--seed", "9")
+    second = run_simulate("--games", "5", "--players", "2", "--seed", "9")
+    assert first.returncode == 0 and first.stderr == ""
+    assert "5 AI-only games, 2 players, shuffled decks, seed 9" in first.stdout
+    assert "games per second:" in first.stdout
+    assert without_speed(first.stdout) == without_speed(second.stdout)
+    other = run_simulate("--games", "5", "--players", "2", "--seed", "10")
+    assert without_speed(other.stdout) != without_speed(first.stdout)
+
+
+def test_random_discard_seats_are_marked_and_summed(capsys):
+    assert main(["--games", "6", "--players", "3", "--random-discard", "2,3"]) == 0
+    out = capsys.readouterr().out
+    assert len(re.findall(r"\(random discards\)$", out, re.MULTILINE)) == 2
+    assert re.search(r"^\s+1\s.*\d$", out, re.MULTILINE)  # seat 1 is not marked
+    assert re.search(r"^strategy discards, per seat: [\d.]+% wins, [\d.]+ average score$", out, re.MULTILINE)
+    assert re.search(r"^random discards, per seat: [\d.]+% wins, [\d.]+ average score$", out, re.MULTILINE)
+
+
+def test_a_stacked_deck_plays_the_same_game_every_time(tmp_path):
+    path = stacked_deck_file(tmp_path)
+    result = run_simulate("--games", "3", "--players", "2", "--deck", str(path))
+    assert result.returncode == 0, result.stderr
+    assert f"3 AI-only games, 2 players, stacked deck {path}" in result.stdout
+    # Without random seats every game is the same one: one seat (or a tie) wins all three.
+    wins = [int(w) for w in re.findall(r"^\s+\d\s+(\d+)\s", result.stdout, re.MULTILINE)]
+    assert sorted(set(wins)) in ([0, 3], [3])
+    assert result.stdout.count("\n") >= 6
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "2"], "the following arguments are required: --games"),
+    (["--games", "3"], "the following arguments are required: --players"),
+    (["--games", "0", "--players", "2"], "0 is not a positive number of games"),
+    (["--games", "many", "--players", "2"], "'many' is not a whole number"),
+    (["--games", "2", "--players", "4"], "invalid choice: 4"),
+    (["--games", "2", "--players", "2", "--seed", "x"], "invalid int value: 'x'"),
+    (["--games", "2", "--players", "2", "--random-discard", "3"], "seats are numbered 1 to 2"),
+    (["--games", "2", "--players", "3", "--random-discard", "two"], "not a list of seat numbers"),
+])
+def test_bad_arguments_give_a_message_and_status_2(args, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "usage:" in err
+
+
+def test_bad_arguments_on_the_command_line_are_not_a_traceback():
+    result = run_simulate("--games", "-1", "--players", "2")
+    assert result.returncode == 2
+    assert "is not a positive number of games" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_a_missing_deck_file_is_a_clear_message_and_status_2(tmp_path):
+    result = run_simulate("--games", "1", "--players", "2", "--deck", str(tmp_path / "nope.deck"))
+    assert result.returncode == 2
+    assert "argument --deck: there is no deck file named 'nope.deck'" in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize("text, message", [
+    ("2C 3C 4C\n", "the deck holds 3 card codes; it needs exactly 65"),
+    ("2C 1C " + " ".join(card.code for card in FULL_DECK[2:]), "code 2 of the deck, '1C', is not a card"),
+])
+def test_an_invalid_deck_file_is_a_clear_message_and_status_2(tmp_path, text, message, capsys):
+    path = tmp_path / "bad.deck"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main(["--games", "1", "--players", "2", "--deck", str(path)])
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
