@@ -201,7 +201,7 @@ class Terminal:
         for player in view["players"]:
             sets = "  ".join("[" + " ".join(s["cards"]) + "]" for s in player["sets"]) or "none"
             marker = " (you)" if player["seat"] == seat else ""
-            self.say(f"  {player['name']}{marker}: {player['hand_size']} cards in hand, "
+            self.say(f"  {player['label']}{marker}: {player['hand_size']} cards in hand, "
                      f"{player['score']} points; sets: {sets}")
         self.say("Your hand: " + " ".join(view["hand"]))
 
@@ -219,16 +219,16 @@ class Terminal:
         if game.went_out is None:
             self.say(f"\nRound {round_number} is over: it was blocked.")
         else:
-            self.say(f"\nRound {round_number} is over: {game.players[game.went_out].name} went out.")
-        for player, added in zip(game.players, points):
-            self.say(f"  {player.name}: {added} points this round, {player.score} in total")
+            self.say(f"\nRound {round_number} is over: {game.label(game.went_out)} went out.")
+        for seat, (player, added) in enumerate(zip(game.players, points)):
+            self.say(f"  {game.label(seat)}: {added} points this round, {player.score} in total")
 
     def final_results(self, game: Game) -> None:
         winners = game.winners()
         self.say("\nGame over. Final scores:")
         for seat, player in enumerate(game.players):
             result = "wins" if seat in winners else "loses"
-            self.say(f"  {player.name}: {player.score} points - {result}")
+            self.say(f"  {game.label(seat)}: {player.score} points - {result}")
         self.scores.record_game(
             (player.name, player.score, seat in winners) for seat, player in enumerate(game.players))
         try:

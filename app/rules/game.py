@@ -105,6 +105,14 @@ class Game:
     def is_over(self) -> bool:
         return self.phase == GAME_OVER
 
+    def label(self, seat: int) -> str:
+        """The name shown for a seat. Several ``AI`` seats share one name (and one score-table
+        row, R3.4), so on screen they are told apart by seat number: ``AI 2``, ``AI 3``."""
+        name = self.players[seat].name
+        if sum(1 for player in self.players if player.name == name) > 1:
+            return f"{name} {seat + 1}"
+        return name
+
     def seat_of(self, player: Player) -> int:
         for seat, seated in enumerate(self.players):
             if seated is player:
@@ -156,7 +164,7 @@ class Game:
         if self.phase == ROUND_OVER:
             raise WrongPhase("The round is over: the next round must be dealt first.")
         if seat != self.turn:
-            raise NotYourTurn(f"It is {self.current_player.name}'s turn.")
+            raise NotYourTurn(f"It is {self.label(self.turn)}'s turn.")
         outcome = Outcome(action)
         try:
             if isinstance(action, Draw):
@@ -196,13 +204,13 @@ class Game:
         self.went_out = None
         self.drawn = None
         self.stall_rebuilds = 0
-        self.log = [{"seat": None, "text": f"Round {self.round_number} dealt; {self.current_player.name} starts.",
+        self.log = [{"seat": None, "text": f"Round {self.round_number} dealt; {self.label(self.turn)} starts.",
                      "cards": [self.discard[-1].code]}]
 
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase != DRAW_PHASE:
             raise WrongPhase("You have already drawn this turn: play down cards or discard.")  # R5.4
-        player = self.current_player
+        player, name = self.current_player, self.label(self.turn)
         if source == STOCK:
             if not self.stock:
                 if len(self.discard) < 2:
@@ -215,12 +223,12 @@ class Game:
                 self.discard = self.discard[-1:]
                 self._record(outcome, f"The stock pile ran out: {len(self.stock)} discards were turned over to rebuild it.", seat=None)
             card = self.stock.pop(0)
-            self._record(outcome, f"{player.name} drew from the stock pile.")
+            self._record(outcome, f"{name} drew from the stock pile.")
         elif source == DISCARD_PILE:
             if not self.discard:
                 raise PileEmpty("The discard pile is empty: draw from the stock pile.")
             card = self.discard.pop()
-            self._record(outcome, f"{player.name} took {card.code} from the discard pile.", [card])
+            self._record(outcome, f"{name} took {card.code} from the discard pile.", [card])
         else:
             raise IllegalAction(f"There is no pile called {source!r}.")
         player.hand.add(card)
@@ -243,7 +251,7 @@ class Game:
 
     def _lay_down(self, cards: tuple[Card, ...], outcome: Outcome) -> None:
         self._check_selection(cards)
-        player = self.current_player
+        player, name = self.current_player, self.label(self.turn)
         sets = player.hand.laid_down
         judgement = judge_lay_down(cards, sets)  # R6.3: the one judge
         if isinstance(judgement, Refusal):
@@ -253,11 +261,11 @@ class Game:
         self.stall_rebuilds = 0
         if isinstance(judgement, NewSet):
             sets.append(CardSet(judgement.kind, judgement.cards))
-            self._record(outcome, f"{player.name} laid down a {judgement.kind}: {' '.join(c.code for c in sets[-1].cards)}.", sets[-1].cards)
+            self._record(outcome, f"{name} laid down a {judgement.kind}: {' '.join(c.code for c in sets[-1].cards)}.", sets[-1].cards)
         else:
             for card, index in judgement.placements:
                 sets[index].add(card)
-                self._record(outcome, f"{player.name} laid {card.code} onto their {sets[index].kind} {sets[index]}.", [card])
+                self._record(outcome, f"{name} laid {card.code} onto their {sets[index].kind} {sets[index]}.", [card])
         outcome.judgement = judgement
         if not player.hand.cards:
             raise RoundOver(self.turn)  # R5.7: no discard needed after the last card
@@ -265,12 +273,12 @@ class Game:
     def _discard(self, card: Card, outcome: Outcome) -> None:
         if self.phase != PLAY_PHASE:
             raise WrongPhase("Draw a card first.")
-        player = self.current_player
+        player, name = self.current_player, self.label(self.turn)
         if card not in player.hand.cards:
             raise CardNotInHand(f"{card.code} is not in your hand.")
         player.hand.remove(card)
         self.discard.append(card)
-        self._record(outcome, f"{player.name} discarded {card.code}.", [card])
+        self._record(outcome, f"{name} discarded {card.code}.", [card])
         if not player.hand.cards:
             raise RoundOver(self.turn)  # R5.7
         self.turn = (self.turn + 1) % len(self.players)  # R4.3: seat order, wrapping
@@ -293,7 +301,7 @@ class Game:
             why = "nobody can go out" if self.stall_rebuilds else "no pile can give a card"
             self._record(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.", seat=None)
         else:
-            self._record(outcome, f"{self.players[went_out].name} went out and ends round {self.round_number}.", seat=went_out)
+            self._record(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.", seat=went_out)
         self.phase = GAME_OVER if self.round_number >= ROUNDS else ROUND_OVER
         outcome.round_over = True
         outcome.game_over = self.phase == GAME_OVER
@@ -309,6 +317,7 @@ class Game:
             players.append({
                 "seat": index,
                 "name": player.name,
+                "label": self.label(index),
                 "computer": player.is_computer,
                 "hand_size": len(player.hand.cards),
                 "sets": [card_set.to_dict() for card_set in player.hand.laid_down],
@@ -321,7 +330,7 @@ class Game:
             "rounds": ROUNDS,
             "phase": self.phase,
             "turn": self.turn,
-            "turn_name": self.current_player.name,
+            "turn_name": self.label(self.turn),
             "discard_top": self.discard[-1].code if self.discard else None,
             "discard_size": len(self.discard),
             "stock_size": len(self.stock),

@@ -60,10 +60,11 @@ def table_context(record: GameRecord, game, held: tables.Held, *, watching: bool
         "selected": set(selected),
         "message": message,
         "log": view["log"][-LOG_LINES:],
+        "log_start": max(1, len(view["log"]) - LOG_LINES + 1),
         "finished": record.status == FINISHED or phase == GAME_OVER,
         "round_over": phase == ROUND_OVER,
         "rematch_slug": record.rematch_slug,
-        "winner_names": [view["players"][seat]["name"] for seat in view["winners"]],
+        "winner_names": [view["players"][seat]["label"] for seat in view["winners"]],
         "idle_seat": idle_seat(record, game, held) if not watching else None,
         "is_host": host,
         "menu_d": MENU_D,
@@ -85,8 +86,10 @@ def idle_seat(record: GameRecord, game, held: tables.Held) -> int | None:
 
 
 def render_table(record: GameRecord, *, message: str | None = None, status: int = 200,
-                 selected=(), watching: bool = False, fragment: bool | None = None):
-    game = store.load_state(record)
+                 selected=(), watching: bool = False, fragment: bool | None = None, game=None):
+    """The table page (or its fragment). ``game``: the record's state if the caller has it."""
+    if game is None:
+        game = store.load_state(record)
     held = tables.Held() if watching else tables.held_seats(record, identity.tokens_for(record.slug))
     context = table_context(record, game, held, watching=watching, message=message, selected=selected)
     use_fragment = is_htmx() if fragment is None else fragment
@@ -144,11 +147,15 @@ def action_from_form(form) -> tuple[int | None, object]:
     raise tables.TableError("That is not one of the offered actions.")  # R9.1
 
 
-def after_post(slug: str, error: tables.TableError | None = None, selected=()):
+def after_post(slug: str, error: tables.TableError | None = None, selected=(),
+               done: tables.Result | None = None):
     """Answer a table form: the fresh table (with the refusal, if any) as a fragment for htmx,
-    or for a plain form a redirect after success (so a refresh cannot repeat it)."""
+    or for a plain form a redirect after success (so a refresh cannot repeat it). ``done``: the
+    game as the successful action just saved it, shown without reading it back."""
     if error is not None and isinstance(error, (tables.NotFound,)):
         abort(404)
+    if done is not None and is_htmx():
+        return render_table(done.record, game=done.game)
     record = store.find_game(slug)
     if record is None:
         abort(404)
@@ -165,21 +172,21 @@ def act(slug: str):
     selected = request.form.getlist("cards")
     try:
         seat, action = action_from_form(request.form)
-        tables.perform(slug, identity.tokens_for(slug), version, seat, action)
+        done = tables.perform(slug, identity.tokens_for(slug), version, seat, action)
     except tables.TableError as error:
         store.db.session.rollback()
         return after_post(slug, error, selected)
-    return after_post(slug)
+    return after_post(slug, done=done)
 
 
 @bp.post("/<slug>/reveal")
 def reveal(slug: str):
     try:
-        tables.reveal(slug, identity.tokens_for(slug), request.form.get("version", type=int))
+        done = tables.reveal(slug, identity.tokens_for(slug), request.form.get("version", type=int))
     except tables.TableError as error:
         store.db.session.rollback()
         return after_post(slug, error)
-    return after_post(slug)
+    return after_post(slug, done=done)
 
 
 @bp.post("/<slug>/rematch")

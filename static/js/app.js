@@ -1,6 +1,7 @@
 // Mason Rummy: small touches on top of htmx. The game works without this file.
 // - the tab title says when it is your turn, and an optional sound plays when it becomes so;
-// - the sound choice is kept in this browser (localStorage).
+// - the sound choice is kept in this browser (localStorage);
+// - a refused lay-down's message goes away when the player changes the selection.
 (function () {
   "use strict";
   var SOUND_KEY = "mason-rummy-sound";
@@ -49,8 +50,17 @@
     if (myTurn && wasMyTurn === false && soundOn()) beep();
     wasMyTurn = myTurn;
     var bar = table.querySelector(".status-bar");
-    if (bar) addSoundToggle(bar);
+    if (bar && table.getAttribute("data-player") === "yes") addSoundToggle(bar);
   }
+
+  // A refusal's message is about the last selection: hide it once the player picks again.
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (!target || target.name !== "cards") return;
+    var table = document.getElementById("table");
+    var message = table && table.querySelector(".message.error");
+    if (message) message.hidden = true;
+  });
 
   document.addEventListener("DOMContentLoaded", update);
   document.addEventListener("htmx:afterSettle", update);

@@ -12,6 +12,8 @@ and discards card 1. It is written here, not borrowed from the computer player, 
 humans depend only on the rules, never on the AI's strategy (R8.3 leaves that to the project).
 ``AI`` seats play themselves (R8) and need no answers; a game with AI seats must therefore take
 its expected numbers from the replay (``expected_rows``), not from a table written by hand.
+Several ``AI`` seats share the one name (R3.4); the program tells them apart on screen by seat
+number (``seat_label``: ``AI 1``, ``AI 2``, ``AI 3``).
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ class PlayedGame:
     events: list[str] = field(default_factory=list)  # every log line, all rounds, in order
     refusals: list[str] = field(default_factory=list)  # reasons of refused lay-downs
     round_events: list[list[str]] = field(default_factory=list)  # events per round
+    went_out: list[int | None] = field(default_factory=list)  # per round: the seat that went out (None: blocked)
 
     def answers(self, menu_a: str, seat_lines: Sequence[str], deck_name: str | None = None,
                 after: Sequence[str] = ("6",)) -> list[str]:
@@ -108,6 +111,8 @@ def play(names: Iterable[str], deck: Sequence[Card] | None = None, seed: int | N
         for event in outcome.events:
             played.events.append(event["text"])
             played.round_events[-1].append(event["text"])
+        if outcome.round_over:
+            played.went_out.append(outcome.went_out)
 
     for _ in range(max_steps):
         if game.is_over:
@@ -140,6 +145,14 @@ def play(names: Iterable[str], deck: Sequence[Card] | None = None, seed: int | N
         except LayDownRefused as refusal:
             played.refusals.append(str(refusal))
     raise RuntimeError("the scripted game did not end")  # pragma: no cover
+
+
+def seat_label(names: Sequence[str], seat: int) -> str:
+    """The name the program shows for ``seat`` (0-based) in a game seating ``names``: the name
+    itself, but when several seats share it (only ``AI`` can, R3.4) the name and the 1-based seat
+    number, ``AI 2``. Written here from the rule, not taken from ``Game.label``."""
+    name = names[seat]
+    return f"{name} {seat + 1}" if list(names).count(name) > 1 else name
 
 
 def expected_rows(played: PlayedGame, before: Iterable[tuple[str, int, int, int | None]] = ()):

@@ -20,7 +20,7 @@ from app.rules.decks import parse_deck
 from app.rules.players import choose_computer_discard, play_computer_turn
 
 sys.path.insert(0, str(Path(__file__).parent))  # the helper next to this file, whatever the import mode
-from answer_script import greedy, play  # noqa: E402
+from answer_script import greedy, play, seat_label  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "decks"
@@ -228,7 +228,8 @@ def test_stock_rebuild_the_stock_runs_out_and_is_rebuilt_in_round_one(discards):
     """AI against AI: after 44 stock draws the stock is empty; the next stock draw rebuilds it
     from the discard pile, oldest discard on top, the top discard staying (R5.2). The deck was
     searched so that nobody goes out before that with the AI's own discards or any of the other
-    choosers here; if a retuned AI strategy goes out sooner, the deck needs searching again."""
+    choosers here; if a retuned AI strategy goes out sooner, the deck needs searching again.
+    The two AI seats are told apart in the log as AI 1 and AI 2."""
     game = Game.new(["AI", "AI"], stacked_deck=deck("stock_rebuild"))
     discard_chooser = chooser(discards)
     rebuilds = 0
@@ -241,7 +242,7 @@ def test_stock_rebuild_the_stock_runs_out_and_is_rebuilt_in_round_one(discards):
             rebuilds += 1
             assert stock_was_empty
             assert lines[0] == f"The stock pile ran out: {len(before_discard) - 1} discards were turned over to rebuild it."
-            assert lines[1] == "AI drew from the stock pile."
+            assert lines[1] == f"AI {seat + 1} drew from the stock pile."
             # The oldest discard became the top of the new stock and was drawn at once; the
             # others follow oldest first; the top discard stayed where it was.
             assert game.stock == before_discard[1:-1]
@@ -271,7 +272,9 @@ def test_stock_rebuild_happens_in_round_one_of_the_whole_ai_game_too():
     played = play(["AI", "AI"], deck("stock_rebuild"))
     first_round = played.round_events[0]
     assert any("ran out" in line for line in first_round)
-    assert first_round[-1] == "AI went out and ends round 1."
+    went_out = played.went_out[0]
+    assert went_out is not None  # not blocked: an AI seat goes out
+    assert first_round[-1] == f"{seat_label(['AI', 'AI'], went_out)} went out and ends round 1."
 
 
 # -- three_players.deck -----------------------------------------------------------------------
@@ -296,13 +299,15 @@ def test_three_players_deal_and_starting_seats():
 
 
 def test_three_players_every_seat_has_a_run_and_a_meld_to_lay_down():
+    """The two AI seats show as AI 2 and AI 3 (R3.4: one name, told apart by seat number)."""
     played = play(["Ann", "AI", "AI"], deck("three_players"))
     first_round = played.round_events[0]
     assert "Ann laid down a run: 2C 3C 4C." in first_round
     assert "Ann laid down a meld: 9D 9H 9S." in first_round
-    assert "AI laid down a run: 5D 6D 7D." in first_round
-    assert "AI laid down a meld: QC QH QP." in first_round
-    assert "AI laid down a run: TS JS QS." in first_round
+    assert "AI 2 laid down a run: 5D 6D 7D." in first_round
+    assert "AI 2 laid down a meld: QC QH QP." in first_round
+    assert "AI 3 laid down a run: TS JS QS." in first_round
+    assert "AI 3 laid down a meld: 4D 4H 4P." in first_round
 
 
 # -- ai_showcase.deck -------------------------------------------------------------------------
@@ -315,19 +320,20 @@ def test_ai_showcase_the_ai_takes_a_discard_lays_runs_melds_and_lay_offs_and_goe
     assert game.discard == cards("7D")
     # R8.1: 7D extends 5D 6D, so the first AI takes the discard; R8.2: the run (longest first)
     # before the meld; then it discards one of 2C 7S 9P, none of which the second AI can use.
+    # The log tells the two AI seats apart by seat number: AI 1 and AI 2 (R3.4).
     lines = play_computer(game, 0, discard_chooser)
-    assert lines[:3] == ["AI took 7D from the discard pile.", "AI laid down a run: 3D 4D 5D 6D 7D.",
-                         "AI laid down a meld: KC KH KS."]
-    assert len(lines) == 4 and lines[3].startswith("AI discarded ")
+    assert lines[:3] == ["AI 1 took 7D from the discard pile.", "AI 1 laid down a run: 3D 4D 5D 6D 7D.",
+                         "AI 1 laid down a meld: KC KH KS."]
+    assert len(lines) == 4 and lines[3].startswith("AI 1 discarded ")
     # The second AI draws 4H from the stock and lays a run of its own.
-    assert play_computer(game, 1, discard_chooser)[:2] == ["AI drew from the stock pile.", "AI laid down a run: 3H 4H 5H."]
+    assert play_computer(game, 1, discard_chooser)[:2] == ["AI 2 drew from the stock pile.", "AI 2 laid down a run: 3H 4H 5H."]
     # Single cards onto the first AI's own sets (R8.2): KP onto the meld, then 8D onto the run.
     assert play_computer(game, 0, discard_chooser)[:2] == [
-        "AI drew from the stock pile.", "AI laid KP onto their meld KC KH KS KP."]
-    assert play_computer(game, 1, discard_chooser)[0] == "AI drew from the stock pile."
+        "AI 1 drew from the stock pile.", "AI 1 laid KP onto their meld KC KH KS KP."]
+    assert play_computer(game, 1, discard_chooser)[0] == "AI 2 drew from the stock pile."
     lines = play_computer(game, 0, discard_chooser)
-    assert lines[:2] == ["AI drew from the stock pile.", "AI laid 8D onto their run 3D 4D 5D 6D 7D 8D."]
-    assert lines[-1] == "AI went out and ends round 1." and lines[-2].startswith("AI discarded ")
+    assert lines[:2] == ["AI 1 drew from the stock pile.", "AI 1 laid 8D onto their run 3D 4D 5D 6D 7D 8D."]
+    assert lines[-1] == "AI 1 went out and ends round 1." and lines[-2].startswith("AI 1 discarded ")
     assert game.round_scores[0][0] == 0 and game.went_out == 0
 
 

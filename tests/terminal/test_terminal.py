@@ -24,7 +24,7 @@ from app.rules import read_deck_file
 from app.terminal import Terminal
 
 sys.path.insert(0, str(Path(__file__).parent))  # the helper next to this file, whatever the import mode
-from answer_script import PlayedGame, expected_rows, never_lay_down, play, scores_csv  # noqa: E402
+from answer_script import PlayedGame, expected_rows, never_lay_down, play, scores_csv, seat_label  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "decks"
@@ -111,19 +111,21 @@ def deck(name: str):
 
 
 def check_replayed(out: str, played: PlayedGame) -> None:
-    """The program played the scripted game: every log line, round summary and result (R9.3)."""
+    """The program played the scripted game: every log line, round summary and result (R9.3).
+    Seats are shown by their label: several AI seats as AI 1, AI 2, AI 3 (R3.4)."""
     in_order(out, *played.events)
     game = played.game
+    names = [player.name for player in game.players]
     totals = [0] * len(game.players)
     summaries = []
     for number, points in enumerate(game.round_scores, start=1):
         summaries.append(f"\nRound {number} is over: ")
-        for seat, player in enumerate(game.players):
+        for seat in range(len(game.players)):
             totals[seat] += points[seat]
-            summaries.append(f"  {player.name}: {points[seat]} points this round, {totals[seat]} in total\n")
+            summaries.append(f"  {seat_label(names, seat)}: {points[seat]} points this round, {totals[seat]} in total\n")
     in_order(out, *summaries)
     winners = game.winners()
-    results = [f"  {p.name}: {p.score} points - {'wins' if s in winners else 'loses'}\n"
+    results = [f"  {seat_label(names, s)}: {p.score} points - {'wins' if s in winners else 'loses'}\n"
                for s, p in enumerate(game.players)]
     in_order(out, "\nGame over. Final scores:\n", *results, "Scores saved to scores.csv.\n", MENU_A)
 
@@ -325,9 +327,11 @@ def test_new_player_ai_is_allowed_although_ai_is_in_the_score_table(folder):
     out = ok(run_program(folder, ["4", "stock_rebuild.deck", "1", "AI", "1", "AI", "6"]))
     played = play(["AI", "AI"], deck("stock_rebuild"))
     check_replayed(out, played)
-    # stock_rebuild.deck: the stock runs out in round 1 and is rebuilt (R5.2).
-    in_order(out, "Round 1 dealt", "The stock pile ran out: 44 discards were turned over to rebuild it.",
-             "Round 1 is over: AI went out.")
+    # stock_rebuild.deck: the stock runs out in round 1 and is rebuilt (R5.2). The two AI seats
+    # are shown as AI 1 and AI 2 (R3.4).
+    assert played.went_out[0] is not None
+    in_order(out, "Round 1 dealt; AI 1 starts.", "The stock pile ran out: 44 discards were turned over to rebuild it.",
+             f"Round 1 is over: {seat_label(['AI', 'AI'], played.went_out[0])} went out.")
     rows = expected_rows(played, before=[("AI", 0, 1, None)])
     assert rows[0][1] + rows[0][2] == 3
     assert scores_text(folder) == scores_csv(rows)
@@ -363,8 +367,9 @@ def test_menu_c_keeps_ai_after_an_ai_seat(folder):
     code, out = run_here(folder, ["5", "three_players.deck", "2", "1", "2", "2", "2", "1"])
     assert code == 0
     menu_c = "Menu C: Choose Previous Player\n"
+    # Seats 1 and 3 are both AI: shown as AI 1 and AI 3 (R3.4).
     in_order(out, f"{menu_c}1. AI\n2. Zoe\n", f"{menu_c}1. AI\n2. Zoe\n", f"{menu_c}1. AI\nYour choice (1-1): 1\n",
-             "Round 1 dealt; AI starts.")
+             "Round 1 dealt; AI 1 starts.")
 
 
 def test_empty_returning_list_says_so_and_shows_menu_b_again(folder):
@@ -588,7 +593,12 @@ def test_three_players_human_and_two_ai(folder):
     played = play(["Ann", "AI", "AI"], deck("three_players"))
     out = ok(run_program(folder, played.answers("5", ["1", "Ann", "1", "AI", "1", "AI"], "three_players.deck")))
     check_replayed(out, played)
-    # Two AI seats, one AI row that counts both seats' results (R3.4, R7.4).
+    # Two AI seats, shown as AI 2 and AI 3 in the table listing (R3.4, R9.3) ...
+    in_order(out, "Round 1 of 3 - Ann's turn\nDiscard pile: 5C    Stock pile: 34 cards\n"
+                  "  Ann (you): 10 cards in hand, 0 points; sets: none\n"
+                  "  AI 2: 10 cards in hand, 0 points; sets: none\n"
+                  "  AI 3: 10 cards in hand, 0 points; sets: none\n")
+    # ... and one AI row that counts both seats' results (R3.4, R7.4).
     rows = expected_rows(played)
     assert [row[0] for row in rows] == ["AI", "Ann"] and rows[0][1] + rows[0][2] == 2
     assert scores_text(folder) == scores_csv(rows)
@@ -747,9 +757,10 @@ README_SHOWS = {
     "run_or_meld": ["Ann laid down a meld: 8C 8D 8H.", "Ann laid 8S onto their run 5S 6S 7S 8S."],
     "stock_rebuild": ["The stock pile ran out: 44 discards were turned over to rebuild it.", "Round 1 is over"],
     "three_players": ["Discard pile: 5C    Stock pile: 34 cards", "Ann laid down a run: 2C 3C 4C."],
-    "ai_showcase": ["AI took 7D from the discard pile.", "AI laid down a run: 3D 4D 5D 6D 7D.",
-                    "AI laid down a meld: KC KH KS.", "AI laid KP onto their meld KC KH KS KP.",
-                    "AI laid 8D onto their run 3D 4D 5D 6D 7D 8D.", "AI went out and ends round 1."],
+    "ai_showcase": ["AI 1 took 7D from the discard pile.", "AI 1 laid down a run: 3D 4D 5D 6D 7D.",
+                    "AI 1 laid down a meld: KC KH KS.", "AI 1 laid KP onto their meld KC KH KS KP.",
+                    "AI 1 laid 8D onto their run 3D 4D 5D 6D 7D 8D.", "AI 1 went out and ends round 1.",
+                    "Round 1 is over: AI 1 went out.\n  AI 1: 0 points this round, 0 in total\n  AI 2: "],
 }
 
 

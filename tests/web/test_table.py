@@ -568,7 +568,7 @@ def test_r4_3_three_player_rounds_start_with_seats_1_2_and_3(player):
         if player.state(slug)[0].is_over:
             break
         assert next_round(player, slug).status_code == 303
-    assert starters == ["Round 1 dealt; Ann starts.", "Round 2 dealt; AI starts.", "Round 3 dealt; AI starts."]
+    assert starters == ["Round 1 dealt; Ann starts.", "Round 2 dealt; AI 2 starts.", "Round 3 dealt; AI 3 starts."]
     import sqlalchemy as sa
 
     from app.extensions import db
