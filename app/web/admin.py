@@ -69,7 +69,14 @@ def do_login():
     target = request.form.get("next", "")
     if not target.startswith("/admin") or target.startswith("//"):
         target = url_for("admin.index")
+    # Count and record failures in one write transaction that holds the lock (BEGIN IMMEDIATE on
+    # SQLite, a table lock on PostgreSQL): guesses sent at once, to one worker or several, cannot
+    # all pass the limit together, nor fail with "database is locked".
+    store.begin_write()
+    if db.engine.dialect.name == "postgresql":
+        db.session.execute(sa.text(f"LOCK TABLE {AdminFailure.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
     if recent_failures(address) >= current_app.config["ADMIN_MAX_FAILURES"]:
+        db.session.rollback()
         minutes = current_app.config["ADMIN_FAILURE_WINDOW_SECONDS"] // 60
         return render_template("admin/login.html", next=target, message=(
             f"Too many wrong passwords from this device. Try again in {minutes} minutes.")), 429
@@ -77,6 +84,7 @@ def do_login():
         db.session.add(AdminFailure(address=address))
         db.session.commit()
         return render_template("admin/login.html", next=target, message="That is not the admin password."), 401
+    db.session.rollback()
     session["admin"] = True
     return redirect(target, 303)
 
@@ -123,6 +131,7 @@ def uploaded(field: str, extension: str, limit: int) -> tuple[str, bytes]:
     name = secure_filename(upload.filename)
     if not name.lower().endswith(extension) or len(name) <= len(extension):
         raise ValueError(f"Only {extension} files can be uploaded here.")
+    name = name[:-len(extension)] + extension  # "Game.DECK" is stored as "Game.deck", so decks/ lists it
     data = upload.stream.read(limit + 1)
     if len(data) > limit:
         raise ValueError(f"The file is too large: a {extension} file here is at most {limit // 1024} KB.")
@@ -195,6 +204,9 @@ def import_preview():
         incoming = ScoreTable.from_csv(text)
     except (ValueError, ScoresFileError) as error:
         return render_template("admin/import.html", error=f"The file was not imported: {error}"), 400
+    # Read the table and store the preview in one write transaction: on SQLite a read transaction
+    # that then writes fails with "database is locked" if another worker wrote in between.
+    store.begin_write()
     current = store.score_table()
     pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=store.scores_digest(current))
     db.session.add(pending)
