@@ -2,19 +2,24 @@
 
 The database is the only shared state between worker processes, so each process runs one
 watcher that polls the versions of the games its browsers are watching (one small query per
-interval, however many browsers) and wakes their streams. A stream message carries only the new
-version number, never a card; the browser then fetches the table fragment it is allowed to see.
+interval, however many browsers) and wakes their streams. A commit in any worker rings a
+doorbell (a datagram) that makes every watcher poll at once, so the interval is only the
+fallback. A stream message carries only the new version number, never a card; the browser then
+fetches the table fragment it is allowed to see.
 Under gunicorn's gevent workers the watcher thread and the streams are greenlets.
 """
 
 from __future__ import annotations
 
+import os
+import secrets
+import socket
 import threading
 import time
 from collections import Counter
 
 import sqlalchemy as sa
-from flask import Blueprint, Flask, Response, abort, current_app, request
+from flask import Blueprint, Flask, Response, abort, current_app, has_app_context, request
 
 from .. import store
 from ..extensions import db
@@ -23,10 +28,74 @@ from ..models import GameRecord
 bp = Blueprint("events", __name__)
 
 
+class Doorbell:
+    """Wake-up hints between the worker processes of one server, so a change reaches every
+    worker's streams at once instead of at its watcher's next poll.
+
+    Each running watcher listens on a Unix datagram socket in Linux's abstract namespace and
+    lists its name as an empty file in ``<instance>/doorbells/``; whoever commits a new game
+    version sends one byte to each. Only a hint: the watcher still reads the versions from the
+    database, the only shared state, and still polls on its own, so a lost ring (or a system
+    without abstract sockets) only costs the poll interval."""
+
+    PREFIX = "\0mason-doorbell-"
+
+    def __init__(self, instance_path: str):
+        self.folder = os.path.join(instance_path, "doorbells")
+
+    def listen(self) -> tuple[socket.socket, str] | None:
+        name = f"{os.getpid()}-{secrets.token_hex(6)}"
+        try:
+            os.makedirs(self.folder, exist_ok=True)
+            bell = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            bell.bind(self.PREFIX + name)
+            open(os.path.join(self.folder, name), "w").close()
+        except OSError:
+            return None
+        return bell, name
+
+    def close(self, bell: socket.socket, name: str) -> None:
+        bell.close()
+        self._forget(name)
+
+    def _forget(self, name: str) -> None:
+        try:
+            os.unlink(os.path.join(self.folder, name))
+        except OSError:
+            pass
+
+    def ring(self) -> None:
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return
+        if not names:
+            return
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
+            sender.setblocking(False)
+            for name in names:
+                try:
+                    sender.sendto(b"!", self.PREFIX + name)
+                except (ConnectionRefusedError, FileNotFoundError):
+                    self._forget(name)  # its watcher is gone (a stopped or killed worker)
+                except OSError:
+                    pass  # its queue is full: it is waking up anyway
+
+
+def ring_doorbells(_sender=None, **_ignored) -> None:
+    """After a commit that gave a game a new version (store.game_changed)."""
+    if has_app_context() and current_app.config.get("EVENTS_DOORBELL", True):
+        Doorbell(current_app.instance_path).ring()
+
+
+store.game_changed.connect(ring_doorbells)
+
+
 class VersionWatcher:
     def __init__(self, app: Flask):
         self.app = app
         self.interval = app.config["EVENTS_POLL_SECONDS"]
+        self.doorbell = Doorbell(app.instance_path) if app.config.get("EVENTS_DOORBELL", True) else None
         self.changed = threading.Condition()
         self.versions: dict[str, int] = {}
         self.watching: Counter = Counter()
@@ -80,16 +149,35 @@ class VersionWatcher:
     def _run(self) -> None:
         with self.app.app_context():
             engine = db.engine
-        while True:
-            with self.changed:
-                if not self.watching:
-                    self.thread = None
-                    return
-            try:
-                self.poll_once(engine)
-            except Exception:  # a locked or restarting database: try again next tick
-                self.app.logger.exception("version watcher poll failed")
+        listening = self.doorbell.listen() if self.doorbell else None
+        try:
+            while True:
+                with self.changed:
+                    if not self.watching:
+                        self.thread = None
+                        return
+                try:
+                    self.poll_once(engine)
+                except Exception:  # a locked or restarting database: try again next tick
+                    self.app.logger.exception("version watcher poll failed")
+                self._pause(listening[0] if listening else None)
+        finally:
+            if listening:
+                self.doorbell.close(*listening)
+
+    def _pause(self, bell: socket.socket | None) -> None:
+        """Until the next poll: the poll interval, or less if the doorbell rings."""
+        if bell is None:
             time.sleep(self.interval)
+            return
+        try:
+            bell.settimeout(self.interval)
+            bell.recv(16)
+            bell.setblocking(False)
+            while True:  # several rings: one poll reads them all
+                bell.recv(16)
+        except OSError:  # timeout, or nothing more to read
+            pass
 
 
 def watcher() -> VersionWatcher:
