@@ -15,20 +15,29 @@ class Config:
     SQLALCHEMY_TRACK_MODIFICATIONS = False
     DECKS_FOLDER = os.environ.get("DECKS_FOLDER", os.path.join(BASE_DIR, "decks"))
     ADMIN_PASSWORD = os.environ.get("ADMIN_PASSWORD")
-    # Uploads (.deck, scores.csv) are small text files.
-    MAX_CONTENT_LENGTH = 256 * 1024
+    # Uploads (.deck, scores.csv) are small text files. A request over this limit gets 413; a file
+    # under it but over its own limit (app/web/admin.py: 64 KB a deck, 1 MB a scores.csv) gets a
+    # 400 that says so, so a 1 MB deck is a clear refusal, not a bare 413.
+    MAX_CONTENT_LENGTH = 2 * 1024 * 1024
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
     PERMANENT_SESSION_LIFETIME = 60 * 60 * 24 * 30
     WTF_CSRF_TIME_LIMIT = None  # a table can stay open all evening
     # Live updates: how often an event stream checks the database for a new game version.
     EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", "0.05"))
+    # ...and is woken at once by a commit in any worker process (a hint; app/web/events.py).
+    EVENTS_DOORBELL = os.environ.get("EVENTS_DOORBELL", "1") != "0"
     EVENTS_KEEPALIVE_SECONDS = 15.0
-    EVENTS_MAX_SECONDS = float(os.environ.get("EVENTS_MAX_SECONDS", "300"))
+    # Streams are recycled hourly (the browser reconnects at once); rarely, so reconnects stay rare.
+    EVENTS_MAX_SECONDS = float(os.environ.get("EVENTS_MAX_SECONDS", "3600"))
     # A player idle this long may be replaced by an AI for their turns by the host.
     IDLE_SECONDS = int(os.environ.get("IDLE_SECONDS", "120"))
     ADMIN_MAX_FAILURES = 5
     ADMIN_FAILURE_WINDOW_SECONDS = 15 * 60
+    # The `flask db` commands (Flask-Migrate). The served app (app/serve.py sets MASON_SERVING=1)
+    # leaves them out: gunicorn never runs them, and Alembic with Mako and Pygments would take
+    # about 10 MB in every worker process.
+    DATABASE_COMMANDS = os.environ.get("MASON_SERVING") != "1"
 
 
 class TestConfig(Config):

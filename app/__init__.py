@@ -15,7 +15,7 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
 
     from config import Config
 
-    from .extensions import csrf, db, migrate
+    from .extensions import csrf, db, init_migrations
     from .secrets import ensure_admin_password, ensure_secret_key
 
     instance_path = instance_path or os.environ.get("MASON_INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
@@ -33,7 +33,8 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600  # static URLs carry a version
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=os.path.join(PROJECT_ROOT, "migrations"))
+    if app.config["DATABASE_COMMANDS"]:
+        init_migrations(app, os.path.join(PROJECT_ROOT, "migrations"))
     csrf.init_app(app)
 
     from .database import configure_engine

@@ -5,14 +5,49 @@ foreign keys on. A write transaction that first reads and then writes must take 
 at BEGIN (``BEGIN IMMEDIATE``); otherwise two processes could both read, and the second one's
 write would fail at once with "database is locked" instead of waiting. PostgreSQL gets the same
 effect from ``SELECT ... FOR UPDATE`` on the game row (see store.py).
+
+Waiting for SQLite's write lock is done in Python, not by SQLite's busy handler (which would
+stop a whole gevent worker): the write transactions of a process take turns (``take_write_turn``)
+and the one whose turn it is tries the lock every few milliseconds (``begin_immediate_politely``).
 """
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+import time
+
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
 
 IMMEDIATE = "mason_immediate"
+BUSY_TIMEOUT_MS = 15000
+
+# One write transaction at a time in this process (a gevent lock under gunicorn's gevent workers,
+# which patch threading before the app is imported).
+_write_turn = threading.Lock()
+_HOLDS_TURN = "mason_write_turn"
+
+
+def take_write_turn(session: Session) -> None:
+    """Wait for this process's turn to write to SQLite; the turn ends with the session's
+    transaction (commit, rollback or close).
+
+    SQLite lets one writer in at a time anyway. Without turns, every request of a gevent worker
+    waiting for the write lock would keep trying it, and those tries cost the CPU that the
+    worker's other requests need. With turns, the requests of a process wait here in order
+    without using the CPU, and only the first tries SQLite's lock (against the other workers).
+    If the turn does not come within the busy timeout, the transaction goes ahead without it:
+    SQLite's lock still keeps the writes apart."""
+    if not session.info.get(_HOLDS_TURN) and _write_turn.acquire(timeout=BUSY_TIMEOUT_MS / 1000):
+        session.info[_HOLDS_TURN] = True
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _end_write_turn(session: Session, transaction) -> None:
+    if transaction.parent is None and session.info.pop(_HOLDS_TURN, False):
+        _write_turn.release()
 
 
 def configure_engine(engine: Engine) -> None:
@@ -25,7 +60,7 @@ def configure_engine(engine: Engine) -> None:
         # Let SQLAlchemy (below) issue BEGIN itself, instead of the sqlite3 module's implicit one.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA busy_timeout = 15000")
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         cursor.execute("PRAGMA foreign_keys = ON")
         if cursor.execute("PRAGMA journal_mode").fetchone()[0] != "memory":
             cursor.execute("PRAGMA journal_mode = WAL")
@@ -36,5 +71,35 @@ def configure_engine(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(connection):
-        immediate = connection.get_execution_options().get(IMMEDIATE)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        if not connection.get_execution_options().get(IMMEDIATE):
+            connection.exec_driver_sql("BEGIN")
+            return
+        raw = connection.connection.driver_connection
+        raw.execute("PRAGMA busy_timeout = 0")
+        try:
+            if not begin_immediate_politely(raw, BUSY_TIMEOUT_MS / 1000):
+                connection.exec_driver_sql("BEGIN IMMEDIATE")  # the last try: fails as it always did
+        finally:
+            raw.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+
+
+def begin_immediate_politely(raw: sqlite3.Connection, patience: float) -> bool:
+    """BEGIN IMMEDIATE on a connection without a busy timeout, retried while another process
+    holds the write lock; False if it could not start within ``patience`` seconds.
+
+    SQLite's own busy handler waits inside C, sleeping 1, 2, 5, 10 ... up to 100 ms between
+    tries: under gunicorn's gevent workers that stops the whole worker process (every request it
+    is serving) and keeps it asleep long after the lock was freed. Here the wait is
+    ``time.sleep``, which gevent turns into a pause of this request alone, and the tries stay a
+    few milliseconds apart."""
+    deadline = time.monotonic() + patience
+    pause = 0.0005
+    while True:
+        try:
+            raw.execute("BEGIN IMMEDIATE")
+            return True
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                return False
+        time.sleep(pause)
+        pause = min(2 * pause, 0.002)

@@ -36,12 +36,15 @@ class GameRecord(db.Model):
     """A game: its whole rules state as JSON, and a version bumped by every applied action."""
 
     __tablename__ = "games"
+    # Menu A's query (unfinished games, most recently played first, 50 at most) walks this index
+    # and stops after 50 rows, however many games are stored, finished or not.
+    __table_args__ = (sa.Index("ix_games_status_updated_at", "status", "updated_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(sa.String(16), unique=True)
     state: Mapped[str] = mapped_column(sa.Text)
     version: Mapped[int] = mapped_column(default=1)
-    status: Mapped[str] = mapped_column(sa.String(16), default=PLAYING, index=True)
+    status: Mapped[str] = mapped_column(sa.String(16), default=PLAYING)
     players: Mapped[int] = mapped_column()
     deck_name: Mapped[str | None] = mapped_column(sa.String(80), default=None)
     host_token_hash: Mapped[str] = mapped_column(sa.String(64))
@@ -49,7 +52,7 @@ class GameRecord(db.Model):
     shown_seat: Mapped[int | None] = mapped_column(default=None)
     rematch_slug: Mapped[str | None] = mapped_column(sa.String(16), default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
 
     seats: Mapped[list["SeatRecord"]] = relationship(

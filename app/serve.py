@@ -30,6 +30,7 @@ def main() -> None:
     workers = int(os.environ.get("WORKERS", "2"))
     address = lan_address()
     os.environ.setdefault("MASON_PUBLIC_URL", f"http://{address}:{port}")
+    os.environ["MASON_SERVING"] = "1"  # the workers leave out the `flask db` commands (config.py)
 
     # Create the secret key and (if not set in the environment) the admin password before the
     # workers start, so the password is printed once, here.

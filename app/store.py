@@ -14,14 +14,22 @@ import json
 import secrets
 
 import sqlalchemy as sa
+from blinker import signal
+from sqlalchemy.orm import joinedload
+from sqlalchemy.orm.attributes import set_committed_value
 
-from .database import IMMEDIATE
+from .database import IMMEDIATE, take_write_turn
 from .extensions import db
 from .models import ActionRecord, GameRecord, ScoreEntry, utcnow
 from .rules import Game, ScoreRow, ScoreTable
 from .rules.actions import Action, action_to_dict
 
 TOKEN_BYTES = 24  # 192 bits: unguessable per-seat tokens
+
+
+# Sent with the game's slug after a commit that gave it a new version (the live event streams
+# listen: app/web/events.py).
+game_changed = signal("mason-game-changed")
 
 
 class ConcurrentUpdate(Exception):
@@ -55,23 +63,41 @@ def load_state(record: GameRecord) -> Game:
     return Game.from_dict(json.loads(record.state))
 
 
+def progress(record: GameRecord) -> tuple[int, int]:
+    """(round number, seat whose turn it is) of a stored game, read without rebuilding the whole
+    game: for lists of many games (Menu A)."""
+    data = json.loads(record.state)
+    return int(data["round"]), int(data["turn"])
+
+
+# The game row as stored now (even if this session already holds it: save_game leaves the records
+# it wrote loaded), with its seats in the same query: every page and action needs them. Built
+# once; FOR UPDATE OF games because PostgreSQL cannot lock the outer-joined seats (SQLite has no
+# FOR UPDATE: BEGIN IMMEDIATE took the lock).
+GAME_BY_SLUG = (sa.select(GameRecord).where(GameRecord.slug == sa.bindparam("slug"))
+                .options(joinedload(GameRecord.seats)).execution_options(populate_existing=True))
+GAME_BY_SLUG_FOR_UPDATE = GAME_BY_SLUG.with_for_update(of=GameRecord)
+
+
 def find_game(slug: str) -> GameRecord | None:
     if not isinstance(slug, str) or len(slug) > 16:
         return None
-    return db.session.scalar(sa.select(GameRecord).where(GameRecord.slug == slug))
+    return db.session.execute(GAME_BY_SLUG, {"slug": slug}).unique().scalar_one_or_none()
 
 
 def begin_write() -> None:
     """Start a write transaction that holds the write lock from its first statement."""
-    if db.session().in_transaction():
-        db.session.rollback()  # end any read transaction; nothing was written in it
-    db.session.connection(execution_options={IMMEDIATE: True})
+    session = db.session()
+    if session.in_transaction():
+        session.rollback()  # end any read transaction; nothing was written in it
+    if db.engine.dialect.name == "sqlite":
+        take_write_turn(session)  # wait here, not polling SQLite (database.py)
+    session.connection(execution_options={IMMEDIATE: True})
 
 
 def lock_game(slug: str) -> GameRecord | None:
     begin_write()
-    return db.session.scalar(
-        sa.select(GameRecord).where(GameRecord.slug == slug).with_for_update())
+    return db.session.execute(GAME_BY_SLUG_FOR_UPDATE, {"slug": slug}).unique().scalar_one_or_none()
 
 
 def save_game(record: GameRecord, game: Game | None, actions: list[tuple[int | None, Action]],
@@ -80,35 +106,45 @@ def save_game(record: GameRecord, game: Game | None, actions: list[tuple[int | N
     log ``actions``, and commit. Returns the new version.
 
     The UPDATE matches only the version that was read, so it can never overwrite a newer state;
-    the action log's unique (game, version) is a second guard."""
-    read_version = record.version
+    the action log's unique (game, version) is a second guard.
+
+    After the commit ``record`` holds what was just written (it is not expired), so the caller
+    can answer from it and from ``game`` without reading the row back and parsing it again."""
+    slug, read_version = record.slug, record.version
     new_version = read_version + max(1, len(actions))
     values = dict(changes, version=new_version, updated_at=utcnow())
     if game is not None:
         values["state"] = dump_state(game)
+    games = GameRecord.__table__  # plain SQL statements: the ORM is told below
     result = db.session.execute(
-        sa.update(GameRecord)
-        .where(GameRecord.id == record.id, GameRecord.version == read_version)
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    )
+        sa.update(games).where(games.c.id == record.id, games.c.version == read_version).values(**values))
     if result.rowcount != 1:
         db.session.rollback()
-        raise ConcurrentUpdate(record.slug)
-    log_actions(record, read_version, actions)
+        raise ConcurrentUpdate(slug)
+    session = db.session()
+    session.expire_on_commit = False
     try:
-        db.session.commit()
+        log_actions(record, read_version, actions)
+        session.commit()
     except sa.exc.IntegrityError:
-        db.session.rollback()
-        raise ConcurrentUpdate(record.slug) from None
+        session.rollback()
+        raise ConcurrentUpdate(slug) from None
+    finally:
+        session.expire_on_commit = True
+    for key, value in values.items():  # the UPDATE above bypassed the ORM: tell the record
+        set_committed_value(record, key, value)
+    game_changed.send(slug)
     return new_version
 
 
 def log_actions(record: GameRecord, from_version: int, actions: list[tuple[int | None, Action]]) -> None:
-    """Add the action log rows: the action that made version ``from_version + 1`` comes first."""
-    for offset, (seat, action) in enumerate(actions, start=1):
-        db.session.add(ActionRecord(game_id=record.id, version=from_version + offset, seat=seat,
-                                    action=json.dumps(action_to_dict(action))))
+    """Insert the action log rows (one statement, no ORM objects): the action that made version
+    ``from_version + 1`` comes first."""
+    if actions:
+        db.session.execute(sa.insert(ActionRecord.__table__), [
+            {"game_id": record.id, "version": from_version + offset, "seat": seat,
+             "action": json.dumps(action_to_dict(action))}
+            for offset, (seat, action) in enumerate(actions, start=1)])
 
 
 # -- the score table ---------------------------------------------------------------------------

@@ -9,7 +9,10 @@ Nothing is written unless all of them pass, and everything a request does is one
 
 from __future__ import annotations
 
+import base64
 import fcntl
+import hashlib
+import hmac
 import json
 import os
 import secrets
@@ -17,6 +20,7 @@ from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 from flask import current_app
+from sqlalchemy.orm import selectinload
 
 from . import store
 from .extensions import db
@@ -92,7 +96,7 @@ def held_seats(record: GameRecord, tokens: dict) -> Held:
 
 
 def create_game(specs: list[SeatSpec], deck: list[Card] | None, deck_name: str | None,
-                claim: set[int] | None = None) -> tuple[GameRecord, dict]:
+                claim: set[int] | None = None, *, in_transaction: bool = False) -> tuple[GameRecord, dict]:
     """Create a game; return it with the tokens of the seats this browser now holds.
 
     ``claim`` lists the seats this browser takes (by default every hot-seat seat); every other
@@ -118,14 +122,16 @@ def create_game(specs: list[SeatSpec], deck: list[Card] | None, deck_name: str |
         else:
             seat.join_code = new_join_code()
         record.seats.append(seat)
-    store.begin_write()
+    if not in_transaction:  # (a rematch creates its game inside its own locked transaction)
+        store.begin_write()
     actions = play_computer_turns(game, record)
     record.state = store.dump_state(game)
     record.version = 1 + len(actions)  # each computer action made a version
     db.session.add(record)
     db.session.flush()
     store.log_actions(record, 1, actions)
-    db.session.commit()
+    if not in_transaction:
+        db.session.commit()
     return record, tokens
 
 
@@ -213,7 +219,7 @@ def save_and_score(record: GameRecord, game: Game, actions: list, **changes) -> 
         write_scores_file()
 
 
-def reveal(slug: str, tokens: dict, form_version: int | None) -> None:
+def reveal(slug: str, tokens: dict, form_version: int | None) -> Result:
     """The hand-over screen's button: show the current hot-seat player's hand on this device."""
     record = store.lock_game(slug)
     if record is None:
@@ -225,6 +231,7 @@ def reveal(slug: str, tokens: dict, form_version: int | None) -> None:
     if form_version != record.version:
         raise Conflict("The table changed; here it is now.")
     store.save_game(record, None, [], shown_seat=game.turn)
+    return Result(record, game)
 
 
 def hot_seat_humans(record: GameRecord, held: Held) -> list[int]:
@@ -274,8 +281,9 @@ def write_scores_file() -> None:
 
 
 def unfinished_games(limit: int = 50) -> list[GameRecord]:
+    """The most recently played unfinished games, with their seats (one query for all of them)."""
     return list(db.session.scalars(
-        sa.select(GameRecord).where(GameRecord.status == PLAYING)
+        sa.select(GameRecord).where(GameRecord.status == PLAYING).options(selectinload(GameRecord.seats))
         .order_by(GameRecord.updated_at.desc()).limit(limit)))
 
 
@@ -297,11 +305,11 @@ def rematch(slug: str, tokens: dict) -> tuple[GameRecord, dict]:
     game = store.load_state(record)
     specs = [SeatSpec(s.name, s.is_ai, s.device) for s in record.seats]
     deck = list(game.stacked_deck) if game.stacked_deck is not None else None
-    new_record, new_tokens = create_game(specs, deck, record.deck_name, claim=set(held.seats))
-    if not is_host(record, tokens):
-        new_tokens.pop("host")  # the new game's host token goes to the old game's host only
-    old = store.lock_game(slug)
-    store.save_game(old, None, [], rematch_slug=new_record.slug)
+    # The new game and the old game's link to it are one transaction, made while the old game
+    # is locked: a doubled Rematch click (or both players at once) makes one rematch, not two.
+    new_record, _tokens = create_game(specs, deck, record.deck_name, claim=set(), in_transaction=True)
+    new_tokens = carry_seats(record, new_record, tokens)
+    store.save_game(record, None, [], rematch_slug=new_record.slug)
     return new_record, new_tokens
 
 
@@ -310,22 +318,40 @@ def follow_rematch(slug: str, tokens: dict) -> tuple[GameRecord, dict]:
     record = store.lock_game(slug)
     if record is None or not record.rematch_slug:
         raise NotFound("There is no rematch of this game.")
-    held = held_seats(record, tokens)
-    if not held.seats and not is_host(record, tokens):
+    if not held_seats(record, tokens).seats and not is_host(record, tokens):
         raise Forbidden("Only the players at this table can join its rematch.")
     new_record = store.find_game(record.rematch_slug)
-    new_tokens: dict[str, str] = {}
-    if is_host(record, tokens):  # the old game's host hosts the rematch
-        new_tokens["host"] = token = store.new_token()
-        new_record.host_token_hash = store.hash_token(token)
-    for seat in new_record.seats:
-        if seat.number in held and seat.token_hash is None and not seat.is_ai:
-            new_tokens[str(seat.number)] = token = store.new_token()
-            seat.token_hash = store.hash_token(token)
-            seat.claimed_at = utcnow()
-            seat.join_code = None
+    new_tokens = carry_seats(record, new_record, tokens)
     db.session.commit()
     return new_record, new_tokens
+
+
+def carry_seats(old: GameRecord, new: GameRecord, tokens: dict) -> dict:
+    """Give this browser, in the rematch ``new``, the seats (and host role) it holds in ``old``.
+
+    The new tokens are derived from the old ones (an HMAC with the secret key), so every answer
+    to a doubled Rematch or follow carries the same tokens: whichever answer's cookie the browser
+    keeps, it holds its seats. A seat someone else has claimed meanwhile is left to them."""
+    carried: dict[str, str] = {}
+    if is_host(old, tokens):
+        carried["host"] = token = _carried_token(tokens["host"], new.slug, "host")
+        new.host_token_hash = store.hash_token(token)
+    for number in held_seats(old, tokens).seats:
+        seat = new.seats[number]
+        token = _carried_token(tokens[str(number)], new.slug, str(number))
+        if seat.is_ai or seat.token_hash not in (None, store.hash_token(token)):
+            continue
+        carried[str(number)] = token
+        seat.token_hash = store.hash_token(token)
+        seat.join_code = None
+        seat.claimed_at = seat.claimed_at or utcnow()
+    return carried
+
+
+def _carried_token(old_token: str, new_slug: str, key: str) -> str:
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    digest = hmac.new(secret, f"rematch|{new_slug}|{key}|{old_token}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:store.TOKEN_BYTES]).decode().rstrip("=")
 
 
 # -- seats on their own devices (LAN play) --------------------------------------------------------

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 
 from flask import Flask, render_template, request, url_for
+from markupsafe import Markup
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -24,8 +26,13 @@ def register(app: Flask) -> None:
 
     for module in (menu, setup, play, lan, scores, admin, events):
         app.register_blueprint(module.bp)
+    if os.environ.get("MASON_BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
+        from . import bench
+
+        app.register_blueprint(bench.bp)
 
     _register_static_versions(app)
+    _register_card_faces(app)
     app.jinja_env.globals.update(card=Card.parse, suit_symbols=SUIT_SYMBOLS, suit_names=SUIT_NAMES)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -65,6 +72,18 @@ def register(app: Flask) -> None:
 def render_error(status: int, message: str):
     template = "errors/_error.html" if is_htmx() else "errors/error.html"
     return render_template(template, status=status, message=message), status
+
+
+def _register_card_faces(app: Flask) -> None:
+    """``card_face(code, extra)``: the HTML of the ``face`` macro (templates/play/_card.html) for
+    one card, made once per card and kept - a card always looks the same - instead of calling
+    the macro for every card on every render of every table."""
+
+    @functools.cache
+    def card_face(code: str, extra: str = "") -> Markup:
+        return Markup(app.jinja_env.get_template("play/_card.html").module.face(code, extra))
+
+    app.jinja_env.globals["card_face"] = card_face
 
 
 def _register_static_versions(app: Flask) -> None:

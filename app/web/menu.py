@@ -6,7 +6,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 
 from .. import tables
 from ..rules.menus import GAME_OPTIONS, MENU_A, QUIT, VIEW_SCORES, NotAChoice, parse_choice
-from ..store import load_state
+from ..store import progress
 from . import identity
 
 bp = Blueprint("menu", __name__)
@@ -17,12 +17,12 @@ def menu_page(message: str | None = None, status: int = 200):
     games = []
     for record in tables.unfinished_games():
         held = tables.held_seats(record, identity.tokens_for(record.slug)) if record.slug in mine else tables.Held()
-        game = load_state(record)
+        round_number, turn = progress(record)
         games.append({
             "slug": record.slug,
             "names": [seat.name for seat in record.seats],
-            "round": game.round_number,
-            "turn_name": game.current_player.name,
+            "round": round_number,
+            "turn_name": record.seats[turn].name,  # a seat's name is its player's name
             "mine": bool(held.seats),
             "open_seats": [s.number for s in record.seats if not s.is_ai and s.token_hash is None],
         })

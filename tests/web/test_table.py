@@ -706,3 +706,20 @@ def test_a_game_of_computer_seats_only_can_be_dealt_to_the_end_by_the_browser_th
     assert name == "AI" and won + lost == 2  # both seats count on the one AI row (R3.4)
     stranger_version = player.state(slug)[1]
     assert stranger_version > 1
+
+
+def test_a_doubled_rematch_gives_every_answer_the_same_seats(make_player, player, solo):
+    """Two plain posts of Rematch at once (two tabs, or a double click without JavaScript): each
+    answer's cookie must hold the seats in the one rematch, whichever the browser keeps."""
+    play_game(player, solo)
+    twin = make_player()
+    twin.client.set_cookie("session", player.client.get_cookie("session").value)
+    first = player.post(f"/games/{solo}/rematch")
+    second = twin.post(f"/games/{solo}/rematch")
+    assert first.status_code == second.status_code == 303
+    assert first.headers["Location"] == second.headers["Location"]
+    new_slug = first.headers["Location"].rsplit("/", 1)[1]
+    assert game_count(player.app) == 2
+    for browser in (player, twin):
+        view = browser.table(new_slug)
+        assert view.hand == QUICK_OUT_SEAT_1 and view.seat == 0

@@ -1,0 +1,191 @@
+"""Server memory (issue 6; a benchmark, not a test): resident memory of the whole server with 0,
+100 and 500 unfinished games stored, and with 100 tables live.
+
+    .venv/bin/python bench/memory.py [--stored 0,100,500] [--live 100] [--seconds 30]
+
+Each case starts its own server as the README serves it (bench/load.py's ``Server``: ``flask db
+upgrade``, then ``python -m app.serve``: gunicorn with gevent workers, WORKERS=2, SQLite in a
+temporary instance folder). Memory is RSS (VmRSS from /proc/<pid>/status) summed over the
+gunicorn master and its workers; PSS (from /proc/<pid>/smaps_rollup, which splits pages shared
+between processes) is printed beside it.
+
+- Stored games: the database is filled directly (bench/growth.py's ``fill``: games just dealt,
+  2-3 players, with seats waiting for their own devices), then the server is started and used a
+  little - Menu A (which lists the unfinished games) 20 times, and 20 of the games watched - before
+  its memory is read.
+- Live tables: ``--live`` tables set up through the forms (bench/load.py: a third hot-seat, a third
+  LAN 2 players, a third LAN 3 players), every browser at every table with its event stream open
+  (/games/<slug>/events, as the table page keeps it), and the players acting at a human pace (a
+  mean 1 s of thought before each action) for ``--seconds``. Memory is sampled every second:
+  the figure is the highest sample.
+
+Target: under 150 MB with 100 live tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import growth  # noqa: E402
+import load  # noqa: E402
+
+TARGET_MB = 150
+
+
+def pss(server: load.Server) -> int:
+    total = 0
+    for pid in server.pids():
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as handle:
+                for line in handle:
+                    if line.startswith("Pss:"):
+                        total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+def per_process(server: load.Server) -> str:
+    parts = []
+    for pid in server.pids():
+        try:
+            with open(f"/proc/{pid}/status") as handle:
+                rss = next(int(line.split()[1]) for line in handle if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            continue
+        parts.append(f"{rss / 1024:.0f}")
+    return " + ".join(parts)
+
+
+def mb(value: int) -> str:
+    return f"{value / 2**20:.0f} MB"
+
+
+class Stream:
+    """An open event stream, read (and ignored) in a thread, like the table page's."""
+
+    def __init__(self, base: str, slug: str, cookies: dict):
+        self.base, self.slug, self.cookies = base, slug, cookies
+        self.events = 0
+        self.open = threading.Event()
+        self.stopping = False
+        self.connection: http.client.HTTPConnection | None = None
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _run(self) -> None:
+        host, port = self.base.split("//")[1].split(":")
+        while not self.stopping:
+            try:
+                self.connection = http.client.HTTPConnection(host, int(port), timeout=600)
+                cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+                self.connection.request("GET", f"/games/{self.slug}/events", headers={"Cookie": cookie})
+                response = self.connection.getresponse()
+                self.open.set()
+                while not self.stopping:
+                    line = response.readline()
+                    if not line:
+                        break
+                    if line.startswith(b"event: changed"):
+                        self.events += 1
+            except (OSError, http.client.HTTPException, AttributeError):
+                time.sleep(0.2)
+
+    def close(self) -> None:
+        self.stopping = True
+        if self.connection is not None and self.connection.sock is not None:
+            try:
+                self.connection.sock.shutdown(2)
+            except OSError:
+                pass
+
+
+def stored_case(count: int) -> tuple[int, int, str]:
+    server = load.Server(2, prefix=f"mason-memory-{count}-")
+    try:
+        server.upgrade()
+        growth.fill(server.instance, unfinished=count)
+        server.start(upgrade=False)
+        browser = load.Browser(server.url, "visitor")
+        slugs = []
+        for _ in range(20):
+            body = browser.get("/").body
+            slugs = [part.split('"', 1)[0] for part in body.split('href="/games/')[1:]]
+        for slug in [s.split("/")[0] for s in slugs][:20]:
+            browser.get(f"/games/{slug}/watch")
+        browser.close()
+        time.sleep(0.5)
+        return server.rss(), pss(server), per_process(server)
+    finally:
+        server.stop()
+
+
+def live_case(count: int, seconds: float, think: float) -> dict:
+    server = load.Server(2, prefix="mason-memory-live-")
+    tables: list[load.Table] = []
+    streams: list[Stream] = []
+    try:
+        server.start()
+        idle = server.rss()
+        tables = load.set_up_tables(server.url, count)
+        for table in tables:
+            for browser in table.browsers:
+                streams.append(Stream(server.url, table.slug, browser.cookies))
+        for stream in streams:
+            stream.open.wait(30)
+        opened = sum(stream.open.is_set() for stream in streams)
+        samples: list[tuple[int, int]] = []
+        stats = load.Stats()
+        stop = time.monotonic() + seconds
+        players = threading.Thread(target=load.run_all, args=(tables, load.Table.play, stats, stop, think))
+        players.start()
+        while players.is_alive():
+            samples.append((server.rss(), pss(server)))
+            players.join(1.0)
+        actions = len(stats.all(*load.ACTION_KINDS))
+        return {"idle": idle, "peak": max(s[0] for s in samples), "peak_pss": max(s[1] for s in samples),
+                "end": samples[-1][0], "streams": opened, "actions": actions, "seconds": seconds,
+                "events": sum(stream.events for stream in streams), "errors": stats.errors,
+                "processes": per_process(server)}
+    finally:
+        for stream in streams:
+            stream.close()
+        for table in tables:
+            table.close()
+        server.stop()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stored", default="0,100,500", help="unfinished games stored, comma-separated")
+    parser.add_argument("--live", type=int, default=100, help="live tables")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=1.0)
+    args = parser.parse_args()
+
+    print("Server memory: RSS summed over the gunicorn master and its 2 workers (PSS beside it)")
+    for count in [int(part) for part in args.stored.split(",") if part.strip()]:
+        rss, pss_total, processes = stored_case(count)
+        print(f"  {count:>4} unfinished games stored: RSS {mb(rss)} ({processes} MB), PSS {mb(pss_total)}", flush=True)
+    if args.live:
+        live = live_case(args.live, args.seconds, args.think)
+        print(f"  {args.live} live tables: RSS {mb(live['idle'])} before they were set up, "
+              f"peak {mb(live['peak'])} (PSS {mb(live['peak_pss'])}), {mb(live['end'])} at the end "
+              f"({live['processes']} MB)")
+        print(f"    {live['streams']} event streams open, {live['actions']} actions in {live['seconds']:.0f} s, "
+              f"{live['events']} events received")
+        for error in live["errors"][:5]:
+            print(f"    ERROR {error}")
+        verdict = "meets" if live["peak"] < TARGET_MB * 2**20 else "MISSES"
+        print(f"  target < {TARGET_MB} MB with {args.live} live tables: {verdict} ({mb(live['peak'])})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
