@@ -44,10 +44,15 @@ def take_write_turn(session: Session) -> None:
         session.info[_HOLDS_TURN] = True
 
 
+def release_write_turn(session: Session) -> None:
+    if session.info.pop(_HOLDS_TURN, False):
+        _write_turn.release()
+
+
 @event.listens_for(Session, "after_transaction_end")
 def _end_write_turn(session: Session, transaction) -> None:
-    if transaction.parent is None and session.info.pop(_HOLDS_TURN, False):
-        _write_turn.release()
+    if transaction.parent is None:
+        release_write_turn(session)
 
 
 def configure_engine(engine: Engine) -> None:

@@ -18,7 +18,7 @@ from blinker import signal
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-from .database import IMMEDIATE, take_write_turn
+from .database import IMMEDIATE, release_write_turn, take_write_turn
 from .extensions import db
 from .models import ActionRecord, GameRecord, ScoreEntry, utcnow
 from .rules import Game, ScoreRow, ScoreTable
@@ -92,7 +92,11 @@ def begin_write() -> None:
         session.rollback()  # end any read transaction; nothing was written in it
     if db.engine.dialect.name == "sqlite":
         take_write_turn(session)  # wait here, not polling SQLite (database.py)
-    session.connection(execution_options={IMMEDIATE: True})
+    try:
+        session.connection(execution_options={IMMEDIATE: True})
+    except Exception:
+        release_write_turn(session)  # no transaction began, so its end will not release the turn
+        raise
 
 
 def lock_game(slug: str) -> GameRecord | None:

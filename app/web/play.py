@@ -40,7 +40,8 @@ def table_context(record: GameRecord, game, held: tables.Held, *, watching: bool
     seats = []
     for seat in record.seats:
         seats.append({
-            "number": seat.number, "name": seat.name, "is_ai": seat.is_ai, "device": seat.device,
+            "number": seat.number, "name": view["players"][seat.number]["label"], "is_ai": seat.is_ai,
+            "device": seat.device,
             "claimed": seat.token_hash is not None, "standin": seat.ai_standin,
             "join_code": seat.join_code if manages else None,
         })

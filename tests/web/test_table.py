@@ -57,10 +57,17 @@ def test_r4_4_the_table_shows_the_own_hand_sorted_the_piles_and_no_other_hand(pl
 
 
 def test_r1_2_patriots_cards_carry_their_suit_class_and_symbol(player, solo):
+    """R1.2/R1.3: the card shows its code; the suit class gives it the green colour and the star
+    symbol (drawn by the stylesheet), so colour is never the only cue."""
     html = player.table(solo).html
     assert 'class="card suit-P" data-card="9P" title="9P (nine of Patriots)"' in html
     fragment = html.split('data-card="9P"', 1)[1].split("</label>", 1)[0]
-    assert '<span class="pip" aria-hidden="true">\u2605</span>' in fragment
+    assert fragment.endswith("9P")
+    css = player.get("/static/css/app.css").get_data(as_text=True)
+    assert '.suit-P::after { content: "\\2605"' in css  # the star
+    assert ".suit-P { color: var(--green); }" in css and "--green: #16803c;" in css
+    for suit, symbol in zip("CDHS", ("2663", "2666", "2665", "2660")):
+        assert f'.suit-{suit}::after {{ content: "\\{symbol}"' in css
 
 
 def test_the_table_page_has_real_forms_with_the_menu_words(player, solo):
