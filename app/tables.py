@@ -13,8 +13,6 @@ import base64
 import fcntl
 import hashlib
 import hmac
-import json
-import os
 import secrets
 from dataclasses import dataclass, field
 
@@ -26,7 +24,7 @@ from . import store
 from .extensions import db
 from .models import FINISHED, HERE, OWN, PLAYING, GameRecord, SeatRecord, utcnow
 from .rules import (
-    DRAW_PHASE, PLAY_PHASE, ROUND_OVER, Card, Game, IllegalAction, NextRound, NotYourTurn,
+    DRAW_PHASE, PLAY_PHASE, Card, Game, IllegalAction, NextRound, NotYourTurn,
 )
 from .rules.actions import Action
 from .rules.players import play_computer_turn
@@ -162,9 +160,10 @@ def play_computer_turns(game: Game, record: GameRecord) -> list[tuple[int | None
 
 @dataclass
 class Result:
+    """A table after an applied action: the saved row and the game, to answer from."""
+
     record: GameRecord
     game: Game
-    message: str = ""
     finished: bool = False
 
 

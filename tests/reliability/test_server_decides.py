@@ -157,7 +157,6 @@ def test_refused_actions_change_nothing_and_accepted_ones_follow_the_rules(app, 
             with app.app_context():
                 record = store.find_game(slug)
                 game = store.load_state(record)
-                seats = list(record.seats)
             holder = next((label for label, (_b, held) in browsers.items() if game.turn in held), "stranger")
             mode = data.draw(st.sampled_from(["sensible", "on turn", "wild"]), label="mode")
             if mode == "sensible":  # what the seat on turn would press: must be accepted

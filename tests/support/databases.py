@@ -3,7 +3,6 @@ PostgreSQL databases cloned (CREATE DATABASE ... TEMPLATE) from a migrated templ
 
 from __future__ import annotations
 
-import os
 import shutil
 import uuid
 from pathlib import Path
