@@ -4,22 +4,22 @@ database holds many finished games?
     .venv/bin/python bench/growth.py [--small 10] [--large 10000] [--rounds 7] [--requests 30]
     .venv/bin/python bench/growth.py --large 10 --large-unfinished 2000   # Menu A with many unfinished
 
-Two servers, started as the README serves them (bench/load.py's ``Server``: gunicorn with gevent
+Two servers, started as the README serves them (bench/harness.py's ``Server``: gunicorn with gevent
 workers, WORKERS=2, SQLite in a temporary instance folder), one on a database holding ``--small``
 finished games and one on ``--large``. The databases are filled directly (SQL through the app's
 models and store functions, no HTTP): each finished game is a real one - a 2- or 3-player game
 played to its end by the computer strategy through ``Game.apply``, with its seats, its whole
 action log (about 150 rows a game) and the score table it leaves (players drawn from 300 names).
-On both servers the same live tables are then set up through the forms (bench/load.py).
+On both servers the same live tables are then set up through the forms (bench/harness.py).
 
-Then, alternating between the two servers ``--rounds`` times (so the shared machine's drift
-shows in both), one browser at a time: the full table page (GET /games/<slug>), an action through
-the table form (draw, lay down or discard, as bench/load.py plays), the table fragment refresh,
-and Menu A. Printed: median and p90 per request on each server, the ratio large/small, and the
-server's CPU time per request (from /proc, in 10 ms ticks). Then SQLite's query plan for every
-query the hot paths run, to show each one uses an index, and - in this process, without HTTP -
-the CPU time of the reads every page and action starts with, and of Menu A's query, on each
-database.
+Then, alternating between the two servers ``--rounds`` times (so the shared machine's drift shows
+in both), one browser at a time: the full table page (GET /games/<slug>), an action through the
+table form (draw, lay down or discard, as bench/load.py plays: bench/harness.py's ``Table``), the
+table fragment refresh, and Menu A. Printed: median and p90 per request on each server, the ratio
+large/small, and the server's CPU time per request (from /proc, in 10 ms ticks). Then SQLite's
+query plan for every query the hot paths run, to show each one uses an index, and - in this
+process, without HTTP - the CPU time of the reads every page and action starts with, and of Menu
+A's query, on each database.
 
 Target: the same cost with 10 and 10,000 finished games (ratio ~1.0).
 """
@@ -38,7 +38,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import load  # noqa: E402  (bench/load.py: the server, browsers and tables)
+import harness  # noqa: E402  (bench/harness.py: the server, browsers and tables)
 
 NAMES = [f"Player{n:03d}" for n in range(300)]
 
@@ -84,7 +84,7 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
     from app.extensions import db
     from app.models import FINISHED, HERE, OWN, ActionRecord, GameRecord, SeatRecord, utcnow
 
-    app = create_app(instance_path=instance, ADMIN_PASSWORD=load.ADMIN_PASSWORD,
+    app = create_app(instance_path=instance, ADMIN_PASSWORD=harness.ADMIN_PASSWORD,
                      SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(instance, "mason.db"))
     with app.app_context():
         rng = random.Random(finished * 7 + unfinished)
@@ -162,7 +162,7 @@ def in_process(sites: list["Site"], rounds: int = 3, count: int = 2000) -> dict:
 
     apps = []
     for site in sites:
-        app = create_app(instance_path=site.server.instance, ADMIN_PASSWORD=load.ADMIN_PASSWORD,
+        app = create_app(instance_path=site.server.instance, ADMIN_PASSWORD=harness.ADMIN_PASSWORD,
                          SQLALCHEMY_DATABASE_URI="sqlite:///" + site.server.database)
         with app.app_context():
             apps.append((site, app, [table.slug for table in site.tables]))
@@ -206,14 +206,14 @@ class Site:
     def __init__(self, finished: int, tables: int, unfinished: int = 0):
         self.finished = finished
         self.label = f"{finished}" + (f" (+{unfinished} unfinished)" if unfinished else "")
-        self.server = load.Server(2, prefix=f"mason-growth-{finished}-")
+        self.server = harness.Server(2, prefix=f"mason-growth-{finished}-")
         self.server.upgrade()
         started = time.monotonic()
         fill(self.server.instance, finished=finished, unfinished=unfinished)
         self.fill_seconds = time.monotonic() - started
         self.server.start(upgrade=False)
         # hot-seat tables: an action is one request (a turn passes with the hand-over's reveal)
-        self.tables = load.set_up_tables(self.server.url, tables, kind=load.HOT)
+        self.tables = harness.set_up_tables(self.server.url, tables, kind=harness.HOT)
         self.times: dict[str, list[float]] = {}
         self.cpu: dict[str, float] = {}
 
@@ -224,7 +224,7 @@ class Site:
         self.times.setdefault(kind, []).append(seconds)
 
     def round(self, requests: int) -> None:
-        stats = load.Stats()
+        stats = harness.Stats()
         for index in range(requests):
             table = self.tables[index % len(self.tables)]
             self.timed("table page", lambda: table.host.get(f"/games/{table.slug}").seconds)
@@ -281,11 +281,14 @@ def main() -> int:
             p90 = values[int(0.9 * (len(values) - 1))]
             print(f"{kind:<16} {site.label:>26} {len(values):>5} {1000 * statistics.median(values):>10.2f} "
                   f"{1000 * p90:>8.2f} {1000 * site.cpu[kind] / len(values):>14.2f}")
-        ratios[kind] = (statistics.median(large.times[kind]) / statistics.median(small.times[kind]),
-                        (large.cpu[kind] / len(large.times[kind])) / (small.cpu[kind] / len(small.times[kind])))
+        small_cpu = small.cpu[kind] / len(small.times[kind])
+        cpu_ratio = (large.cpu[kind] / len(large.times[kind])) / small_cpu if small_cpu else None
+        ratios[kind] = (statistics.median(large.times[kind]) / statistics.median(small.times[kind]), cpu_ratio)
     print(f"\nratio {large.label} / {small.label} finished games (target ~1.0: flat):")
     for kind, (wall, cpu) in ratios.items():
-        print(f"  {kind:<16} median time {wall:.2f}x, server CPU {cpu:.2f}x")
+        # A very short run may see no CPU tick at all for a kind: no ratio then.
+        cpu_text = f"{cpu:.2f}x" if cpu is not None else "n/a (too few requests to measure)"
+        print(f"  {kind:<16} median time {wall:.2f}x, server CPU {cpu_text}")
     print("\nIn this process, CPU microseconds (median of 3 rounds):")
     for what in ("game + seats + state", "Menu A's query"):
         a, b = reads[(small.label, what)], reads[(large.label, what)]

@@ -4,18 +4,18 @@ browser at that table receives its ``changed`` event, with 20 tables playing at 
     .venv/bin/python bench/live.py [--tables 20] [--actions 12] [--think 1.0] [--workers 2]
                                    [--poll SECONDS] [--access-log]
 
-It starts the server as `make run` does (``flask db upgrade``, then ``python -m app.serve``:
-gunicorn with gevent workers, WORKERS=2) on a free port with a SQLite file in a temporary
-instance folder, and sets up every table through the real forms (CSRF tokens, Menus A/B, the
-deck prompt, each seat "own device", the join codes from the host's table, POST /join with a
-cookie jar per browser). Every browser at every table (the host's and both players') keeps an
-event stream open. The tables then play concurrently - draw, lay down whatever the hand allows
-(runs, melds, cards onto the player's own sets, the computer strategy's R8.2 choice, computed
-from the player's own page only), discard - and for each action the time from sending it to the
-moment every OTHER browser of the table (the other player and the host) has its ``changed`` event
-with the new version is recorded; the table's next action waits for that, like a player waiting
-for the other's move, and then for the player's think time (0.5-1.5 s, ``--think``; 0 saturates
-the server). On each event the other browsers fetch their fragment, as htmx does.
+It starts the server as `make run` does (bench/harness.py's ``Server``: ``flask db upgrade``, then
+``python -m app.serve``: gunicorn with gevent workers, WORKERS=2) on a free port with a SQLite
+file in a temporary instance folder, and sets up every table through the real forms (CSRF tokens,
+Menus A/B, the deck prompt, each seat "own device", the join codes from the host's table, POST
+/join with a cookie jar per browser). Every browser at every table (the host's and both players')
+keeps an event stream open. The tables then play concurrently - draw, lay down whatever the hand
+allows (runs, melds, cards onto the player's own sets, the computer strategy's R8.2 choice,
+computed from the player's own page only), discard - and for each action the time from sending it
+to the moment every OTHER browser of the table (the other player and the host) has its ``changed``
+event with the new version is recorded; the table's next action waits for that, like a player
+waiting for the other's move, and then for the player's think time (0.5-1.5 s, ``--think``; 0
+saturates the server). On each event the other browsers fetch their fragment, as htmx does.
 
 Baseline, same run, same server, same 60 open streams: a bare publish (POST /bench/bump/<slug>,
 a route that only bumps the game's version, registered because the server gets
@@ -29,204 +29,40 @@ Target: action -> event p99 under 100 ms. Figures are printed, never asserted.
 from __future__ import annotations
 
 import argparse
-import http.client
-import http.cookiejar
 import os
 import random
 import re
 import shutil
-import signal
-import socket
-import statistics
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, ROOT)
-
-from app.rules.cards import Card  # noqa: E402
-from app.rules.melds import CardSet  # noqa: E402
-from app.rules.players import Hand, next_computer_play  # noqa: E402
+import harness  # bench/harness.py: the server, browsers, pages, streams and the move planner
+from harness import Browser, Page, figures, run_all
 
 TARGET_P99_MS = 100.0
 EVENT_TIMEOUT = 10.0  # an event not received by then counts as lost
 DECK = "ai_showcase.deck"
-
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-DATA_VERSION = re.compile(r'id="table"[^>]*data-version="(\d+)"[^>]*data-my-turn="(yes|no)"')
-HAND_CARD = re.compile(r'<input type="checkbox" name="cards" value="(..)"')
-JOIN_CODE = re.compile(r'<code class="join-code">([A-Z2-9]+)</code>')
-MY_PLAYER = re.compile(r'<li class="player[^"]* me">(.*?)</li>', re.S)
-SET_SPAN = re.compile(r'<span class="set (meld|run)"[^>]*>(.*?)</span>(?=<span class="set|\s*</div>)', re.S)
-DATA_CARD = re.compile(r'data-card="(..)"')
+ACCESS_LOG_FORMAT = "%(m)s %(U)s %(s)s %(D)s"  # gunicorn's own timing of each request, in microseconds
 
 
-# -- the server ----------------------------------------------------------------------------------
+# -- event streams ------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    """`make run` in a temporary instance folder: db upgrade, then app.serve (gunicorn)."""
-
-    def __init__(self, workers: int, poll: float | None, access_log: bool = False):
-        self.instance = tempfile.mkdtemp(prefix="mason-live-bench-")
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
-        self.env.update(PORT=str(self.port), WORKERS=str(workers), MASON_INSTANCE=self.instance,
-                        MASON_BENCH_ROUTES="1", EVENTS_MAX_SECONDS="3600",
-                        MASON_PUBLIC_URL=self.url, ADMIN_PASSWORD="bench-admin-password")
-        if poll is not None:
-            self.env["EVENTS_POLL_SECONDS"] = str(poll)
-        self.access_log = os.path.join(self.instance, "access.log")
-        if access_log:  # gunicorn's own timing of each request, in microseconds (%(D)s)
-            self.env["GUNICORN_CMD_ARGS"] = (f"--access-logfile {self.access_log} "
-                                             "--access-logformat '%(m)s %(U)s %(s)s %(D)s'")
-        self.process: subprocess.Popen | None = None
-        self.log_path = os.path.join(self.instance, "server.log")
-
-    def start(self) -> None:
-        subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "db", "upgrade"], cwd=ROOT,
-                       env=self.env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        log = open(self.log_path, "ab")
-        self.process = subprocess.Popen([sys.executable, "-m", "app.serve"], cwd=ROOT, env=self.env,
-                                        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise SystemExit(f"the server exited:\n{open(self.log_path).read()[-3000:]}")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.2)
-        raise SystemExit("the server did not start within 60 s")
-
-    def cpu_seconds(self) -> float:
-        """CPU time (user + system) used so far by the gunicorn master and its workers: unlike
-        wall-clock figures, other processes on the machine do not inflate it."""
-        ticks = os.sysconf("SC_CLK_TCK")
-        total = 0
-        for pid in [self.process.pid, *self._children()]:
-            try:
-                with open(f"/proc/{pid}/stat") as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime
-            except (OSError, IndexError, ValueError):
-                pass
-        return total / ticks
-
-    def _children(self) -> list[int]:
-        try:
-            with open(f"/proc/{self.process.pid}/task/{self.process.pid}/children") as listing:
-                return [int(pid) for pid in listing.read().split()]
-        except OSError:
-            return []
-
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=15)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        self.process = None
-
-
-# -- browsers -----------------------------------------------------------------------------------
-
-
-class Browser:
-    """One browser: its own cookie jar (the seat token lives in the session cookie)."""
-
-    def __init__(self, base: str, name: str):
-        self.base = base
-        self.name = name
-        self.jar = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
-        self.csrf = None
-
-    def request(self, path: str, data: dict | None = None, htmx: bool = False) -> tuple[int, str, str]:
-        headers = {"HX-Request": "true"} if htmx else {}
-        body = None
-        if data is not None:
-            if self.csrf is None:
-                self.csrf = CSRF.search(self.request("/")[2]).group(1)
-            body = urllib.parse.urlencode(dict(data, csrf_token=self.csrf), doseq=True).encode()
-        request = urllib.request.Request(self.base + path, data=body, headers=headers)
-        try:
-            with self.opener.open(request, timeout=30) as response:
-                return response.status, response.geturl(), response.read().decode()
-        except urllib.error.HTTPError as error:
-            return error.code, error.geturl(), error.read().decode()
-
-    def expect(self, path: str, data: dict | None = None, htmx: bool = False, status: int = 200) -> tuple[str, str]:
-        code, url, body = self.request(path, data, htmx)
-        if code != status:
-            raise RuntimeError(f"{self.name}: {path} answered {code}, not {status}:\n{body[:2000]}")
-        return url, body
-
-
-class Stream:
-    """An open event stream of one browser, read in a thread. ``seen`` lists (version, time)."""
+class Stream(harness.Stream):
+    """The open event stream of one browser at a table (no cookies, ``?v=`` the version it
+    knows, as the page's). ``seen`` lists (version, arrival time)."""
 
     def __init__(self, base: str, slug: str, version: int, table: "Table"):
-        self.base, self.slug, self.table = base, slug, table
-        self.latest = version
+        self.table = table
         self.seen: list[tuple[int, float]] = []
-        self.reconnects = -1
-        self.stopping = False
-        self.ready = threading.Event()
-        self.connection: http.client.HTTPConnection | None = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+        super().__init__(base, slug, since=version)
 
-    def _run(self) -> None:
-        host, port = urllib.parse.urlsplit(self.base).hostname, urllib.parse.urlsplit(self.base).port
-        while not self.stopping:
-            self.reconnects += 1
-            try:
-                self.connection = http.client.HTTPConnection(host, port, timeout=120)
-                self.connection.request("GET", f"/games/{self.slug}/events?v={self.latest}")
-                response = self.connection.getresponse()
-                event = None
-                while True:
-                    raw = response.readline()
-                    if not raw:
-                        break
-                    now = time.monotonic()
-                    line = raw.decode().rstrip("\r\n")
-                    if line.startswith("retry:"):
-                        self.ready.set()
-                    elif line.startswith("event: "):
-                        event = line[7:]
-                    elif line.startswith("data: ") and event == "changed":
-                        version = int(line[6:])
-                        with self.table.changed:
-                            self.latest = max(self.latest, version)
-                            self.seen.append((version, now))
-                            self.table.changed.notify_all()
-                        event = None
-            except (OSError, ValueError, AttributeError, http.client.HTTPException):
-                if self.stopping:
-                    return
-                time.sleep(0.1)
+    def changed(self, version: int, at: float) -> None:
+        with self.table.changed:
+            self.latest = max(self.latest, version)
+            self.seen.append((version, at))
+            self.table.changed.notify_all()
 
     def arrival(self, version: int) -> float | None:
         """When this browser first had an event for ``version`` or later (call under the lock)."""
@@ -235,44 +71,20 @@ class Stream:
                 return at
         return None
 
-    def close(self) -> None:
-        self.stopping = True
-        if self.connection is not None and self.connection.sock is not None:
-            try:
-                self.connection.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
 
 # -- a table ------------------------------------------------------------------------------------
 
 
-class Page:
-    def __init__(self, html: str):
-        found = DATA_VERSION.search(html)
-        if not found:
-            raise RuntimeError(f"not a table:\n{html[:2000]}")
-        self.version = int(found.group(1))
-        self.my_turn = found.group(2) == "yes"
-        self.hand = [Card.parse(code) for code in HAND_CARD.findall(html)]
-        self.draw = "draw a card" in html and self.my_turn
-        self.can_draw_stock = 'value="draw_stock">' in html
-        self.next_round = 'value="next_round"' in html
-        self.over = "<h2>Game over</h2>" in html
-        mine = MY_PLAYER.search(html)
-        self.sets = []
-        if mine:
-            part = mine.group(1).split('<div class="sets">', 1)[-1]
-            self.sets = [CardSet(kind, [Card.parse(c) for c in DATA_CARD.findall(cards)])
-                         for kind, cards in SET_SPAN.findall(part)]
-
-
 class Table:
+    """The host's browser (which only watches) and two players on their own devices. Every
+    browser opens a new connection for each request (``keep_alive=False``), as this benchmark
+    always has."""
+
     def __init__(self, base: str, number: int):
         self.base = base
         self.number = number
-        self.host = Browser(base, f"t{number}-host")
-        self.players = [Browser(base, f"t{number}-seat{seat}") for seat in (0, 1)]
+        self.host = Browser(base, f"t{number}-host", keep_alive=False)
+        self.players = [Browser(base, f"t{number}-seat{seat}", keep_alive=False) for seat in (0, 1)]
         self.changed = threading.Condition()
         self.streams: dict[str, Stream] = {}
         self.slug = ""
@@ -292,19 +104,14 @@ class Table:
     def set_up(self) -> None:
         """Menu A option 4, the deck prompt, two new players on their own devices, then each
         player opens the join link shown on the host's table and claims the seat."""
-        h = self.host
-        h.expect("/", {"choice": "4"})
-        h.expect("/setup/deck", {"deck": DECK})
-        h.expect("/setup/seat", {"kind": "1", "name": f"Ann{self.number}", "device": "own"})
-        url, body = h.expect("/setup/seat", {"kind": "1", "name": f"Bob{self.number}", "device": "own"})
-        self.slug = url.rstrip("/").rsplit("/", 1)[1]
-        codes = JOIN_CODE.findall(body)
+        self.slug, codes = harness.new_game(
+            self.host, [(f"Ann{self.number}", "own"), (f"Bob{self.number}", "own")], deck=DECK)
         assert len(codes) == 2, "the host's table lists both join codes"
         for player, code in zip(self.players, codes):
-            player.expect(f"/join/{code}")  # the link only shows the seat
-            url, body = player.expect("/join", {"code": code})  # claiming is the POST
-            assert url.endswith(f"/games/{self.slug}") and HAND_CARD.search(body)
-        self.version = Page(self.host.expect(f"/games/{self.slug}/table", htmx=True)[1]).version
+            player.go(f"/join/{code}")  # the link only shows the seat
+            body = harness.claim_seat(player, code, self.slug)  # claiming is the POST
+            assert harness.HAND_CARD.search(body)
+        self.version = Page(self.host.fetch(f"/games/{self.slug}/table").body).version
 
     def open_streams(self) -> None:
         for browser in [self.host, *self.players]:
@@ -336,14 +143,14 @@ class Table:
         browser = self.players[seat]
         others = [self.players[1 - seat], self.host]
         sent = time.monotonic()
-        status, _url, body = browser.request(f"/games/{self.slug}/act", {
+        answer = browser.post(f"/games/{self.slug}/act", {
             "action": action, "version": str(version), "seat": str(seat),
             "cards": [card.code for card in cards]}, htmx=True)
         answered = time.monotonic()
         self.requests.append(answered - sent)
-        if status != 200:
-            raise RuntimeError(f"{browser.name} {action}: {status}\n{body[:1500]}")
-        page = Page(body)
+        if answer.status != 200:
+            raise RuntimeError(f"{browser.name} {action}: {answer.status}\n{answer.body[:1500]}")
+        page = Page(answer.body)
         latency = self.wait_others(sent, page.version, browser, others)
         if latency is not None:
             self.latencies.append(latency)
@@ -351,7 +158,7 @@ class Table:
         self.actions += 1
         self.pages[seat] = page
         for other in others:
-            _url, html = other.expect(f"/games/{self.slug}/table?since={version}", htmx=True)
+            html = other.fetch(f"/games/{self.slug}/table?since={version}").body
             if other is self.players[1 - seat]:
                 self.pages[1 - seat] = Page(html)
         return page
@@ -364,7 +171,7 @@ class Table:
             seat = index % 2
             others = [self.players[1 - seat], self.host]
             sent = time.monotonic()
-            _url, body = self.players[seat].expect(f"/bench/bump/{self.slug}", {})
+            _path, body = self.players[seat].go(f"/bench/bump/{self.slug}", {})
             self.baseline_requests.append(time.monotonic() - sent)
             latency = self.wait_others(sent, int(body), None, others)
             if latency is not None:
@@ -377,7 +184,7 @@ class Table:
             self.error = f"{type(error).__name__}: {error}"
 
     def _play(self, wanted: int) -> None:
-        self.pages = [Page(p.expect(f"/games/{self.slug}/table", htmx=True)[1]) for p in self.players]
+        self.pages = [Page(p.fetch(f"/games/{self.slug}/table").body) for p in self.players]
         while self.actions < wanted:
             if self.pages[0].over:
                 return
@@ -388,28 +195,12 @@ class Table:
                     continue
                 raise RuntimeError("nobody's turn and no next round")
             page = self.pages[turn]
-            if page.draw:
-                page = self.act(turn, "draw_stock" if page.can_draw_stock else "draw_discard", page.version)
-            while page.my_turn and page.hand:
-                selection = next_computer_play(Hand(page.hand, page.sets))  # R8.2, own page only
-                if not selection:
-                    break
-                page = self.act(turn, "lay_down", page.version, selection)
-            if page.my_turn and page.hand:
-                worst = max(page.hand, key=lambda card: (card.points, card.sort_key))
-                self.act(turn, "discard", page.version, [worst])
+            while page.my_turn and page.hand:  # a whole turn: draw, lay down what fits, discard
+                action, cards = harness.next_move(page)  # R8.2, own page only
+                page = self.act(turn, action, page.version, cards)
 
 
 # -- figures ------------------------------------------------------------------------------------
-
-
-def figures(values: list[float]) -> dict:
-    ms = sorted(v * 1000 for v in values)
-    if len(ms) < 2:
-        return {"n": len(ms)}
-    cuts = statistics.quantiles(ms, n=100, method="inclusive")
-    return {"n": len(ms), "p50": cuts[49], "p90": cuts[89], "p99": cuts[98], "max": ms[-1],
-            "mean": statistics.fmean(ms)}
 
 
 def line(label: str, f: dict) -> str:
@@ -435,16 +226,6 @@ def server_times(path: str) -> None:
             print(line(f"  server {kind}", figures(values)))
 
 
-def run_all(tables: list[Table], work, *args) -> float:
-    threads = [threading.Thread(target=work, args=(table, *args)) for table in tables]
-    started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return time.monotonic() - started
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20)
@@ -459,7 +240,9 @@ def main() -> int:
                         help="EVENTS_POLL_SECONDS for the server (default: the app's own)")
     args = parser.parse_args()
 
-    server = Server(args.workers, args.poll, args.access_log)
+    server = harness.Server(args.workers, prefix="mason-live-bench-",
+                            env=None if args.poll is None else {"EVENTS_POLL_SECONDS": str(args.poll)},
+                            access_log=ACCESS_LOG_FORMAT if args.access_log else False)
     print(f"Starting the server as `make run` does: gunicorn, gevent, {args.workers} workers, "
           f"SQLite in {server.instance}, {server.url}", flush=True)
     server.start()
@@ -476,15 +259,15 @@ def main() -> int:
 
         first, second = args.bumps // 2, args.bumps - args.bumps // 2
         run_all(tables, Table.bump, first)
-        cpu, server_cpu = time.process_time(), server.cpu_seconds()
+        cpu, server_cpu = time.process_time(), server.cpu_seconds(master=True)
         took = run_all(tables, Table.play, args.actions)
-        cpu, server_cpu = time.process_time() - cpu, server.cpu_seconds() - server_cpu
+        cpu, server_cpu = time.process_time() - cpu, server.cpu_seconds(master=True) - server_cpu
         run_all(tables, Table.bump, second)
     finally:
         for table in tables:
             for stream in table.streams.values():
                 stream.close()
-        server.stop()
+        server.stop(remove=False)  # the access log is read below
 
     actions = [v for table in tables for v in table.latencies]
     baseline = [v for table in tables for v in table.baseline]

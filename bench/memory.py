@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/memory.py [--stored 0,100,500] [--live 100] [--seconds 30]
 
-Each case starts its own server as the README serves it (bench/load.py's ``Server``: ``flask db
+Each case starts its own server as the README serves it (bench/harness.py's ``Server``: ``flask db
 upgrade``, then ``python -m app.serve``: gunicorn with gevent workers, WORKERS=2, SQLite in a
 temporary instance folder). Memory is RSS (VmRSS from /proc/<pid>/status) summed over the
 gunicorn master and its workers; PSS (from /proc/<pid>/smaps_rollup, which splits pages shared
@@ -13,10 +13,10 @@ between processes) is printed beside it.
   2-3 players, with seats waiting for their own devices), then the server is started and used a
   little - Menu A (which lists the unfinished games) 20 times, and 20 of the games watched - before
   its memory is read.
-- Live tables: ``--live`` tables set up through the forms (bench/load.py: a third hot-seat, a third
-  LAN 2 players, a third LAN 3 players), every browser at every table with its event stream open
-  (/games/<slug>/events, as the table page keeps it), and the players acting at a human pace (a
-  mean 1 s of thought before each action) for ``--seconds``. Memory is sampled every second:
+- Live tables: ``--live`` tables set up through the forms (bench/harness.py: a third hot-seat, a
+  third LAN 2 players, a third LAN 3 players), every browser at every table with its event stream
+  open (/games/<slug>/events, as the table page keeps it), and the players acting at a human pace
+  (a mean 1 s of thought before each action) for ``--seconds``. Memory is sampled every second:
   the figure is the highest sample.
 
 Target: under 150 MB with 100 live tables.
@@ -25,7 +25,6 @@ Target: under 150 MB with 100 live tables.
 from __future__ import annotations
 
 import argparse
-import http.client
 import os
 import sys
 import threading
@@ -34,85 +33,30 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import growth  # noqa: E402
-import load  # noqa: E402
+import harness  # noqa: E402  (bench/harness.py: the server, browsers, streams and tables)
 
 TARGET_MB = 150
 
 
-def pss(server: load.Server) -> int:
-    total = 0
-    for pid in server.pids():
-        try:
-            with open(f"/proc/{pid}/smaps_rollup") as handle:
-                for line in handle:
-                    if line.startswith("Pss:"):
-                        total += int(line.split()[1]) * 1024
-        except OSError:
-            pass
-    return total
+def pss(server: harness.Server) -> int:
+    return sum(server.memory("Pss", "smaps_rollup"))
 
 
-def per_process(server: load.Server) -> str:
-    parts = []
-    for pid in server.pids():
-        try:
-            with open(f"/proc/{pid}/status") as handle:
-                rss = next(int(line.split()[1]) for line in handle if line.startswith("VmRSS:"))
-        except (OSError, StopIteration):
-            continue
-        parts.append(f"{rss / 1024:.0f}")
-    return " + ".join(parts)
+def per_process(server: harness.Server) -> str:
+    return " + ".join(f"{rss / 2**20:.0f}" for rss in server.memory())
 
 
 def mb(value: int) -> str:
     return f"{value / 2**20:.0f} MB"
 
 
-class Stream:
-    """An open event stream, read (and ignored) in a thread, like the table page's."""
-
-    def __init__(self, base: str, slug: str, cookies: dict):
-        self.base, self.slug, self.cookies = base, slug, cookies
-        self.events = 0
-        self.open = threading.Event()
-        self.stopping = False
-        self.connection: http.client.HTTPConnection | None = None
-        threading.Thread(target=self._run, daemon=True).start()
-
-    def _run(self) -> None:
-        host, port = self.base.split("//")[1].split(":")
-        while not self.stopping:
-            try:
-                self.connection = http.client.HTTPConnection(host, int(port), timeout=600)
-                cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-                self.connection.request("GET", f"/games/{self.slug}/events", headers={"Cookie": cookie})
-                response = self.connection.getresponse()
-                self.open.set()
-                while not self.stopping:
-                    line = response.readline()
-                    if not line:
-                        break
-                    if line.startswith(b"event: changed"):
-                        self.events += 1
-            except (OSError, http.client.HTTPException, AttributeError):
-                time.sleep(0.2)
-
-    def close(self) -> None:
-        self.stopping = True
-        if self.connection is not None and self.connection.sock is not None:
-            try:
-                self.connection.sock.shutdown(2)
-            except OSError:
-                pass
-
-
 def stored_case(count: int) -> tuple[int, int, str]:
-    server = load.Server(2, prefix=f"mason-memory-{count}-")
+    server = harness.Server(2, prefix=f"mason-memory-{count}-")
     try:
         server.upgrade()
         growth.fill(server.instance, unfinished=count)
         server.start(upgrade=False)
-        browser = load.Browser(server.url, "visitor")
+        browser = harness.Browser(server.url, "visitor")
         slugs = []
         for _ in range(20):
             body = browser.get("/").body
@@ -127,28 +71,28 @@ def stored_case(count: int) -> tuple[int, int, str]:
 
 
 def live_case(count: int, seconds: float, think: float) -> dict:
-    server = load.Server(2, prefix="mason-memory-live-")
-    tables: list[load.Table] = []
-    streams: list[Stream] = []
+    server = harness.Server(2, prefix="mason-memory-live-")
+    tables: list[harness.Table] = []
+    streams: list[harness.Stream] = []
     try:
         server.start()
         idle = server.rss()
-        tables = load.set_up_tables(server.url, count)
+        tables = harness.set_up_tables(server.url, count)
         for table in tables:
             for browser in table.browsers:
-                streams.append(Stream(server.url, table.slug, browser.cookies))
+                streams.append(harness.Stream(server.url, table.slug, cookies=browser.cookies))
         for stream in streams:
-            stream.open.wait(30)
-        opened = sum(stream.open.is_set() for stream in streams)
+            stream.ready.wait(30)
+        opened = sum(stream.ready.is_set() for stream in streams)
         samples: list[tuple[int, int]] = []
-        stats = load.Stats()
+        stats = harness.Stats()
         stop = time.monotonic() + seconds
-        players = threading.Thread(target=load.run_all, args=(tables, load.Table.play, stats, stop, think))
+        players = threading.Thread(target=harness.run_all, args=(tables, harness.Table.play, stats, stop, think))
         players.start()
         while players.is_alive():
             samples.append((server.rss(), pss(server)))
             players.join(1.0)
-        actions = len(stats.all(*load.ACTION_KINDS))
+        actions = len(stats.all(*harness.ACTION_KINDS))
         return {"idle": idle, "peak": max(s[0] for s in samples), "peak_pss": max(s[1] for s in samples),
                 "end": samples[-1][0], "streams": opened, "actions": actions, "seconds": seconds,
                 "events": sum(stream.events for stream in streams), "errors": stats.errors,

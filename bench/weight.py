@@ -3,12 +3,12 @@ fragment an action answers with, the requests a first visit makes, and the asset
 
     .venv/bin/python bench/weight.py [--turns 150]
 
-The server is started as the README serves it (bench/load.py's ``Server``: gunicorn, gevent,
+The server is started as the README serves it (bench/harness.py's ``Server``: gunicorn, gevent,
 WORKERS=2, SQLite in a temporary instance folder) with gunicorn's access log on, so the requests
 that reach the server are counted too.
 
 1. Bytes: three tables (hot-seat 2 players, LAN 2 and 3 players) are set up through the forms and
-   played (bench/load.py's players) for ``--turns`` form posts each, through game ends and
+   played (bench/harness.py's players) for ``--turns`` form posts each, through game ends and
    rematches. Every response is measured: the fragments of draw, lay down, discard, the hand-over
    reveal and the next round (what htmx swaps in), the refresh a waiting player fetches, and -
    every fifth post - the full table page (GET /games/<slug>) of every browser at the table.
@@ -31,12 +31,11 @@ import os
 import re
 import statistics
 import sys
-import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import load  # noqa: E402
+import harness  # noqa: E402  (bench/harness.py: the server, browsers and tables)
 
 FULL_PAGE_TARGET = 25 * 1024
 FRAGMENT_TARGET = 8 * 1024
@@ -47,11 +46,11 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
 ASSET = re.compile(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"')
 
 
-def measure_bytes(server: load.Server, posts: int) -> tuple[load.Stats, list[load.Table]]:
-    tables = [load.Table(server.url, number, kind) for number, kind in enumerate(load.KINDS)]
+def measure_bytes(server: harness.Server, posts: int) -> tuple[harness.Stats, list[harness.Table]]:
+    tables = [harness.Table(server.url, number, kind) for number, kind in enumerate(harness.KINDS)]
     for table in tables:
         table.set_up()
-    stats = load.Stats()
+    stats = harness.Stats()
     for table in tables:
         for count in range(posts):
             table.step(stats, 0.0)
@@ -64,7 +63,7 @@ def measure_bytes(server: load.Server, posts: int) -> tuple[load.Stats, list[loa
     return stats, tables
 
 
-def first_visits(server: load.Server, table: load.Table) -> dict:
+def first_visits(server: harness.Server, table: harness.Table) -> dict:
     """Requests chromium makes on a first and a second visit: {(page, visit): (paths, hits)},
     hits being the requests that reached the server (its access log; the event stream, still
     open, is not logged yet)."""
@@ -96,7 +95,7 @@ def first_visits(server: load.Server, table: load.Table) -> dict:
     return results
 
 
-def server_hits(server: load.Server) -> int:
+def server_hits(server: harness.Server) -> int:
     """Requests logged by gunicorn so far (the access log has a line per finished request)."""
     try:
         with open(server.access_log) as log:
@@ -105,7 +104,7 @@ def server_hits(server: load.Server) -> int:
         return 0
 
 
-def asset_headers(table: load.Table) -> list[tuple[str, int, str]]:
+def asset_headers(table: harness.Table) -> list[tuple[str, int, str]]:
     page = table.host.get(f"/games/{table.slug}").body
     found = []
     for url in ASSET.findall(page):
@@ -119,9 +118,7 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=150, help="form posts played at each table")
     args = parser.parse_args()
 
-    server = load.Server(2, prefix="mason-weight-bench-")
-    server.access_log = os.path.join(server.instance, "access.log")
-    server.env["GUNICORN_CMD_ARGS"] = f"--access-logfile {server.access_log}"
+    server = harness.Server(2, prefix="mason-weight-bench-", access_log=True)
     server.start()
     try:
         stats, tables = measure_bytes(server, args.turns)
@@ -132,7 +129,7 @@ def main() -> int:
     finally:
         server.stop()
 
-    print(f"Bytes of HTML as sent ({args.turns} form posts at each of 3 tables: {', '.join(load.KINDS)})")
+    print(f"Bytes of HTML as sent ({args.turns} form posts at each of 3 tables: {', '.join(harness.KINDS)})")
     print(f"  {'response':<18} {'n':>5} {'median':>8} {'p90':>8} {'max':>8}  {'max gzipped':>11}  target")
     verdicts = []
     for kind in ("full table page", "draw", "lay_down", "discard", "reveal", "next_round", "refresh", "Menu A page"):
