@@ -192,19 +192,18 @@ def reveal(slug: str):
 
 @bp.post("/<slug>/rematch")
 def rematch(slug: str):
-    try:
-        record, tokens = tables.rematch(slug, identity.tokens_for(slug))
-    except tables.TableError as error:
-        store.db.session.rollback()
-        return after_post(slug, error)
-    identity.remember(record.slug, tokens)
-    return navigate(url_for("play.table", slug=record.slug))
+    return go_to_rematch(slug, tables.rematch)
 
 
 @bp.post("/<slug>/follow")
 def follow(slug: str):
+    return go_to_rematch(slug, tables.follow_rematch)
+
+
+def go_to_rematch(slug: str, take_seats):
+    """Start (or follow into) the rematch, keep the seats this browser gets there, go there."""
     try:
-        record, tokens = tables.follow_rematch(slug, identity.tokens_for(slug))
+        record, tokens = take_seats(slug, identity.tokens_for(slug))
     except tables.TableError as error:
         store.db.session.rollback()
         return after_post(slug, error)
