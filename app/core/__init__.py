@@ -1,0 +1,23 @@
+"""The shared core of the card table: what every game is built on. Pure: no Flask, no database,
+no reading or writing (but ``terminal``, which the terminal programs use).
+
+cards      ``Card`` and ``DeckSpec``: the cards of any deck (ranks, suits, copies, jokers)
+decks      the one deck-file parser, parametrised by the deck
+protocol   ``GameDefinition``, ``GameState``, ``Move``, ``Outcome``, the typed refusals
+registry   the games the table offers
+autoplay   the one loop that runs computer players
+names      players' names (R3.2, R3.4)
+menus      typed menu answers and card selections (R9.1, R5.5)
+terminal   the terminal programs' input, output and file reading
+"""
+
+from .autoplay import autoplay, computer_seats
+from .cards import Card, DeckSpec, InvalidCardError
+from .decks import DeckError, parse_deck
+from .protocol import (
+    BadAction, Bot, GameDefinition, GameIsOver, GameState, IllegalAction, Move, NotYourTurn, Option,
+    OptionError, Outcome, SeatResult, Stat, WrongPhase,
+)
+from .registry import UnknownGame, games, get, register
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,56 @@
+"""The one loop that lets computer players play: the web after every action, the terminals and
+the simulator all call ``autoplay``."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .protocol import Bot, GameState, Outcome
+
+# A game whose bots have not finished after this many actions is broken: stop rather than hang.
+MAX_ACTIONS = 100_000
+
+
+class BotsDoNotFinish(RuntimeError):
+    """The bots made ``MAX_ACTIONS`` actions without reaching a human's turn or the end."""
+
+
+def autoplay(state: GameState, bot_for: Callable[[int], Bot | None], *, deal_on: bool = False,
+             on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
+    """Apply the bots' actions while a computer seat is to move; return the outcomes in order.
+
+    ``bot_for(seat)`` is the bot playing that seat, or None for a person. Between rounds
+    (``to_move()`` is None) the loop stops, unless ``deal_on``: then it makes the table's first
+    move (``legal(None)[0]``, dealing the next round), as a simulation of bots alone does.
+    ``on_outcome`` sees each outcome the moment it is applied (a terminal prints it)."""
+    outcomes: list[Outcome] = []
+    while not state.is_over():
+        seat = state.to_move()
+        if seat is None:
+            if not deal_on:
+                break
+            moves = state.legal(None)
+            if not moves:
+                break
+            action = state.definition.action_from_dict(moves[0].as_dict())
+        else:
+            bot = bot_for(seat)
+            if bot is None:
+                break
+            action = bot.choose(state, seat)
+        outcome = state.apply(seat, action)
+        outcomes.append(outcome)
+        if on_outcome is not None:
+            on_outcome(outcome)
+        if len(outcomes) >= MAX_ACTIONS:
+            raise BotsDoNotFinish(f"{state.definition.name}: {MAX_ACTIONS} computer actions without an end")
+    return outcomes
+
+
+def computer_seats(state: GameState) -> Callable[[int], Bot | None]:
+    """``bot_for`` that plays every seat named AI with the game's computer player."""
+    from .names import is_computer_name
+
+    bot = state.definition.bot
+    names = state.names
+    return lambda seat: bot if bot is not None and is_computer_name(names[seat]) else None

@@ -1,0 +1,84 @@
+"""Deck files: the one parser of stacked decks, for every game's deck (Mason Rummy's R2.2
+messages, with the deck's own size, ranks and suits).
+
+A deck file holds card codes separated by any whitespace (or, for a game that says so, one code
+per line); the first code is the top of the deck. It is valid only if it holds exactly the deck's
+cards: every code valid and every card as many times as the deck has copies of it. When a deck
+has two copies of a card, its first appearance in the file is the first copy.
+
+Pure text in, cards out: reading the file is the caller's business.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .cards import Card, DeckSpec
+
+MAX_DECK_FILE_BYTES = 1_000_000
+
+
+class DeckError(ValueError):
+    """A deck that cannot be used; the message says what is wrong (R2.2)."""
+
+
+def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list[Card]:
+    """Validate deck text and return its cards, top of the deck first."""
+    if one_per_line:
+        tokens = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            words = line.split()
+            if len(words) > 1:
+                raise DeckError(f"line {number} holds {len(words)} codes: a line holds one card code")
+            tokens += words
+    else:
+        tokens = text.split()
+    cards: list[Card] = []
+    seen: dict[str, list[int]] = {}
+    limit = deck.copies
+    for position, token in enumerate(tokens, start=1):
+        code = token.upper()
+        copies = deck.copies_of(code)
+        if not copies:
+            shown = token if len(token) <= 12 and token.isprintable() else repr(token[:12])
+            raise DeckError(f"code {position} of the deck, '{shown}', is not a card ({deck.describe_code()})")
+        where = seen.setdefault(code, [])
+        if len(where) == len(copies):
+            count = "" if len(tokens) == deck.size else f" (and the deck holds {len(tokens)} card codes, not {deck.size})"
+            if limit == 1:
+                raise DeckError(f"{code} appears twice, at codes {where[0]} and {position}: "
+                                f"every card must appear exactly once{count}")
+            times = "once" if len(copies) == 1 else "twice" if len(copies) == 2 else f"{len(copies)} times"
+            raise DeckError(f"{code} appears {len(where) + 1} times, at codes "
+                            f"{', '.join(map(str, where))} and {position}: the deck holds it {times}{count}")
+        where.append(position)
+        cards.append(copies[len(where) - 1])
+    if len(cards) != deck.size:
+        missing = [card.code for card in deck.cards
+                   if len(seen.get(card.code, ())) <= card.copy]
+        hint = f" (missing: {' '.join(missing[:8])}{' ...' if len(missing) > 8 else ''})" if missing else ""
+        raise DeckError(f"the deck holds {len(cards)} card codes; it needs exactly {deck.size}{hint}")
+    return cards
+
+
+def decode_deck_bytes(data: bytes) -> str:
+    """Bytes of an uploaded or stored deck file as text; a UTF-8 BOM is allowed."""
+    if len(data) > MAX_DECK_FILE_BYTES:
+        raise DeckError("the file is far too large to be a deck file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DeckError("the file is not text (it is not UTF-8): a deck file holds card codes") from None
+
+
+def format_deck(cards: list[Card], per_line: int = 10) -> str:
+    """Deck text with ``per_line`` codes a line (one line a seat's first hand, say)."""
+    lines = [" ".join(card.code for card in cards[i:i + per_line]) for i in range(0, len(cards), per_line)]
+    return "\n".join(lines) + "\n"
+
+
+def shuffled(deck: DeckSpec, rng: random.Random) -> list[Card]:
+    """A fresh full deck in an order from ``rng``: randomness is always passed in."""
+    cards = list(deck.cards)
+    rng.shuffle(cards)
+    return cards

@@ -1,0 +1,47 @@
+"""Players' names, for every game: R3.2 (1-24 printable characters, trimmed) and R3.4 (the name
+``AI`` in any case makes a computer seat, and may sit several times)."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+COMPUTER_NAME = "AI"
+MAX_NAME_LENGTH = 24
+
+
+class NameRefused(ValueError):
+    """A name that may not take this seat; the message says why."""
+
+
+def is_computer_name(name: str) -> bool:
+    return name.strip().upper() == COMPUTER_NAME
+
+
+def check_player_name(raw: str) -> str:
+    """R3.2: a trimmed name of 1-24 printable characters; returns it trimmed or raises."""
+    name = raw.strip()
+    if not name:
+        raise NameRefused("A name cannot be empty.")
+    if len(name) > MAX_NAME_LENGTH:
+        raise NameRefused(f"A name can have at most {MAX_NAME_LENGTH} characters.")
+    if not name.isprintable():
+        raise NameRefused("A name can only hold printable characters.")
+    return name
+
+
+def admit_new_name(raw: str, seated: Iterable[str], *, known: Callable[[str], bool] | None = None,
+                   computer_allowed: bool = True, known_hint: str = "") -> str:
+    """A new player's name for the next seat, or ``NameRefused``.
+
+    The name must be well formed, not already at the table (ignoring case) and, where the game
+    keeps a table of names (``known``: Mason Rummy's score table, R3.2), not in it either. ``AI``
+    is the one exception (R3.4), when the game has a computer player: it returns ``AI``."""
+    name = check_player_name(raw)
+    if is_computer_name(name):
+        if not computer_allowed:
+            raise NameRefused("This game has no computer player: type a person's name.")
+        return COMPUTER_NAME
+    taken_here = any(name.casefold() == other.casefold() for other in seated if not is_computer_name(other))
+    if taken_here or (known is not None and known(name)):
+        raise NameRefused(f"The name {name} is already taken{known_hint}.")
+    return name

@@ -1,0 +1,353 @@
+"""The protocol every game speaks (in the spirit of OpenSpiel's Game and State).
+
+A ``GameDefinition`` describes a game: its key and name, seat limits, set-up options, deck, the
+figures of its per-name statistics, its computer player, and how to make a state: new (from a
+seed or a stacked deck) or from the plain data of a saved one.
+
+A ``GameState`` is one game in progress:
+
+- ``to_move()``: the seat whose turn it is, or ``None`` between rounds and at the end;
+- ``legal(seat)``: the ``Move`` s that seat may make now (the doors show them as buttons, the
+  bots and the tests choose from them); ``legal(None)``: the moves anyone at the table may make
+  (dealing the next round), which every seat's list also holds;
+- ``apply(seat, action)``: applies the action whole and returns an ``Outcome``, or raises an
+  ``IllegalAction`` having changed nothing;
+- ``view(seat)``: what that seat may see, as plain data (``None``: a spectator);
+- ``is_over()``, ``results()`` and ``to_dict()``.
+
+Every door (the web, the terminals, the simulator) goes through these, so every rule lives in
+its game's package and nowhere else.
+
+The keys of a view that the shared table shows (a game adds its own for its board):
+
+    seat     the seat this view is for, or None
+    players  one dict a seat: "seat", "name", "label" (the name as shown: "AI 2"), "computer"
+    turn     the seat to move, or None
+    stage    a short line for the status bar: "Round 2 of 3", "Hand 4", "Deal 1 of 1"
+    prompt   what the seat to move is asked now: "draw a card"
+    hand     the seat's own cards as ids (hand order), or None
+    log      the events so far (see ``Outcome``), oldest first
+    summary  None, or what the game's summary fragment shows between rounds
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+
+from .cards import Card, DeckSpec
+from .decks import parse_deck
+
+if TYPE_CHECKING:  # pragma: no cover
+    import random
+
+
+# -- refusals ------------------------------------------------------------------------------------
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse; the game is unchanged. ``str()`` is a message for players
+    that says which rule and which cards."""
+
+    code = "illegal"
+
+
+class NotYourTurn(IllegalAction):
+    code = "not_your_turn"
+
+
+class WrongPhase(IllegalAction):
+    """An action the game does not take at this point (a second draw, a discard before a draw)."""
+
+    code = "wrong_phase"
+
+
+class BadAction(IllegalAction):
+    """Not an action of this game at all: an unknown name, a card that does not exist, a missing
+    field. Doors answer it as a bad request."""
+
+    code = "bad_action"
+
+
+class GameIsOver(IllegalAction):
+    code = "game_over"
+
+
+# -- moves, outcomes, results ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Move:
+    """One thing a seat may do now.
+
+    ``action`` names the action (the form field ``action``); ``label`` is its button's words;
+    ``pick`` is how many cards of the seat's own hand it takes, ``(fewest, most)``, or None;
+    ``target`` names a choice made on the board (``"meld"``, ``"column"``) and ``targets`` its
+    possible values; ``params`` are fixed fields the action carries; ``menu`` groups moves that a
+    rule book shows as one numbered menu. ``as_dict(cards, target)`` is the action as plain data,
+    which the game's ``action_from_dict`` reads.
+    """
+
+    action: str
+    label: str
+    pick: tuple[int, int] | None = None
+    target: str | None = None
+    targets: tuple[str, ...] = ()
+    params: tuple[tuple[str, str], ...] = ()
+    menu: str | None = None
+    primary: bool = True
+
+    def as_dict(self, cards: Sequence[str] = (), target: str | None = None) -> dict:
+        data: dict[str, Any] = {"action": self.action, **dict(self.params)}
+        if self.pick is not None:
+            data["cards"] = list(cards)
+        if self.target is not None:
+            data[self.target] = target
+        return data
+
+
+class Outcome:
+    """What one applied action did. ``events`` are public log lines: dicts with ``seat`` (or
+    None), ``text`` (never naming a card its readers may not see) and ``cards`` (ids shown beside
+    the text)."""
+
+    __slots__ = ("action", "seat", "events", "round_over", "game_over")
+
+    def __init__(self, action: Any, seat: int | None = None):
+        self.action = action
+        self.seat = seat
+        self.events: list[dict] = []
+        self.round_over = False
+        self.game_over = False
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.action!r}, seat={self.seat}, events={len(self.events)})"
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """A seat's result once the game is over: ``won`` (every seat tied for the win won),
+    ``score`` (the game's own final figure), and ``figures``, what this game adds to the name's
+    statistics (keys of the definition's ``statistics``; a figure left out does not count)."""
+
+    seat: int
+    name: str
+    won: bool
+    score: int | None
+    figures: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Stat:
+    """One figure of a game's per-name statistics: ``combine`` is how a game's figure joins the
+    total: ``sum``, ``min`` (the fewest moves) or ``max`` (the best deal)."""
+
+    key: str
+    label: str
+    combine: str = "sum"
+
+    def join(self, total: int | None, figure: int | None) -> int | None:
+        if figure is None:
+            return total
+        if total is None:
+            return figure
+        if self.combine == "min":
+            return min(total, figure)
+        if self.combine == "max":
+            return max(total, figure)
+        return total + figure
+
+
+# -- set-up options ------------------------------------------------------------------------------------
+
+
+class OptionError(ValueError):
+    """A set-up option that is not acceptable; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A set-up option: ``kind`` is ``int`` (``low`` to ``high``), ``bool`` or ``choice``
+    (one of ``choices``: (value, label) pairs)."""
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+    help: str = ""
+
+    def read(self, raw: Any) -> Any:
+        """The option's value from a form field's text or a Python value."""
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().casefold()
+            if text in ("1", "on", "yes", "true"):
+                return True
+            if text in ("0", "off", "no", "false", ""):
+                return False
+            raise OptionError(f"{self.label}: answer yes or no.")
+        if self.kind == "int":
+            text = str(raw).strip()
+            if isinstance(raw, bool) or not (text.isdigit() and text.isascii()) or len(text) > 9:
+                raise OptionError(f"{self.label}: type a whole number from {self.low} to {self.high}.")
+            value = int(text)
+            if not self.low <= value <= self.high:
+                raise OptionError(f"{self.label}: {value} is not between {self.low} and {self.high}.")
+            return value
+        text = str(raw).strip()
+        for value, _label in self.choices:
+            if text == value:
+                return value
+        raise OptionError(f"{self.label}: choose one of {', '.join(label for _v, label in self.choices)}.")
+
+
+# -- the computer player --------------------------------------------------------------------------------
+
+
+class Bot(Protocol):
+    """A computer player, apart from the rules: the action ``seat`` takes now in ``state``.
+    Deterministic for a given state (a stacked game with computer seats always plays the same)."""
+
+    def choose(self, state: "GameState", seat: int) -> Any: ...
+
+
+# -- the definition and the state -------------------------------------------------------------------
+
+
+class GameDefinition(ABC):
+    """A game, as the registry holds it. Subclasses set the class attributes and the methods."""
+
+    key: str = ""
+    name: str = ""
+    summary: str = ""  # one line for the list of games
+    min_seats: int = 1
+    max_seats: int = 1
+    deck: DeckSpec | None = None
+    deck_one_code_per_line = False  # deck files hold one code a line (21, T2.1)
+    options: tuple[Option, ...] = ()
+    statistics: tuple[Stat, ...] = ()
+    bot: Bot | None = None  # the computer player, for seats named AI; None: the game has none
+    has_score_table = False  # Mason Rummy keeps its own R7.4 score table instead of statistics
+
+    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict:
+        """Every option's value: from ``raw`` where given, else its default (``OptionError``)."""
+        raw = raw or {}
+        values = {}
+        for option in self.options:
+            values[option.key] = option.read(raw[option.key]) if option.key in raw else option.default
+        return values
+
+    def check_seats(self, names: Sequence[str]) -> None:
+        if not self.min_seats <= len(names) <= self.max_seats:
+            raise OptionError(f"{self.name} seats {self.seat_range()} players, not {len(names)}.")
+
+    def seat_range(self) -> str:
+        if self.min_seats == self.max_seats:
+            return str(self.min_seats)
+        return f"{self.min_seats} to {self.max_seats}"
+
+    def deck_for(self, seats: int) -> DeckSpec:
+        """The deck a game of ``seats`` players uses (a game may use more decks for more seats)."""
+        if self.deck is None:
+            raise ValueError(f"{self.name} is not played with a deck")
+        return self.deck
+
+    def parse_deck(self, text: str, seats: int | None = None) -> list[Card]:
+        """A stacked deck from deck-file text, for a game of ``seats`` players (any number the
+        game seats, if None); ``DeckError`` says what is wrong."""
+        deck = self.deck_for(seats if seats is not None else self.min_seats)
+        return parse_deck(text, deck, one_per_line=self.deck_one_code_per_line)
+
+    @abstractmethod
+    def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
+                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> "GameState":
+        """A new game for these seat names (``AI``: a computer seat), dealt from ``stacked_deck``
+        or shuffled with a generator seeded by ``seed`` (kept in the state)."""
+
+    @abstractmethod
+    def from_dict(self, data: Mapping[str, Any]) -> "GameState":
+        """A saved state; ``ValueError`` if the data is not a consistent game."""
+
+    @abstractmethod
+    def action_from_dict(self, data: Mapping[str, Any]) -> Any:
+        """An action from plain data (a form, a saved log row); ``BadAction`` if it is none."""
+
+    @abstractmethod
+    def action_to_dict(self, action: Any) -> dict:
+        """An action as plain data: ``action_from_dict(action_to_dict(a)) == a``."""
+
+    def __repr__(self) -> str:
+        return f"<game {self.key}>"
+
+
+class GameState(ABC):
+    """One game in progress. See the module's docstring for the protocol. ``deck`` is the deck
+    this game is played with (every card of it is somewhere, always)."""
+
+    definition: GameDefinition
+    deck: DeckSpec
+
+    @property
+    @abstractmethod
+    def names(self) -> list[str]:
+        """The seats' names, seat 0 first (``AI`` for a computer seat)."""
+
+    @abstractmethod
+    def to_move(self) -> int | None: ...
+
+    @abstractmethod
+    def legal(self, seat: int | None) -> list[Move]: ...
+
+    @abstractmethod
+    def apply(self, seat: int | None, action: Any) -> Outcome: ...
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict: ...
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def results(self) -> list[SeatResult]:
+        """Every seat's result once the game is over; [] before."""
+
+    @abstractmethod
+    def to_dict(self) -> dict: ...
+
+    @abstractmethod
+    def card_locations(self) -> Counter:
+        """How many times each card is somewhere (a pile, a hand, the table): 1 each, always."""
+
+    @abstractmethod
+    def hidden_from(self, seat: int | None) -> set[Card]:
+        """The cards ``seat`` may not see now (others' hands, face-down cards, the stock)."""
+
+    def label(self, seat: int) -> str:
+        """The name shown for a seat: several ``AI`` seats are told apart as ``AI 2``, ``AI 3``."""
+        names = self.names
+        name = names[seat]
+        if sum(1 for other in names if other == name) > 1:
+            return f"{name} {seat + 1}"
+        return name
+
+    def copy(self) -> "GameState":
+        return self.definition.from_dict(self.to_dict())
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.definition is other.definition and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # a state is mutable
+
+
+def first_move(moves: Sequence[Move], action: str) -> Move | None:
+    """The move of ``moves`` for ``action``, if any."""
+    return next((move for move in moves if move.action == action), None)
+
+
+BotChooser = Callable[[int], "Bot | None"]
