@@ -252,6 +252,11 @@ class GameDefinition(ABC):
             return str(self.min_seats)
         return f"{self.min_seats} to {self.max_seats}"
 
+    def baseline_bot(self, rng: "random.Random") -> Bot | None:
+        """A weak player (it discards at random, say) that the simulator measures the computer
+        player against, its choices drawn from ``rng``; None if the game has none."""
+        return None
+
     def deck_for(self, seats: int) -> DeckSpec:
         """The deck a game of ``seats`` players uses (a game may use more decks for more seats)."""
         if self.deck is None:
