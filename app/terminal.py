@@ -18,29 +18,29 @@ import random
 import sys
 from typing import IO, Sequence
 
-from .rules import (
-    DISCARD_PILE, ROUND_OVER, STOCK, Card, DeckError, Game, NextRound, Outcome, RoundOver,
-    ScoresFileError, ScoreTable, is_computer_name, read_deck_file,
+from .core.autoplay import autoplay, computer_seats
+from .core.names import NameRefused, admit_new_name, is_computer_name
+from .core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
+from .files import write_atomically
+from .games.mason import (
+    DISCARD_PILE, STOCK, Card, DeckError, Game, NextRound, Outcome, RoundOver, ScoresFileError, ScoreTable,
+    parse_deck,
 )
-from .rules.menus import (
+from .games.mason.menus import (
     GAME_OPTIONS, MENU_A, MENU_B, MENU_D, MENU_E, QUIT, VIEW_SCORES, NotAChoice, parse_choice,
     parse_selection,
 )
-from .rules.players import DISCARD_CHOICE, LAY_DOWN_CHOICE
-from .rules.scores import check_player_name
+from .games.mason.players import DISCARD_CHOICE, LAY_DOWN_CHOICE
+from .games.mason.scores import decode_scores_bytes
 
 SCORES_FILE = "scores.csv"
 RULE = "-" * 64
 
 
-class EndOfInput(Exception):
-    """Standard input ended: leave quietly (R9.4)."""
-
-
 class Terminal:
     def __init__(self, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout,
                  folder: str = ".", rng: random.Random | None = None):
-        self.stdin = stdin
+        self.console = Console(stdin, stdout)
         self.stdout = stdout
         self.folder = folder
         self.rng = rng or random.Random()
@@ -51,19 +51,11 @@ class Terminal:
     # -- input and output ----------------------------------------------------------------------
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.stdout)
+        self.console.say(text)
 
     def ask(self, prompt: str) -> str:
-        self.stdout.write(prompt)
-        self.stdout.flush()
-        line = self.stdin.readline()
-        if not line:
-            self.say()
-            raise EndOfInput
-        answer = line.rstrip("\r\n")
-        if not _is_terminal(self.stdin):
-            self.say(answer)  # echo scripted answers so a transcript reads like a session
-        return answer
+        """One answer (R9.4: scripted answers are echoed, so a transcript reads like a session)."""
+        return self.console.ask(prompt)
 
     def menu(self, title: str, options: Sequence[str], prompt: str = "Your choice") -> int:
         """Show a numbered menu and ask until one of its numbers is given (R9.1)."""
@@ -97,12 +89,23 @@ class Terminal:
 
     def load_scores(self) -> None:
         try:
-            self.scores.read_scores(self.scores_path)
+            with open(self.scores_path, "rb") as handle:
+                text = decode_scores_bytes(handle.read())
+        except FileNotFoundError:
+            text = None  # R7.5: a missing file is an empty table
         except (ScoresFileError, OSError) as error:  # OSError: a folder, or no permission to read
-            self.broken_scores = True
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            self.say(f"{SCORES_FILE} cannot be read ({reason}).")
-            self.say(f"It is kept as it is and will be renamed to {SCORES_FILE}.broken before new scores are saved.")
+            self.scores_unreadable(error)
+            return
+        try:
+            self.scores.read_scores(text)
+        except ScoresFileError as error:
+            self.scores_unreadable(error)
+
+    def scores_unreadable(self, error: Exception) -> None:
+        self.broken_scores = True
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        self.say(f"{SCORES_FILE} cannot be read ({reason}).")
+        self.say(f"It is kept as it is and will be renamed to {SCORES_FILE}.broken before new scores are saved.")
 
     def save_scores(self) -> None:
         if self.broken_scores:
@@ -110,7 +113,7 @@ class Terminal:
             os.replace(self.scores_path, backup)
             self.say(f"The unreadable {SCORES_FILE} was kept as {os.path.basename(backup)}.")
             self.broken_scores = False
-        self.scores.save_scores(self.scores_path)
+        write_atomically(self.scores_path, self.scores.save_scores(), prefix=".scores-")
 
     def show_scores(self) -> None:
         self.say("\nScores")
@@ -127,15 +130,18 @@ class Terminal:
         game = Game.new(names, stacked_deck=deck, seed=None if deck else seed)
         self.say(game.log[0]["text"])
         controls = TerminalControls(self)
-        while not game.is_over:
-            if game.phase == ROUND_OVER:
+        computers = computer_seats(game)
+        while not game.is_over():
+            if game.to_move() is None:  # a round summary, then the next deal (R9.3)
                 self.round_summary(game)
                 game.apply(None, NextRound())
                 self.say(game.log[0]["text"])
                 continue
+            autoplay(game, computers, on_outcome=lambda outcome: controls.done(game, outcome.seat, outcome))
+            if game.to_move() is None:
+                continue
             player = game.current_player
-            if not player.is_computer:
-                self.say(f"\n{RULE}\n{player.name}, it is your turn.")
+            self.say(f"\n{RULE}\n{player.name}, it is your turn.")
             try:
                 player.take_turn(game, controls)
             except RoundOver:
@@ -153,8 +159,8 @@ class Terminal:
                 self.say("Please type a deck file name, such as stacked_test1.deck, or no.")
                 continue
             try:
-                return read_deck_file(os.path.join(self.folder, answer))
-            except DeckError as error:
+                return parse_deck(read_text_file(os.path.join(self.folder, answer), what="deck file"))
+            except (FileProblem, DeckError) as error:
                 self.say(f"That deck cannot be used: {error}.")
 
     def choose_players(self, seats: int) -> list[str]:
@@ -170,18 +176,12 @@ class Terminal:
         return names
 
     def new_player(self, seated: list[str]) -> str:
-        while True:
+        while True:  # R3.2, R3.4: the one admission rule, as the web uses it
             try:
-                name = check_player_name(self.ask("New player's name: "))
-            except ValueError as error:
+                return admit_new_name(self.ask("New player's name: "), seated, known=self.scores.__contains__,
+                                      known_hint="; choose returning player to use it, or another name")
+            except NameRefused as error:
                 self.say(str(error))
-                continue
-            if is_computer_name(name):
-                return "AI"  # R3.4: several seats may be AI
-            if name in self.scores or any(name.casefold() == other.casefold() for other in seated):
-                self.say(f"The name {name} is already taken; choose returning player to use it, or another name.")
-                continue
-            return name
 
     def returning_player(self, seated: list[str]) -> str | None:
         taken = {name.casefold() for name in seated if not is_computer_name(name)}
@@ -282,13 +282,6 @@ class TerminalControls:
             self.terminal.say(f"You drew {outcome.drawn.label}.")
 
 
-def _is_terminal(stream: IO[str]) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _free_name(path: str) -> str:
     candidate, number = path, 1
     while os.path.exists(candidate):
@@ -301,13 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, help="seed for shuffled games (to replay them exactly)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed) if args.seed is not None else random.Random()
-    # R9.1 "nothing crashes on any input": bytes that are not valid text (or a name the console
-    # cannot show) must not raise UnicodeError; a bad byte reads as U+FFFD instead.
-    for stream in (sys.stdin, sys.stdout):
-        try:
-            stream.reconfigure(errors="replace")
-        except (AttributeError, ValueError, OSError):
-            pass
+    tolerate_bad_bytes()  # R9.1: nothing crashes on any input
     try:
         return Terminal(rng=rng).run()
     except KeyboardInterrupt:

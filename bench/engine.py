@@ -22,8 +22,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from app.rules.cards import BY_RANK, BY_SUIT_RANK, FULL_DECK  # noqa: E402
-from app.rules.melds import MELD, RUN, CardSet, LayOffs, NewSet, Refusal, is_run, judge_lay_down  # noqa: E402
+from app.games.mason.cards import BY_RANK, BY_SUIT_RANK, FULL_DECK  # noqa: E402
+from app.games.mason.melds import MELD, RUN, CardSet, LayOffs, NewSet, Refusal, is_run, judge_lay_down  # noqa: E402
 from app.simulate import play_ai_game  # noqa: E402
 
 GAMES_TARGET = 300  # complete 3-round games per second, one core

@@ -49,9 +49,9 @@ NAMES = [f"Player{n:03d}" for n in range(300)]
 def finished_game_templates(count: int, seed: int = 6):
     """``count`` real finished games: (names, state JSON, [(seat, action dict)...], results)."""
     from app import store
-    from app.rules import ROUND_OVER, Game, NextRound
-    from app.rules.actions import action_to_dict
-    from app.rules.players import play_computer_turn
+    from app.games.mason import ROUND_OVER, Game, NextRound
+    from app.games.mason.actions import action_to_dict
+    from app.games.mason.bot import play_computer_turn
 
     rng = random.Random(seed)
     templates = []
@@ -59,7 +59,7 @@ def finished_game_templates(count: int, seed: int = 6):
         names = rng.sample(NAMES, rng.choice((2, 3)))
         game = Game.new(names, seed=f"growth/{number}")
         actions = []
-        while not game.is_over:
+        while not game.is_over():
             seat = game.turn
             for outcome in play_computer_turn(game, seat):
                 actions.append((seat, action_to_dict(outcome.action)))

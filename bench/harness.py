@@ -40,9 +40,9 @@ import urllib.request
 ROOT = os.environ.get("MASON_BENCH_ROOT") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 sys.path.insert(0, ROOT)
 
-from app.rules.cards import Card  # noqa: E402
-from app.rules.melds import CardSet  # noqa: E402
-from app.rules.players import Hand, next_computer_play  # noqa: E402
+from app.games.mason.cards import Card  # noqa: E402
+from app.games.mason.melds import CardSet  # noqa: E402
+from app.games.mason.players import Hand, next_computer_play  # noqa: E402
 
 ADMIN_PASSWORD = "bench-admin-password"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")

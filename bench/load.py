@@ -16,7 +16,7 @@ the SQLite file in a temporary instance folder. Every table is set up through th
 
 Players take real turns through the table form as htmx sends it (HX-Request, the #table
 fragment comes back): draw (stock, or the discard pile when the stock cannot give a card), lay
-down what the visible hand allows (``app.rules.players.next_computer_play`` on the hand and own
+down what the visible hand allows (``app.games.mason.players.next_computer_play`` on the hand and own
 sets read from the page, R8.2), discard the highest-scoring card; at a round's end "Deal round",
 at the game's end a rematch (the others follow it). When a turn passes to another browser, that
 browser fetches its fragment (GET /table?since=V, what htmx does on the live event): a

@@ -13,8 +13,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.rules import FULL_DECK, GAME_OVER, ROUNDS
-from app.rules.decks import format_deck
+from app.games.mason import FULL_DECK, GAME_OVER, ROUNDS
+from app.games.mason.decks import format_deck
 from app.simulate import Stats, main, play_ai_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,14 +64,17 @@ def test_random_discard_seats_are_reproducible_with_a_seeded_generator():
 
 
 def test_stats_count_every_seat_tied_for_the_lowest_score_as_a_winner():
+    from app.core.protocol import SeatResult
+
     stats = Stats(3)
-    tied = SimpleNamespace(winners=lambda: [0, 2], players=[SimpleNamespace(score=s) for s in (10, 30, 10)],
+    results = [SeatResult(0, "AI", True, 10), SeatResult(1, "AI", False, 30), SeatResult(2, "AI", True, 10)]
+    tied = SimpleNamespace(results=lambda: results,
                            round_turns=[20, 30, 40], round_scores=[[0, 10, 5], [5, 10, 5], [5, 10, 0]])
     stats.add(tied)
     assert stats.wins == [1, 0, 1]
     assert stats.scores == [10, 30, 10]
-    assert stats.turns == 90 and stats.rounds == 3
-    assert stats.blocked == 1  # the round where nobody scored 0 (R7.2)
+    assert stats.totals["turns"] == 90 and stats.totals["rounds"] == 3
+    assert stats.totals["blocked"] == 1  # the round where nobody scored 0 (R7.2)
 
 
 def test_main_in_process_prints_every_figure(capsys):

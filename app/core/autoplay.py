@@ -24,8 +24,10 @@ def autoplay(state: GameState, bot_for: Callable[[int], Bot | None], *, deal_on:
     move (``legal(None)[0]``, dealing the next round), as a simulation of bots alone does.
     ``on_outcome`` sees each outcome the moment it is applied (a terminal prints it)."""
     outcomes: list[Outcome] = []
-    while not state.is_over():
-        seat = state.to_move()
+    # The simulator's hot loop: bound methods are looked up once.
+    is_over, to_move, apply, record = state.is_over, state.to_move, state.apply, outcomes.append
+    while not is_over():
+        seat = to_move()
         if seat is None:
             if not deal_on:
                 break
@@ -38,8 +40,8 @@ def autoplay(state: GameState, bot_for: Callable[[int], Bot | None], *, deal_on:
             if bot is None:
                 break
             action = bot.choose(state, seat)
-        outcome = state.apply(seat, action)
-        outcomes.append(outcome)
+        outcome = apply(seat, action)
+        record(outcome)
         if on_outcome is not None:
             on_outcome(outcome)
         if len(outcomes) >= MAX_ACTIONS:

@@ -86,13 +86,16 @@ class DeckSpec:
     ``ranks``: rank characters low to high in the game's order; ``suits``: suit characters in
     hand order; ``copies``: copies of every card; ``jokers``: printed jokers in all; ``points``:
     points per rank character (a joker scores ``joker_points``). ``rank_word`` is what the rule
-    book calls a rank (Mason Rummy says "value"), used in messages.
+    book calls a rank (Mason Rummy says "value"), used in messages. ``card_class``: a subclass of
+    ``Card`` (with ``__slots__ = ()``) that gives a game's cards the behaviours its rule book
+    names.
     """
 
     def __init__(self, key: str, *, ranks: str, suits: str, points: Mapping[str, int], copies: int = 1,
                  jokers: int = 0, joker_points: int = 0, rank_word: str = "rank",
                  suit_names: Mapping[str, str] = STANDARD_SUIT_NAMES,
-                 suit_symbols: Mapping[str, str] = STANDARD_SUIT_SYMBOLS, example: str = "TH"):
+                 suit_symbols: Mapping[str, str] = STANDARD_SUIT_SYMBOLS, example: str = "TH",
+                 card_class: type[Card] = Card):
         if key in _DECKS:
             raise ValueError(f"a deck called {key!r} exists already")
         self.key = key
@@ -105,6 +108,7 @@ class DeckSpec:
         self.suit_symbols = dict(suit_symbols)
         self.example = example
         self.points = dict(points)
+        self.card_class = card_class
         cards: list[Card] = []
         self._by_id: dict[str, Card] = {}
         self._copies: dict[str, tuple[Card, ...]] = {}
@@ -123,7 +127,7 @@ class DeckSpec:
         _DECKS[key] = self
 
     def _make(self, code, rank, suit, copy, is_joker, order, suit_index, points) -> Card:
-        card = object.__new__(Card)
+        card = object.__new__(self.card_class)
         card.code = code
         card.id = code if copy == 0 else f"{code}-{copy + 1}"
         card.rank = rank

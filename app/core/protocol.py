@@ -252,6 +252,16 @@ class GameDefinition(ABC):
             return str(self.min_seats)
         return f"{self.min_seats} to {self.max_seats}"
 
+    baseline_label = "random play"  # what the baseline bot does, in the simulator's words
+
+    def tally(self, state: "GameState") -> Mapping[str, int]:
+        """Figures of one finished game that the simulator adds up (turns, blocked rounds...)."""
+        return {}
+
+    def tally_lines(self, totals: Mapping[str, int], games: int) -> list[str]:
+        """The simulator's lines for the summed ``tally`` figures of ``games`` games."""
+        return []
+
     def baseline_bot(self, rng: "random.Random") -> Bot | None:
         """A weak player (it discards at random, say) that the simulator measures the computer
         player against, its choices drawn from ``rng``; None if the game has none."""

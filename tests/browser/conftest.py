@@ -10,7 +10,7 @@ Fixtures here:
   test-artifacts/screenshots/ (git-ignored).
 
 ``Device`` and ``TableView`` drive the pages the way a person does (buttons with the menu words,
-clicking cards); ``plan_*`` decide moves with the rules module's planner (app.rules.players) from
+clicking cards); ``plan_*`` decide moves with the rules module's planner (app.games.mason.players) from
 what the page shows, so stacked-deck games always play out the same way and finish.
 """
 
@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from app.rules import Card, CardSet, Hand
-from app.rules.players import next_computer_play
+from app.games.mason import Card, CardSet, Hand
+from app.games.mason.bot import next_computer_play
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -318,8 +318,8 @@ def plan_discard(snap: dict) -> str:
     cards = own_hand(snap).cards
 
     def worth(card: Card) -> tuple:
-        same = sum(1 for other in cards if other.rank == card.rank and other is not card)
-        near = sum(1 for other in cards if other.suit_index == card.suit_index and 0 < abs(other.rank - card.rank) <= 2)
+        same = sum(1 for other in cards if other.order == card.order and other is not card)
+        near = sum(1 for other in cards if other.suit_index == card.suit_index and 0 < abs(other.order - card.order) <= 2)
         return card.points - 12 * same - 8 * near, card.sort_key
 
     return max(cards, key=worth).code

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from app.rules import DISCARD_PILE, STOCK, Card, Discard, Draw, Game, LayDown, NextRound, read_deck_file
-from app.rules.game import GAME_OVER, ROUND_OVER
-from app.rules.melds import Refusal, judge_lay_down
-from app.rules.players import play_computer_turn
+from app.games.mason import DISCARD_PILE, STOCK, Card, Discard, Draw, Game, LayDown, NextRound
+from app.stacked_decks import read_deck_file
+from app.games.mason.game import GAME_OVER, ROUND_OVER
+from app.games.mason.melds import Refusal, judge_lay_down
+from app.games.mason.bot import play_computer_turn
 
 pytestmark = pytest.mark.browser
 

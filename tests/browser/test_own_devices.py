@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.rules import read_deck_file
+from app.stacked_decks import read_deck_file
 
 pytestmark = pytest.mark.browser
 

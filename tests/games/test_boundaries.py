@@ -14,7 +14,7 @@ GAMES = sorted(path.name for path in (ROOT / "app" / "games").iterdir()
                if path.is_dir() and not path.name.startswith(("_", ".")))
 WEB_LIBRARIES = {"flask", "flask_sqlalchemy", "flask_wtf", "flask_migrate", "sqlalchemy", "werkzeug", "jinja2"}
 # Modules that only a terminal program (a door) may use.
-IO_MODULES = {"app.core.terminal", "builtins.open", "sys", "os", "subprocess", "shutil", "tempfile", "io"}
+IO_MODULES = {"app.core.terminal", "sys", "os", "subprocess", "shutil", "tempfile", "pathlib"}
 
 
 def imports(path: Path) -> list[tuple[int, str]]:

@@ -15,10 +15,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from app.rules import ROUND_OVER, Discard, Draw, Game, LayDown, judge_lay_down
-from app.rules.actions import STOCK
-from app.rules.melds import Refusal
-from app.rules.players import play_computer_turn
+from app.games.mason import ROUND_OVER, Discard, Draw, Game, LayDown, judge_lay_down
+from app.games.mason.actions import STOCK
+from app.games.mason.melds import Refusal
+from app.games.mason.bot import play_computer_turn
 from support.web import Page
 
 # A card code standing alone (R1.3: displays use upper case): "7D", "TP"; not inside "A7DX".
@@ -192,7 +192,7 @@ class Table:
                             seat=seat, htmx=False),  # stale, plain form post: the whole page
             ]
             expected = [409, 403, 409]
-            if game.phase not in (ROUND_OVER,) and not game.is_over and game.turn not in held:
+            if game.phase not in (ROUND_OVER,) and not game.is_over() and game.turn not in held:
                 answers.append(browser.act(self.slug, "draw_stock", version=version, seat=seat))  # out of turn
                 expected.append(409)
             if game.phase == "play" and game.turn in held:
@@ -227,7 +227,7 @@ class Table:
             check(where)
             if steps % errors_every == 0:
                 self.check_error_pages(where)
-            if game.is_over:
+            if game.is_over():
                 return steps
             if game.phase == ROUND_OVER:
                 browser = next(iter(self.seats.values()))
@@ -317,7 +317,7 @@ def test_every_view_of_every_seat_is_private_through_a_whole_game(make_player):
     assert all(number in table.seats for number in range(2))
     steps = table.play(check=table.check_views, errors_every=4)
     game, _version = table.state()
-    assert game.is_over and game.round_number == 3
+    assert game.is_over() and game.round_number == 3
     assert steps > 40  # a real game: draws, lay-downs, lay-offs and discards in every round
 
 
@@ -339,13 +339,13 @@ def test_hot_seat_and_own_device_seats_mixed_stay_private(make_player):
         host_page = host.table(slug)
         if host_page.hand:
             shown_by_host.add(host_page.seat)
-        if not game.is_over:  # R4.4 and reconnect: Cat's device always shows her own hand
+        if not game.is_over():  # R4.4 and reconnect: Cat's device always shows her own hand
             cat_page = cat.table(slug)
             assert cat_page.seat == 2 and cat_page.hand == hand_of(game, 2), f"{where}: Cat's own hand"
 
     table.play(check=check, errors_every=2)
     game, _version = table.state()
-    assert game.is_over
+    assert game.is_over()
     assert shown_by_host == {0, 1}
 
 

@@ -9,9 +9,9 @@ import re
 
 import pytest
 
-from app.rules import ROUND_OVER, Discard, Draw, LayDown
-from app.rules.actions import STOCK
-from app.rules.players import play_computer_turn
+from app.games.mason import ROUND_OVER, Discard, Draw, LayDown
+from app.games.mason.actions import STOCK
+from app.games.mason.bot import play_computer_turn
 from support.web import Page, database_dump
 
 PLAYER_BLOCK = re.compile(r'<li class="player[^"]*">(.*?)</li>', re.S)

@@ -82,7 +82,7 @@ def allowed_cards(game, seat: int | None) -> set[str]:
 
 def find_new_set(codes: list[str]) -> list[str] | None:
     """Three cards of ``codes`` that form a meld or a run (R6.1, R6.2), if any."""
-    from app.rules import Card, is_meld, is_run
+    from app.games.mason import Card, is_meld, is_run
 
     cards = [Card.parse(code) for code in codes]
     for trio in itertools.combinations(cards, 3):
@@ -95,7 +95,7 @@ def check_65_cards(game) -> None:
     """Every one of the 65 cards is in exactly one place (stock, discard, a hand, a set)."""
     from collections import Counter
 
-    from app.rules import FULL_DECK
+    from app.games.mason import FULL_DECK
 
     assert game.card_locations() == Counter(FULL_DECK)
 
@@ -115,7 +115,7 @@ class StoredGame:
 
     def game(self):
         """The stored state, rebuilt by Game.from_dict (which validates: 65 cards once each)."""
-        from app.rules import Game
+        from app.games.mason import Game
 
         return Game.from_dict(json.loads(self.state))
 
@@ -311,8 +311,8 @@ class Browser:
 
 def lay_off(hand: list[str], game, seat: int | None) -> str | None:
     """A card of ``hand`` that fits one of ``seat``'s own sets (R6.3 step 2), if any."""
-    from app.rules import Card, judge_lay_down
-    from app.rules.melds import Refusal
+    from app.games.mason import Card, judge_lay_down
+    from app.games.mason.melds import Refusal
 
     if game is None or seat is None:
         return None

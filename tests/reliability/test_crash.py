@@ -19,7 +19,7 @@ import time
 import pytest
 from reliability_helpers import Browser, next_move, record_figures
 
-from app.rules import Card, Discard, Draw, LayDown, NextRound, ScoreTable, STOCK, DISCARD_PILE, action_to_dict
+from app.games.mason import Card, Discard, Draw, LayDown, NextRound, ScoreTable, STOCK, DISCARD_PILE, action_to_dict
 
 KILLS = 20
 CONNECTION_ERRORS = (OSError, http.client.HTTPException)

@@ -19,9 +19,9 @@ from reliability_helpers import record_figures
 from support.web import Page, Player, database_dump
 
 from app import store
-from app.rules import ScoreRow, ScoresFileError, ScoreTable
-from app.rules.players import is_computer_name
-from app.rules.scores import check_player_name
+from app.games.mason import ScoreRow, ScoresFileError, ScoreTable
+from app.games.mason.players import is_computer_name
+from app.games.mason.scores import check_player_name
 
 HEADER = '"name","games won","games lost","best score"\n'
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

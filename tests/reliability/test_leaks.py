@@ -20,7 +20,7 @@ from reliability_helpers import allowed_cards, find_new_set, lay_off, record_fig
 from support.web import Player
 
 from app import store
-from app.rules import DRAW_PHASE, FULL_DECK, PLAY_PHASE, ROUND_OVER, STOCK
+from app.games.mason import DRAW_PHASE, FULL_DECK, PLAY_PHASE, ROUND_OVER, STOCK
 
 CODE_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHSP])(?![A-Za-z0-9])")
 ALL_CODES = {card.code for card in FULL_DECK}
@@ -116,7 +116,7 @@ class Checker:
 def play_one_step(app, slug, browsers, checker) -> bool:
     """Make the move of whoever is on turn (hand-over, draw, lay down, discard, next round)."""
     record, game = checker.state()
-    if game.is_over:
+    if game.is_over():
         return False
     if game.phase == ROUND_OVER:
         return browsers["host"][0].act(slug, "next_round", version=record.version, seat=None).status_code == 200

@@ -22,8 +22,8 @@ from reliability_helpers import (
 )
 from support.web import Page
 
-from app.rules import action_to_dict
-from app.rules import Card, Discard, Draw, LayDown, NextRound, STOCK, DISCARD_PILE
+from app.games.mason import action_to_dict
+from app.games.mason import Card, Discard, Draw, LayDown, NextRound, STOCK, DISCARD_PILE
 
 GAME_CHANGING = ("/act", "/reveal")
 
@@ -75,7 +75,7 @@ def test_every_form_that_changes_a_game_carries_its_version(player, app):
                 seen.update(kinds)
                 if set(kinds) & {"draw_stock", "draw_discard", "lay_down", "discard"}:
                     assert form["inputs"].get("seat") == [str(game.turn)], form
-        if game.is_over or seen["next_round"]:
+        if game.is_over() or seen["next_round"]:
             break
         page = Page(html)
         if page.has_button("show my hand"):

@@ -20,7 +20,7 @@ from pathlib import Path
 from support.web import Page, Player, database_dump
 
 from app import store
-from app.rules import ScoreRow, ScoreTable
+from app.games.mason import ScoreRow, ScoreTable
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID_CSV = '"name","games won","games lost","best score"\n"Doris","3","1","42"\n'

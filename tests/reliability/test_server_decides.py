@@ -24,7 +24,7 @@ from support.web import Page, Player, database_dump
 from app import store, tables
 from app.extensions import db
 from app.models import ActionRecord
-from app.rules import (
+from app.games.mason import (
     DISCARD_PILE, DRAW_PHASE, FULL_DECK, ROUND_OVER, STOCK, Card, Discard, Draw, Game,
     IllegalAction, InvalidCardError, LayDown, NextRound, NotYourTurn, action_to_dict,
 )
@@ -99,7 +99,7 @@ def oracle(record, game: Game, held: set[int], seat: int | None, version: int | 
 
 def sensible_move(game: Game, rng_data) -> tuple[str, list[str]]:
     """A move the seat on turn would make, so that games get somewhere (rounds end, R5.7)."""
-    if game.phase == ROUND_OVER or game.is_over:
+    if game.phase == ROUND_OVER or game.is_over():
         return "next_round", []
     hand = [card.code for card in game.current_player.hand.cards]
     if game.phase == DRAW_PHASE:

@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from reliability_helpers import record_figures
 from support.web import Page, Player, database_dump
 
-from app.rules import (
+from app.games.mason import (
     FULL_DECK, DeckError, ScoresFileError, ScoreTable, parse_deck,
 )
-from app.rules.decks import decode_deck_bytes
-from app.rules.scores import decode_scores_bytes
+from app.games.mason.decks import decode_deck_bytes
+from app.games.mason.scores import decode_scores_bytes
 from app.web.admin import MAX_DECK_BYTES, MAX_SCORES_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]

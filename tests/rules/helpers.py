@@ -8,12 +8,13 @@ from __future__ import annotations
 import itertools
 from typing import Callable, Iterable, Sequence
 
-from app.rules import (
+from app.games.mason import (
     DISCARD_PILE, FULL_DECK, ROUND_OVER, GAME_OVER, STOCK, Card, Discard, Draw, Game, LayDown, Outcome,
     is_meld, is_run, judge_lay_down, Refusal,
 )
-from app.rules.menus import parse_choice, parse_selection
-from app.rules.players import DISCARD_CHOICE, LAY_DOWN_CHOICE, play_computer_turn
+from app.games.mason.menus import parse_choice, parse_selection
+from app.games.mason.players import DISCARD_CHOICE, LAY_DOWN_CHOICE
+from app.games.mason.bot import play_computer_turn
 
 NAMES2 = ["Ann", "Bob"]
 NAMES3 = ["Ann", "Bob", "Cy"]

@@ -20,16 +20,16 @@ from collections import Counter
 from hypothesis import HealthCheck, event, given, note, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from app.rules import (
+from app.games.mason import (
     DISCARD_PILE, DRAW_PHASE, FULL_DECK, GAME_OVER, PLAY_PHASE, ROUND_OVER, STOCK, SUITS, VALUES, Card, CardSet,
     DeckError, Discard, Draw, Game, IllegalAction, LayDown, LayOffs, NewSet, NextRound, Refusal, ScoreRow,
     ScoreTable, is_computer_name, is_meld, is_run, judge_lay_down, parse_deck,
 )
-from app.rules.cards import points_of, sort_cards
-from app.rules.game import HAND_SIZE
-from app.rules.melds import MELD, RUN
-from app.rules.menus import NotAChoice, parse_choice, parse_selection
-from app.rules.players import choose_computer_discard, computer_draw_source, next_computer_play
+from app.games.mason.cards import points_of, sort_cards
+from app.games.mason.game import HAND_SIZE
+from app.games.mason.melds import MELD, RUN
+from app.games.mason.menus import NotAChoice, parse_choice, parse_selection
+from app.games.mason.bot import choose_computer_discard, computer_draw_source, next_computer_play
 
 CODE = re.compile(r"\b[2-9TJQKA][CDHSP]\b")
 ALL_CODES = {c.code for c in FULL_DECK}
@@ -286,7 +286,7 @@ def sets_and_selection(draw):
     free = [c for c in FULL_DECK if c not in used]
     near = sorted({c for s in own for c in s.fitting} - used, key=lambda c: c.sort_key)
     # cards next to the fitting ones make chains (8S then 9S) likely
-    near += [Card(VALUES[c.rank + 1], c.suit) for c in near if c.rank < 12 and Card(VALUES[c.rank + 1], c.suit) not in used]
+    near += [Card(VALUES[c.order + 1], c.suit) for c in near if c.order < 12 and Card(VALUES[c.order + 1], c.suit) not in used]
     pool = st.sampled_from(free) if not near else st.sampled_from(near) | st.sampled_from(free)
     selection = draw(st.lists(pool, min_size=1, max_size=6, unique=True))
     return own, selection
@@ -297,7 +297,7 @@ def reference_judge(selection, own):
     cards = sorted(selection, key=lambda c: (SUITS.index(c.suit), VALUES.index(c.value)))  # R9.2 hand order
     if len(cards) >= 3 and (is_run(cards) or is_meld(cards)):
         return ("new", RUN if is_run(cards) else MELD, frozenset(cards))
-    ends = {i: [s.cards[0].suit, min(c.rank for c in s.cards), max(c.rank for c in s.cards)]
+    ends = {i: [s.cards[0].suit, min(c.order for c in s.cards), max(c.order for c in s.cards)]
             for i, s in enumerate(own) if s.kind == RUN}
     remaining, on_runs = list(cards), []
     while True:
@@ -305,7 +305,7 @@ def reference_judge(selection, own):
         for c in remaining:  # the first card in hand order that extends a run ...
             for i in sorted(ends):  # ... goes on the run laid down first
                 suit, low, high = ends[i]
-                if c.suit == suit and c.rank in (low - 1, high + 1):
+                if c.suit == suit and c.order in (low - 1, high + 1):
                     found = (c, i)
                     break
             if found:
@@ -313,7 +313,7 @@ def reference_judge(selection, own):
         if not found:
             break
         c, i = found
-        ends[i][1], ends[i][2] = min(ends[i][1], c.rank), max(ends[i][2], c.rank)
+        ends[i][1], ends[i][2] = min(ends[i][1], c.order), max(ends[i][2], c.order)
         remaining.remove(c)
         on_runs.append(found)
     on_melds = set()
@@ -492,7 +492,7 @@ def test_r5_5_well_formed_selections_are_read_in_typed_order(case, spaces, paren
 # -- R8.3 / R2.4 whole games ----------------------------------------------------------------------
 
 def _play_computer_game(game: Game) -> Game:
-    while not game.is_over:
+    while not game.is_over():
         if game.phase == ROUND_OVER:
             game.apply(None, NextRound())
             continue

@@ -2,14 +2,14 @@
 
 import pytest
 
-from app.rules import FULL_DECK, SUITS, VALUES, Card, InvalidCardError, full_deck, is_run
-from app.rules.cards import points_of, sort_cards
+from app.games.mason import FULL_DECK, SUITS, VALUES, Card, InvalidCardError, full_deck, is_run
+from app.games.mason.cards import points_of, sort_cards
 from rules_test_helpers import card, cards, codes
 
 
 def test_r1_1_values_run_low_to_high_and_there_is_no_one():
     assert VALUES == "23456789TJQKA"
-    ranks = [card(v + "S").rank for v in "23456789TJQKA"]
+    ranks = [card(v + "S").order for v in "23456789TJQKA"]
     assert ranks == list(range(13))
     with pytest.raises(InvalidCardError):
         Card.parse("1S")

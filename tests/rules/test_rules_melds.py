@@ -2,11 +2,11 @@
 
 import pytest
 
-from app.rules import (
+from app.games.mason import (
     STOCK, CardNotInHand, CardSet, Draw, LayDown, LayDownRefused, LayOffs, NewSet, Refusal, is_meld, is_run,
     judge_lay_down,
 )
-from app.rules.melds import MELD, RUN
+from app.games.mason.melds import MELD, RUN
 from rules_test_helpers import NAMES2, card, cards, codes, deal, play_turn, set_codes
 
 OTHER = "2D 3D 4D 9D AH 5P 8P QP 7P KD"  # a hand that plays no part

@@ -2,8 +2,8 @@
 
 import pytest
 
-from app.rules import Hand
-from app.rules.menus import (
+from app.games.mason import Hand
+from app.games.mason.menus import (
     GAME_OPTIONS, MENU_A, MENU_B, MENU_D, MENU_E, QUIT, VIEW_SCORES, NotAChoice, parse_choice, parse_selection,
 )
 from rules_test_helpers import cards

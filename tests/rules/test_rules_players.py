@@ -2,12 +2,12 @@
 
 import pytest
 
-from app.rules import (
+from app.games.mason import (
     DISCARD_PILE, GAME_OVER, ROUND_OVER, STOCK, CardSet, ComputerPlayer, Discard, Draw, Game, Hand, LayDown,
     LivePlayer, NextRound, Player, RoundOver, is_computer_name,
 )
-from app.rules.melds import MELD, RUN
-from app.rules.players import choose_computer_discard, computer_draw_source, play_computer_turn
+from app.games.mason.melds import MELD, RUN
+from app.games.mason.bot import choose_computer_discard, computer_draw_source, play_computer_turn
 from rules_test_helpers import (
     NAMES2, RecordingControls, ScriptedControls, arrange, card, cards, codes, deal, hand_codes, playable_selections,
     rebuilt, set_codes, stacked_deck,
@@ -231,7 +231,7 @@ def test_r8_2_goes_out_by_lay_down_without_discarding():
 
 
 def _play_ai_game(game, check_turn=None):
-    while not game.is_over:
+    while not game.is_over():
         if game.phase == ROUND_OVER:
             game.apply(None, NextRound())
             continue
@@ -277,7 +277,7 @@ def test_r8_3_a_stacked_deck_game_with_ai_seats_always_plays_the_same():
                         "4C 7C JC 5D TD 2H 6S 9S KS 8P", discard="AD")
     runs = [_play_ai_game(Game.new(["AI", "AI", "AI"], stacked_deck=deck)) for _ in range(2)]
     assert runs[0].to_dict() == runs[1].to_dict()
-    assert runs[0].is_over and len(runs[0].round_scores) == 3
+    assert runs[0].is_over() and len(runs[0].round_scores) == 3
     assert sum(runs[0].round_turns) > 3
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from app.rules import NextRound, ScoreRow, ScoresFileError, ScoreTable
-from app.rules.scores import check_player_name
+from app.games.mason import NextRound, ScoreRow, ScoresFileError, ScoreTable
+from app.games.mason.scores import check_player_name
 from rules_test_helpers import NAMES3, go_out_quickly, quick_game
 
 HEADER = '"name","games won","games lost","best score"\n'
@@ -95,22 +95,30 @@ def test_r7_5_reading_the_format_row_order_does_not_matter():
     assert table == table_of(("Ahmed", 0, 2, None), ("Doris", 3, 1, 42))
 
 
-def test_r7_5_missing_file_is_an_empty_table(tmp_path):
+def test_r7_5_missing_file_is_an_empty_table():
+    """The terminal reads a missing scores.csv as no text at all (None)."""
     table = table_of(("Doris", 3, 1, 42))
-    table.read_scores(tmp_path / "scores.csv")
+    table.read_scores(None)
     assert len(table) == 0 and str(table) == "No scores yet."
 
 
-def test_r7_5_save_and_read_round_trip(tmp_path):
-    path = tmp_path / "scores.csv"
+def test_r7_5_save_and_read_round_trip():
     table = table_of(("Doris", 3, 1, 42), ("Ahmed", 0, 2, None), ("AI", 5, 9, 12))
-    table.save_scores(path)
-    assert path.read_text(encoding="utf-8") == table.to_csv()
-    assert path.read_text().startswith(HEADER)
+    text = table.save_scores()
+    assert text == table.to_csv() and text.startswith(HEADER)
     again = ScoreTable()
-    again.read_scores(path)
+    again.read_scores(text)
     assert again == table
-    assert [p.name for p in tmp_path.iterdir()] == ["scores.csv"]  # no temporary file left over
+
+
+def test_scores_csv_is_written_atomically_with_no_temporary_file_left(tmp_path):
+    from app.files import write_atomically
+
+    path = tmp_path / "scores.csv"
+    table = table_of(("Doris", 3, 1, 42), ("AI", 5, 9, 12))
+    write_atomically(path, table.save_scores(), prefix=".scores-")
+    assert path.read_text(encoding="utf-8") == table.to_csv()
+    assert [p.name for p in tmp_path.iterdir()] == ["scores.csv"]
 
 
 @pytest.mark.parametrize("text", [
@@ -128,11 +136,11 @@ def test_r7_5_unreadable_files_are_refused_whole(text):
         ScoreTable.from_csv(text)
 
 
-def test_r7_5_a_bad_row_names_its_line(tmp_path):
-    path = tmp_path / "scores.csv"
-    path.write_text(HEADER + '"Doris","3","1","42"\n"Ahmed","x","2",""\n')
+def test_r7_5_a_bad_row_names_its_line():
+    table = table_of(("Doris", 3, 1, 42))
     with pytest.raises(ScoresFileError) as error:
-        ScoreTable().read_scores(path)
+        table.read_scores(HEADER + '"Doris","3","1","42"\n"Ahmed","x","2",""\n')
+    assert table == table_of(("Doris", 3, 1, 42))  # refused whole: the table is as it was
     assert error.value.line == 3
 
 

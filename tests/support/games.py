@@ -122,7 +122,7 @@ def seed_scores(app, rows) -> None:
     """Make the score table exactly ``rows``: (name, won, lost, best)."""
     from app import store
     from app.extensions import db
-    from app.rules import ScoreRow, ScoreTable
+    from app.games.mason import ScoreRow, ScoreTable
 
     with app.app_context():
         store.begin_write()
@@ -186,8 +186,8 @@ def reveal_if_needed(player, slug) -> None:
 
 def play_turn_like_ai(player, slug) -> None:
     """Play the current (human) seat's whole turn through the forms with the R8 choices."""
-    from app.rules import Draw, LayDown
-    from app.rules.players import choose_computer_discard, computer_draw_source, next_computer_play
+    from app.games.mason import Draw, LayDown
+    from app.games.mason.bot import choose_computer_discard, computer_draw_source, next_computer_play
 
     reveal_if_needed(player, slug)
     game, _version = player.state(slug)
@@ -217,7 +217,7 @@ def next_round(player, slug):
 
 def play_round(player, slug, max_turns: int = 200) -> None:
     """Play human turns (the AI seats play themselves) until the round or the game is over."""
-    from app.rules import DRAW_PHASE, PLAY_PHASE
+    from app.games.mason import DRAW_PHASE, PLAY_PHASE
 
     for _ in range(max_turns):
         game, _version = player.state(slug)
@@ -229,7 +229,7 @@ def play_round(player, slug, max_turns: int = 200) -> None:
 
 def play_game(player, slug) -> None:
     """Play every round to the final results, dealing the next rounds through the summary's form."""
-    from app.rules import GAME_OVER
+    from app.games.mason import GAME_OVER
 
     while True:
         play_round(player, slug)

@@ -1,7 +1,7 @@
 """Write the answer lines that make the terminal game play a chosen game (R9.4).
 
 Typing a whole game's answers by hand is error-prone, so the terminal tests play the game here
-first, through ``app.rules.Game`` (the same engine the terminal uses), and record the exact lines
+first, through ``app.games.mason.Game`` (the same engine the terminal uses), and record the exact lines
 a person would type: Menu D numbers, Menu E numbers, Menu F selections and discard numbers.
 Feeding those lines to ``python -m app.terminal`` must then replay the very same game.
 
@@ -21,12 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
-from app.rules import (
+from app.games.mason import (
     DISCARD_PILE, DRAW_PHASE, ROUND_OVER, STOCK, Card, Discard, Draw, Game, LayDown, LayDownRefused,
     NextRound,
 )
-from app.rules.melds import MIN_SET_SIZE, is_meld, is_run
-from app.rules.players import is_computer_name, play_computer_turn
+from app.games.mason.melds import MIN_SET_SIZE, is_meld, is_run
+from app.games.mason.players import is_computer_name
+from app.games.mason.bot import play_computer_turn
 
 Strategy = Callable[[Game, int], "Draw | LayDown | Discard"]
 
@@ -115,7 +116,7 @@ def play(names: Iterable[str], deck: Sequence[Card] | None = None, seed: int | N
             played.went_out.append(outcome.went_out)
 
     for _ in range(max_steps):
-        if game.is_over:
+        if game.is_over():
             return played
         if game.phase == ROUND_OVER:
             outcome = game.apply(None, NextRound())

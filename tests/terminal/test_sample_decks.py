@@ -12,12 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from app.rules import (
-    FULL_DECK, ROUND_OVER, STOCK, Card, DeckError, Discard, Draw, Game, LayDown, LayDownRefused,
-    LayOffs, NewSet, NextRound, read_deck_file,
-)
-from app.rules.decks import parse_deck
-from app.rules.players import choose_computer_discard, play_computer_turn
+from app.games.mason import FULL_DECK, ROUND_OVER, STOCK, Card, DeckError, Discard, Draw, Game, LayDown, LayDownRefused, LayOffs, NewSet, NextRound
+from app.stacked_decks import read_deck_file
+from app.games.mason.decks import parse_deck
+from app.games.mason.bot import choose_computer_discard, play_computer_turn
 
 sys.path.insert(0, str(Path(__file__).parent))  # the helper next to this file, whatever the import mode
 from answer_script import greedy, play, seat_label  # noqa: E402
@@ -287,7 +285,7 @@ def test_three_players_deal_and_starting_seats():
         assert hand(game, seat) == " ".join(sorted(lines[seat].split(), key=lambda c: Card.parse(c).sort_key))
     assert game.discard == cards(lines[3].split()[0]) and len(game.stock) == 34
     starters = []
-    while not game.is_over:
+    while not game.is_over():
         if game.phase == ROUND_OVER:
             game.apply(None, NextRound())
             continue
@@ -349,7 +347,7 @@ def test_greedy_script_only_plays_legal_moves_on_every_sample_deck():
         seats = ["Ann", "Bob", "Cy"] if name == "three_players" else ["Ann", "Bob"]
         played = play(seats, deck(name), strategy=greedy)
         assert played.refusals == []
-        assert played.game.is_over
+        assert played.game.is_over()
 
 
 def test_parse_deck_is_what_read_deck_file_uses():

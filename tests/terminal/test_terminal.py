@@ -3,7 +3,7 @@
 Most tests run the real program (``python -m app.terminal``) in a temporary folder holding the
 deck files, as a player would; a few run ``app.terminal.Terminal`` in-process where that is
 simpler. Long games are not typed by hand: ``answer_script.play`` plays the game through
-``app.rules.Game`` first and records the answers, and the program must then play the very same
+``app.games.mason.Game`` first and records the answers, and the program must then play the very same
 game. ``tests/data/answers/quick_out_doris_vs_ai.txt`` is a short hand-written game to read.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from app.rules import read_deck_file
+from app.stacked_decks import read_deck_file
 from app.terminal import Terminal
 
 sys.path.insert(0, str(Path(__file__).parent))  # the helper next to this file, whatever the import mode
@@ -488,7 +488,7 @@ def test_hand_written_quick_out_game(folder):
     out = ok(run_program(folder, QUICK_OUT_ANSWERS))
     assert scores_text(folder) == HEADER + '"AI","0","1",""\n"Doris","1","0","0"\n'
     # What the AI throws away in round 2 is its own strategy's choice (R8.3): take it, and the
-    # points it leaves, from the same game played through app.rules.
+    # points it leaves, from the same game played through app.games.mason.
     played = play(["Doris", "AI"], deck("quick_out"))
     ai_discard = next(line for line in played.round_events[1] if line.startswith("AI discarded "))
     round_2 = played.game.round_scores[1][1]
@@ -697,12 +697,12 @@ def test_a_scores_csv_that_is_a_folder_is_reported_and_kept(folder):
 
 
 def test_scores_that_cannot_be_saved_are_reported_not_a_crash(folder, monkeypatch):
-    from app.rules import ScoreTable
+    from app import terminal
 
-    def read_only(self, path):
+    def read_only(path, data, **_options):
         raise OSError(30, "Read-only file system")
 
-    monkeypatch.setattr(ScoreTable, "save_scores", read_only)
+    monkeypatch.setattr(terminal, "write_atomically", read_only)
     code, out = run_here(folder, QUICK_OUT_ANSWERS)
     assert code == 0
     in_order(out, "Game over. Final scores:", "The scores could not be saved to scores.csv: Read-only file system.\n",

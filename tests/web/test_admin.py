@@ -132,7 +132,7 @@ def test_the_deck_list_previews_each_seats_first_hand(player, decks_folder):
         assert f"<code>{name}</code>" in html
     preview = deck_preview(html, "quick_out.deck")
     hands = [re.findall(r'data-card="(\w\w)"', part) for part in preview.split('<span class="deck-seat">')[1:]]
-    from app.rules import read_deck_file
+    from app.stacked_decks import read_deck_file
 
     seat_3 = [card.code for card in read_deck_file(decks_folder / "quick_out.deck")[20:30]]
     assert hands == [QUICK_OUT_SEAT_1, QUICK_OUT_SEAT_2, seat_3]  # R4.2: 10 cards a seat, file order

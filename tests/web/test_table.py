@@ -572,7 +572,7 @@ def test_r4_3_three_player_rounds_start_with_seats_1_2_and_3(player):
         game, _version = player.state(slug)
         starters.append(game.log[0]["text"])
         play_round(player, slug)
-        if player.state(slug)[0].is_over:
+        if player.state(slug)[0].is_over():
             break
         assert next_round(player, slug).status_code == 303
     assert starters == ["Round 1 dealt; Ann starts.", "Round 2 dealt; AI 2 starts.", "Round 3 dealt; AI 3 starts."]
@@ -593,7 +593,7 @@ def test_r4_3_three_player_rounds_start_with_seats_1_2_and_3(player):
 def test_r7_a_whole_stacked_game_to_the_final_results_updates_the_scores_at_once(app, player, solo):
     play_game(player, solo)
     game, _version = player.state(solo)
-    assert game.is_over and [p.score for p in game.players] == [0, 214]
+    assert game.is_over() and [p.score for p in game.players] == [0, 214]
     # R7.4: recorded the moment the game ended, before any other page was asked for.
     assert score_rows(app) == [("AI", 0, 1, None), ("Doris", 1, 0, 0)]
     csv_path = app.config["SCORES_CSV_PATH"]
@@ -622,7 +622,7 @@ def test_r7_a_whole_stacked_game_to_the_final_results_updates_the_scores_at_once
 def tie_deck(decks_folder) -> str:
     """Seat 1 goes out in rounds 1 and 3 with QP from the stock; seat 2 goes out in round 2 with
     6P from the discard pile. Seat 1's hand is worth 64, seat 2's 32: 64 each after 3 rounds."""
-    from app.rules import FULL_DECK
+    from app.games.mason import FULL_DECK
 
     seat_1 = QUICK_OUT_SEAT_1
     seat_2 = ["2D", "2H", "2S", "2P", "3D", "3H", "3S", "3P", "6D", "6H"]
@@ -685,7 +685,7 @@ def test_a_rematch_is_refused_before_the_end_or_from_a_stranger(make_player, pla
 def test_a_whole_hot_seat_game_with_two_people_on_one_device(app, player, hot_seat):
     """Hand-over screens between the two people's turns, in every round, to the final results."""
     handovers = 0
-    while not player.state(hot_seat)[0].is_over:
+    while not player.state(hot_seat)[0].is_over():
         game, _version = player.state(hot_seat)
         if game.phase == "round_over":
             assert next_round(player, hot_seat).status_code == 303
@@ -704,7 +704,7 @@ def test_a_game_of_computer_seats_only_can_be_dealt_to_the_end_by_the_browser_th
     slug = player.start_game(["AI", "ai"], deck="stock_rebuild.deck")
     view = player.table(slug)
     assert "Round 1 is over" in view.html and view.has_button("Deal round 2")
-    while not player.state(slug)[0].is_over:
+    while not player.state(slug)[0].is_over():
         response = next_round(player, slug)
         assert response.status_code == 303, page(response).alerts
     game, _version = player.state(slug)

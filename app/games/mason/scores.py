@@ -1,22 +1,19 @@
 """The long-term score table and the exact ``scores.csv`` format (R7.4, R7.5).
 
 ``ScoreTable.to_csv``/``from_csv`` are the one reader and writer of the format; the terminal, the
-web export/import and the admin CLI all use them.
+web export/import and the admin CLI all use them. Pure text: the doors read and write the file.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 from dataclasses import dataclass
 from typing import Iterable
 
-from .players import COMPUTER_NAME, is_computer_name
+from app.core.names import COMPUTER_NAME, MAX_NAME_LENGTH, check_player_name, is_computer_name  # noqa: F401  (R3.2)
 
 HEADER = ("name", "games won", "games lost", "best score")  # R7.5, in this order
-MAX_NAME_LENGTH = 24  # R3.2
 # Cells a spreadsheet would run as a formula. Exported names starting with one of these (or with
 # the escaping quote itself) get a leading "'", which import removes again, so names round-trip.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -30,18 +27,6 @@ class ScoresFileError(ValueError):
         super().__init__(f"line {line}: {message}" if line else message)
         self.line = line
         self.reason = message
-
-
-def check_player_name(raw: str) -> str:
-    """R3.2: a trimmed name of 1-24 printable characters; returns it trimmed or raises ValueError."""
-    name = raw.strip()
-    if not name:
-        raise ValueError("A name cannot be empty.")
-    if len(name) > MAX_NAME_LENGTH:
-        raise ValueError(f"A name can have at most {MAX_NAME_LENGTH} characters.")
-    if not name.isprintable():
-        raise ValueError("A name can only hold printable characters.")
-    return name
 
 
 @dataclass
@@ -71,37 +56,14 @@ class ScoreTable:
 
     # -- the original assignment's methods --------------------------------------------------
 
-    def read_scores(self, path: str | os.PathLike = "scores.csv") -> None:
-        """Load ``path``; a missing file is an empty table (R7.5). Raises ScoresFileError."""
-        try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except FileNotFoundError:
-            self.scores = {}
-            return
-        self.scores = ScoreTable.from_csv(decode_scores_bytes(data)).scores
+    def read_scores(self, text: str | None) -> None:
+        """Load the table from ``scores.csv`` text; None (a missing file) is an empty table
+        (R7.5). Raises ScoresFileError, leaving the table as it was."""
+        self.scores = {} if text is None else ScoreTable.from_csv(text).scores
 
-    def save_scores(self, path: str | os.PathLike = "scores.csv") -> None:
-        """Write ``path`` atomically: a crash leaves the old file or the new one, never half."""
-        target = os.path.abspath(os.fspath(path))
-        folder = os.path.dirname(target)
-        fd, temporary = tempfile.mkstemp(prefix=".scores-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(self.to_csv())
-                handle.flush()
-                os.fsync(handle.fileno())
-            # mkstemp makes the file private (0600); keep the old file's mode, else a normal one.
-            try:
-                mode = os.stat(target).st_mode & 0o777
-            except FileNotFoundError:
-                mode = 0o644
-            os.chmod(temporary, mode)
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+    def save_scores(self) -> str:
+        """The table as ``scores.csv`` text (R7.5), for the caller to write."""
+        return self.to_csv()
 
     def clear_scores(self) -> None:
         self.scores = {}

@@ -17,13 +17,17 @@ import random
 from collections import Counter
 from typing import Iterable
 
+from app.core.protocol import GameState, Move, Outcome as CoreOutcome, SeatResult
+
 from .actions import (
-    DISCARD_PILE, STOCK, Action, BadSelection, CardNotInHand, Discard, Draw, GameIsOver,
-    IllegalAction, LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty, RoundOver, WrongPhase,
+    DISCARD_PILE, STOCK, Action, BadAction, BadSelection, CardNotInHand, Discard, Draw, GameIsOver,
+    LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty, RoundOver, WrongPhase,
 )
-from .cards import FULL_DECK, Card, sort_cards
+from .cards import DECK, FULL_DECK, Card, parse_card, sort_cards
 from .decks import DECK_SIZE, shuffled_deck
 from .melds import CardSet, LayOffs, NewSet, Refusal, judge_lay_down
+from .menus import MENU_D, MENU_E
+from .phases import DRAW_PHASE, GAME_OVER, PLAY_PHASE, ROUND_OVER
 from .players import Player
 
 ROUNDS = 3  # R4.1
@@ -34,34 +38,35 @@ MIN_SEATS, MAX_SEATS = 2, 3  # R3.1
 # to go out, and the round is blocked and scored as R7.2. Without it a round can cycle forever.
 STALL_REBUILDS = 3
 
-DRAW_PHASE = "draw"  # Menu D is next
-PLAY_PHASE = "play"  # Menu E is next
-ROUND_OVER = "round_over"  # a round summary is showing (R9.3)
-GAME_OVER = "game_over"
-
 STATE_FORMAT = 1
 
 
-class Outcome:
+class Outcome(CoreOutcome):
     """What one applied action did. ``events`` are public log lines (they never name a card
-    drawn from the stock)."""
+    drawn from the stock); ``drawn`` is the card drawn (for its drawer's eyes only)."""
 
-    __slots__ = ("action", "events", "judgement", "drawn", "round_over", "game_over", "went_out")
+    __slots__ = ("judgement", "drawn", "went_out")
 
-    def __init__(self, action: Action):
+    def __init__(self, action: Action, seat: int | None = None):
+        # The engine makes one per action: the fields are set here rather than through super().
         self.action = action
+        self.seat = seat
         self.events: list[dict] = []
-        self.judgement: NewSet | LayOffs | None = None
-        self.drawn: Card | None = None
         self.round_over = False
         self.game_over = False
+        self.judgement: NewSet | LayOffs | None = None
+        self.drawn: Card | None = None
         self.went_out: int | None = None
 
     def __repr__(self) -> str:
         return f"Outcome({self.action!r}, round_over={self.round_over}, events={len(self.events)})"
 
 
-class Game:
+class Game(GameState):
+    """A game of Mason Rummy: 2 or 3 seats, 3 rounds (the protocol of ``app.core.protocol``)."""
+
+    deck = DECK
+
     def __init__(self, players: list[Player], *, stacked_deck: Iterable[Card] | None = None,
                  seed: int | str | None = None):
         if not MIN_SEATS <= len(players) <= MAX_SEATS:
@@ -86,6 +91,7 @@ class Game:
         self.went_out: int | None = None
         self.drawn: Card | None = None
         self.stall_rebuilds = 0  # stock rebuilds since the last lay-down
+        self._labels: list[str] | None = None
 
     @classmethod
     def new(cls, names: Iterable[str], *, stacked_deck: Iterable[Card] | None = None,
@@ -102,16 +108,57 @@ class Game:
         return self.players[self.turn]
 
     @property
+    def names(self) -> list[str]:
+        return [player.name for player in self.players]
+
     def is_over(self) -> bool:
         return self.phase == GAME_OVER
+
+    def to_move(self) -> int | None:
+        return self.turn if self.phase in (DRAW_PHASE, PLAY_PHASE) else None
+
+    def legal(self, seat: int | None) -> list[Move]:
+        """What ``seat`` may do now: Menu D or Menu E on its turn (R5), the next deal between
+        rounds (anyone at the table, R9.3)."""
+        if self.phase == ROUND_OVER:
+            return [Move("next_round", f"Deal round {self.round_number + 1}")]
+        if seat is None or seat != self.turn or self.phase == GAME_OVER:
+            return []
+        if self.phase == DRAW_PHASE:
+            moves = []
+            if self.can_draw(STOCK):
+                moves.append(Move("draw_stock", MENU_D[0], menu="Menu D"))
+            if self.can_draw(DISCARD_PILE):
+                moves.append(Move("draw_discard", MENU_D[1], menu="Menu D"))
+            return moves
+        hand = len(self.players[seat].hand.cards)
+        return [Move("lay_down", MENU_E[0], pick=(1, hand), menu="Menu E"),
+                Move("discard", MENU_E[1], pick=(1, 1), menu="Menu E", primary=False)]
+
+    def results(self) -> list[SeatResult]:
+        """R7.3: the lowest game score wins, every seat tied for it too; R7.4 counts the rest."""
+        if not self.is_over():
+            return []
+        winners = self.winners()
+        return [SeatResult(seat, player.name, seat in winners, player.score)
+                for seat, player in enumerate(self.players)]
+
+    def hidden_from(self, seat: int | None) -> set[Card]:
+        """R4.4: the stock and the other players' hands, but for the cards everyone saw them take
+        from the discard pile this round (the log names them)."""
+        seen = {code for event in self.log for code in event["cards"]}
+        hidden = set(self.stock)
+        for index, player in enumerate(self.players):
+            if index != seat:
+                hidden.update(card for card in player.hand.cards if card.code not in seen)
+        return hidden
 
     def label(self, seat: int) -> str:
         """The name shown for a seat. Several ``AI`` seats share one name (and one score-table
         row, R3.4), so on screen they are told apart by seat number: ``AI 2``, ``AI 3``."""
-        name = self.players[seat].name
-        if sum(1 for player in self.players if player.name == name) > 1:
-            return f"{name} {seat + 1}"
-        return name
+        if self._labels is None:  # names never change: worked out once (the log names a seat per event)
+            self._labels = [super(Game, self).label(index) for index in range(len(self.players))]
+        return self._labels[seat]
 
     def seat_of(self, player: Player) -> int:
         for seat, seated in enumerate(self.players):
@@ -129,7 +176,7 @@ class Game:
 
     def winners(self) -> list[int]:
         """R7.3: the seats with the lowest game score (all of them on a tie)."""
-        if not self.is_over:
+        if not self.is_over():
             return []
         low = min(player.score for player in self.players)
         return [seat for seat, player in enumerate(self.players) if player.score == low]
@@ -157,7 +204,7 @@ class Game:
         if isinstance(action, NextRound):
             if self.phase != ROUND_OVER:
                 raise WrongPhase("The round is still being played.")
-            outcome = Outcome(action)
+            outcome = Outcome(action, seat)
             self._deal()
             outcome.events = [self.log[0]]
             return outcome
@@ -165,7 +212,7 @@ class Game:
             raise WrongPhase("The round is over: the next round must be dealt first.")
         if seat != self.turn:
             raise NotYourTurn(f"It is {self.label(self.turn)}'s turn.")
-        outcome = Outcome(action)
+        outcome = Outcome(action, seat)
         try:
             if isinstance(action, Draw):
                 self._draw(action.source, outcome)
@@ -174,7 +221,7 @@ class Game:
             elif isinstance(action, Discard):
                 self._discard(action.card, outcome)
             else:
-                raise IllegalAction(f"Unknown action {action!r}.")
+                raise BadAction("That is not one of the offered actions.")
         except RoundOver as signal:
             self._finish_round(signal.went_out, outcome)
         return outcome
@@ -230,7 +277,7 @@ class Game:
             card = self.discard.pop()
             self._record(outcome, f"{name} took {card.code} from the discard pile.", [card])
         else:
-            raise IllegalAction(f"There is no pile called {source!r}.")
+            raise BadAction(f"There is no pile called {source!r}.")
         player.hand.add(card)
         self.phase = PLAY_PHASE
         self.drawn = card
@@ -325,12 +372,21 @@ class Game:
                 "round_points": [points[index] for points in self.round_scores],
             })
         mine = seat is not None and 0 <= seat < len(self.players)
+        to_move = self.to_move()
+        summary = None
+        if self.phase in (ROUND_OVER, GAME_OVER) and self.round_scores:
+            summary = {
+                "round": len(self.round_scores),
+                "went_out": None if self.went_out is None else self.label(self.went_out),
+                "points": list(self.round_scores[-1]),
+            }
         return {
             "round": self.round_number,
             "rounds": ROUNDS,
-            "phase": self.phase,
-            "turn": self.turn,
+            "stage": f"Round {self.round_number} of {ROUNDS}",
+            "turn": to_move,
             "turn_name": self.label(self.turn),
+            "prompt": ("draw a card" if self.phase == DRAW_PHASE else "play down cards or discard") if to_move is not None else None,
             "discard_top": self.discard[-1].code if self.discard else None,
             "discard_size": len(self.discard),
             "stock_size": len(self.stock),
@@ -338,12 +394,11 @@ class Game:
             "seat": seat if mine else None,
             "hand": [card.code for card in self.players[seat].hand.cards] if mine else None,
             "drawn": self.drawn.code if mine and seat == self.turn and self.drawn else None,
-            "can_draw_stock": self.phase == DRAW_PHASE and self.can_draw(STOCK),
-            "can_draw_discard": self.phase == DRAW_PHASE and self.can_draw(DISCARD_PILE),
             "log": list(self.log),
             "round_scores": [list(points) for points in self.round_scores],
             "went_out": self.went_out,
             "winners": self.winners(),
+            "summary": summary,
         }
 
     # -- plain data ---------------------------------------------------------------------------
@@ -376,19 +431,19 @@ class Game:
                 raise ValueError(f"unknown state format {data.get('format')!r}")
             players = [Player.from_dict(p) for p in data["players"]]
             stacked = data["stacked_deck"]
-            game = cls(players, stacked_deck=[Card.parse(c) for c in stacked] if stacked is not None else None,
+            game = cls(players, stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None,
                        seed=data["seed"])
             game.round_number = int(data["round"])
             game.phase = data["phase"]
             game.turn = int(data["turn"])
-            game.stock = [Card.parse(c) for c in data["stock"]]
-            game.discard = [Card.parse(c) for c in data["discard"]]
+            game.stock = [parse_card(c) for c in data["stock"]]
+            game.discard = [parse_card(c) for c in data["discard"]]
             game.log = [{"seat": e["seat"], "text": str(e["text"]), "cards": list(e["cards"])} for e in data["log"]]
             game.round_scores = [[int(p) for p in points] for points in data["round_scores"]]
             game.round_turns = [int(t) for t in data["round_turns"]]
             game.turns_this_round = int(data["turns_this_round"])
             game.went_out = data["went_out"]
-            game.drawn = Card.parse(data["drawn"]) if data["drawn"] else None
+            game.drawn = parse_card(data["drawn"]) if data["drawn"] else None
             game.stall_rebuilds = int(data["stall_rebuilds"])
         except (KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"not a saved game: {error!r}") from None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .cards import BY_RANK, BY_SUIT_RANK, Card, sort_cards
+from .cards import BY_RANK, BY_SUIT_RANK, Card, parse_card, sort_cards
 
 MELD = "meld"
 RUN = "run"
@@ -20,8 +20,8 @@ def is_meld(cards: Sequence[Card]) -> bool:
     """R6.1: 3 or more cards of the same value (at most 5: there are 5 suits)."""
     if len(cards) < MIN_SET_SIZE:
         return False
-    value = cards[0].value
-    return all(card.value == value for card in cards) and len(set(cards)) == len(cards)
+    value = cards[0].rank
+    return all(card.rank == value for card in cards) and len(set(cards)) == len(cards)
 
 
 def is_run(cards: Sequence[Card]) -> bool:
@@ -31,7 +31,7 @@ def is_run(cards: Sequence[Card]) -> bool:
     suit = cards[0].suit
     if any(card.suit != suit for card in cards):
         return False
-    ranks = sorted(card.rank for card in cards)
+    ranks = sorted(card.order for card in cards)
     return all(b == a + 1 for a, b in zip(ranks, ranks[1:]))
 
 
@@ -43,7 +43,7 @@ class CardSet:
     def __init__(self, kind: str, cards: Sequence[Card]):
         self.kind = kind
         # A run is kept in value order so its ends are cards[0] and cards[-1].
-        self.cards: list[Card] = sorted(cards, key=lambda c: c.rank) if kind == RUN else list(cards)
+        self.cards: list[Card] = sorted(cards, key=lambda c: c.order) if kind == RUN else list(cards)
         self._fitting: frozenset[Card] | None = None
 
     def fits(self, card: Card) -> bool:
@@ -57,16 +57,16 @@ class CardSet:
             cards = self.cards
             if self.kind == RUN:
                 suit = BY_SUIT_RANK[cards[0].suit_index]
-                low, high = cards[0].rank - 1, cards[-1].rank + 1  # aces high only (R1.1)
+                low, high = cards[0].order - 1, cards[-1].order + 1  # aces high only (R1.1)
                 self._fitting = frozenset(suit[rank] for rank in (low, high) if 0 <= rank < len(suit))
             else:
-                self._fitting = frozenset(card for card in BY_RANK[cards[0].rank] if card not in cards)
+                self._fitting = frozenset(card for card in BY_RANK[cards[0].order] if card not in cards)
         return self._fitting
 
     def add(self, card: Card) -> None:
         self._fitting = None
         if self.kind == RUN:
-            if card.rank < self.cards[0].rank:
+            if card.order < self.cards[0].order:
                 self.cards.insert(0, card)
             else:
                 self.cards.append(card)
@@ -88,7 +88,7 @@ class CardSet:
         kind = data["kind"]
         if kind not in (MELD, RUN):
             raise ValueError(f"unknown set kind {kind!r}")
-        return cls(kind, [Card.parse(code) for code in data["cards"]])
+        return cls(kind, [parse_card(code) for code in data["cards"]])
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, CardSet) and self.kind == other.kind and self.cards == other.cards
@@ -137,14 +137,14 @@ def judge_lay_down(selection: Sequence[Card], own_sets: Sequence[CardSet]) -> Ju
     # Rule 1: a new meld or run.
     if len(cards) >= MIN_SET_SIZE:
         if is_run(cards):
-            return NewSet(RUN, tuple(sorted(cards, key=lambda c: c.rank)))
+            return NewSet(RUN, tuple(sorted(cards, key=lambda c: c.order)))
         if is_meld(cards):
             return NewSet(MELD, tuple(cards))
     # Rule 2: every card finds a place on the player's own sets; runs first.
     if not own_sets:
         return Refusal(_not_a_set_reason(cards) + "; single cards can only go onto your own sets, and you have none yet")
     runs = [(index, list(card_set.cards)) for index, card_set in enumerate(own_sets) if card_set.kind == RUN]
-    melds = [(index, card_set.cards[0].value) for index, card_set in enumerate(own_sets) if card_set.kind == MELD]
+    melds = [(index, card_set.cards[0].rank) for index, card_set in enumerate(own_sets) if card_set.kind == MELD]
     remaining = list(cards)
     placements: list[tuple[Card, int]] = []
     placed_on_run = True
@@ -152,8 +152,8 @@ def judge_lay_down(selection: Sequence[Card], own_sets: Sequence[CardSet]) -> Ju
         placed_on_run = False
         for card in remaining:  # first such card in hand order
             for index, run in runs:  # the run laid down first wins
-                if card.suit == run[0].suit and (card.rank == run[0].rank - 1 or card.rank == run[-1].rank + 1):
-                    if card.rank < run[0].rank:
+                if card.suit == run[0].suit and (card.order == run[0].order - 1 or card.order == run[-1].order + 1):
+                    if card.order < run[0].order:
                         run.insert(0, card)
                     else:
                         run.append(card)
@@ -165,7 +165,7 @@ def judge_lay_down(selection: Sequence[Card], own_sets: Sequence[CardSet]) -> Ju
                 break
     unplaced: list[Card] = []
     for card in remaining:
-        target = next((index for index, value in melds if value == card.value), None)
+        target = next((index for index, value in melds if value == card.rank), None)
         if target is None:
             unplaced.append(card)
         else:

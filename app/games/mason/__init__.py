@@ -1,7 +1,6 @@
-"""The rules of Mason Rummy: one pure module shared by the web app, the terminal game and the AI.
-
-Nothing here imports Flask or the database, prints or reads input. Rule numbers (``R6.3``) refer
-to RULES.md.
+"""Mason Rummy: the first game of the table. Its rules in one pure package (R1-R9 of
+docs/RULES.md); nothing here imports Flask or the database, prints or reads input. Rule numbers
+(``R6.3``) refer to RULES.md.
 
 Terminology
 -----------
@@ -18,16 +17,22 @@ going out   emptying one's hand, by laying down or discarding the last card: the
 round       a deal and its turns; a game is 3 rounds; lowest total wins (R4.1, R7.3).
 """
 
+from app.core import registry
+
 from .actions import (
-    DISCARD_PILE, STOCK, Action, BadSelection, CardNotInHand, Discard, Draw, GameIsOver, IllegalAction,
-    LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty, RoundOver, WrongPhase,
+    DISCARD_PILE, STOCK, Action, BadAction, BadSelection, CardNotInHand, Discard, Draw, GameIsOver,
+    IllegalAction, LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty, RoundOver, WrongPhase,
     action_from_dict, action_to_dict,
 )
-from .cards import FULL_DECK, SUITS, VALUES, Card, InvalidCardError, full_deck
-from .decks import DeckError, parse_deck, read_deck_file
-from .game import DRAW_PHASE, GAME_OVER, PLAY_PHASE, ROUND_OVER, ROUNDS, Game, Outcome
+from .cards import DECK, FULL_DECK, SUITS, VALUES, Card, InvalidCardError, full_deck, parse_card
+from .decks import DeckError, parse_deck
+from .definition import MASON
+from .game import ROUNDS, Game, Outcome
 from .melds import CardSet, LayOffs, NewSet, Refusal, is_meld, is_run, judge_lay_down
+from .phases import DRAW_PHASE, GAME_OVER, PLAY_PHASE, ROUND_OVER
 from .players import ComputerPlayer, Hand, LivePlayer, Player, is_computer_name
 from .scores import ScoreRow, ScoresFileError, ScoreTable
+
+registry.register(MASON)
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,35 @@
+"""Writing files so that a crash leaves the old file or the new one, never half of one: the
+terminal's and the server's scores.csv, uploaded decks. (The games only make the text.)"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+
+def write_atomically(path: str | os.PathLike, data: str | bytes, *, prefix: str = ".write-") -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename it.
+    The file keeps the old file's mode (else a normal 0644); the temporary file never stays."""
+    target = os.path.abspath(os.fspath(path))
+    folder = os.path.dirname(target)
+    fd, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
+    try:
+        if isinstance(data, str):
+            handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        else:
+            handle = os.fdopen(fd, "wb")
+        with handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        # mkstemp makes the file private (0600); keep the old file's mode, else a normal one.
+        try:
+            mode = os.stat(target).st_mode & 0o777
+        except FileNotFoundError:
+            mode = 0o644
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise

@@ -1,0 +1,142 @@
+"""What a seat can do to a game, and the typed reasons an action is refused.
+
+An action is plain data (a named tuple: cheap to make, the engine makes millions).
+``Game.apply(seat, action)`` either applies it whole or raises an ``IllegalAction`` and changes
+nothing. As plain data (a web form, a row of the action log) an action is
+``{"action": "draw_stock" | "draw_discard" | "lay_down" | "discard" | "next_round", "cards": [...]}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, NamedTuple
+
+from app.core.cards import Card, InvalidCardError
+from app.core.protocol import BadAction, GameIsOver, IllegalAction, NotYourTurn, WrongPhase
+
+from .cards import DECK
+
+STOCK = "stock"
+DISCARD_PILE = "discard"
+
+
+class Draw(NamedTuple):
+    """Menu D (R5.1): ``source`` is ``STOCK`` or ``DISCARD_PILE``."""
+
+    source: str
+
+
+class LayDown(NamedTuple):
+    """Menu E option 1 then Menu F (R5.5): lay these cards from the hand."""
+
+    cards: tuple[Card, ...]
+
+
+class Discard(NamedTuple):
+    """Menu E option 2 then Menu F (R5.6): put this card on the discard pile."""
+
+    card: Card
+
+
+class NextRound(NamedTuple):
+    """Deal the next round after a round summary (R9.3)."""
+
+
+Action = Draw | LayDown | Discard | NextRound
+
+DRAW_ACTIONS = {"draw_stock": STOCK, "draw_discard": DISCARD_PILE}
+
+
+def action_to_dict(action: Action) -> dict:
+    if isinstance(action, Draw):
+        return {"action": "draw_stock" if action.source == STOCK else "draw_discard"}
+    if isinstance(action, LayDown):
+        return {"action": "lay_down", "cards": [card.code for card in action.cards]}
+    if isinstance(action, Discard):
+        return {"action": "discard", "cards": [action.card.code]}
+    if isinstance(action, NextRound):
+        return {"action": "next_round"}
+    raise TypeError(f"not an action: {action!r}")
+
+
+def action_from_dict(data: Mapping[str, Any]) -> Action:
+    """An action from a form or a log row; ``BadAction`` if it is none, ``BadSelection`` for a
+    selection that is not one (R5.5, R5.6). Log rows of the first format (``{"type": ...}``)
+    are read too."""
+    if not isinstance(data, Mapping):
+        raise BadAction("That is not one of the offered actions.")
+    if "type" in data and "action" not in data:
+        data = _first_format(data)
+    name = data.get("action")
+    if name in DRAW_ACTIONS:
+        return Draw(DRAW_ACTIONS[name])
+    if name == "next_round":
+        return NextRound()
+    if name in ("lay_down", "discard"):
+        cards = _cards(data.get("cards", []))
+        if name == "lay_down":
+            if not cards:
+                raise BadSelection("Select the cards to play down first: tap them in your hand.")  # R5.5
+            return LayDown(cards)
+        if len(cards) != 1:
+            raise BadSelection("Select exactly one card to discard.")  # R5.6
+        return Discard(cards[0])
+    raise BadAction("That is not one of the offered actions.")  # R9.1
+
+
+def _cards(codes: Any) -> tuple[Card, ...]:
+    if isinstance(codes, str):
+        codes = [codes]
+    if not isinstance(codes, (list, tuple)):
+        raise BadAction("The cards of an action are a list of card codes.")
+    try:
+        return tuple(DECK.parse(code) for code in codes)
+    except InvalidCardError as error:
+        raise BadAction(str(error)) from None
+
+
+def _first_format(data: Mapping[str, Any]) -> dict:
+    kind = data.get("type")
+    if kind == "draw":
+        return {"action": "draw_stock" if data.get("source") == STOCK else "draw_discard"}
+    if kind == "discard":
+        return {"action": "discard", "cards": [data.get("card")]}
+    return {"action": kind, "cards": data.get("cards", [])}
+
+
+class PileEmpty(IllegalAction):
+    """R5.3: the chosen pile cannot give a card."""
+
+    code = "pile_empty"
+
+
+class CardNotInHand(IllegalAction):
+    code = "card_not_in_hand"
+
+
+class BadSelection(IllegalAction):
+    """R5.5: empty, repeated or unknown cards: not a selection at all."""
+
+    code = "bad_selection"
+
+
+class LayDownRefused(IllegalAction):
+    """R6.3 rule 3: a well-formed selection that is neither a new set nor fits the player's sets."""
+
+    code = "lay_down_refused"
+
+
+class RoundOver(Exception):
+    """Signals that the current round has ended: a hand is empty (R5.7) or the round is blocked.
+
+    ``Game`` raises it internally at the moment a hand empties and catches it to score the round;
+    ``Player.take_turn`` raises it to tell the game loop that the round it was playing is over.
+    """
+
+    def __init__(self, went_out: int | None):
+        super().__init__("the round is over")
+        self.went_out = went_out
+
+
+__all__ = ["DISCARD_PILE", "STOCK", "Action", "BadAction", "BadSelection", "CardNotInHand", "Discard", "Draw",
+           "GameIsOver", "IllegalAction", "LayDown", "LayDownRefused", "NextRound", "NotYourTurn", "PileEmpty",
+           "RoundOver", "WrongPhase", "action_from_dict", "action_to_dict"]

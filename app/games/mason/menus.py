@@ -1,0 +1,25 @@
+"""The menus' words (R9). The terminal prints them and the web shows them as buttons, in the
+same order; typed answers are read by ``app.core.menus`` (R9.1, R5.5)."""
+
+from __future__ import annotations
+
+from app.core.menus import NotAChoice, parse_choice, parse_selection
+
+MENU_A = (
+    "View scores",
+    "Play 2-player game",
+    "Play 3-player game",
+    "Play 2-player game with stacked deck",
+    "Play 3-player game with stacked deck",
+    "Quit",
+)
+MENU_B = ("new player", "returning player")
+MENU_D = ("Draw from stock pile", "Draw from discard pile")
+MENU_E = ("Play down cards", "Discard")
+
+# Menu A answer -> (players, stacked deck?)
+GAME_OPTIONS = {2: (2, False), 3: (3, False), 4: (2, True), 5: (3, True)}
+VIEW_SCORES, QUIT = 1, 6
+
+__all__ = ["GAME_OPTIONS", "MENU_A", "MENU_B", "MENU_D", "MENU_E", "QUIT", "VIEW_SCORES", "NotAChoice",
+           "parse_choice", "parse_selection"]

@@ -1,0 +1,59 @@
+"""Stacked deck files on disk, for every game: Mason Rummy's live in ``decks/`` (its terminal
+game and R9.4 look there), every other game's in ``decks/<key>/``. Each is checked by its game's
+own parser (``GameDefinition.parse_deck``) when it is read and before an upload is stored."""
+
+from __future__ import annotations
+
+import os
+
+from .core.cards import Card
+from .core.decks import DeckError
+from .core.protocol import GameDefinition
+from .core.terminal import FileProblem, read_text_file
+
+DECK_SUFFIX = ".deck"
+MAX_DECK_NAME = 80  # characters of a deck file's name, ".deck" included
+
+
+def mason():
+    from .games.mason import MASON
+
+    return MASON
+
+
+def folder_for(decks_root: str, definition: GameDefinition) -> str:
+    return decks_root if definition.key == "mason" else os.path.join(decks_root, definition.key)
+
+
+def deck_names(decks_root: str, definition: GameDefinition) -> list[str]:
+    """The ``.deck`` files of a game's folder, sorted."""
+    try:
+        return sorted(name for name in os.listdir(folder_for(decks_root, definition))
+                      if name.endswith(DECK_SUFFIX) and not name.startswith("."))
+    except OSError:
+        return []
+
+
+def read_deck_file(path: str | os.PathLike, definition: GameDefinition | None = None,
+                   seats: int | None = None) -> list[Card]:
+    """Read and validate a deck file (Mason Rummy's, unless ``definition`` says otherwise); a
+    file that cannot be read is a ``DeckError`` too (R2.2)."""
+    definition = definition or mason()
+    try:
+        text = read_text_file(path, what="deck file")
+    except FileProblem as problem:
+        raise DeckError(str(problem)) from None
+    return definition.parse_deck(text, seats)
+
+
+def resolve(decks_root: str, definition: GameDefinition, answer: str, seats: int | None = None) -> tuple[str, list[Card]]:
+    """A deck of the game's folder by name (``.deck`` may be left out); only plain names."""
+    names = deck_names(decks_root, definition)
+    name = answer if answer in names else (answer + DECK_SUFFIX if answer + DECK_SUFFIX in names else answer)
+    if os.path.basename(name) != name or name.startswith("."):
+        example = names[0] if names else "game.deck"
+        raise DeckError(f"'{answer}' is not a deck file name: type just the name, such as {example}")
+    if name not in names:
+        where = "decks/" if definition.key == "mason" else f"decks/{definition.key}/"
+        raise DeckError(f"there is no deck file named '{answer}' in {where}")
+    return name, read_deck_file(os.path.join(folder_for(decks_root, definition), name), definition, seats)
