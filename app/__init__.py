@@ -1,6 +1,6 @@
-"""Mason Rummy. ``create_app`` builds the web app; app.rules (the rules) and app.terminal (the
-terminal game) import nothing from the web side, and importing this package stays light for them:
-Flask and the database are only imported when an app is created."""
+"""The card table. ``create_app`` builds the web app; the games (app.core, app.games) and the
+terminal programs import nothing from the web side, and importing this package stays light for
+them: Flask and the database are only imported when an app is created."""
 
 from __future__ import annotations
 

@@ -11,10 +11,13 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
-from . import store, tables
+from . import stacked_decks, store, tables
+from .core import registry
+from .core.decks import DeckError
 from .extensions import db
-from .rules import DeckError, ScoresFileError, ScoreTable, read_deck_file
-from .rules.scores import decode_scores_bytes
+from .files import write_atomically
+from .games.mason import ScoresFileError, ScoreTable
+from .games.mason.scores import decode_scores_bytes, diff_tables
 from .secrets import set_admin_password
 
 
@@ -37,7 +40,7 @@ def export_scores(path: str | None):
     """Write the score table to PATH (atomically), or print it."""
     table = store.score_table()
     if path:
-        table.save_scores(path)
+        write_atomically(path, table.save_scores(), prefix=".scores-")
         click.echo(f"Wrote {len(table)} rows to {path}.")
     else:
         sys.stdout.write(table.to_csv())
@@ -48,8 +51,6 @@ def export_scores(path: str | None):
 @click.option("--yes", is_flag=True, help="Apply without asking.")
 def import_scores(path: str, yes: bool):
     """Replace the score table with PATH, all or nothing, after showing what changes."""
-    from .web.admin import diff_tables
-
     try:
         with open(path, "rb") as handle:
             incoming = ScoreTable.from_csv(decode_scores_bytes(handle.read()))
@@ -75,13 +76,20 @@ def deck_group():
 
 @deck_group.command("check")
 @click.argument("paths", nargs=-1, required=True)
-def check_deck(paths: tuple[str, ...]):
+@click.option("--game", "key", default="mason", show_default=True,
+              help="Whose deck files they are (a game's key: " + ", ".join(d.key for d in registry.games()) + ").")
+def check_deck(paths: tuple[str, ...], key: str):
     """Check deck files; exit status 1 if any is invalid."""
+    try:
+        definition = registry.get(key)
+    except registry.UnknownGame:
+        raise click.ClickException(f"There is no game {key!r}.") from None
     bad = 0
     for path in paths:
         try:
-            cards = read_deck_file(path)
-            click.echo(f"{path}: valid; seat 1 starts with {' '.join(c.code for c in cards[:10])}")
+            cards = stacked_decks.read_deck_file(path, definition)
+            what, first = definition.deck_preview(cards)[0]
+            click.echo(f"{path}: valid; {what.lower()} starts with {' '.join(c.code for c in first)}")
         except DeckError as error:
             bad += 1
             click.echo(f"{path}: invalid: {error}", err=True)

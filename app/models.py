@@ -1,4 +1,4 @@
-"""Database rows. Only app/store.py turns game rows into rules states and back."""
+"""Database rows. Only app/store.py turns game rows into game states and back."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from .extensions import db
 
 PLAYING = "playing"
-FINISHED = "finished"
+FINISHED = "finished"  # the state says the game is over (store.save_game keeps the two in step)
 HERE = "here"  # a hot-seat seat, played on the host's device
 OWN = "own"  # a seat played from its own device, claimed with a join link
 
@@ -20,7 +20,8 @@ def utcnow() -> datetime:
 
 
 class ScoreEntry(db.Model):
-    """One score-table row (R7.4). ``name_key`` makes names unique regardless of case (R3.2)."""
+    """One row of Mason Rummy's score table (R7.4). ``name_key`` makes names unique regardless
+    of case (R3.2)."""
 
     __tablename__ = "scores"
 
@@ -32,8 +33,25 @@ class ScoreEntry(db.Model):
     best: Mapped[int | None] = mapped_column(default=None)
 
 
+class GameStat(db.Model):
+    """One name's statistics in one game (not Mason Rummy, which keeps its R7.4 score table):
+    ``figures`` is a JSON object of the game's own figures (its definition's ``statistics``)."""
+
+    __tablename__ = "game_stats"
+    __table_args__ = (sa.UniqueConstraint("game", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(16))
+    name: Mapped[str] = mapped_column(sa.String(24))
+    name_key: Mapped[str] = mapped_column(sa.String(100))
+    figures: Mapped[str] = mapped_column(sa.Text, default="{}")
+
+
 class GameRecord(db.Model):
-    """A game: its whole rules state as JSON, and a version bumped by every applied action."""
+    """A game of any kind: its whole state as JSON (read by the game ``kind``'s definition), its
+    set-up options, and a version bumped by every applied action. ``initial_state`` is the state
+    as dealt, from which the action log replays the game; ``deck_cards`` the stacked deck's card
+    ids (a rematch deals from it again)."""
 
     __tablename__ = "games"
     # Menu A's query (unfinished games, most recently played first, 50 at most) walks this index
@@ -42,7 +60,14 @@ class GameRecord(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(sa.String(16), unique=True)
+    kind: Mapped[str] = mapped_column(sa.String(16), default="mason", server_default="mason")
+    options: Mapped[str] = mapped_column(sa.Text, default="{}", server_default="{}")
     state: Mapped[str] = mapped_column(sa.Text)
+    initial_state: Mapped[str | None] = mapped_column(sa.Text, default=None)
+    # Where the game stands, in a few words ("Round 2 of 3, Ann's turn"): lists of many games
+    # (Menu A) show it without rebuilding each game's state.
+    headline: Mapped[str | None] = mapped_column(sa.String(120), default=None)
+    deck_cards: Mapped[str | None] = mapped_column(sa.Text, default=None)
     version: Mapped[int] = mapped_column(default=1)
     status: Mapped[str] = mapped_column(sa.String(16), default=PLAYING)
     players: Mapped[int] = mapped_column()

@@ -1,6 +1,7 @@
-"""The only bridge between database rows and rules states.
+"""The only bridge between database rows and game states, for every game: a row's ``kind``
+names the game whose definition (in the registry) reads its state.
 
-A game row holds the whole rules state as JSON and a version. Writing goes through
+A game row holds the whole state as JSON and a version. Writing goes through
 ``lock_game`` (which takes the write lock first: ``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR
 UPDATE`` elsewhere) and ``save_game``, whose UPDATE only matches the version that was read, so a
 stale or doubled action can never apply twice.
@@ -18,11 +19,15 @@ from blinker import signal
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
+import app.games  # noqa: F401  (registers every game)
+
+from .core import registry
+from .core.names import COMPUTER_NAME, is_computer_name
+from .core.protocol import GameDefinition, GameState, Outcome, SeatResult
 from .database import IMMEDIATE, release_write_turn, take_write_turn
 from .extensions import db
-from .models import ActionRecord, GameRecord, ScoreEntry, utcnow
-from .rules import Game, ScoreRow, ScoreTable
-from .rules.actions import Action, action_to_dict
+from .games.mason import ScoreRow, ScoreTable
+from .models import FINISHED, PLAYING, ActionRecord, GameRecord, GameStat, ScoreEntry, utcnow
 
 TOKEN_BYTES = 24  # 192 bits: unguessable per-seat tokens
 
@@ -55,19 +60,28 @@ def new_slug() -> str:
     return secrets.token_hex(5)
 
 
-def dump_state(game: Game) -> str:
-    return json.dumps(game.to_dict(), separators=(",", ":"))
+def definition_of(record: GameRecord) -> GameDefinition:
+    return registry.get(record.kind)
 
 
-def load_state(record: GameRecord) -> Game:
-    return Game.from_dict(json.loads(record.state))
+def dump_state(state: GameState) -> str:
+    return json.dumps(state.to_dict(), separators=(",", ":"))
 
 
-def progress(record: GameRecord) -> tuple[int, int]:
-    """(round number, seat whose turn it is) of a stored game, read without rebuilding the whole
-    game: for lists of many games (Menu A)."""
-    data = json.loads(record.state)
-    return int(data["round"]), int(data["turn"])
+def load_state(record: GameRecord) -> GameState:
+    return definition_of(record).from_dict(json.loads(record.state))
+
+
+def headline(state: GameState) -> str:
+    """Where a game stands, in a few words, for lists of games: "Round 2 of 3, Ann's turn"."""
+    view = state.view(None)
+    text = view.get("stage") or ""
+    turn = state.to_move()
+    if state.is_over():
+        text = "Game over"
+    elif turn is not None:
+        text = f"{text}, {state.label(turn)}'s turn" if text else f"{state.label(turn)}'s turn"
+    return text[:120]
 
 
 # The game row as stored now (even if this session already holds it: save_game leaves the records
@@ -104,10 +118,10 @@ def lock_game(slug: str) -> GameRecord | None:
     return db.session.execute(GAME_BY_SLUG_FOR_UPDATE, {"slug": slug}).unique().scalar_one_or_none()
 
 
-def save_game(record: GameRecord, game: Game | None, actions: list[tuple[int | None, Action]],
-              **changes) -> int:
+def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome], **changes) -> int:
     """Store ``game`` (if given) and other column ``changes`` as the next version of ``record``,
-    log ``actions``, and commit. Returns the new version.
+    log the ``actions`` (the outcomes of the applied actions, in order), and commit. Returns the
+    new version. The row's status follows the state: finished once the game is over.
 
     The UPDATE matches only the version that was read, so it can never overwrite a newer state;
     the action log's unique (game, version) is a second guard.
@@ -119,6 +133,9 @@ def save_game(record: GameRecord, game: Game | None, actions: list[tuple[int | N
     values = dict(changes, version=new_version, updated_at=utcnow())
     if game is not None:
         values["state"] = dump_state(game)
+        values["headline"] = headline(game)
+        if game.is_over() and record.status == PLAYING:
+            values.update(status=FINISHED, finished_at=utcnow())
     games = GameRecord.__table__  # plain SQL statements: the ORM is told below
     result = db.session.execute(
         sa.update(games).where(games.c.id == record.id, games.c.version == read_version).values(**values))
@@ -141,17 +158,62 @@ def save_game(record: GameRecord, game: Game | None, actions: list[tuple[int | N
     return new_version
 
 
-def log_actions(record: GameRecord, from_version: int, actions: list[tuple[int | None, Action]]) -> None:
+def log_actions(record: GameRecord, from_version: int, actions: list[Outcome]) -> None:
     """Insert the action log rows (one statement, no ORM objects): the action that made version
     ``from_version + 1`` comes first."""
     if actions:
+        definition = definition_of(record)
         db.session.execute(sa.insert(ActionRecord.__table__), [
-            {"game_id": record.id, "version": from_version + offset, "seat": seat,
-             "action": json.dumps(action_to_dict(action))}
-            for offset, (seat, action) in enumerate(actions, start=1)])
+            {"game_id": record.id, "version": from_version + offset, "seat": outcome.seat,
+             "action": json.dumps(definition.action_to_dict(outcome.action))}
+            for offset, outcome in enumerate(actions, start=1)])
 
 
-# -- the score table ---------------------------------------------------------------------------
+# -- results: Mason Rummy's score table, every other game's statistics ----------------------------
+
+
+def record_results(definition: GameDefinition, results: list[SeatResult]) -> None:
+    """A finished game's results, inside the caller's transaction: Mason Rummy's score table
+    (R7.4), or the game's per-name statistics. Every seated name gets a row; computer seats all
+    count on the one ``AI`` row (R3.4)."""
+    if definition.has_score_table:
+        record_scores([(result.name, result.score or 0, result.won) for result in results])
+    else:
+        record_statistics(definition, results)
+
+
+def record_statistics(definition: GameDefinition, results: list[SeatResult]) -> None:
+    names = {}
+    for result in results:
+        name = COMPUTER_NAME if is_computer_name(result.name) else result.name
+        names.setdefault(name.casefold(), (name, []))[1].append(result)
+    existing = {row.name_key: row for row in db.session.scalars(
+        sa.select(GameStat).where(GameStat.game == definition.key, GameStat.name_key.in_(list(names))))}
+    for key, (name, seat_results) in names.items():
+        row = existing.get(key)
+        if row is None:
+            row = GameStat(game=definition.key, name=name, name_key=key, figures="{}")
+            db.session.add(row)
+        figures = json.loads(row.figures or "{}")
+        for result in seat_results:
+            for stat in definition.statistics:
+                figures[stat.key] = stat.join(figures.get(stat.key), result.figures.get(stat.key))
+        row.figures = json.dumps(figures, separators=(",", ":"))
+
+
+def statistics(definition: GameDefinition) -> list[tuple[str, dict]]:
+    """Every name's statistics in ``definition``'s game, sorted by name ignoring case."""
+    rows = db.session.scalars(sa.select(GameStat).where(GameStat.game == definition.key)
+                              .order_by(GameStat.name_key)).all()
+    return [(row.name, json.loads(row.figures or "{}")) for row in rows]
+
+
+def known_names(definition: GameDefinition) -> list[str]:
+    """Names that have played ``definition``'s game, for a set-up form to offer."""
+    if definition.has_score_table:
+        return score_table().names()
+    return [name for name, _figures in statistics(definition)]
+
 
 
 def score_table() -> ScoreTable:
@@ -164,7 +226,7 @@ def name_in_scores(name: str) -> bool:
         sa.select(sa.func.count()).select_from(ScoreEntry).where(ScoreEntry.name_key == name.casefold())) > 0
 
 
-def record_results(results: list[tuple[str, int, bool]]) -> None:
+def record_scores(results: list[tuple[str, int, bool]]) -> None:
     """R7.4: apply a finished game's results to the score rows, inside the caller's transaction."""
     table = ScoreTable()
     names = {name.casefold() for name, _, _ in results}

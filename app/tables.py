@@ -1,10 +1,13 @@
-"""Tables: creating games, applying a browser's action, computer turns, game end.
+"""Tables: creating games of any kind, applying a browser's action, computer turns, game end,
+rematches and seats. The web routes call these functions; each game's rules decide every rule
+(through the protocol); store.py reads and writes the rows.
 
-The web routes call these functions; the rules module decides every rule; store.py reads and
-writes the rows. Checks happen in this order for every action: the game exists and is being
-played (404/409), the browser holds the seat it acts for (403), the form was made on the current
-version of the game (409), it is that seat's turn (409), the rules accept the action (422).
-Nothing is written unless all of them pass, and everything a request does is one transaction.
+Every action goes through ``perform``, which checks in this order: the game exists (404), the
+form is an action of this game (400, or 422 for a selection that is none), the browser holds the
+seat it acts for (403), the form was made on the current version of the game (409), the game is
+still being played (409), a shared device was handed over (409); then the rules apply the action
+or refuse it (409 out of turn, 422 otherwise). Nothing is written unless all of them pass, and
+everything a request does is one transaction.
 """
 
 from __future__ import annotations
@@ -13,21 +16,24 @@ import base64
 import fcntl
 import hashlib
 import hmac
+import json
 import secrets
 from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
 
 import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import selectinload
 
 from . import store
-from .extensions import db
-from .models import FINISHED, HERE, OWN, PLAYING, GameRecord, SeatRecord, utcnow
-from .rules import (
-    DRAW_PHASE, PLAY_PHASE, Card, Game, IllegalAction, NextRound, NotYourTurn,
+from .core.autoplay import autoplay
+from .core.cards import Card
+from .core.protocol import (
+    BadAction, Bot, GameDefinition, GameIsOver, GameState, IllegalAction, NotYourTurn, Outcome,
 )
-from .rules.actions import Action
-from .rules.players import play_computer_turn
+from .extensions import db
+from .files import write_atomically
+from .models import FINISHED, HERE, OWN, PLAYING, GameRecord, SeatRecord, utcnow
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 JOIN_CODE_LENGTH = 6
@@ -63,6 +69,18 @@ class Refused(TableError):
     status = 422
 
 
+STALE = "The table changed before your action arrived, so nothing was done. Here it is now."
+
+
+def refusal(error: IllegalAction) -> TableError:
+    """The door's answer to a rules refusal: a bad request, a conflict or a refusal."""
+    if isinstance(error, BadAction):
+        return TableError(str(error))
+    if isinstance(error, (NotYourTurn, GameIsOver)):
+        return Conflict(str(error))
+    return Refused(str(error))
+
+
 @dataclass
 class SeatSpec:
     name: str
@@ -72,45 +90,61 @@ class SeatSpec:
 
 @dataclass
 class Held:
-    """The seats a browser holds in one game, proven by tokens from its session."""
+    """The seats a browser holds in one game, proven by tokens from its session, and whether it
+    is the game's host (the browser that set it up)."""
 
     seats: set[int] = field(default_factory=set)
+    host: bool = False
 
     def __contains__(self, seat: object) -> bool:
         return seat in self.seats
 
+    @property
+    def at_table(self) -> bool:
+        """May make the table's moves (deal the next round, rematch): a seat holder or the host
+        (in a game of computer seats only, nobody else could)."""
+        return bool(self.seats) or self.host
 
-def held_seats(record: GameRecord, tokens: dict) -> Held:
-    """Which seats of ``record`` the presented ``tokens`` ({seat number: token}) really hold."""
-    held = Held()
+
+def held_seats(record: GameRecord, tokens: Mapping[str, str]) -> Held:
+    """Which seats of ``record`` the presented ``tokens`` ({seat number: token, "host": token})
+    really hold."""
+    held = Held(host=store.token_matches(tokens.get("host"), record.host_token_hash))
     for seat in record.seats:
-        token = tokens.get(str(seat.number))
-        if store.token_matches(token, seat.token_hash):
+        if store.token_matches(tokens.get(str(seat.number)), seat.token_hash):
             held.seats.add(seat.number)
     return held
+
+
+def is_host(record: GameRecord, tokens: Mapping[str, str]) -> bool:
+    return store.token_matches(tokens.get("host"), record.host_token_hash)
 
 
 # -- creating games ------------------------------------------------------------------------------
 
 
-def create_game(specs: list[SeatSpec], deck: list[Card] | None, deck_name: str | None,
-                claim: set[int] | None = None, *, in_transaction: bool = False) -> tuple[GameRecord, dict]:
+def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: Mapping[str, Any] | None = None,
+                deck: list[Card] | None = None, deck_name: str | None = None, claim: set[int] | None = None,
+                in_transaction: bool = False) -> tuple[GameRecord, dict]:
     """Create a game; return it with the tokens of the seats this browser now holds.
 
     ``claim`` lists the seats this browser takes (by default every hot-seat seat); every other
     human seat gets a join code for its own device. Computer seats that start play at once."""
-    game = Game.new([spec.name for spec in specs], stacked_deck=deck,
-                    seed=None if deck else secrets.randbits(63))
+    options = definition.validate_options(options or {})
+    state = definition.new_state([spec.name for spec in specs], options=options,
+                                 seed=None if deck else secrets.randbits(63), stacked_deck=deck)
     if claim is None:
         claim = {number for number, spec in enumerate(specs) if spec.device == HERE}
     tokens: dict[str, str] = {}
-    record = GameRecord(slug=store.new_slug(), state="", version=1, status=PLAYING, players=len(specs),
-                        deck_name=deck_name, host_token_hash="")
+    initial = store.dump_state(state)
+    record = GameRecord(slug=store.new_slug(), kind=definition.key, options=json.dumps(options), state="",
+                        initial_state=initial, version=1, status=PLAYING, players=len(specs), deck_name=deck_name,
+                        deck_cards=" ".join(card.id for card in deck) if deck else None, host_token_hash="")
     host_token = store.new_token()
     record.host_token_hash = store.hash_token(host_token)
     tokens["host"] = host_token
     for number, spec in enumerate(specs):
-        seat = SeatRecord(number=number, name=game.players[number].name, is_ai=spec.is_ai, device=spec.device)
+        seat = SeatRecord(number=number, name=state.names[number], is_ai=spec.is_ai, device=spec.device)
         if spec.is_ai:
             pass
         elif number in claim:
@@ -122,14 +156,21 @@ def create_game(specs: list[SeatSpec], deck: list[Card] | None, deck_name: str |
         record.seats.append(seat)
     if not in_transaction:  # (a rematch creates its game inside its own locked transaction)
         store.begin_write()
-    actions = play_computer_turns(game, record)
-    record.state = store.dump_state(game)
+    actions = play_computer_turns(state, record)
+    record.state = store.dump_state(state)
+    record.headline = store.headline(state)
     record.version = 1 + len(actions)  # each computer action made a version
+    if state.is_over():
+        record.status, record.finished_at = FINISHED, utcnow()
     db.session.add(record)
     db.session.flush()
     store.log_actions(record, 1, actions)
+    if state.is_over():
+        finish(record, state)
     if not in_transaction:
         db.session.commit()
+        if state.is_over():
+            after_finish(record)
     return record, tokens
 
 
@@ -140,22 +181,17 @@ def new_join_code() -> str:
 # -- playing ---------------------------------------------------------------------------------
 
 
-def computer_plays(record: GameRecord, seat: int) -> bool:
-    seat_record = record.seats[seat]
-    return seat_record.is_ai or seat_record.ai_standin
+def computer_players(record: GameRecord) -> Callable[[int], Bot | None]:
+    """The game's computer player for its AI seats and AI stand-ins; None for a person."""
+    bot = store.definition_of(record).bot
+    seats = record.seats
+    return lambda seat: bot if seats[seat].is_ai or seats[seat].ai_standin else None
 
 
-def play_computer_turns(game: Game, record: GameRecord) -> list[tuple[int | None, Action]]:
-    """AI seats (and AI stand-ins) play their turns at once, until a human's turn or the
-    round's end (the next round waits for a person to press the button)."""
-    actions: list[tuple[int | None, Action]] = []
-    while game.phase in (DRAW_PHASE, PLAY_PHASE) and computer_plays(record, game.turn):
-        seat = game.turn
-        for outcome in play_computer_turn(game, seat):
-            actions.append((seat, outcome.action))
-            if outcome.round_over:
-                break
-    return actions
+def play_computer_turns(state: GameState, record: GameRecord) -> list[Outcome]:
+    """AI seats (and AI stand-ins) play at once, until a person's turn or the round's end (the
+    next round waits for a person to press the button)."""
+    return autoplay(state, computer_players(record))
 
 
 @dataclass
@@ -163,93 +199,104 @@ class Result:
     """A table after an applied action: the saved row and the game, to answer from."""
 
     record: GameRecord
-    game: Game
+    game: GameState
     finished: bool = False
 
 
-def perform(slug: str, tokens: dict, form_version: int | None, seat: int | None, action: Action) -> Result:
-    """Apply a browser's action in one transaction, or raise TableError with nothing changed."""
+def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
+            action_data: Mapping[str, Any]) -> Result:
+    """Apply a browser's action (plain data, as its form posted it) in one transaction, or
+    raise TableError with nothing changed. ``seat`` None: a move of the table (the next deal)."""
     record = store.lock_game(slug)
     if record is None:
         raise NotFound("There is no such game.")
+    definition = store.definition_of(record)
+    try:
+        action = definition.action_from_dict(action_data)
+    except IllegalAction as error:
+        raise refusal(error) from None
     held = held_seats(record, tokens)
-    if isinstance(action, NextRound):
-        # The host too: in a game of computer seats only (R3.4) nobody else could deal.
-        if not held.seats and not is_host(record, tokens):
-            raise Forbidden("Only the players at this table can deal the next round.")
+    if seat is None and action_data.get("action") in definition.table_actions:
+        if not held.at_table:
+            raise Forbidden("Only the players at this table can do that.")
     elif seat is None or seat not in held:
         raise Forbidden("This browser does not hold that seat.")
     if form_version != record.version:
-        raise Conflict("The table changed before your action arrived, so nothing was done. Here it is now.")
+        raise Conflict(STALE)
     if record.status != PLAYING:
         raise Conflict("This game is over.")
-    game = store.load_state(record)
-    if not isinstance(action, NextRound):
-        if seat != game.turn:
-            raise Conflict(f"It is {game.current_player.name}'s turn, not yours.")
-        if needs_handover(record, game, held):
-            raise Conflict(f"Pass the device to {game.current_player.name} first.")
+    state = store.load_state(record)
+    if seat is not None and seat == state.to_move() and needs_handover(record, state, held):
+        raise Conflict(f"Pass the device to {state.label(state.to_move())} first.")
     try:
-        game.apply(seat, action)
-    except NotYourTurn as refusal:
-        raise Conflict(str(refusal)) from None
-    except IllegalAction as refusal:
-        raise Refused(str(refusal)) from None
-    actions = [(seat, action)] + play_computer_turns(game, record)
+        outcome = state.apply(seat, action)
+    except IllegalAction as error:
+        raise refusal(error) from None
+    actions = [outcome] + play_computer_turns(state, record)
     # A new deal on a shared device starts with a hand-over screen, even for the player who
     # ended the last round: anyone may be holding the device after the round summary.
-    extra = {"shown_seat": None} if isinstance(action, NextRound) else {}
+    extra = {"shown_seat": None} if seat is None else {}
     try:
-        save_and_score(record, game, actions, **extra)
+        save_and_score(record, state, actions, **extra)
     except store.ConcurrentUpdate:
-        raise Conflict("The table changed before your action arrived, so nothing was done. Here it is now.") from None
-    return Result(record, game, finished=game.is_over)
+        raise Conflict(STALE) from None
+    return Result(record, state, finished=state.is_over())
 
 
-def save_and_score(record: GameRecord, game: Game, actions: list, **changes) -> None:
-    """Save the game; if it just ended, record the results (R7.4) in the same transaction and
-    then refresh scores.csv."""
-    if game.is_over:
-        changes.update(status=FINISHED, finished_at=utcnow())
-        winners = game.winners()
-        store.record_results([(p.name, p.score, n in winners) for n, p in enumerate(game.players)])
-    store.save_game(record, game, actions, **changes)
-    if game.is_over:
+def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome], **changes) -> None:
+    """Save the game; if it just ended, record the results in the same transaction and then
+    refresh Mason Rummy's scores.csv."""
+    ended = state.is_over() and record.status == PLAYING
+    if ended:
+        finish(record, state)
+    store.save_game(record, state, actions, **changes)
+    if ended:
+        after_finish(record)
+
+
+def finish(record: GameRecord, state: GameState) -> None:
+    """The moment a game ends (R7.4): its results, in the caller's transaction."""
+    store.record_results(store.definition_of(record), state.results())
+
+
+def after_finish(record: GameRecord) -> None:
+    if store.definition_of(record).has_score_table:
         write_scores_file()
 
 
-def reveal(slug: str, tokens: dict, form_version: int | None) -> Result:
+def reveal(slug: str, tokens: Mapping[str, str], form_version: int | None) -> Result:
     """The hand-over screen's button: show the current hot-seat player's hand on this device."""
     record = store.lock_game(slug)
     if record is None:
         raise NotFound("There is no such game.")
     held = held_seats(record, tokens)
-    game = store.load_state(record)
-    if game.turn not in held:
+    state = store.load_state(record)
+    turn = state.to_move()
+    if turn is None or turn not in held:
         raise Forbidden("This browser does not hold that seat.")
     if form_version != record.version:
         raise Conflict("The table changed; here it is now.")
-    store.save_game(record, None, [], shown_seat=game.turn)
-    return Result(record, game)
+    store.save_game(record, None, [], shown_seat=turn)
+    return Result(record, state)
 
 
 def hot_seat_humans(record: GameRecord, held: Held) -> list[int]:
     return [s.number for s in record.seats if s.device == HERE and not s.is_ai and s.number in held]
 
 
-def needs_handover(record: GameRecord, game: Game, held: Held) -> bool:
+def needs_handover(record: GameRecord, state: GameState, held: Held) -> bool:
     """Hot-seat privacy: with two or more people sharing this device, a turn starts with a
     hand-over screen naming the player, until they press the button."""
-    turn = game.turn
-    return (game.phase in (DRAW_PHASE, PLAY_PHASE) and turn in held
-            and record.seats[turn].device == HERE and len(hot_seat_humans(record, held)) > 1
-            and record.shown_seat != turn)
+    turn = state.to_move()
+    return (turn is not None and turn in held and record.seats[turn].device == HERE
+            and len(hot_seat_humans(record, held)) > 1 and record.shown_seat != turn)
 
 
-def seat_to_show(record: GameRecord, game: Game, held: Held) -> int | None:
+def seat_to_show(record: GameRecord, state: GameState, held: Held) -> int | None:
     """Whose hand this browser may see now (None: no hand, as a spectator sees the table)."""
-    if game.phase in (DRAW_PHASE, PLAY_PHASE) and game.turn in held:
-        return None if needs_handover(record, game, held) else game.turn
+    turn = state.to_move()
+    if turn is not None and turn in held:
+        return None if needs_handover(record, state, held) else turn
     own = sorted(n for n in held.seats if record.seats[n].device == OWN)
     if own:
         return own[0]
@@ -259,11 +306,24 @@ def seat_to_show(record: GameRecord, game: Game, held: Held) -> int | None:
     return None  # several people share this device: show no hand between their turns
 
 
+def idle_seat(record: GameRecord, state: GameState, held: Held, idle_seconds: int) -> int | None:
+    """The seat whose turn has been waiting longer than ``idle_seconds``, if it is a person's
+    that this browser does not hold: the host may let the computer play it."""
+    turn = state.to_move()
+    if turn is None or state.definition.bot is None:
+        return None
+    seat = record.seats[turn]
+    if seat.is_ai or seat.ai_standin or turn in held:
+        return None
+    waited = (utcnow() - record.updated_at).total_seconds()
+    return turn if waited >= idle_seconds else None
+
+
 # -- game end --------------------------------------------------------------------------------
 
 
 def write_scores_file() -> None:
-    """Keep instance/scores.csv equal to the score table (R7.5), written atomically.
+    """Keep instance/scores.csv equal to Mason Rummy's score table (R7.5), written atomically.
 
     A lock file orders writers from several processes, and each writes the table as it is once
     it holds the lock, so the file never goes back to an older table."""
@@ -274,7 +334,7 @@ def write_scores_file() -> None:
             db.session.rollback()
             table = store.score_table()
             db.session.rollback()
-            table.save_scores(path)
+            write_atomically(path, table.save_scores(), prefix=".scores-")
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
@@ -286,38 +346,44 @@ def unfinished_games(limit: int = 50) -> list[GameRecord]:
         .order_by(GameRecord.updated_at.desc()).limit(limit)))
 
 
-def rematch(slug: str, tokens: dict) -> tuple[GameRecord, dict]:
-    """A new game with the same players, seats and stacked deck (a shuffled game is reshuffled).
+def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
+    """A new game with the same players, seats, options and stacked deck (a shuffled game is
+    reshuffled).
 
     This browser takes the new game's seats it held in the old one; the others follow with
     ``follow_rematch`` (their old table links to the new one)."""
     record = store.lock_game(slug)
     if record is None:
         raise NotFound("There is no such game.")
-    held = held_seats(record, tokens)
-    if not held.seats and not is_host(record, tokens):
+    if not held_seats(record, tokens).at_table:
         raise Forbidden("Only the players at this table can start a rematch.")
     if record.status != FINISHED:
         raise Conflict("The game is still being played.")
     if record.rematch_slug:
         return follow_rematch(slug, tokens)
-    game = store.load_state(record)
+    definition = store.definition_of(record)
     specs = [SeatSpec(s.name, s.is_ai, s.device) for s in record.seats]
-    deck = list(game.stacked_deck) if game.stacked_deck is not None else None
+    deck = None
+    if record.deck_cards:
+        deck_spec = definition.deck_for(len(specs))
+        deck = [deck_spec.parse(card_id) for card_id in record.deck_cards.split()]
     # The new game and the old game's link to it are one transaction, made while the old game
     # is locked: a doubled Rematch click (or both players at once) makes one rematch, not two.
-    new_record, _tokens = create_game(specs, deck, record.deck_name, claim=set(), in_transaction=True)
+    new_record, _tokens = create_game(definition, specs, options=json.loads(record.options or "{}"), deck=deck,
+                                      deck_name=record.deck_name, claim=set(), in_transaction=True)
     new_tokens = carry_seats(record, new_record, tokens)
     store.save_game(record, None, [], rematch_slug=new_record.slug)
+    if new_record.status == FINISHED:
+        after_finish(new_record)
     return new_record, new_tokens
 
 
-def follow_rematch(slug: str, tokens: dict) -> tuple[GameRecord, dict]:
+def follow_rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
     """Take, in the rematch, the seats this browser held in the finished game."""
     record = store.lock_game(slug)
     if record is None or not record.rematch_slug:
         raise NotFound("There is no rematch of this game.")
-    if not held_seats(record, tokens).seats and not is_host(record, tokens):
+    if not held_seats(record, tokens).at_table:
         raise Forbidden("Only the players at this table can join its rematch.")
     new_record = store.find_game(record.rematch_slug)
     new_tokens = carry_seats(record, new_record, tokens)
@@ -325,17 +391,18 @@ def follow_rematch(slug: str, tokens: dict) -> tuple[GameRecord, dict]:
     return new_record, new_tokens
 
 
-def carry_seats(old: GameRecord, new: GameRecord, tokens: dict) -> dict:
+def carry_seats(old: GameRecord, new: GameRecord, tokens: Mapping[str, str]) -> dict:
     """Give this browser, in the rematch ``new``, the seats (and host role) it holds in ``old``.
 
     The new tokens are derived from the old ones (an HMAC with the secret key), so every answer
     to a doubled Rematch or follow carries the same tokens: whichever answer's cookie the browser
     keeps, it holds its seats. A seat someone else has claimed meanwhile is left to them."""
     carried: dict[str, str] = {}
-    if is_host(old, tokens):
+    held = held_seats(old, tokens)
+    if held.host:
         carried["host"] = token = _carried_token(tokens["host"], new.slug, "host")
         new.host_token_hash = store.hash_token(token)
-    for number in held_seats(old, tokens).seats:
+    for number in held.seats:
         seat = new.seats[number]
         token = _carried_token(tokens[str(number)], new.slug, str(number))
         if seat.is_ai or seat.token_hash not in (None, store.hash_token(token)):
@@ -382,20 +449,16 @@ def claim_seat(code: str) -> tuple[GameRecord, dict]:
     return record, {str(number): token}
 
 
-def _host_seat(slug: str, tokens: dict, number: int) -> tuple[GameRecord, SeatRecord]:
+def _host_seat(slug: str, number: int) -> tuple[GameRecord, SeatRecord]:
     record = store.lock_game(slug)
     if record is None or not 0 <= number < len(record.seats):
         raise NotFound("There is no such seat.")
     return record, record.seats[number]
 
 
-def is_host(record: GameRecord, tokens: dict) -> bool:
-    return store.token_matches(tokens.get("host"), record.host_token_hash)
-
-
-def release_seat(slug: str, tokens: dict, number: int) -> None:
+def release_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
     """The host frees an own-device seat: its old token stops working, a new code is made."""
-    record, seat = _host_seat(slug, tokens, number)
+    record, seat = _host_seat(slug, number)
     if not is_host(record, tokens):
         raise Forbidden("Only the host can release a seat.")
     if seat.is_ai or seat.device != OWN:
@@ -405,26 +468,27 @@ def release_seat(slug: str, tokens: dict, number: int) -> None:
     store.save_game(record, None, [])
 
 
-def set_standin(slug: str, tokens: dict, number: int, on: bool, idle_seconds: int) -> None:
+def set_standin(slug: str, tokens: Mapping[str, str], number: int, on: bool, idle_seconds: int) -> None:
     """The host lets the AI play an idle person's turns; the person (or host) stops it."""
-    record, seat = _host_seat(slug, tokens, number)
+    record, seat = _host_seat(slug, number)
     held = held_seats(record, tokens)
-    host = is_host(record, tokens)
     if seat.is_ai:
         raise TableError("That seat is already a computer player.")
     if record.status != PLAYING:
         raise Conflict("This game is over.")
-    game = store.load_state(record)
+    state = store.load_state(record)
     if on:
-        if not host:
+        if not held.host:
             raise Forbidden("Only the host can let the AI stand in.")
+        if state.definition.bot is None:
+            raise TableError(f"{state.definition.name} has no computer player to stand in.")
         waited = (utcnow() - record.updated_at).total_seconds()
-        if game.turn != number or waited < idle_seconds:
+        if state.to_move() != number or waited < idle_seconds:
             raise Conflict(f"{seat.name} is not idle: the AI can stand in after {idle_seconds} seconds of waiting on their turn.")
         seat.ai_standin = True
-        save_and_score(record, game, play_computer_turns(game, record))
+        save_and_score(record, state, play_computer_turns(state, record))
     else:
-        if not host and number not in held:
+        if not held.host and number not in held:
             raise Forbidden("Only the host or the seat's player can stop the AI.")
         seat.ai_standin = False
         store.save_game(record, None, [])

@@ -80,6 +80,11 @@ def _card_by_id(deck_key: str, card_id: str) -> Card:
     return _DECKS[deck_key].parse(card_id)
 
 
+def deck_by_key(key: str) -> "DeckSpec":
+    """The deck made under ``key`` (``KeyError`` if none)."""
+    return _DECKS[key]
+
+
 class DeckSpec:
     """What a game's deck holds, and its cards, each made once.
 

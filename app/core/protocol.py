@@ -86,8 +86,10 @@ class Move:
     ``pick`` is how many cards of the seat's own hand it takes, ``(fewest, most)``, or None;
     ``target`` names a choice made on the board (``"meld"``, ``"column"``) and ``targets`` its
     possible values; ``params`` are fixed fields the action carries; ``menu`` groups moves that a
-    rule book shows as one numbered menu. ``as_dict(cards, target)`` is the action as plain data,
-    which the game's ``action_from_dict`` reads.
+    rule book shows as one numbered menu, and ``number`` is the move's number in it (an option
+    that is not possible now is left out, the others keep their numbers); ``primary`` marks the
+    move most players make. ``as_dict(cards, target)`` is the action as plain data, which the
+    game's ``action_from_dict`` reads.
     """
 
     action: str
@@ -97,7 +99,13 @@ class Move:
     targets: tuple[str, ...] = ()
     params: tuple[tuple[str, str], ...] = ()
     menu: str | None = None
+    number: int | None = None
     primary: bool = True
+
+    @property
+    def button(self) -> str:
+        """The value of this move's button (form field ``move``): ``action|field=value|...``."""
+        return "|".join([self.action] + [f"{key}={value}" for key, value in self.params])
 
     def as_dict(self, cards: Sequence[str] = (), target: str | None = None) -> dict:
         data: dict[str, Any] = {"action": self.action, **dict(self.params)}
@@ -233,6 +241,9 @@ class GameDefinition(ABC):
     options: tuple[Option, ...] = ()
     statistics: tuple[Stat, ...] = ()
     bot: Bot | None = None  # the computer player, for seats named AI; None: the game has none
+    # The actions anyone at the table may make without a seat (dealing the next round): the
+    # moves of ``legal(None)``. Every other action needs the seat it is made for.
+    table_actions: frozenset[str] = frozenset()
     has_score_table = False  # Mason Rummy keeps its own R7.4 score table instead of statistics
 
     def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict:
@@ -266,6 +277,11 @@ class GameDefinition(ABC):
         """A weak player (it discards at random, say) that the simulator measures the computer
         player against, its choices drawn from ``rng``; None if the game has none."""
         return None
+
+    def deck_preview(self, cards: Sequence[Card]) -> list[tuple[str, list[Card]]]:
+        """How a stacked deck deals, for the admin's preview: (what, cards) pairs, from the
+        game's own deal."""
+        return [("Top of the deck", list(cards[:10]))]
 
     def deck_for(self, seats: int) -> DeckSpec:
         """The deck a game of ``seats`` players uses (a game may use more decks for more seats)."""

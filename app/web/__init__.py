@@ -7,12 +7,13 @@ import hashlib
 import os
 
 from flask import Flask, render_template, request, url_for
-from markupsafe import Markup
 from flask_wtf.csrf import CSRFError
+from jinja2 import pass_context
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
+from ..core.cards import Card, deck_by_key
 from ..htmx import is_htmx, vary_on_htmx
-from ..rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -22,9 +23,9 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from . import admin, events, lan, menu, play, scores, setup
+    from . import admin, events, lan, menu, scores, setup, table
 
-    for module in (menu, setup, play, lan, scores, admin, events):
+    for module in (menu, setup, table, lan, scores, admin, events):
         app.register_blueprint(module.bp)
     if os.environ.get("MASON_BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
         from . import bench
@@ -33,7 +34,6 @@ def register(app: Flask) -> None:
 
     _register_static_versions(app)
     _register_card_faces(app)
-    app.jinja_env.globals.update(card=Card.parse, suit_symbols=SUIT_SYMBOLS, suit_names=SUIT_NAMES)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -75,15 +75,25 @@ def render_error(status: int, message: str):
 
 
 def _register_card_faces(app: Flask) -> None:
-    """``card_face(code, extra)``: the HTML of the ``face`` macro (templates/play/_card.html) for
-    one card, made once per card and kept - a card always looks the same - instead of calling
+    """``card(id)``: the card of the table's deck (the template's ``deck_key``, Mason Rummy's by
+    default); ``card_face(id, extra)``: the HTML of the ``face`` macro (templates/table/_card.html)
+    for one card, made once per card and kept - a card always looks the same - instead of calling
     the macro for every card on every render of every table."""
 
     @functools.cache
-    def card_face(code: str, extra: str = "") -> Markup:
-        return Markup(app.jinja_env.get_template("play/_card.html").module.face(code, extra))
+    def face(deck_key: str, card_id: str, extra: str) -> Markup:
+        card = deck_by_key(deck_key).parse(card_id)
+        return Markup(app.jinja_env.get_template("table/_card.html").module.face(card, extra))
 
-    app.jinja_env.globals["card_face"] = card_face
+    @pass_context
+    def card_face(context, card_id: str, extra: str = "") -> Markup:
+        return face(context.get("deck_key") or "mason", card_id, extra)
+
+    @pass_context
+    def card(context, card_id: str) -> Card:
+        return deck_by_key(context.get("deck_key") or "mason").parse(card_id)
+
+    app.jinja_env.globals.update(card_face=card_face, card=card)
 
 
 def _register_static_versions(app: Flask) -> None:

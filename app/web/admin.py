@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import os
 import secrets
-import tempfile
 from datetime import timedelta
 
 import sqlalchemy as sa
@@ -14,14 +13,15 @@ from flask import (
 )
 from werkzeug.utils import secure_filename
 
-from .. import store, tables
+from .. import stacked_decks, store, tables
+from ..core import registry
+from ..core.decks import DeckError, decode_deck_bytes
 from ..extensions import db
+from ..files import write_atomically
+from ..games.mason import MASON, ScoresFileError, ScoreTable
+from ..games.mason.scores import decode_scores_bytes, diff_tables
 from ..models import AdminFailure, PendingImport, utcnow
-from ..rules import DeckError, ScoresFileError, ScoreTable, parse_deck, read_deck_file
-from ..rules.decks import decode_deck_bytes
-from ..rules.scores import decode_scores_bytes
 from ..secrets import check_admin_password
-from .setup import deck_names
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -99,22 +99,39 @@ def logout():
 
 
 def deck_previews() -> list[dict]:
-    """Each deck with each seat's first hand (R4.2: 10 cards a seat, in file order)."""
-    folder = current_app.config["DECKS_FOLDER"]
+    """Every game's decks, each with how it deals (the game's own deal, e.g. R4.2)."""
+    root = current_app.config["DECKS_FOLDER"]
     previews = []
-    for name in deck_names():
-        try:
-            cards = read_deck_file(os.path.join(folder, name))
-            previews.append({"name": name, "seats": [cards[i * 10:(i + 1) * 10] for i in range(3)],
-                             "up_2": cards[20], "up_3": cards[30], "error": None})
-        except DeckError as error:
-            previews.append({"name": name, "seats": [], "error": str(error)})
+    for definition in registry.games():
+        if definition.deck is None:
+            continue
+        folder = stacked_decks.folder_for(root, definition)
+        for name in stacked_decks.deck_names(root, definition):
+            entry = {"game": definition, "name": name, "parts": [], "error": None}
+            try:
+                entry["parts"] = definition.deck_preview(
+                    stacked_decks.read_deck_file(os.path.join(folder, name), definition))
+            except DeckError as error:
+                entry["error"] = str(error)
+            previews.append(entry)
     return previews
 
 
 def render_admin(message: str | None = None, error: str | None = None, status: int = 200):
+    games = [definition for definition in registry.games() if definition.deck is not None]
     return render_template("admin/index.html", decks=deck_previews(), message=message, error=error,
-                           games=tables.unfinished_games()), status
+                           deck_games=games, games=tables.unfinished_games()), status
+
+
+def deck_game():
+    """The game a deck form is about (Mason Rummy unless the form says otherwise)."""
+    try:
+        definition = registry.get(request.form.get("game") or MASON.key)
+    except registry.UnknownGame:
+        raise ValueError("Choose one of the table's games.") from None
+    if definition.deck is None:
+        raise ValueError(f"{definition.name} has no stacked decks.")
+    return definition
 
 
 @bp.get("")
@@ -143,49 +160,38 @@ def uploaded(field: str, extension: str, limit: int) -> tuple[str, bytes]:
 @bp.post("/decks")
 @admin_required
 def upload_deck():
-    """Store a .deck file in decks/ only if R2 accepts it, under a safe name."""
+    """Store a deck file in the game's folder only if the game's parser accepts it (R2 for Mason
+    Rummy), under a safe name."""
     try:
+        definition = deck_game()
         name, data = uploaded("deck", ".deck", MAX_DECK_BYTES)
-        parse_deck(decode_deck_bytes(data))
+        definition.parse_deck(decode_deck_bytes(data))
     except (ValueError, DeckError) as error:
         return render_admin(error=f"The deck was not stored: {error}", status=400)
-    folder = current_app.config["DECKS_FOLDER"]
+    folder = stacked_decks.folder_for(current_app.config["DECKS_FOLDER"], definition)
     target = os.path.join(folder, name)
     if os.path.exists(target) and request.form.get("replace") != "1":
         return render_admin(error=f"A deck named {name} already exists: tick 'replace' to overwrite it.", status=409)
     os.makedirs(folder, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".upload-", suffix=".tmp")
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
-    os.replace(temporary, target)
+    write_atomically(target, data, prefix=".upload-")
     return render_admin(message=f"{name} was checked and stored.")
 
 
 @bp.post("/decks/<name>/delete")
 @admin_required
 def delete_deck(name: str):
-    if name not in deck_names():
+    try:
+        definition = deck_game()
+    except ValueError as error:
+        return render_admin(error=str(error), status=400)
+    root = current_app.config["DECKS_FOLDER"]
+    if name not in stacked_decks.deck_names(root, definition):
         return render_admin(error="There is no such deck.", status=404)
-    os.remove(os.path.join(current_app.config["DECKS_FOLDER"], name))
+    os.remove(os.path.join(stacked_decks.folder_for(root, definition), name))
     return render_admin(message=f"{name} was deleted.")
 
 
 # -- importing scores.csv --------------------------------------------------------------------------
-
-
-def diff_tables(current: ScoreTable, incoming: ScoreTable) -> dict:
-    added = [row for key, row in sorted(incoming.scores.items()) if key not in current.scores]
-    removed = [row for key, row in sorted(current.scores.items()) if key not in incoming.scores]
-    changed, unchanged = [], 0
-    for key, row in sorted(incoming.scores.items()):
-        old = current.scores.get(key)
-        if old is None:
-            continue
-        if old == row:
-            unchanged += 1
-        else:
-            changed.append((old, row))
-    return {"added": added, "removed": removed, "changed": changed, "unchanged": unchanged}
 
 
 @bp.get("/scores/import")

@@ -10,7 +10,7 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from .. import store, tables
 from ..models import OWN
 from . import identity
-from .play import after_post, load_record
+from .table import after_post, answer_refusal, load_record
 
 bp = Blueprint("lan", __name__)
 
@@ -42,25 +42,24 @@ def claim():
     code = request.form.get("code", "")
     try:
         record, tokens = tables.claim_seat(code)
-    except tables.TableError as error:
+    except tables.TableError as error:  # answered here: the join page, not a table
         store.db.session.rollback()
         return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
     identity.remember(record.slug, tokens)
-    return redirect(url_for("play.table", slug=record.slug), 303)
+    return redirect(url_for("table.table", slug=record.slug), 303)
 
 
 @bp.get("/games/<slug>/seats/<int:number>/invite")
 def invite(slug: str, number: int):
     """The join link, QR code and short code of an own-device seat, for the players to share."""
     record = load_record(slug)
-    tokens = identity.tokens_for(slug)
-    if not tables.held_seats(record, tokens).seats and not tables.is_host(record, tokens):
+    if not tables.held_seats(record, identity.tokens_for(slug)).at_table:
         abort(403)
     if not 0 <= number < len(record.seats):
         abort(404)
     seat = record.seats[number]
     if seat.device != OWN or seat.join_code is None:
-        return redirect(url_for("play.table", slug=slug), 303)
+        return redirect(url_for("table.table", slug=slug), 303)
     link = public_url(url_for("lan.join_link", code=seat.join_code))
     qr = segno.make(link, error="m").svg_data_uri(scale=5, border=2)
     return render_template("lan/invite.html", record=record, seat=seat, link=link, qr=qr,
@@ -69,20 +68,15 @@ def invite(slug: str, number: int):
 
 @bp.post("/games/<slug>/seats/<int:number>/release")
 def release(slug: str, number: int):
-    try:
-        tables.release_seat(slug, identity.tokens_for(slug), number)
-    except tables.TableError as error:
-        store.db.session.rollback()
-        return after_post(slug, error)
+    tables.release_seat(slug, identity.tokens_for(slug), number)
     return after_post(slug)
 
 
 @bp.post("/games/<slug>/seats/<int:number>/standin")
 def standin(slug: str, number: int):
-    try:
-        tables.set_standin(slug, identity.tokens_for(slug), number, request.form.get("on") == "1",
-                           current_app.config["IDLE_SECONDS"])
-    except tables.TableError as error:
-        store.db.session.rollback()
-        return after_post(slug, error)
+    tables.set_standin(slug, identity.tokens_for(slug), number, request.form.get("on") == "1",
+                       current_app.config["IDLE_SECONDS"])
     return after_post(slug)
+
+
+bp.register_error_handler(tables.TableError, answer_refusal)

@@ -1,12 +1,13 @@
-"""Menu A, the home page (R9), with the unfinished games to resume; and Quit."""
+"""Menu A, the home page (R9), then the table's other games and the unfinished games to resume
+or watch; and Quit."""
 
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
-from .. import tables
-from ..rules.menus import GAME_OPTIONS, MENU_A, QUIT, VIEW_SCORES, NotAChoice, parse_choice
-from ..store import progress
+from .. import store, tables
+from ..core import registry
+from ..games.mason.menus import GAME_OPTIONS, MENU_A, QUIT, VIEW_SCORES, NotAChoice, parse_choice
 from . import identity
 
 bp = Blueprint("menu", __name__)
@@ -17,16 +18,16 @@ def menu_page(message: str | None = None, status: int = 200):
     games = []
     for record in tables.unfinished_games():
         held = tables.held_seats(record, identity.tokens_for(record.slug)) if record.slug in mine else tables.Held()
-        round_number, turn = progress(record)
         games.append({
             "slug": record.slug,
+            "game": store.definition_of(record).name,
             "names": [seat.name for seat in record.seats],
-            "round": round_number,
-            "turn_name": record.seats[turn].name,  # a seat's name is its player's name
+            "headline": record.headline or "",
             "mine": bool(held.seats),
             "open_seats": [s.number for s in record.seats if not s.is_ai and s.token_hash is None],
         })
-    return render_template("menu/index.html", options=MENU_A, games=games, message=message), status
+    others = [definition for definition in registry.games() if definition.key != "mason"]
+    return render_template("menu/index.html", options=MENU_A, games=games, others=others, message=message), status
 
 
 @bp.get("/")
@@ -57,7 +58,7 @@ def quit_session():
     Seats in unfinished games are kept, so a quit never strands the other players: Menu A
     offers to resume them."""
     kept = {slug: identity.tokens_for(slug) for slug in identity.table_slugs()
-            if (record := tables.store.find_game(slug)) is not None and record.status == tables.PLAYING}
+            if (record := store.find_game(slug)) is not None and record.status == tables.PLAYING}
     session.clear()
     if kept:
         session["tables"] = kept

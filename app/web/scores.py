@@ -1,10 +1,12 @@
-"""The score table (R7.4) and its scores.csv download (R7.5)."""
+"""The scores page: Mason Rummy's score table (R7.4) and its scores.csv download (R7.5), then
+every other game's statistics per name (the figures its rule book lists)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, render_template
 
 from .. import store
+from ..core import registry
 
 bp = Blueprint("scores", __name__)
 
@@ -12,7 +14,9 @@ bp = Blueprint("scores", __name__)
 @bp.get("/scores")
 def index():
     table = store.score_table()
-    return render_template("scores/index.html", rows=table.sorted_rows())
+    others = [(definition, store.statistics(definition)) for definition in registry.games()
+              if not definition.has_score_table and definition.statistics]
+    return render_template("scores/index.html", rows=table.sorted_rows(), others=others)
 
 
 @bp.get("/scores.csv")

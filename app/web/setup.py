@@ -1,18 +1,22 @@
-"""Setting up a game: the stacked-deck prompt (R2.2) and the seats, Menus B and C (R3)."""
+"""Setting up a game. Mason Rummy: the stacked-deck prompt (R2.2) and the seats, Menus B and C
+(R3), one question a page as the terminal asks them. Every other game: one form with the seats,
+the game's options and a stacked deck from ``decks/<key>/``."""
 
 from __future__ import annotations
 
-import os
+import secrets
 
-from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 
-from .. import store, tables
+from .. import stacked_decks, store, tables
+from ..core import registry
+from ..core.decks import DeckError
+from ..core.names import NameRefused, admit_new_name, is_computer_name
+from ..core.protocol import OptionError
+from ..games.mason import MASON
+from ..games.mason.menus import MENU_B, NotAChoice, parse_choice
 from ..htmx import is_htmx
 from ..models import HERE, OWN
-from ..rules import DeckError, is_computer_name, read_deck_file
-from ..rules.menus import MENU_B, NotAChoice, parse_choice
-from ..rules.players import COMPUTER_NAME
-from ..rules.scores import check_player_name
 from . import identity
 
 bp = Blueprint("setup", __name__, url_prefix="/setup")
@@ -29,30 +33,20 @@ def no_setup():
     """The setup ended (or never began): a repeated form lands on the game it created."""
     done = session.get("setup_done")
     if done and store.find_game(done):
-        return redirect(url_for("play.table", slug=done), 303)
+        return redirect(url_for("table.table", slug=done), 303)
     return redirect(url_for("menu.index"), 303)
 
 
 # -- the stacked deck prompt (R2.2) ----------------------------------------------------------
 
 
-def deck_names() -> list[str]:
-    folder = current_app.config["DECKS_FOLDER"]
-    try:
-        return sorted(name for name in os.listdir(folder) if name.endswith(".deck"))
-    except OSError:
-        return []
+def deck_names(definition=MASON) -> list[str]:
+    return stacked_decks.deck_names(current_app.config["DECKS_FOLDER"], definition)
 
 
-def resolve_deck(answer: str):
-    """A deck file from decks/ by name; only plain names (no folders) are looked up."""
-    names = deck_names()
-    name = answer if answer in names else (answer + ".deck" if answer + ".deck" in names else answer)
-    if os.path.basename(name) != name or name.startswith("."):
-        raise DeckError(f"'{answer}' is not a deck file name: type just the name, such as {names[0] if names else 'game.deck'}")
-    if name not in names:
-        raise DeckError(f"there is no deck file named '{answer}' in decks/")
-    return name, read_deck_file(os.path.join(current_app.config["DECKS_FOLDER"], name))
+def resolve_deck(answer: str, definition=MASON, seats: int | None = None):
+    """A deck file of the game's folder by name; only plain names (no folders) are looked up."""
+    return stacked_decks.resolve(current_app.config["DECKS_FOLDER"], definition, answer, seats)
 
 
 def render_deck(setup: dict, message: str | None = None, answer: str = "", status: int = 200):
@@ -134,16 +128,11 @@ def add_seat():
     device = OWN if request.form.get("device") == OWN else HERE
     if kind == NEW:
         raw = request.form.get("name", "")
-        try:
-            name = check_player_name(raw)  # R3.2
-        except ValueError as error:
-            return render_seat(setup, NEW, str(error), 422, name=raw[:40], device=device)
-        if is_computer_name(name):
-            name = COMPUTER_NAME  # R3.4
-        elif store.name_in_scores(name) or any(
-                name.casefold() == s["name"].casefold() for s in setup["seats"]):
-            return render_seat(setup, NEW, f"The name {name} is already taken: choose returning player "
-                                           "to use it, or another name.", 422, name=name, device=device)
+        try:  # R3.2, R3.4: the one admission rule, as the terminal uses it
+            name = admit_new_name(raw, [s["name"] for s in setup["seats"]], known=store.name_in_scores,
+                                  known_hint=": choose returning player to use it, or another name")
+        except NameRefused as error:
+            return render_seat(setup, NEW, str(error), 422, name=raw.strip()[:40], device=device)
     else:
         name = request.form.get("name", "")
         if name not in returning_names(setup):
@@ -165,14 +154,95 @@ def start_game(setup: dict):
             session["setup"] = setup
             return render_deck(setup, f"That deck cannot be used any more: {error}.", "", 422)
     specs = [tables.SeatSpec(s["name"], s["ai"], HERE if s["ai"] else s["device"]) for s in setup["seats"]]
-    record, tokens = tables.create_game(specs, deck, setup.get("deck"))
+    record, tokens = tables.create_game(MASON, specs, deck=deck, deck_name=setup.get("deck"))
     identity.remember(record.slug, tokens)
     session.pop("setup", None)
     session["setup_done"] = record.slug
-    return redirect(url_for("play.table", slug=record.slug), 303)
+    return redirect(url_for("table.table", slug=record.slug), 303)
 
 
 @bp.post("/cancel")
 def cancel():
     session.pop("setup", None)
     return redirect(url_for("menu.index"), 303)
+
+
+# -- every other game: one form ----------------------------------------------------------------------
+
+
+def other_game(key: str):
+    try:
+        definition = registry.get(key)
+    except registry.UnknownGame:
+        abort(404)
+    if definition.key == "mason":
+        abort(404)  # Mason Rummy is set up through Menu A (R9)
+    return definition
+
+
+def seat_count(definition, raw) -> int:
+    try:
+        count = int(raw)
+    except (TypeError, ValueError):
+        return definition.min_seats
+    return min(max(count, definition.min_seats), definition.max_seats)
+
+
+def render_game_setup(definition, *, message: str | None = None, status: int = 200, form=None):
+    form = form or {}
+    seats = seat_count(definition, form.get("seats", definition.min_seats if definition.min_seats > 1 else 1))
+    token = form.get("setup_token") or secrets.token_urlsafe(12)
+    return render_template(
+        "setup/game.html", game=definition, seats=seats, form=form, message=message, token=token,
+        decks=deck_names(definition), known=store.known_names(definition)[:200],
+        option_values={option.key: form.get(option.key, option.default) for option in definition.options},
+    ), status
+
+
+@bp.get("/<key>")
+def game(key: str):
+    definition = other_game(key)
+    return render_game_setup(definition, form=request.args)
+
+
+@bp.post("/<key>")
+def start_other_game(key: str):
+    """Validate the whole form (names, options, deck), then create the game. The form's token
+    makes a doubled post land on the game the first one created."""
+    definition = other_game(key)
+    form = request.form
+    token = form.get("setup_token", "")
+    started = session.get("setups_done") or {}
+    if token and token in started and store.find_game(started[token]):
+        return redirect(url_for("table.table", slug=started[token]), 303)
+    if "change_seats" in form:  # the seat count changed (without JavaScript): the form again
+        return render_game_setup(definition, form=form)
+    seats = seat_count(definition, form.get("seats"))
+    names: list[str] = []
+    specs: list[tables.SeatSpec] = []
+    try:
+        for number in range(seats):
+            raw = form.get(f"name{number}", "")
+            try:
+                name = admit_new_name(raw, names, computer_allowed=definition.bot is not None)
+            except NameRefused as error:
+                raise OptionError(f"Seat {number + 1}: {error}") from None
+            names.append(name)
+            device = OWN if form.get(f"device{number}") == OWN and not is_computer_name(name) else HERE
+            specs.append(tables.SeatSpec(name, is_computer_name(name), device))
+        raw_options = {option.key: form.get(option.key, "") for option in definition.options}
+        options = definition.validate_options(raw_options)
+        deck = deck_name = None
+        if form.get("deck"):
+            deck_name, deck = resolve_deck(form["deck"], definition, seats)
+    except OptionError as error:
+        return render_game_setup(definition, message=str(error), status=422, form=form)
+    except DeckError as error:
+        return render_game_setup(definition, message=f"That deck cannot be used: {error}.", status=422, form=form)
+    record, tokens = tables.create_game(definition, specs, options=options, deck=deck, deck_name=deck_name)
+    identity.remember(record.slug, tokens)
+    if token:
+        started = dict(list(started.items())[-5:])
+        started[token[:40]] = record.slug
+        session["setups_done"] = started
+    return redirect(url_for("table.table", slug=record.slug), 303)

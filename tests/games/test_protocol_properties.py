@@ -107,6 +107,8 @@ def check_state(state) -> None:
             assert state.legal(mover), "the seat to move has nothing it may do"
         else:
             assert state.legal(None), "between rounds, nothing deals on"
+    for move in state.legal(None):
+        assert move.action in definition.table_actions, f"{move.action} is a table move but not in table_actions"
     check_privacy(state)
 
 

@@ -135,8 +135,9 @@ def test_the_deck_list_previews_each_seats_first_hand(player, decks_folder):
     from app.stacked_decks import read_deck_file
 
     seat_3 = [card.code for card in read_deck_file(decks_folder / "quick_out.deck")[20:30]]
-    assert hands == [QUICK_OUT_SEAT_1, QUICK_OUT_SEAT_2, seat_3]  # R4.2: 10 cards a seat, file order
-    assert "Face up first: 9C in a 2-player game, 5H in a 3-player game." in preview
+    # R4.2: 10 cards a seat, file order; then the face-up card with 2 and with 3 players
+    assert hands == [QUICK_OUT_SEAT_1, QUICK_OUT_SEAT_2, seat_3, ["9C"], ["5H"]]
+    assert "Face up first with 2 players" in preview and "Face up first with 3 players" in preview
 
 
 def test_an_invalid_deck_in_the_folder_is_listed_with_what_is_wrong(player, decks_folder):

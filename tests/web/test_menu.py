@@ -173,7 +173,7 @@ def test_menu_a_lists_unfinished_games_with_resume_for_this_browser_and_watch_fo
     mine = host.page("/")
     assert "Unfinished games" in mine.html
     assert "Doris, AI" in mine.html
-    assert "round 1, Doris" in mine.html
+    assert "Round 1 of 3, Doris&#39;s turn" in mine.html
     assert f'href="/games/{slug}">Resume' in mine.html
     assert f'href="/games/{slug}/watch">Watch' in mine.html
 

@@ -11,7 +11,7 @@ from app.core.protocol import GameDefinition
 from . import actions
 from .bot import COMPUTER, MasonBot, random_discard_chooser
 from .cards import DECK
-from .game import MAX_SEATS, MIN_SEATS, Game
+from .game import MAX_SEATS, MIN_SEATS, Game, deal_layout
 
 
 class MasonRummy(GameDefinition):
@@ -23,6 +23,7 @@ class MasonRummy(GameDefinition):
     deck = DECK
     bot = COMPUTER
     has_score_table = True  # R7.4: its own score table (games won, lost, best score)
+    table_actions = frozenset({"next_round"})
 
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
                   seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> Game:
@@ -49,6 +50,14 @@ class MasonRummy(GameDefinition):
     def tally_lines(self, totals, games: int) -> list[str]:
         return [f"average turns per round: {totals.get('turns', 0) / max(totals.get('rounds', 0), 1):.1f}",
                 f"blocked rounds: {totals.get('blocked', 0)} of {totals.get('rounds', 0)}"]
+
+    def deck_preview(self, cards: Sequence[Card]) -> list[tuple[str, list[Card]]]:
+        """Each seat's first hand (R4.2), and the face-up card with 2 and with 3 players."""
+        hands, _face_up, _stock = deal_layout(list(cards), MAX_SEATS)
+        preview = [(f"Seat {seat}", hand) for seat, hand in enumerate(hands, start=1)]
+        for seats in range(MIN_SEATS, MAX_SEATS + 1):
+            preview.append((f"Face up first with {seats} players", [deal_layout(list(cards), seats)[1]]))
+        return preview
 
     def baseline_bot(self, rng: random.Random) -> MasonBot:
         """Draws and lays down by R8.1/R8.2 but discards a random card: what R8.3 is measured against."""

@@ -41,6 +41,14 @@ STALL_REBUILDS = 3
 STATE_FORMAT = 1
 
 
+def deal_layout(deck: list[Card], seats: int) -> tuple[list[list[Card]], Card, list[Card]]:
+    """R4.2: from the top of ``deck``, 10 cards to seat 1, the next 10 to seat 2 (and seat 3),
+    then one face up; the rest, in order, is the stock. (hands, face-up card, stock)"""
+    hands = [deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE] for seat in range(seats)]
+    dealt = seats * HAND_SIZE
+    return hands, deck[dealt], deck[dealt + 1:]
+
+
 class Outcome(CoreOutcome):
     """What one applied action did. ``events`` are public log lines (they never name a card
     drawn from the stock); ``drawn`` is the card drawn (for its drawer's eyes only)."""
@@ -127,13 +135,13 @@ class Game(GameState):
         if self.phase == DRAW_PHASE:
             moves = []
             if self.can_draw(STOCK):
-                moves.append(Move("draw_stock", MENU_D[0], menu="Menu D"))
+                moves.append(Move("draw_stock", MENU_D[0], menu="Menu D", number=1))
             if self.can_draw(DISCARD_PILE):
-                moves.append(Move("draw_discard", MENU_D[1], menu="Menu D"))
+                moves.append(Move("draw_discard", MENU_D[1], menu="Menu D", number=2))
             return moves
         hand = len(self.players[seat].hand.cards)
-        return [Move("lay_down", MENU_E[0], pick=(1, hand), menu="Menu E"),
-                Move("discard", MENU_E[1], pick=(1, 1), menu="Menu E", primary=False)]
+        return [Move("lay_down", MENU_E[0], pick=(1, hand), menu="Menu E", number=1),
+                Move("discard", MENU_E[1], pick=(1, 1), menu="Menu E", number=2, primary=False)]
 
     def results(self) -> list[SeatResult]:
         """R7.3: the lowest game score wins, every seat tied for it too; R7.4 counts the rest."""
@@ -211,7 +219,7 @@ class Game(GameState):
         if self.phase == ROUND_OVER:
             raise WrongPhase("The round is over: the next round must be dealt first.")
         if seat != self.turn:
-            raise NotYourTurn(f"It is {self.label(self.turn)}'s turn.")
+            raise NotYourTurn(f"It is {self.label(self.turn)}'s turn, not yours.")
         outcome = Outcome(action, seat)
         try:
             if isinstance(action, Draw):
@@ -238,13 +246,11 @@ class Game(GameState):
             deck = list(self.stacked_deck)  # R2.4: the same order every round
         else:
             deck = shuffled_deck(random.Random(f"{self.seed}/round/{self.round_number}"))
-        seats = len(self.players)
-        for seat, player in enumerate(self.players):
-            player.hand.cards = sort_cards(deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE])
+        hands, face_up, self.stock = deal_layout(deck, len(self.players))
+        for player, hand in zip(self.players, hands):
+            player.hand.cards = sort_cards(hand)
             player.hand.laid_down = []
-        dealt = seats * HAND_SIZE
-        self.discard = [deck[dealt]]
-        self.stock = deck[dealt + 1:]
+        self.discard = [face_up]
         self.turn = self.starting_seat(self.round_number)
         self.phase = DRAW_PHASE
         self.turns_this_round = 0
@@ -376,6 +382,7 @@ class Game(GameState):
         summary = None
         if self.phase in (ROUND_OVER, GAME_OVER) and self.round_scores:
             summary = {
+                "title": f"Round {len(self.round_scores)} is over",
                 "round": len(self.round_scores),
                 "went_out": None if self.went_out is None else self.label(self.went_out),
                 "points": list(self.round_scores[-1]),

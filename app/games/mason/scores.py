@@ -192,3 +192,19 @@ def _parse_row(fields: list[str], line: int) -> ScoreRow:
     if won > 0 and best is None:
         raise ScoresFileError(f"'{name}' has won games but no best score", line)
     return ScoreRow(name, won, lost, best)
+
+
+def diff_tables(current: ScoreTable, incoming: ScoreTable) -> dict:
+    """What importing ``incoming`` over ``current`` adds, removes and changes (a preview)."""
+    added = [row for key, row in sorted(incoming.scores.items()) if key not in current.scores]
+    removed = [row for key, row in sorted(current.scores.items()) if key not in incoming.scores]
+    changed, unchanged = [], 0
+    for key, row in sorted(incoming.scores.items()):
+        old = current.scores.get(key)
+        if old is None:
+            continue
+        if old == row:
+            unchanged += 1
+        else:
+            changed.append((old, row))
+    return {"added": added, "removed": removed, "changed": changed, "unchanged": unchanged}

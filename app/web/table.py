@@ -1,0 +1,214 @@
+"""The table: one blueprint for every game. One URL gives the page or, to htmx, the fragment;
+the board is the game's own template (``templates/games/<key>/``), the rest of the table is
+shared (``templates/table/``). What a seat sees is the game's ``view(seat)``; the buttons are
+its ``legal(seat)``. An action is the form as plain data, read by the game's
+``action_from_dict``. Refusals (``TableError``) are answered once, by the error handler below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
+
+from .. import store, tables
+from ..htmx import is_htmx
+from ..models import FINISHED, OWN, GameRecord
+from . import identity
+
+bp = Blueprint("table", __name__, url_prefix="/games")
+
+LOG_LINES = 12
+# Form fields that are not part of an action.
+NOT_ACTION_FIELDS = {"csrf_token", "version", "seat", "move"}
+
+
+def load_record(slug: str) -> GameRecord:
+    record = store.find_game(slug)
+    if record is None:
+        abort(404)
+    return record
+
+
+def access(record: GameRecord) -> tables.Held:
+    """The seats (and host role) this browser holds in ``record``, worked out once a request."""
+    cache = g.setdefault("held", {})
+    key = (record.slug, record.version)
+    if key not in cache:
+        cache[key] = tables.held_seats(record, identity.tokens_for(record.slug))
+    return cache[key]
+
+
+def table_context(record: GameRecord, state, held: tables.Held, *, watching: bool = False,
+                  message: str | None = None, selected=()) -> dict[str, Any]:
+    """Everything the shared table templates read; the game's own templates read ``view``."""
+    definition = state.definition
+    shown = None if watching else tables.seat_to_show(record, state, held)
+    view = state.view(shown)  # the rules decide what this seat may see
+    turn = state.to_move()
+    handover = None
+    if not watching and tables.needs_handover(record, state, held):
+        handover = state.label(turn)
+    at_table = held.at_table and not watching
+    if shown is not None:
+        moves = state.legal(shown)
+    elif at_table and handover is None:
+        moves = state.legal(None)  # the table's moves: the next deal
+    else:
+        moves = []
+    host = held.host and not watching
+    manages = host or (bool(held.seats) and not watching)  # may see join codes and the seats panel
+    seats = []
+    for seat in record.seats:
+        seats.append({
+            "number": seat.number, "name": state.label(seat.number), "is_ai": seat.is_ai, "device": seat.device,
+            "claimed": seat.token_hash is not None, "standin": seat.ai_standin,
+            "join_code": seat.join_code if manages else None,
+        })
+    finished = record.status == FINISHED or state.is_over()
+    log = view.get("log") or []
+    return {
+        "slug": record.slug,
+        "version": record.version,
+        "game": definition,
+        "kind": definition.key,
+        "deck_key": state.deck.key if getattr(state, "deck", None) is not None else None,
+        "view": view,
+        "me": shown,
+        "turn": turn,
+        "my_turn": shown is not None and shown == turn,
+        "moves": moves,
+        "pick": any(move.pick is not None for move in moves),
+        "handover": handover,
+        "watching": watching,
+        "holds_seat": bool(held.seats) and not watching,
+        "at_table": at_table,
+        "manages": manages,
+        "seats": seats,
+        "selected": set(selected),
+        "message": message,
+        "log": log[-LOG_LINES:],
+        "log_start": max(1, len(log) - LOG_LINES + 1),
+        "finished": finished,
+        "results": state.results() if finished else [],
+        "rematch_slug": record.rematch_slug,
+        "idle_seat": None if watching else tables.idle_seat(record, state, held, current_app.config["IDLE_SECONDS"]),
+        "is_host": host,
+        "own_device": OWN,
+    }
+
+
+def render_table(record: GameRecord, *, message: str | None = None, status: int = 200,
+                 selected=(), watching: bool = False, fragment: bool | None = None, game=None):
+    """The table page (or its fragment). ``game``: the record's state if the caller has it."""
+    state = game if game is not None else store.load_state(record)
+    held = tables.Held() if watching else access(record)
+    context = table_context(record, state, held, watching=watching, message=message, selected=selected)
+    use_fragment = is_htmx() if fragment is None else fragment
+    template = "table/_table.html" if use_fragment else "table/page.html"
+    return render_template(template, **context), status
+
+
+@bp.get("/<slug>")
+def table(slug: str):
+    return render_table(load_record(slug))
+
+
+@bp.get("/<slug>/watch")
+def watch(slug: str):
+    """A spectator's view: the whole table, no hands."""
+    return render_table(load_record(slug), watching=True)
+
+
+@bp.get("/<slug>/table")
+def table_fragment(slug: str):
+    """The table alone, for live refreshes. ``since``: answer 204 (nothing to swap) if the
+    game is still at that version - the cheap polling fallback when events cannot stream."""
+    record = load_record(slug)
+    since = request.args.get("since", type=int)
+    if since is not None and since == record.version:
+        return "", 204
+    return render_table(record, watching=request.args.get("watch") == "1", fragment=True)
+
+
+def action_data(form) -> dict[str, Any]:
+    """The action a table form posted, as plain data for the game's ``action_from_dict``: its
+    fields (``cards`` a list), and a pressed ``move`` button's ``action|field=value|...``."""
+    data: dict[str, Any] = {key: form.get(key) for key in form if key not in NOT_ACTION_FIELDS}
+    data["cards"] = form.getlist("cards")
+    move = form.get("move")
+    if move:
+        name, *fields = move.split("|")
+        data["action"] = name
+        for item in fields:
+            key, _, value = item.partition("=")
+            if key and key not in NOT_ACTION_FIELDS:
+                data[key] = value
+    return data
+
+
+@bp.post("/<slug>/act")
+def act(slug: str):
+    version = request.form.get("version", type=int)
+    seat = request.form.get("seat", type=int)  # none: a move of the table (the next deal)
+    done = tables.perform(slug, identity.tokens_for(slug), version, seat, action_data(request.form))
+    return after_post(slug, done=done)
+
+
+@bp.post("/<slug>/reveal")
+def reveal(slug: str):
+    done = tables.reveal(slug, identity.tokens_for(slug), request.form.get("version", type=int))
+    return after_post(slug, done=done)
+
+
+@bp.post("/<slug>/rematch")
+def rematch(slug: str):
+    return go_to_rematch(slug, tables.rematch)
+
+
+@bp.post("/<slug>/follow")
+def follow(slug: str):
+    return go_to_rematch(slug, tables.follow_rematch)
+
+
+def go_to_rematch(slug: str, take_seats):
+    """Start (or follow into) the rematch, keep the seats this browser gets there, go there."""
+    record, tokens = take_seats(slug, identity.tokens_for(slug))
+    identity.remember(record.slug, tokens)
+    return navigate(url_for("table.table", slug=record.slug))
+
+
+def after_post(slug: str, done: tables.Result | None = None):
+    """Answer a successful table form: the fresh table as a fragment for htmx, or for a plain
+    form a redirect (so a refresh cannot repeat it). ``done``: the game as the action just saved
+    it, shown without reading it back."""
+    if is_htmx():
+        if done is not None:
+            return render_table(done.record, game=done.game)
+        return render_table(load_record(slug))
+    load_record(slug)
+    return redirect(url_for("table.table", slug=slug), 303)
+
+
+def navigate(url: str):
+    """Go to another page after a POST: htmx follows HX-Redirect, a plain form the 303."""
+    if is_htmx():
+        return "", 204, {"HX-Redirect": url}
+    return redirect(url, 303)
+
+
+def answer_refusal(error: tables.TableError):
+    """A refused table action: nothing was changed (the transaction is rolled back); the fresh
+    table with the message, at the error's status. A game that is not there is a 404 page."""
+    store.db.session.rollback()
+    slug = (request.view_args or {}).get("slug")
+    record = store.find_game(slug) if slug else None
+    if record is None or isinstance(error, tables.NotFound) and error.message == "There is no such game.":
+        from . import render_error
+
+        return render_error(error.status if record is None else 404, error.message)
+    selected = request.form.getlist("cards")
+    return render_table(record, message=error.message, status=error.status, selected=selected)
+
+
+bp.register_error_handler(tables.TableError, answer_refusal)
