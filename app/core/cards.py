@@ -170,9 +170,10 @@ class DeckSpec:
 
     def not_a_card(self, text: str) -> str:
         shown = text if len(text) <= 12 and text.isprintable() else repr(text[:12])
-        return f"'{shown}' is not a card: {self.describe_code()}"
+        # No example card here: a refusal shown at a table must not name a card at random.
+        return f"'{shown}' is not a card: {self.describe_code(example=False)}"
 
-    def describe_code(self) -> str:
+    def describe_code(self, example: bool = True) -> str:
         """How a card is written, for messages: "a card is a value 2-9 T J Q K A followed by a
         suit C D H S P, such as TP"."""
         numbers = [rank for rank in self.ranks if rank.isdigit()]
@@ -184,8 +185,9 @@ class DeckSpec:
         else:
             parts = list(self.ranks)
         joker = f", or {JOKER_CODE} for a joker" if self.jokers else ""
+        such_as = f", such as {self.example}" if example else ""
         return (f"a card is a {self.rank_word} {' '.join(parts)} followed by a suit "
-                f"{' '.join(self.suits)}, such as {self.example}{joker}")
+                f"{' '.join(self.suits)}{such_as}{joker}")
 
     def sort(self, cards: Iterable[Card]) -> list[Card]:
         """Hand order: by suit (the deck's suit order), then rank; jokers last."""

@@ -25,18 +25,18 @@ class DeckError(ValueError):
 def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list[Card]:
     """Validate deck text and return its cards, top of the deck first."""
     if one_per_line:
-        tokens = []
+        words = []
         for number, line in enumerate(text.splitlines(), start=1):
             words = line.split()
             if len(words) > 1:
                 raise DeckError(f"line {number} holds {len(words)} codes: a line holds one card code")
-            tokens += words
+            words += words
     else:
-        tokens = text.split()
+        words = text.split()
     cards: list[Card] = []
     seen: dict[str, list[int]] = {}
     limit = deck.copies
-    for position, token in enumerate(tokens, start=1):
+    for position, token in enumerate(words, start=1):
         code = token.upper()
         copies = deck.copies_of(code)
         if not copies:
@@ -44,7 +44,7 @@ def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list
             raise DeckError(f"code {position} of the deck, '{shown}', is not a card ({deck.describe_code()})")
         where = seen.setdefault(code, [])
         if len(where) == len(copies):
-            count = "" if len(tokens) == deck.size else f" (and the deck holds {len(tokens)} card codes, not {deck.size})"
+            count = "" if len(words) == deck.size else f" (and the deck holds {len(words)} card codes, not {deck.size})"
             if limit == 1:
                 raise DeckError(f"{code} appears twice, at codes {where[0]} and {position}: "
                                 f"every card must appear exactly once{count}")

@@ -191,12 +191,12 @@ def check_error_pages(app, checker, slug, browsers, monkeypatch) -> set[int]:
                 checker.check(response.get_data(as_text=True), held, f"{label} error {name} htmx={htmx}")
 
     # a 500: the table view fails with the hands in the exception's message
-    from app.web import play
+    from app.web import table
 
     def broken(record, game, held, **kwargs):
         raise RuntimeError("boom: " + " ".join(c.code for p in game.players for c in p.hand.cards))
 
-    monkeypatch.setattr(play, "table_context", broken)
+    monkeypatch.setattr(table, "table_context", broken)
     for label, (player, held) in browsers.items():
         for htmx in (False, True):
             response = player.get(f"/games/{slug}", htmx=htmx)
@@ -290,7 +290,8 @@ def test_deck_files_and_the_stock_order_are_never_served_to_players(app, player,
     # every GET page a player can reach: no deck file content, and the stock's order never
     with app.app_context():
         game = store.load_state(store.find_game(slug))
-    samples = {"slug": slug, "number": 1, "code": "ABCDEF", "name": "quick_out.deck", "token": "x", "filename": "css/app.css"}
+    samples = {"slug": slug, "number": 1, "code": "ABCDEF", "name": "quick_out.deck", "token": "x", "filename": "css/app.css",
+               "key": "rummy"}
     stock = " ".join(card.code for card in game.stock[:3])
     checked = 0
     for rule in app.url_map.iter_rules():

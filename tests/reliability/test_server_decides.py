@@ -75,26 +75,24 @@ def oracle(record, game: Game, held: set[int], seat: int | None, version: int | 
     if isinstance(action_or_status, int):
         return action_or_status, None
     action = action_or_status
-    if isinstance(action, NextRound):
+    if seat is None and isinstance(action, NextRound):
         if not held:
-            return 403, None
+            return 403, None  # the table's move: only the players at the table
     elif seat is None or seat not in held:
         return 403, None  # R4.4 / issue 5: only the seat's token gives the seat
     if version != record.version:
         return 409, None
     if record.status != "playing":
         return 409, None
-    if not isinstance(action, NextRound) and seat != game.turn:
-        return 409, None
     after = game.copy()
     try:
         after.apply(seat, action)
     except NotYourTurn:
-        return 409, None
+        return 409, None  # out of turn: the fresh table
     except IllegalAction:
         return 422, None
     computer = tables.play_computer_turns(after, record)
-    return 200, (after, [(seat, action)] + computer)
+    return 200, (after, [(seat, action)] + [(outcome.seat, outcome.action) for outcome in computer])
 
 
 def sensible_move(game: Game, rng_data) -> tuple[str, list[str]]:

@@ -72,20 +72,20 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     if name == "next_round":
         return NextRound()
     if name in ("lay_down", "discard"):
-        cards = _cards(data.get("cards", []))
+        codes = data.get("cards", [])
+        if isinstance(codes, str):
+            codes = [codes]
         if name == "lay_down":
-            if not cards:
+            if not codes:
                 raise BadSelection("Select the cards to play down first: tap them in your hand.")  # R5.5
-            return LayDown(cards)
-        if len(cards) != 1:
+            return LayDown(_cards(codes))
+        if isinstance(codes, (list, tuple)) and len(codes) != 1:
             raise BadSelection("Select exactly one card to discard.")  # R5.6
-        return Discard(cards[0])
+        return Discard(_cards(codes)[0])
     raise BadAction("That is not one of the offered actions.")  # R9.1
 
 
 def _cards(codes: Any) -> tuple[Card, ...]:
-    if isinstance(codes, str):
-        codes = [codes]
     if not isinstance(codes, (list, tuple)):
         raise BadAction("The cards of an action are a list of card codes.")
     try:
