@@ -457,6 +457,12 @@ class TwentyOneState(GameState):
                 raise ValueError("the seat to play is not playing")
         elif self.turn is not None or len(self.history) != self.round_number:
             raise ValueError("between rounds and at the end nobody is to play")
+        for seat, player in enumerate(table.players):
+            value, status = player.hand_value, self.status[seat]
+            fits = {TO_PLAY: value < TWENTY_ONE and self.phase == PLAYING, STAYED: value < TWENTY_ONE,
+                    BUST: value > BUST_LIMIT, NATURAL: value == TWENTY_ONE}[status]
+            if not fits:
+                raise ValueError(f"seat {seat} cannot be '{status}' with a hand worth {value}")
         if any(not card.face_up for player in table.players for card in player.hand):
             raise ValueError("players' cards are face up")
         if any(not card.face_up for card in table.dealer.hand[:1] + table.dealer.hand[2:]):

@@ -477,6 +477,9 @@ def test_the_state_round_trips_through_json_at_every_step():
     lambda data: data.update(seed=[1]),
     lambda data: data.pop("log"),
     lambda data: data["log"].append({"seat": None, "text": "x", "cards": ["ZZ"], "kind": "hand"}),
+    lambda data: data["status"].__setitem__(1, "bust"),
+    lambda data: data["status"].__setitem__(0, "21"),
+    lambda data: data["hands"][0].extend([data["deck"].pop(0) for _ in range(4)]),  # over 21, still to play
 ])
 def test_from_dict_refuses_data_that_is_not_a_game(spoil):
     data = json.loads(json.dumps(new_game(("Ann", "Bob")).to_dict()))
