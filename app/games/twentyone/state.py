@@ -28,7 +28,7 @@ from app.core.protocol import (
 from .actions import Deal, EndTable, Hit, Stay
 from .cards import DECK, Deck
 from .table import (
-    BUST_LIMIT, DEALER_WINS, END, HAND, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table,
+    BUST_LIMIT, DEALER_WINS, END, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table,
 )
 
 STATE_FORMAT = 1

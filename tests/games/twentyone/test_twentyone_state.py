@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from app.core import BadAction, GameIsOver, IllegalAction, NotYourTurn, OptionError, WrongPhase
+from app.core import BadAction, GameIsOver, NotYourTurn, OptionError, WrongPhase
 from app.core.autoplay import autoplay, computer_seats
 from app.games.twentyone import DECK, DEFINITION, Deal, DealerRule, EndTable, Hit, RandomChoice, Stay
 from twentyone_helpers import LOWS, TENS, new_game, planned, stacked, texts
