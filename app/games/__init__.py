@@ -3,7 +3,5 @@ order the home page lists them; a new game is one more import here."""
 
 from __future__ import annotations
 
-from app.core import registry
-
-registry_of_games = registry  # the doors import app.games, then ask the registry
-from . import mason  # noqa: E402,F401
+from . import mason  # noqa: F401  (first: Menu A is Mason Rummy's)
+from . import twentyone  # noqa: F401

@@ -1,0 +1,62 @@
+"""The definition of 21 that the registry holds: seats, options, deck, statistics, bots."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from app.core.cards import Card as CoreCard
+from app.core.protocol import GameDefinition, Option, OptionError, Stat
+
+from .actions import action_from_dict, action_to_dict
+from .bot import DealerRule, RandomChoice
+from .cards import DECK
+from .state import TwentyOneState
+
+
+class TwentyOne(GameDefinition):
+    key = "twentyone"
+    name = "21 against the dealer"
+    summary = "Hit or stay: come closer to 21 than the dealer without going over."
+    min_seats = 1
+    max_seats = 5  # T7.1
+    deck = DECK
+    deck_one_code_per_line = True  # T2.1
+    options = (
+        Option("rounds", "Rounds (0: until the table is ended)", "int", 5, 0, 50,
+               help="The game ends after this many rounds; between rounds anyone may also end the table."),
+    )
+    statistics = (  # T5.3
+        Stat("rounds_won", "Rounds won"),
+        Stat("rounds_lost", "Rounds lost"),
+        Stat("rounds_tied", "Rounds tied"),
+    )
+    bot = DealerRule()
+
+    def baseline_bot(self, rng: random.Random) -> RandomChoice:
+        return RandomChoice(rng)
+
+    def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
+                  seed: int | str | None = None, stacked_deck: Sequence[CoreCard] | None = None) -> TwentyOneState:
+        names = list(names)
+        if not all(isinstance(name, str) and name.strip() for name in names):
+            raise OptionError("Every seat needs a name.")
+        self.check_seats(names)
+        values = self.validate_options(options)
+        if seed is None:
+            if stacked_deck is None:
+                raise ValueError("a shuffled game needs a seed")
+            seed = 0  # a stacked deck still needs a generator for refills (T3.6)
+        return TwentyOneState.new(self, names, values, seed, stacked_deck)
+
+    def from_dict(self, data: Mapping[str, Any]) -> TwentyOneState:
+        return TwentyOneState.from_dict(self, data)
+
+    def action_from_dict(self, data: Mapping[str, Any]):
+        return action_from_dict(data)
+
+    def action_to_dict(self, action) -> dict:
+        return action_to_dict(action)
+
+
+DEFINITION = TwentyOne()

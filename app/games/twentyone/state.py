@@ -1,0 +1,481 @@
+"""21 as a game state of the protocol (T3, T5, T7): rounds at one table of 1 to 5 players
+against the dealer.
+
+The dealer is part of the state, not a seat. A round: the deal (T3.1), then each player in seat
+order hits or stays until they stay, go bust or reach exactly 21 (T3.2, T3.3); once every
+player is done, the dealer plays only if someone still stands (T7.1), card by card (T3.4, T5.2);
+each standing player's result is decided against the dealer alone. Between rounds nobody is to
+move and anyone at the table may deal the next round or end the table. The game ends after the
+``rounds`` option's number of rounds (0: only when the table is ended).
+
+Privacy (T3.2, T3.3, T7.2): every face-up card is public; the deck and every face-down card
+(the dealer's hidden card, and a hidden card that went to the discard pile without being turned
+over) are hidden from everyone. The discard pile is shown only as a count.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+from app.core.cards import Card as CoreCard
+from app.core.names import is_computer_name
+from app.core.protocol import (
+    BadAction, GameDefinition, GameIsOver, GameState, Move, NotYourTurn, Outcome, SeatResult, WrongPhase,
+)
+
+from .actions import Deal, EndTable, Hit, Stay
+from .cards import DECK, Deck
+from .table import (
+    BUST_LIMIT, DEALER_WINS, END, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table,
+)
+
+STATE_FORMAT = 1
+
+# the game's phase
+PLAYING, BETWEEN, OVER = "playing", "between", "over"
+# a seat's part in the current round
+TO_PLAY, STAYED, BUST, NATURAL = "to play", "stayed", "bust", "21"
+STATUSES = (TO_PLAY, STAYED, BUST, NATURAL)
+# a seat's result in a round
+WON, LOST, TIED = "won", "lost", "tied"
+RESULTS = (WON, LOST, TIED)
+WHO_WON = {PLAYER_WINS: WON, DEALER_WINS: LOST}
+
+HIT_MOVE = Move("hit", "Hit")
+STAY_MOVE = Move("stay", "Stay")
+END_MOVE = Move("end", "End the table", primary=False)
+SOLO_NAME = "Player"  # one player at the table is "Player" in every line, as in T4-T6
+
+
+# -- the lines that end a round (T5.1; with several players each names its player) ----------------
+
+
+def bust_line(round_number: int, name: str | None = None) -> str:
+    if name is None:
+        return f"Player went bust. Dealer won round {round_number}!"
+    return f"{name} went bust. Dealer won round {round_number} against {name}!"
+
+
+def natural_line(round_number: int, name: str | None = None) -> str:
+    return f"{name or SOLO_NAME} wins round {round_number} with a natural 21!"
+
+
+def dealer_note(dealer_value: int) -> str:
+    """What T5.1 says of the dealer's final hand before the result, or ""."""
+    if dealer_value > BUST_LIMIT:
+        return "Dealer went bust."
+    if dealer_value == TWENTY_ONE:
+        return "Dealer has a natural 21!"
+    return ""
+
+
+def showdown_line(result: str, round_number: int, name: str | None = None) -> str:
+    if name is None:
+        return {WON: f"Player wins round {round_number}!", LOST: f"Dealer wins round {round_number}!",
+                TIED: f"Tie! No one wins round {round_number}!"}[result]
+    return {WON: f"{name} wins round {round_number}!", LOST: f"Dealer wins round {round_number} against {name}!",
+            TIED: f"Tie! No one wins round {round_number} between {name} and the dealer!"}[result]
+
+
+class TwentyOneState(GameState):
+    def __init__(self, definition: GameDefinition, names: Sequence[str], options: Mapping[str, Any],
+                 seed: int | str, table: Table):
+        self.definition = definition
+        self.deck = DECK
+        self._names = list(names)
+        self.options = dict(options)
+        self.seed = seed
+        self.table = table
+        self.round_number = 0
+        self.phase = BETWEEN
+        self.turn: int | None = None
+        self.status: list[str] = [TO_PLAY] * len(names)
+        self.results_now: list[str | None] = [None] * len(names)  # this round's results so far
+        self.history: list[list[str]] = []  # every finished round's results, seat by seat
+        self.log: list[dict] = []
+        self._seen: set[str] = set()  # card ids the log names (hidden_from)
+        self._seen_count = 0  # log entries counted into _seen
+
+    @classmethod
+    def new(cls, definition: GameDefinition, names: Sequence[str], options: Mapping[str, Any],
+            seed: int | str, stacked_deck: Sequence[CoreCard] | None) -> "TwentyOneState":
+        """A new game with round 1 dealt."""
+        if stacked_deck is not None:
+            cards = list(stacked_deck)
+            if len(cards) != DECK.size or set(cards) != set(DECK.cards):
+                raise ValueError(f"a stacked deck holds the {DECK.size} cards of 21 once each")
+            deck = Deck(cards)
+        else:
+            deck = Deck.shuffled(random.Random(f"{seed}/deck"))  # T2.4
+        state = cls(definition, names, options, seed, Table(cls._line_names(names), deck, seed=seed))
+        state._start_round(Outcome(Deal()))
+        return state
+
+    @staticmethod
+    def _line_names(names: Sequence[str]) -> list[str]:
+        if len(names) == 1:
+            return [SOLO_NAME]
+        # the seat labels of GameState.label: several AI seats are AI 1, AI 2, ...
+        return [f"{name} {seat + 1}" if names.count(name) > 1 else name for seat, name in enumerate(names)]
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    @property
+    def rounds(self) -> int:
+        return self.options["rounds"]
+
+    @property
+    def several(self) -> bool:
+        return len(self._names) > 1
+
+    def to_move(self) -> int | None:
+        return self.turn if self.phase == PLAYING else None
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def hand_value(self, seat: int) -> int:
+        """The value of a seat's hand (every player's card is face up: anyone may add it up)."""
+        return self.table.players[seat].hand_value
+
+    def tally(self, seat: int) -> dict[str, int]:
+        """T5.3: rounds won, lost and tied by a seat so far."""
+        counts = Counter(results[seat] for results in self.history)
+        return {result: counts[result] for result in RESULTS}
+
+    def legal(self, seat: int | None) -> list[Move]:
+        if self.phase == OVER or (seat is not None and not self._is_seat(seat)):
+            return []
+        if self.phase == BETWEEN:
+            return [Move("deal", f"Deal round {self.round_number + 1}"), END_MOVE]
+        if seat is not None and seat == self.turn:
+            return [HIT_MOVE, STAY_MOVE]
+        return []
+
+    def _is_seat(self, seat: Any) -> bool:
+        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self._names)
+
+    def _line_name(self, seat: int) -> str | None:
+        """How result lines name a seat: None (the word "Player") when one player sits."""
+        return self.table.players[seat].name if self.several else None
+
+    # -- acting -------------------------------------------------------------------------------------
+
+    def apply(self, seat: int | None, action: Any) -> Outcome:
+        if not isinstance(action, (Hit, Stay, Deal, EndTable)):
+            raise BadAction(f"{action!r} is not an action of 21.")
+        if self.phase == OVER:
+            raise GameIsOver("The game is over: the table is closed.")
+        if seat is not None and not self._is_seat(seat):
+            raise NotYourTurn(f"There is no seat {seat} at this table.")
+        if isinstance(action, (Deal, EndTable)):
+            if self.phase != BETWEEN:
+                raise WrongPhase(f"Round {self.round_number} is still being played: it is "
+                                 f"{self.label(self.turn)}'s turn to hit or stay.")
+        else:
+            if self.phase != PLAYING:
+                raise WrongPhase(f"Round {self.round_number} is over: deal round {self.round_number + 1} first.")
+            if seat != self.turn:
+                raise NotYourTurn(f"It is {self.label(self.turn)}'s turn to hit or stay.")
+        # every check is done: from here the action applies whole
+        outcome = Outcome(action, seat)
+        if isinstance(action, Deal):
+            self._start_round(outcome)
+        elif isinstance(action, EndTable):
+            self._end_game(outcome, f"The table is ended after round {self.round_number}.")
+        elif isinstance(action, Hit):
+            self._hit(seat, outcome)
+        else:
+            self._stay(seat, outcome)
+        return outcome
+
+    def _record(self, outcome: Outcome) -> None:
+        events = self.table.take_events()
+        self.log.extend(events)
+        outcome.events.extend(events)
+
+    def _start_round(self, outcome: Outcome) -> None:
+        if self.round_number:
+            self.table.clear_table()  # T3.5; the deck carries on (T3.7)
+        self.round_number += 1
+        self.table.note(None, f"Round {self.round_number}", kind=ROUND)
+        self.table.deal_hands()
+        self.table.show_table()
+        self.status = [TO_PLAY] * len(self._names)
+        self.results_now = [None] * len(self._names)
+        self.phase = PLAYING
+        self.turn = 0  # nobody holds 21 after the deal (T1.2): the first seat plays
+        self._record(outcome)
+
+    def _hit(self, seat: int, outcome: Outcome) -> None:
+        name = self._line_name(seat)
+        self.table.note(seat, f"{name or SOLO_NAME} hits.")
+        bust = self.table.player_hit(seat)
+        self.table.show_after(seat)
+        if bust:  # T3.2
+            self.status[seat], self.results_now[seat] = BUST, LOST
+            self.table.note(seat, bust_line(self.round_number, name), kind=RESULT)
+        elif self.table.player_natural(seat):  # T3.3
+            self.status[seat], self.results_now[seat] = NATURAL, WON
+            self.table.note(seat, natural_line(self.round_number, name), kind=RESULT)
+        if self.status[seat] != TO_PLAY:
+            self._next_player(outcome)
+        self._record(outcome)
+
+    def _stay(self, seat: int, outcome: Outcome) -> None:
+        self.table.note(seat, f"{self._line_name(seat) or SOLO_NAME} stays.")
+        self.status[seat] = STAYED
+        self._next_player(outcome)
+        self._record(outcome)
+
+    def _next_player(self, outcome: Outcome) -> None:
+        following = [seat for seat in range(self.turn + 1, len(self._names)) if self.status[seat] == TO_PLAY]
+        if following:
+            self.turn = following[0]
+            return
+        self._finish_round(outcome)
+
+    def _finish_round(self, outcome: Outcome) -> None:
+        """T7.1: the dealer plays only if someone still stands; each standing player's result
+        against the dealer alone (T3.4)."""
+        standing = [seat for seat, status in enumerate(self.status) if status == STAYED]
+        if standing:
+            self.table.dealer_hit()
+            note = dealer_note(self.table.dealer.hand_value)
+            if note and self.several:
+                self.table.note(None, note, kind=RESULT)
+            for seat in standing:
+                result = WHO_WON.get(self.table.who_won(seat), TIED)
+                self.results_now[seat] = result
+                line = showdown_line(result, self.round_number, self._line_name(seat))
+                if note and not self.several:
+                    line = f"{note} {line}"  # T5.1: all on one line
+                self.table.note(seat, line, kind=RESULT)
+        self.history.append(list(self.results_now))
+        self.turn = None
+        self.phase = BETWEEN
+        outcome.round_over = True
+        if self.rounds and self.round_number >= self.rounds:
+            self._end_game(outcome, f"That was the last round ({self.rounds}).")
+
+    def _end_game(self, outcome: Outcome, why: str) -> None:
+        self.phase = OVER
+        self.turn = None
+        self.table.note(None, why, kind=END)
+        for seat in range(len(self._names)):
+            tally = self.tally(seat)
+            self.table.note(seat, f"{self.label(seat)}: {tally[WON]} won, {tally[LOST]} lost, "
+                                  f"{tally[TIED]} tied.", kind=END)
+        outcome.game_over = True
+        self._record(outcome)
+
+    # -- results --------------------------------------------------------------------------------------
+
+    def results(self) -> list[SeatResult]:
+        """T5.3: each seat's rounds won, lost and tied; a seat won the game when it won more rounds
+        than it lost; its score is its rounds won."""
+        if self.phase != OVER:
+            return []
+        results = []
+        for seat, name in enumerate(self._names):
+            tally = self.tally(seat)
+            results.append(SeatResult(seat, name, tally[WON] > tally[LOST], tally[WON], {
+                "rounds_won": tally[WON], "rounds_lost": tally[LOST], "rounds_tied": tally[TIED]}))
+        return results
+
+    # -- what each seat sees --------------------------------------------------------------------------
+
+    def card_locations(self) -> Counter:
+        table = self.table
+        return Counter(card.core for card in list(table.deck) + table.discard_pile + table.cards_on_table())
+
+    def hidden_from(self, seat: int | None) -> set[CoreCard]:
+        """The same for every seat and spectators: the cards in the deck and the face-down cards
+        (the dealer's hidden card, T3.2/T3.3) that nobody has seen in this game.
+
+        The log is the whole game's (every round), and it names every card dealt face up. After
+        the discard pile becomes the deck again (T3.6), a card named in an earlier round may be
+        in the deck, or be the dealer's hidden card: its old entries tell where it *was*, not
+        where it is, so such a card is not counted here. What keeps the hidden card secret then
+        is that no event names a card while it lies face down, and the view shows the deck
+        only as a count (tests check both)."""
+        table = self.table
+        unseen = [card for card in table.deck]
+        unseen += [card for card in table.dealer.hand + tuple(table.discard_pile) if not card.face_up]
+        seen = self._seen_ids()
+        return {card.core for card in unseen if card.id not in seen}
+
+    def _seen_ids(self) -> set[str]:
+        if self._seen_count != len(self.log):
+            for entry in self.log[self._seen_count:]:
+                self._seen.update(entry["cards"])
+            self._seen_count = len(self.log)
+        return self._seen
+
+    def view(self, seat: int | None) -> dict:
+        table = self.table
+        own = seat if seat is not None and self._is_seat(seat) else None
+        dealer = table.dealer
+        return {
+            "seat": own,
+            "players": [{"seat": index, "name": name, "label": self.label(index), "computer": is_computer_name(name),
+                         **self.tally(index)} for index, name in enumerate(self._names)],
+            "turn": self.to_move(),
+            "stage": self._stage(),
+            "prompt": self._prompt(own),
+            "hand": [card.id for card in table.players[own].hand] if own is not None else None,
+            "log": [dict(entry, cards=list(entry["cards"])) for entry in self.log],
+            "summary": self._summary() if self.phase != PLAYING else None,
+            "round": self.round_number,
+            "rounds": self.rounds,
+            "phase": self.phase,
+            "hands": [{"seat": index, "label": self.label(index), "line": table.hand_line(index),
+                       "cards": [card.id for card in player.hand], "value": player.hand_value,
+                       "status": self.status[index], "result": self.results_now[index]}
+                      for index, player in enumerate(table.players)],
+            "dealer": {"line": table.hand_line(None),
+                       "cards": [card.id if card.face_up else None for card in dealer.hand],
+                       "hidden": sum(1 for card in dealer.hand if not card.face_up),
+                       "value": dealer.hand_value if dealer.all_face_up else None,
+                       "showing": dealer.shown_value,
+                       "played": bool(table.dealer_turn),
+                       "bust": bool(table.dealer_turn) and dealer.hand_value > BUST_LIMIT,
+                       "steps": [{"cards": list(step["cards"]), "value": step["value"]} for step in table.dealer_turn]},
+            "deck_count": len(table.deck),
+            "discard_count": len(table.discard_pile),
+        }
+
+    def _stage(self) -> str:
+        if self.rounds:
+            return f"Round {self.round_number} of {self.rounds}"
+        return f"Round {self.round_number}"
+
+    def _prompt(self, seat: int | None) -> str:
+        if self.phase == OVER:
+            return "The game is over."
+        if self.phase == BETWEEN:
+            return f"Deal round {self.round_number + 1}, or end the table."
+        value = self.table.players[self.turn].hand_value
+        if seat == self.turn:
+            return f"Your hand is worth {value}: hit or stay?"
+        return f"{self.label(self.turn)} is deciding (hand worth {value}): hit or stay."
+
+    def _summary(self) -> dict:
+        return {
+            "round": self.round_number,
+            "lines": [entry["text"] for entry in self._last_round_results()],
+            "results": [{"seat": seat, "label": self.label(seat), "result": result}
+                        for seat, result in enumerate(self.history[-1] if self.history else [])],
+            "tally": [{"seat": seat, "label": self.label(seat), **self.tally(seat)} for seat in range(len(self._names))],
+        }
+
+    def _last_round_results(self) -> list[dict]:
+        entries = []
+        for entry in reversed(self.log):
+            if entry["kind"] == ROUND:
+                break
+            if entry["kind"] == RESULT:
+                entries.append(entry)
+        return entries[::-1]
+
+    # -- plain data -----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {
+            "game": self.definition.key,
+            "format": STATE_FORMAT,
+            "names": list(self._names),
+            "options": dict(self.options),
+            "seed": self.seed,
+            "round": self.round_number,
+            "phase": self.phase,
+            "turn": self.turn,
+            "status": list(self.status),
+            "results": list(self.results_now),
+            "history": [list(results) for results in self.history],
+            "log": [dict(entry, cards=list(entry["cards"])) for entry in self.log],
+            **self.table.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> "TwentyOneState":
+        try:
+            return cls._from_dict(definition, data)
+        except (KeyError, TypeError, AttributeError, IndexError) as error:
+            raise ValueError(f"not a saved game of 21: {error!r}") from None
+
+    @classmethod
+    def _from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> "TwentyOneState":
+        if data["game"] != definition.key or data["format"] != STATE_FORMAT:
+            raise ValueError("not a saved game of 21 in this format")
+        names = data["names"]
+        if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+            raise ValueError("names is a list of names")
+        definition.check_seats(names)
+        options = definition.validate_options(data["options"])
+        seed = data["seed"]
+        if not isinstance(seed, (int, str)) or isinstance(seed, bool):
+            raise ValueError("the seed is a number or a text")
+        table = Table.from_dict(data, cls._line_names(names), seed)
+        state = cls(definition, names, options, seed, table)
+        state.round_number = _whole(data["round"])
+        state.phase = _one_of(data["phase"], (PLAYING, BETWEEN, OVER))
+        state.turn = data["turn"]
+        state.status = [_one_of(status, STATUSES) for status in data["status"]]
+        state.results_now = [None if result is None else _one_of(result, RESULTS) for result in data["results"]]
+        state.history = [[_one_of(result, RESULTS) for result in results] for results in data["history"]]
+        state.log = [cls._entry(entry) for entry in data["log"]]
+        state._check()
+        return state
+
+    @staticmethod
+    def _entry(entry: Any) -> dict:
+        seat = entry["seat"]
+        if not (seat is None or (isinstance(seat, int) and not isinstance(seat, bool))):
+            raise ValueError("an event's seat is a number or None")
+        if not isinstance(entry["text"], str) or not isinstance(entry["kind"], str):
+            raise ValueError("an event has a text and a kind")
+        return {"seat": seat, "text": entry["text"], "cards": [DECK.parse(card).id for card in entry["cards"]],
+                "kind": entry["kind"]}
+
+    def _check(self) -> None:
+        """The saved data must be a game the rules could have reached."""
+        seats = len(self._names)
+        table = self.table
+        if len(self.status) != seats or len(self.results_now) != seats or any(len(r) != seats for r in self.history):
+            raise ValueError("one status and one result a seat")
+        if self.round_number < 1 or len(self.history) not in (self.round_number - 1, self.round_number):
+            raise ValueError("the rounds do not add up")
+        if self.phase == PLAYING:
+            if not self._is_seat(self.turn) or self.status[self.turn] != TO_PLAY or len(self.history) == self.round_number:
+                raise ValueError("the seat to play is not playing")
+        elif self.turn is not None or len(self.history) != self.round_number:
+            raise ValueError("between rounds and at the end nobody is to play")
+        for seat, player in enumerate(table.players):
+            value, status = player.hand_value, self.status[seat]
+            fits = {TO_PLAY: value < TWENTY_ONE and self.phase == PLAYING, STAYED: value < TWENTY_ONE,
+                    BUST: value > BUST_LIMIT, NATURAL: value == TWENTY_ONE}[status]
+            if not fits:
+                raise ValueError(f"seat {seat} cannot be '{status}' with a hand worth {value}")
+        if any(not card.face_up for player in table.players for card in player.hand):
+            raise ValueError("players' cards are face up")
+        if any(not card.face_up for card in table.dealer.hand[:1] + table.dealer.hand[2:]):
+            raise ValueError("only the dealer's second card may be face down")
+
+
+def _whole(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
+
+
+def _one_of(value: Any, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise ValueError(f"{value!r} is not one of {', '.join(allowed)}")
+    return value
