@@ -317,7 +317,7 @@ class HandContext:
             ungrouped.extend(joker_pool)
             joker_pool = []
         ungrouped.extend(joker_pool)
-        labelled = [(judge_group(cards, self.wild_rank).kind, _ordered(cards, self.wild_rank)) for cards in groups]
+        labelled = [(judge_group(cards, self.wild_rank).kind, ordered_group(cards, self.wild_rank)) for cards in groups]
         labelled.sort(key=lambda item: (_KIND_ORDER.get(item[0], 9), _first_key(item[1])))
         if not qualifies:
             points = sum(card.points for card in ungrouped if not _joker(card, self.wild_rank)) + \
@@ -374,7 +374,7 @@ def _absorb_rank(cards: list[Card], wild_rank: str) -> int:
     return {"impure sequence": 0, "set": 1, "pure sequence": 2}.get(kind, 3)
 
 
-def _ordered(cards: list[Card], wild_rank: str) -> list[Card]:
+def ordered_group(cards: Sequence[Card], wild_rank: str) -> list[Card]:
     """A group in reading order: a sequence low to high with its jokers in the gaps, a set by
     suit, jokers last."""
     kind = judge_group(cards, wild_rank).kind
@@ -384,7 +384,7 @@ def _ordered(cards: list[Card], wild_rank: str) -> list[Card]:
         return sorted(cards, key=lambda c: ACE_HIGH if high and c.order == 0 else c.order)
     naturals = [card for card in cards if not _joker(card, wild_rank)]
     jokers = [card for card in cards if _joker(card, wild_rank)]
-    if kind != "impure sequence" or not naturals:
+    if kind != "impure sequence" or not naturals or len(cards) > 13:
         return sorted(naturals, key=_sort_key) + jokers
     orders = [card.order for card in naturals]
     places = orders

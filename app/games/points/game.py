@@ -33,7 +33,7 @@ from .actions import (
     CLOSED, OPEN, Declare, Discard, Draw, Drop, MakeGroup, MoveToGroup, NextDeal, SortBySuit, Ungroup,
 )
 from .cards import SUITS, card_points, deck_for_seats, is_joker, wild_rank_for
-from .evaluator import Evaluation, HandContext, evaluate
+from .evaluator import Evaluation, HandContext, evaluate, ordered_group
 from .groups import INVALID, PURE, SET, judge_declaration, judge_group
 
 HAND_SIZE = 13  # P2.1
@@ -273,7 +273,7 @@ class PointsState(GameState):
             self.open_pile.pop()
             self.taken_open = top
             card = top
-            self._event(outcome, seat, f"{name} takes from the open pile", [top])
+            self._event(outcome, seat, f"{name} takes the open pile's top card", [top])
         else:
             if not self.closed:
                 if len(self.open_pile) < 2:
@@ -400,7 +400,7 @@ class PointsState(GameState):
             row: dict[str, Any] = {"seat": seat, "finish": None}
             if seat == winner:
                 if how == "declared":
-                    row["groups"] = [_group_row(group, wild) for group in self.declared]
+                    row["groups"] = [_group_row(ordered_group(group, wild), wild) for group in self.declared]
                     row["ungrouped"] = []
                     row["finish"] = self.finish.id
                     row["reason"] = "declared"
@@ -415,7 +415,7 @@ class PointsState(GameState):
                 points[seat] = self.penalty[seat]
                 groups = self.declared_wrong[seat] or []
                 grouped = {card for group in groups for card in group}
-                row["groups"] = [_group_row(group, wild) for group in groups]
+                row["groups"] = [_group_row(ordered_group(group, wild), wild) for group in groups]
                 row["ungrouped"] = [card.id for card in hand if card not in grouped]
                 row["reason"] = "wrong declaration"
             else:  # P5.4
@@ -423,7 +423,7 @@ class PointsState(GameState):
                 points[seat] = min(evaluation.points, MOST_POINTS)
                 row.update(_evaluation_rows(evaluation, wild))
                 row["reason"] = ("cards outside groups" if evaluation.qualifies
-                                 else "no pure sequence and second sequence: every card counts")
+                                 else "not two sequences with a pure one: every card counts")
                 if evaluation.points > MOST_POINTS:
                     row["reason"] += f" ({evaluation.points}, at most {MOST_POINTS})"
             row["points"] = points[seat]
