@@ -30,6 +30,22 @@ from .evaluator import HandContext
 from .game import DISCARD, DRAW, PointsState
 
 
+_CONTEXTS: dict[tuple, HandContext] = {}
+_CONTEXTS_KEPT = 64
+
+
+def _context(cards: list[Card], wild_rank: str) -> HandContext:
+    """The evaluator's search over these cards, kept for a while: the draw decision's 14 cards
+    are the discard decision's when the open card is taken. (A cache: the answers are the same.)"""
+    key = (wild_rank, tuple(sorted(card.id for card in cards)))
+    context = _CONTEXTS.get(key)
+    if context is None:
+        if len(_CONTEXTS) >= _CONTEXTS_KEPT:
+            _CONTEXTS.clear()
+        context = _CONTEXTS[key] = HandContext(cards, wild_rank)
+    return context
+
+
 def hopeless(hand: list[Card], wild_rank: str) -> bool:
     """P7.2: no two cards of one pure sequence (same suit, ranks at most two apart, the ace low or
     high); a card of the wild rank counts as itself here, since it may stand in its own place."""
@@ -73,8 +89,8 @@ class PointsBot:
                 return Drop()
             if state.can_take_open():
                 top = state.open_pile[-1]
-                now = HandContext(hand, wild).points_without(None)
-                with_top = HandContext(hand + [top], wild)
+                with_top = _context(hand + [top], wild)
+                now = with_top.points_without(top)
                 if min(with_top.points_without(card) for card in hand) < now:
                     return Draw(OPEN)
             if state.can_draw_closed():
@@ -82,7 +98,7 @@ class PointsBot:
             return Draw(OPEN) if state.can_take_open() else Drop()
         if state.phase != DISCARD:
             raise ValueError("the computer player is asked to move when no one is to move")
-        context = HandContext(hand, wild)
+        context = _context(hand, wild)
         values = {card: context.points_without(card) for card in hand}
         declaration = _declaration(context, hand, values)
         if declaration is not None:
