@@ -87,7 +87,7 @@ class PointsBot:
         if state.phase == DRAW:
             if self.drop_hopeless and not state.has_drawn[seat] and hopeless(hand, wild):
                 return Drop()
-            if state.can_take_open():
+            if state.open_card_takeable():
                 top = state.open_pile[-1]
                 with_top = _context(hand + [top], wild)
                 now = with_top.points_without(top)
@@ -95,7 +95,7 @@ class PointsBot:
                     return Draw(OPEN)
             if state.can_draw_closed():
                 return Draw(CLOSED)
-            return Draw(OPEN) if state.can_take_open() else Drop()
+            return Draw(OPEN) if state.open_card_takeable() else Drop()
         if state.phase != DISCARD:
             raise ValueError("the computer player is asked to move when no one is to move")
         context = _context(hand, wild)
@@ -120,7 +120,7 @@ class RandomDiscardBot:
         if state.phase == DRAW:
             if state.can_draw_closed():
                 return Draw(CLOSED)
-            return Draw(OPEN) if state.can_take_open() else Drop()
+            return Draw(OPEN) if state.open_card_takeable() else Drop()
         context = HandContext(hand, state.wild_rank)
         values = {card: context.points_without(card) for card in hand}
         declaration = _declaration(context, hand, values)

@@ -121,7 +121,7 @@ class PointsState(GameState):
     def active_seats(self) -> list[int]:
         return [seat for seat in range(self.seats) if self.status[seat] == IN]
 
-    def can_take_open(self) -> bool:
+    def open_card_takeable(self) -> bool:
         """P4.1: a joker on the open pile may not be taken, but for the pile's first card."""
         if not self.open_pile:
             return False
@@ -143,7 +143,7 @@ class PointsState(GameState):
             if self.phase == DRAW:
                 if self.can_draw_closed():
                     moves.append(Move("draw", "Draw from the closed deck", params=(("source", CLOSED),), menu="Draw"))
-                if self.can_take_open():
+                if self.open_card_takeable():
                     moves.append(Move("draw", f"Take {self.open_pile[-1].code} from the open pile",
                                       params=(("source", OPEN),), menu="Draw"))
                 points = FIRST_DROP if not self.has_drawn[seat] else MIDDLE_DROP
@@ -267,7 +267,7 @@ class PointsState(GameState):
             if not self.open_pile:
                 raise IllegalAction("The open pile is empty.")
             top = self.open_pile[-1]
-            if not self.can_take_open():
+            if not self.open_card_takeable():
                 raise IllegalAction(f"{top.code} is a joker: a joker on the open pile may not be taken "
                                     f"(only the open pile's first card of the deal may be).")  # P4.1
             self.open_pile.pop()
@@ -574,7 +574,7 @@ class PointsState(GameState):
             "wild_text": (f"{plural_rank(wild).capitalize()} are jokers this deal, and the printed jokers"
                           if wild else ""),
             "open_top": self.open_pile[-1].id if self.open_pile and self.in_deal() else None,
-            "open_top_takeable": self.in_deal() and self.can_take_open(),
+            "open_top_takeable": self.in_deal() and self.open_card_takeable(),
             "open_count": len(self.open_pile),
             "closed_count": len(self.closed),
             "taken_from_open": self.taken_open.id if mine and seat == self.turn and self.taken_open else None,
