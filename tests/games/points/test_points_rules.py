@@ -452,7 +452,7 @@ def test_p6_1_net_totals_over_several_deals_and_the_highest_wins():
     assert state.to_move() == 1  # deal 2 starts with seat 2
     act(state, 1, action="draw", source="closed")
     act(state, 1, action="discard", cards=[state.hands[1][0].id])
-    act(state, 0, action="drop")  # a middle drop? P1 has not drawn: 20
+    act(state, 0, action="drop")  # P1 has not drawn in deal 2: a first drop, 20
     act(state, None, action="deal")
     act(state, 0, action="draw", source="closed")
     act(state, 0, action="declare", cards=["8H"], groups=WINNING_GROUPS)
