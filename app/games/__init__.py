@@ -5,3 +5,4 @@ from __future__ import annotations
 
 from . import mason  # noqa: F401  (first: Menu A is Mason Rummy's)
 from . import twentyone  # noqa: F401
+from . import points  # noqa: F401

@@ -1,0 +1,87 @@
+"""The Points Rummy definition the registry holds: seats, options, statistics, decks, states."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Sequence
+
+from app.core.cards import Card
+from app.core.decks import DeckError, parse_deck
+from app.core.protocol import GameDefinition, Option, Stat
+
+from . import actions
+from .bot import PointsBot, RandomDiscardBot
+from .cards import ONE_DECK, TWO_DECKS, deck_for_seats
+from .game import PointsState
+
+MAX_DEALS = 10  # P6.1
+
+
+class PointsRummy(GameDefinition):
+    key = "points"
+    name = "Points Rummy"
+    summary = "13-card Indian rummy with jokers: sequences and sets, the first valid declaration wins the deal."
+    min_seats = 2
+    max_seats = 6
+    deck = ONE_DECK
+    options = (Option("deals", "Number of deals", "int", 1, 1, MAX_DEALS,
+                      help="Points rummy settles after each deal; play 1 to 10 deals and add them up."),)
+    statistics = (Stat("deals_played", "Deals played"), Stat("deals_won", "Deals won"),
+                  Stat("net_points", "Net points"), Stat("best_deal", "Best deal", combine="max"))  # P6.2
+    bot = PointsBot()
+
+    def baseline_bot(self, rng: random.Random) -> RandomDiscardBot:
+        return RandomDiscardBot(rng)
+
+    def deck_for(self, seats: int):
+        return deck_for_seats(seats)  # P1.1
+
+    def parse_deck(self, text: str, seats: int | None = None) -> list[Card]:
+        """A stacked deck: 53 codes for two players, 106 for three to six (P1.1). Without a seat
+        count, the number of codes picks the deck."""
+        count = len(text.split())
+        if seats is None:
+            deck = ONE_DECK if count <= (ONE_DECK.size + TWO_DECKS.size) // 2 else TWO_DECKS
+        else:
+            deck = deck_for_seats(seats)
+        try:
+            return parse_deck(text, deck)
+        except DeckError as error:
+            if seats is None:
+                which = ("a deck for two players (one deck and a joker: 53 cards)" if deck is ONE_DECK else
+                         "a deck for three to six players (two decks and two jokers: 106 cards)")
+                raise DeckError(f"{error} (read as {which})") from None
+            players = f"{seats} players use " + ("one deck and a joker (53 cards)" if deck is ONE_DECK else
+                                                 "two decks and two jokers (106 cards)")
+            raise DeckError(f"{players}: {error}") from None
+
+    def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
+                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> PointsState:
+        names = list(names)
+        self.check_seats(names)
+        values = self.validate_options(options)
+        deck = deck_for_seats(len(names))
+        if stacked_deck is not None:
+            stacked = list(stacked_deck)
+            if len(stacked) != deck.size or set(stacked) != set(deck.cards):
+                raise ValueError(f"a stacked deck for {len(names)} players holds the {deck.size} cards "
+                                 f"of its deck once each")
+        elif seed is None:
+            raise ValueError("a shuffled game needs a seed")
+        else:
+            stacked = None
+        state = PointsState(self, names, deals=values["deals"], seed=seed, stacked=stacked)
+        state.start()
+        return state
+
+    def from_dict(self, data: Mapping[str, Any]) -> PointsState:
+        return PointsState.from_dict(self, data)
+
+    def action_from_dict(self, data: Mapping[str, Any]) -> Any:
+        return actions.action_from_dict(data)
+
+    def action_to_dict(self, action: Any) -> dict:
+        return actions.action_to_dict(action)
+
+
+POINTS_RUMMY = PointsRummy()

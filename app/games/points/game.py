@@ -1,0 +1,814 @@
+"""Points Rummy as a state machine (P2-P6).
+
+``PointsState.apply(seat, action)`` is the only way a game changes. It checks that the game is
+not over, that the action fits the moment (a deal in progress or between deals), that it is the
+seat's turn where the rules say so, that the cards are the seat's own and what the rule asks;
+then it applies the action whole, or raises an ``IllegalAction`` having changed nothing.
+
+Piles: ``closed[0]`` is the top of the closed deck; ``open_pile[-1]`` is the face-up top of the
+open pile. Each seat keeps its own *arrangement*: groups of its cards (private to that seat),
+which the server labels (P3) and a declaration uses (P5.1). Cards outside every group are
+*ungrouped*.
+
+Privacy (P6.3): the log's texts never name a card; an event lists the cards everyone saw
+(a discard, a card taken from the open pile, the indicator) in ``cards``, and a view shows those
+only for the deal in progress. Everything the log of this deal shows is public; the other
+hands and the closed deck are not, until the deal ends and every hand is shown.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Iterable, Mapping, Sequence
+
+from app.core.cards import RANK_NAMES, Card, DeckSpec
+from app.core.decks import shuffled
+from app.core.names import is_computer_name
+from app.core.protocol import (
+    GameIsOver, GameState, IllegalAction, Move, NotYourTurn, Outcome, SeatResult, WrongPhase,
+)
+
+from .actions import (
+    CLOSED, OPEN, Declare, Discard, Draw, Drop, MakeGroup, MoveToGroup, NextDeal, SortBySuit, Ungroup,
+)
+from .cards import SUITS, card_points, deck_for_seats, is_joker, wild_rank_for
+from .evaluator import Evaluation, HandContext, evaluate, ordered_group
+from .groups import INVALID, PURE, SET, judge_declaration, judge_group
+
+HAND_SIZE = 13  # P2.1
+FIRST_DROP = 20  # P4.3
+MIDDLE_DROP = 40  # P4.3
+WRONG_DECLARATION = 80  # P5.3
+MOST_POINTS = 80  # P5.4: a loser counts at most 80
+
+DRAW = "draw"  # the seat to move draws (or drops)
+DISCARD = "discard"  # the seat to move has drawn: it discards or declares
+BETWEEN = "between"  # a deal is over and the next one waits (its summary shows)
+OVER = "over"  # the last deal is over
+
+IN = "in"
+DROPPED = "dropped"
+WRONG = "wrong"
+STATUS_WORDS = {IN: "in the deal", DROPPED: "dropped", WRONG: "wrong declaration"}
+
+KIND_KEYS = {PURE: "pure", "impure sequence": "impure", SET: "set", INVALID: "invalid"}
+STATE_FORMAT = 1
+
+
+def plural_rank(rank: str) -> str:
+    word = RANK_NAMES[rank]
+    return word + ("es" if word.endswith("x") else "s")
+
+
+class PointsState(GameState):
+    """One game of Points Rummy: a number of deals (P6.1) at a table of 2 to 6 seats."""
+
+    def __init__(self, definition, names: Sequence[str], *, deals: int, seed: int | str | None,
+                 stacked: Sequence[Card] | None):
+        self.definition = definition
+        self._names = list(names)
+        self.deck: DeckSpec = deck_for_seats(len(self._names))
+        self.deals = deals
+        self.seed = seed
+        self.stacked = list(stacked) if stacked is not None else None
+        seats = len(self._names)
+        self.deal_number = 0
+        self.phase = BETWEEN
+        self.turn: int | None = None
+        self.closed: list[Card] = []
+        self.open_pile: list[Card] = []
+        self.indicator: Card | None = None
+        self.first_open: Card | None = None
+        self.hands: list[list[Card]] = [[] for _ in range(seats)]
+        self.arrangements: list[list[list[Card]]] = [[] for _ in range(seats)]
+        self.status = [IN] * seats
+        self.penalty = [0] * seats
+        self.has_drawn = [False] * seats
+        self.taken_open: Card | None = None
+        self.finish: Card | None = None
+        self.declared: list[list[Card]] | None = None  # the winner's declared groups
+        self.declared_wrong: list[list[list[Card]] | None] = [None] * seats
+        self.reshuffles = 0
+        self.notices: list[str | None] = [None] * seats
+        self.totals = [0] * seats
+        self.deal_results: list[dict] = []
+        self.log: list[dict] = []
+
+    # -- the protocol -------------------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._names)
+
+    @property
+    def seats(self) -> int:
+        return len(self._names)
+
+    @property
+    def wild_rank(self) -> str:
+        return wild_rank_for(self.indicator) if self.indicator is not None else ""
+
+    def to_move(self) -> int | None:
+        return self.turn if self.phase in (DRAW, DISCARD) else None
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def in_deal(self) -> bool:
+        return self.phase in (DRAW, DISCARD)
+
+    def active_seats(self) -> list[int]:
+        return [seat for seat in range(self.seats) if self.status[seat] == IN]
+
+    def open_card_takeable(self) -> bool:
+        """P4.1: a joker on the open pile may not be taken, but for the pile's first card."""
+        if not self.open_pile:
+            return False
+        top = self.open_pile[-1]
+        return top is self.first_open or not is_joker(top, self.wild_rank)
+
+    def can_draw_closed(self) -> bool:
+        return bool(self.closed) or len(self.open_pile) > 1  # P4.4 rebuilds it
+
+    def legal(self, seat: int | None) -> list[Move]:
+        if self.phase == OVER:
+            return []
+        if self.phase == BETWEEN:
+            return [Move("deal", f"Deal {self.deal_number + 1} of {self.deals}")]
+        if seat is None or not isinstance(seat, int) or not 0 <= seat < self.seats or self.status[seat] != IN:
+            return []
+        moves: list[Move] = []
+        if seat == self.turn:
+            if self.phase == DRAW:
+                if self.can_draw_closed():
+                    moves.append(Move("draw", "Draw from the closed deck", params=(("source", CLOSED),), menu="Draw"))
+                if self.open_card_takeable():
+                    moves.append(Move("draw", f"Take {self.open_pile[-1].code} from the open pile",
+                                      params=(("source", OPEN),), menu="Draw"))
+                points = FIRST_DROP if not self.has_drawn[seat] else MIDDLE_DROP
+                moves.append(Move("drop", f"Drop ({points} points)", menu="Draw"))
+            else:
+                moves.append(Move("discard", "Discard", pick=(1, 1), menu="Play"))
+                if self.ready_to_declare(seat):
+                    moves.append(Move("declare", "Declare (the selected card is the finish card)", pick=(1, 1),
+                                      menu="Play"))
+        return moves
+
+    def ready_to_declare(self, seat: int) -> bool:
+        """The seat's arrangement leaves one card of its 14 outside groups, the finish card to be
+        (P5.1): then ``legal`` offers the declaration (``apply`` takes one whenever the seat
+        may declare, with groups given in the action too)."""
+        grouped = sum(len(group) for group in self.arrangements[seat])
+        return grouped == len(self.hands[seat]) - 1
+
+    def arranging_moves(self, seat: int | None) -> list[Move]:
+        """The moves that arrange a seat's own cards into groups, at any time of a deal in which
+        the seat plays (its turn or not). They change nothing of the game but that seat's private
+        arrangement, so ``legal`` leaves them out (it lists the game's moves); the view lists
+        them for the board (``arrange_moves``)."""
+        if not self.in_deal() or seat is None or not 0 <= seat < self.seats or self.status[seat] != IN:
+            return []
+        hand = len(self.hands[seat])
+        groups = self.arrangements[seat]
+        moves = [Move("group", "Make a new group", pick=(1, hand), menu="Arrange", primary=False)]
+        if groups:
+            moves.append(Move("move", "Add to group", pick=(1, hand), target="group",
+                              targets=tuple(str(number) for number in range(1, len(groups) + 1)),
+                              menu="Arrange", primary=False))
+            moves.append(Move("ungroup", "Take out of its group", pick=(1, hand), menu="Arrange", primary=False))
+        moves.append(Move("sort", "Group by suit", menu="Arrange", primary=False))
+        return moves
+
+    def apply(self, seat: int | None, action: Any) -> Outcome:
+        if self.phase == OVER:
+            raise GameIsOver("The game is over.")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats):
+            raise NotYourTurn(f"There is no seat {seat} at this table.")
+        if isinstance(action, NextDeal):
+            return self._next_deal()
+        if not isinstance(action, (Draw, Discard, Drop, Declare, MakeGroup, MoveToGroup, Ungroup, SortBySuit)):
+            raise IllegalAction(f"{action!r} is not an action of Points Rummy.")
+        if self.phase == BETWEEN:
+            raise WrongPhase(f"Deal {self.deal_number} is over: deal the next one first.")
+        if seat is None:
+            raise NotYourTurn("Only a player at the table can do that.")
+        if self.status[seat] != IN:
+            raise WrongPhase(f"{self.label(seat)} has left this deal ({STATUS_WORDS[self.status[seat]]}).")
+        if isinstance(action, (MakeGroup, MoveToGroup, Ungroup, SortBySuit)):
+            return self._arrange(seat, action)
+        if seat != self.turn:
+            raise NotYourTurn(f"It is {self.label(self.turn)}'s turn, not {self.label(seat)}'s.")
+        if isinstance(action, Draw):
+            return self._draw(seat, action)
+        if isinstance(action, Drop):
+            return self._drop(seat)
+        if isinstance(action, Discard):
+            return self._discard(seat, action)
+        return self._declare(seat, action)
+
+    # -- the deal (P2) ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._deal()
+
+    def _deal(self) -> Outcome:
+        self.deal_number += 1
+        seats = self.seats
+        first = (self.deal_number - 1) % seats  # P2.4
+        if self.stacked is not None:
+            cards = list(self.stacked)  # a stacked deck deals the same order every deal
+        else:
+            cards = shuffled(self.deck, random.Random(f"{self.seed}/deal/{self.deal_number}"))
+        self.hands = [[] for _ in range(seats)]
+        for index in range(HAND_SIZE * seats):  # P2.1: one at a time from the first player
+            self.hands[(first + index) % seats].append(cards[index])
+        for hand in self.hands:
+            hand.sort(key=_sort_key)
+        dealt = HAND_SIZE * seats
+        self.indicator = cards[dealt]  # P2.2
+        self.open_pile = [cards[dealt + 1]]  # P2.3
+        self.first_open = self.open_pile[0]
+        self.closed = cards[dealt + 2:]
+        self.arrangements = [[] for _ in range(seats)]
+        self.status = [IN] * seats
+        self.penalty = [0] * seats
+        self.has_drawn = [False] * seats
+        self.taken_open = None
+        self.finish = None
+        self.declared = None
+        self.declared_wrong = [None] * seats
+        self.reshuffles = 0
+        self.notices = [None] * seats
+        self.turn = first
+        self.phase = DRAW
+        outcome = Outcome(NextDeal(), None)
+        wild = self.wild_rank
+        what = "is a printed joker: the aces" if self.indicator.is_joker else f"makes the {plural_rank(wild)}"
+        self._event(outcome, None, f"Deal {self.deal_number} of {self.deals}: {self.label(first)} plays first. "
+                                   f"The wild joker indicator {what} jokers this deal, besides the printed "
+                                   f"jokers.", [self.indicator])
+        self._event(outcome, None, "The open pile starts with", [self.first_open])
+        return outcome
+
+    def _next_deal(self) -> Outcome:
+        if self.phase != BETWEEN:
+            raise WrongPhase(f"Deal {self.deal_number} is still being played.")
+        return self._deal()
+
+    # -- a turn (P4) ---------------------------------------------------------------------------------
+
+    def _draw(self, seat: int, action: Draw) -> Outcome:
+        if self.phase != DRAW:
+            raise WrongPhase("You have drawn already: discard a card or declare.")
+        outcome = Outcome(action, seat)
+        name = self.label(seat)
+        if action.source == OPEN:
+            if not self.open_pile:
+                raise IllegalAction("The open pile is empty.")
+            top = self.open_pile[-1]
+            if not self.open_card_takeable():
+                raise IllegalAction(f"{top.code} is a joker: a joker on the open pile may not be taken "
+                                    f"(only the open pile's first card of the deal may be).")  # P4.1
+            self.open_pile.pop()
+            self.taken_open = top
+            card = top
+            self._event(outcome, seat, f"{name} takes the open pile's top card", [top])
+        else:
+            if not self.closed:
+                if len(self.open_pile) < 2:
+                    raise IllegalAction("The closed deck is empty and the open pile holds only its top card: "
+                                        "take it or drop.")
+                self._rebuild_closed(outcome)
+            card = self.closed.pop(0)
+            self.taken_open = None
+            self._event(outcome, seat, f"{name} draws from the closed deck", [])
+        self.hands[seat].append(card)
+        self.hands[seat].sort(key=_sort_key)
+        self.has_drawn[seat] = True
+        self.phase = DISCARD
+        return outcome
+
+    def _rebuild_closed(self, outcome: Outcome) -> None:
+        """P4.4: the open pile but its top card, shuffled with the game's seeded generator."""
+        self.reshuffles += 1
+        cards = self.open_pile[:-1]
+        random.Random(f"{self.seed}/deal/{self.deal_number}/reshuffle/{self.reshuffles}").shuffle(cards)
+        self.closed = cards
+        self.open_pile = self.open_pile[-1:]
+        self._event(outcome, None, f"The closed deck is empty: the open pile but its top card is shuffled "
+                                   f"into a new closed deck of {len(cards)} cards.", [])
+
+    def _discard(self, seat: int, action: Discard) -> Outcome:
+        if self.phase != DISCARD:
+            raise WrongPhase("Draw a card first: from the closed deck or the open pile.")
+        card = self._one_card(seat, action.cards, "to discard")
+        if card is self.taken_open:  # P4.2
+            raise IllegalAction(f"{card.code} was taken from the open pile this turn: it may not be "
+                                f"discarded this turn.")
+        outcome = Outcome(action, seat)
+        self._remove_from_hand(seat, card)
+        self.open_pile.append(card)
+        self._event(outcome, seat, f"{self.label(seat)} discards", [card])
+        self._pass_turn(seat)
+        return outcome
+
+    def _drop(self, seat: int) -> Outcome:
+        if self.phase != DRAW:
+            raise WrongPhase("A player drops before drawing: now discard a card or declare.")  # P4.3
+        points = MIDDLE_DROP if self.has_drawn[seat] else FIRST_DROP
+        outcome = Outcome(Drop(), seat)
+        self.status[seat] = DROPPED
+        self.penalty[seat] = points
+        self._event(outcome, seat, f"{self.label(seat)} drops ({'middle' if self.has_drawn[seat] else 'first'} "
+                                   f"drop, {points} points) and leaves the deal", [])
+        self._after_leaving(seat, outcome)
+        return outcome
+
+    def _after_leaving(self, seat: int, outcome: Outcome) -> None:
+        left = self.active_seats()
+        if len(left) == 1:  # P4.3, P5.3: the one player left wins the deal
+            self._end_deal(left[0], "last", outcome)
+        else:
+            self._pass_turn(seat)
+
+    def _pass_turn(self, seat: int) -> None:
+        self.taken_open = None
+        self.phase = DRAW
+        following = seat
+        for _step in range(self.seats):
+            following = (following + 1) % self.seats
+            if self.status[following] == IN:
+                break
+        self.turn = following
+
+    # -- declaring (P5) ---------------------------------------------------------------------------------
+
+    def _declare(self, seat: int, action: Declare) -> Outcome:
+        if self.phase != DISCARD:
+            raise WrongPhase("Draw a card first: a player declares after drawing, with 14 cards.")
+        finish = self._one_card(seat, action.finish, "for the finish slot")
+        hand = self.hands[seat]
+        if action.groups is not None:
+            groups = [self._cards_of(seat, group) for group in action.groups]
+            groups = [group for group in groups if group]
+        else:
+            groups = [[card for card in group if card is not finish] for group in self.arrangements[seat]]
+            groups = [group for group in groups if group]
+        placed: dict[Card, int] = {}
+        for number, group in enumerate(groups, start=1):
+            for card in group:
+                if card is finish:
+                    raise IllegalAction(f"{card.code} is the finish card: it cannot be in group {number} too.")
+                if card in placed:
+                    raise IllegalAction(f"{card.code} is in group {placed[card]} and in group {number}: "
+                                        f"a card goes in one group.")
+                placed[card] = number
+        missing = [card for card in hand if card is not finish and card not in placed]
+        if missing:
+            raise IllegalAction(f"Put every card but the finish card in a group before declaring: "
+                                f"{' '.join(card.code for card in missing)} "
+                                f"{'is' if len(missing) == 1 else 'are'} in no group.")
+        judgement = judge_declaration(groups, self.wild_rank)
+        outcome = Outcome(action, seat)
+        name = self.label(seat)
+        if action.groups is not None:
+            self.arrangements[seat] = [list(group) for group in groups]
+        if judgement.valid:  # P5.2
+            hand.remove(finish)
+            self.finish = finish
+            self.declared = [list(group) for group in groups]
+            self.arrangements[seat] = [list(group) for group in groups]
+            self._event(outcome, seat, f"{name} declares: a valid declaration", [])
+            self._end_deal(seat, "declared", outcome)
+        else:  # P5.3
+            self.status[seat] = WRONG
+            self.penalty[seat] = WRONG_DECLARATION
+            self.declared_wrong[seat] = [list(group) for group in groups]
+            self.notices[seat] = f"Your declaration was wrong: {judgement.reason}."
+            self._event(outcome, seat, f"{name} declares wrongly ({WRONG_DECLARATION} points) and leaves the deal", [])
+            self._after_leaving(seat, outcome)
+        return outcome
+
+    def _end_deal(self, winner: int, how: str, outcome: Outcome) -> None:
+        """P5.2-P5.5: every loser's points, the winner's sum, the totals, the deal's summary."""
+        wild = self.wild_rank
+        rows = []
+        points = [0] * self.seats
+        for seat in range(self.seats):
+            hand = self.hands[seat]
+            row: dict[str, Any] = {"seat": seat, "finish": None}
+            if seat == winner:
+                if how == "declared":
+                    row["groups"] = [_group_row(ordered_group(group, wild), wild) for group in self.declared]
+                    row["ungrouped"] = []
+                    row["finish"] = self.finish.id
+                    row["reason"] = "declared"
+                else:
+                    row.update(_evaluation_rows(evaluate(hand, wild), wild))
+                    row["reason"] = "last player in the deal"
+            elif self.status[seat] == DROPPED:
+                points[seat] = self.penalty[seat]
+                row.update(_evaluation_rows(evaluate(hand, wild), wild))
+                row["reason"] = "first drop" if points[seat] == FIRST_DROP else "middle drop"
+            elif self.status[seat] == WRONG:
+                points[seat] = self.penalty[seat]
+                groups = self.declared_wrong[seat] or []
+                grouped = {card for group in groups for card in group}
+                row["groups"] = [_group_row(ordered_group(group, wild), wild) for group in groups]
+                row["ungrouped"] = [card.id for card in hand if card not in grouped]
+                row["reason"] = "wrong declaration"
+            else:  # P5.4
+                evaluation = evaluate(hand, wild)
+                points[seat] = min(evaluation.points, MOST_POINTS)
+                row.update(_evaluation_rows(evaluation, wild))
+                row["reason"] = ("cards outside groups" if evaluation.qualifies
+                                 else "not two sequences with a pure one: every card counts")
+                if evaluation.points > MOST_POINTS:
+                    row["reason"] += f" ({evaluation.points}, at most {MOST_POINTS})"
+            row["points"] = points[seat]
+            rows.append(row)
+        collected = sum(points)
+        for row in rows:
+            seat = row["seat"]
+            row["result"] = collected if seat == winner else -points[seat]  # P5.5
+            self.totals[seat] += row["result"]
+            row["total"] = self.totals[seat]
+        self.deal_results.append({"deal": self.deal_number, "winner": winner, "how": how, "collected": collected,
+                                  "wild_rank": wild, "indicator": self.indicator.id, "rows": rows})
+        self._event(outcome, None, f"Deal {self.deal_number}: {self.label(winner)} wins the deal and collects "
+                                   f"{collected} points.", [])
+        self.turn = None
+        self.taken_open = None
+        outcome.round_over = True
+        if self.deal_number >= self.deals:
+            self.phase = OVER
+            outcome.game_over = True
+            best = max(self.totals)
+            winners = [self.label(seat) for seat in range(self.seats) if self.totals[seat] == best]
+            self._event(outcome, None, f"The game is over: {' and '.join(winners)} "
+                                       f"{'wins' if len(winners) == 1 else 'win'} with a net total of {best}.", [])
+        else:
+            self.phase = BETWEEN
+
+    # -- arranging ------------------------------------------------------------------------------------
+
+    def _arrange(self, seat: int, action: Any) -> Outcome:
+        groups = [list(group) for group in self.arrangements[seat]]
+        if isinstance(action, SortBySuit):
+            wild = self.wild_rank
+            by_suit: dict[str, list[Card]] = {}
+            jokers = []
+            for card in self.hands[seat]:
+                if is_joker(card, wild):
+                    jokers.append(card)
+                else:
+                    by_suit.setdefault(card.suit, []).append(card)
+            groups = [by_suit[suit] for suit in SUITS if suit in by_suit] + ([jokers] if jokers else [])
+        else:
+            cards = self._cards_of(seat, action.cards)
+            if not cards:
+                raise IllegalAction("Select one or more of your cards first.")
+            target = None
+            if isinstance(action, MoveToGroup):
+                if not 1 <= action.group <= len(groups):
+                    have = f"{len(groups)} group{'' if len(groups) == 1 else 's'}" if groups else "no groups"
+                    raise IllegalAction(f"There is no group {action.group}: you have {have}.")
+                target = action.group - 1
+            chosen = set(cards)
+            groups = [[card for card in group if card not in chosen] for group in groups]
+            if target is not None:
+                groups[target].extend(cards)
+            elif isinstance(action, MakeGroup):
+                groups.append(list(cards))
+            groups = [group for group in groups if group]
+        self.arrangements[seat] = groups
+        return Outcome(action, seat)
+
+    # -- helpers ----------------------------------------------------------------------------------------
+
+    def _cards_of(self, seat: int, ids: Iterable[str]) -> list[Card]:
+        """The seat's own cards these ids name, in order; refused if one is not in the hand or
+        is named twice."""
+        hand = self.hands[seat]
+        cards: list[Card] = []
+        for card_id in ids:
+            card = self._find(hand, card_id)
+            if card is None:
+                raise IllegalAction(f"{card_id} is not in your hand.")
+            if card in cards:
+                raise IllegalAction(f"{card.code} is selected twice.")
+            cards.append(card)
+        return cards
+
+    def _one_card(self, seat: int, ids: Sequence[str], what: str) -> Card:
+        if len(ids) != 1:
+            raise IllegalAction(f"Choose exactly one card {what}.")
+        return self._cards_of(seat, ids)[0]
+
+    @staticmethod
+    def _find(hand: list[Card], card_id: str) -> Card | None:
+        for card in hand:
+            if card.id == card_id:
+                return card
+        return None
+
+    def _remove_from_hand(self, seat: int, card: Card) -> None:
+        self.hands[seat].remove(card)
+        groups = [[other for other in group if other is not card] for group in self.arrangements[seat]]
+        self.arrangements[seat] = [group for group in groups if group]
+
+    def _event(self, outcome: Outcome, seat: int | None, text: str, cards: list[Card]) -> None:
+        event = {"seat": seat, "text": text, "cards": [card.id for card in cards], "deal": self.deal_number}
+        self.log.append(event)
+        outcome.events.append(event)
+
+    def seen_this_deal(self) -> set[str]:
+        """The ids of the cards this deal's log showed everyone."""
+        seen: set[str] = set()
+        for event in reversed(self.log):
+            if event["deal"] != self.deal_number:
+                break
+            seen.update(event["cards"])
+        return seen
+
+    # -- what each seat sees (P6.3) ------------------------------------------------------------------------
+
+    def hidden_from(self, seat: int | None) -> set[Card]:
+        hidden = set(self.closed)
+        if self.in_deal():
+            for other, hand in enumerate(self.hands):
+                if other != seat:
+                    hidden.update(hand)
+        seen = self.seen_this_deal()
+        return {card for card in hidden if card.id not in seen}
+
+    def view(self, seat: int | None) -> dict:
+        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < self.seats):
+            seat = None
+        wild = self.wild_rank
+        mine = seat is not None and self.in_deal()
+        hand = self.hands[seat] if seat is not None else None
+        players = []
+        for index, name in enumerate(self._names):
+            players.append({
+                "seat": index, "name": name, "label": self.label(index), "computer": is_computer_name(name),
+                "cards": len(self.hands[index]), "status": self.status[index],
+                "status_text": STATUS_WORDS[self.status[index]], "total": self.totals[index],
+                "first": self.deal_number > 0 and index == (self.deal_number - 1) % self.seats,
+            })
+        view: dict[str, Any] = {
+            "seat": seat,
+            "players": players,
+            "turn": self.to_move(),
+            "stage": f"Deal {self.deal_number} of {self.deals}",
+            "prompt": self._prompt(seat),
+            "hand": [card.id for card in hand] if hand is not None else None,
+            "log": self._view_log(),
+            "summary": self._summary() if self.phase in (BETWEEN, OVER) else None,
+            "phase": self.phase,
+            "deal": self.deal_number,
+            "deals": self.deals,
+            "indicator": self.indicator.id if self.indicator is not None else None,
+            "wild_rank": wild,
+            "wild_text": (f"{plural_rank(wild).capitalize()} are jokers this deal, and the printed jokers"
+                          if wild else ""),
+            "open_top": self.open_pile[-1].id if self.open_pile and self.in_deal() else None,
+            "open_top_takeable": self.in_deal() and self.open_card_takeable(),
+            "open_count": len(self.open_pile),
+            "closed_count": len(self.closed),
+            "taken_from_open": self.taken_open.id if mine and seat == self.turn and self.taken_open else None,
+            "jokers": [card.id for card in hand if is_joker(card, wild)] if hand is not None and wild else [],
+            "groups": [],
+            "ungrouped": [],
+            "hand_points": None,
+            "hand_points_text": "",
+            "declaration": None,
+            "notice": self.notices[seat] if seat is not None else None,
+            "totals": list(self.totals),
+            "arrange_moves": [_move_dict(move) for move in self.arranging_moves(seat)],
+        }
+        if mine and self.status[seat] == IN:
+            view.update(self._arrangement_view(seat))
+        return view
+
+    def _arrangement_view(self, seat: int) -> dict:
+        wild = self.wild_rank
+        hand = self.hands[seat]
+        groups = self.arrangements[seat]
+        grouped = {card for group in groups for card in group}
+        ungrouped = [card for card in hand if card not in grouped]
+        rows = []
+        for number, group in enumerate(groups, start=1):
+            row = _group_row(group, wild)
+            row["number"] = number
+            rows.append(row)
+        evaluation_points = HandContext(hand, wild).points_without(None)
+        counted = min(evaluation_points, MOST_POINTS)
+        declaration = None
+        if len(ungrouped) == 1 and len(hand) == HAND_SIZE + 1:
+            judgement = judge_declaration(groups, wild)
+            declaration = {"ready": judgement.valid, "finish": ungrouped[0].id,
+                           "text": (f"Your groups make a valid declaration with {ungrouped[0].code} as the finish card."
+                                    if judgement.valid else f"Not a valid declaration yet: {judgement.reason}.")}
+        return {
+            "groups": rows,
+            "ungrouped": [card.id for card in ungrouped],
+            "hand_points": counted,
+            "hand_points_text": f"Your hand counts {counted} now",
+            "declaration": declaration,
+        }
+
+    def _prompt(self, seat: int | None) -> str:
+        if self.phase == OVER:
+            return "The game is over."
+        if self.phase == BETWEEN:
+            return f"Deal {self.deal_number} is over: deal the next one."
+        mover = self.label(self.turn)
+        if seat != self.turn:
+            if seat is not None and self.status[seat] != IN:
+                return f"You have left this deal ({STATUS_WORDS[self.status[seat]]}); {mover} is playing."
+            return f"Waiting for {mover}."
+        if self.phase == DRAW:
+            return "Draw from the closed deck or the open pile, or drop."
+        return "Discard a card, or choose a finish card and declare."
+
+    def _view_log(self) -> list[dict]:
+        """The whole game's log; the cards of earlier deals are no longer shown beside their
+        lines (they are in play again)."""
+        shown = []
+        for event in self.log:
+            current = event["deal"] == self.deal_number
+            shown.append({"seat": event["seat"], "text": event["text"],
+                          "cards": list(event["cards"]) if current else [], "deal": event["deal"]})
+        return shown
+
+    def _summary(self) -> dict | None:
+        if not self.deal_results:
+            return None
+        last = self.deal_results[-1]
+        rows = []
+        for row in last["rows"]:
+            rows.append(dict(row, label=self.label(row["seat"]),
+                             groups=[dict(group, cards=list(group["cards"])) for group in row["groups"]],
+                             ungrouped=list(row["ungrouped"])))
+        return {"deal": last["deal"], "deals": self.deals, "winner": last["winner"],
+                "winner_label": self.label(last["winner"]), "how": last["how"], "collected": last["collected"],
+                "indicator": last["indicator"], "wild_rank": last["wild_rank"], "rows": rows,
+                "totals": list(self.totals), "game_over": self.phase == OVER,
+                "history": [{"deal": result["deal"], "winner": result["winner"],
+                             "results": [row["result"] for row in result["rows"]]} for result in self.deal_results]}
+
+    # -- the end (P6) -----------------------------------------------------------------------------------------
+
+    def results(self) -> list[SeatResult]:
+        if not self.is_over():
+            return []
+        best = max(self.totals)
+        results = []
+        for seat, name in enumerate(self._names):
+            per_deal = [result["rows"][seat]["result"] for result in self.deal_results]
+            figures = {"deals_played": len(per_deal),
+                       "deals_won": sum(1 for result in self.deal_results if result["winner"] == seat),
+                       "net_points": self.totals[seat],
+                       "best_deal": max(per_deal)}
+            results.append(SeatResult(seat, name, self.totals[seat] == best, self.totals[seat], figures))
+        return results
+
+    def card_locations(self) -> Counter:
+        places: Counter = Counter(self.closed)
+        places.update(self.open_pile)
+        for hand in self.hands:
+            places.update(hand)
+        if self.indicator is not None:
+            places[self.indicator] += 1
+        if self.finish is not None:
+            places[self.finish] += 1
+        return places
+
+    # -- plain data ---------------------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        def ids(cards):
+            return [card.id for card in cards]
+
+        def card_id(card):
+            return card.id if card is not None else None
+
+        return {
+            "format": STATE_FORMAT,
+            "game": "points",
+            "names": list(self._names),
+            "deals": self.deals,
+            "seed": self.seed,
+            "stacked": ids(self.stacked) if self.stacked is not None else None,
+            "deal_number": self.deal_number,
+            "phase": self.phase,
+            "turn": self.turn,
+            "closed": ids(self.closed),
+            "open": ids(self.open_pile),
+            "indicator": card_id(self.indicator),
+            "first_open": card_id(self.first_open),
+            "hands": [ids(hand) for hand in self.hands],
+            "arrangements": [[ids(group) for group in groups] for groups in self.arrangements],
+            "status": list(self.status),
+            "penalty": list(self.penalty),
+            "has_drawn": list(self.has_drawn),
+            "taken_open": card_id(self.taken_open),
+            "finish": card_id(self.finish),
+            "declared": [ids(group) for group in self.declared] if self.declared is not None else None,
+            "declared_wrong": [[ids(group) for group in groups] if groups is not None else None
+                               for groups in self.declared_wrong],
+            "reshuffles": self.reshuffles,
+            "notices": list(self.notices),
+            "totals": list(self.totals),
+            "deal_results": _plain(self.deal_results),
+            "log": [dict(event, cards=list(event["cards"])) for event in self.log],
+        }
+
+    @classmethod
+    def from_dict(cls, definition, data: Mapping[str, Any]) -> "PointsState":
+        try:
+            return cls._from_dict(definition, data)
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
+            raise ValueError(f"not a saved Points Rummy game: {error!r}") from None
+
+    @classmethod
+    def _from_dict(cls, definition, data: Mapping[str, Any]) -> "PointsState":
+        if data.get("format") != STATE_FORMAT or data.get("game") != "points":
+            raise ValueError("not a saved Points Rummy game of this version")
+        names = [str(name) for name in data["names"]]
+        deck = deck_for_seats(len(names))
+
+        def cards(ids):
+            return [deck.parse(card_id) for card_id in ids]
+
+        def card(card_id):
+            return deck.parse(card_id) if card_id is not None else None
+
+        stacked = cards(data["stacked"]) if data["stacked"] is not None else None
+        state = cls(definition, names, deals=int(data["deals"]), seed=data["seed"], stacked=stacked)
+        state.deal_number = int(data["deal_number"])
+        state.phase = str(data["phase"])
+        if state.phase not in (DRAW, DISCARD, BETWEEN, OVER):
+            raise ValueError(f"unknown phase {state.phase!r}")
+        state.turn = data["turn"]
+        state.closed = cards(data["closed"])
+        state.open_pile = cards(data["open"])
+        state.indicator = card(data["indicator"])
+        state.first_open = card(data["first_open"])
+        state.hands = [cards(hand) for hand in data["hands"]]
+        state.arrangements = [[cards(group) for group in groups] for groups in data["arrangements"]]
+        state.status = [str(status) for status in data["status"]]
+        state.penalty = [int(points) for points in data["penalty"]]
+        state.has_drawn = [bool(drawn) for drawn in data["has_drawn"]]
+        state.taken_open = card(data["taken_open"])
+        state.finish = card(data["finish"])
+        state.declared = [cards(group) for group in data["declared"]] if data["declared"] is not None else None
+        state.declared_wrong = [[cards(group) for group in groups] if groups is not None else None
+                                for groups in data["declared_wrong"]]
+        state.reshuffles = int(data["reshuffles"])
+        state.notices = [str(notice) if notice is not None else None for notice in data["notices"]]
+        state.totals = [int(total) for total in data["totals"]]
+        state.deal_results = _plain(data["deal_results"])
+        state.log = [{"seat": event["seat"], "text": str(event["text"]), "cards": [str(c) for c in event["cards"]],
+                      "deal": int(event["deal"])} for event in data["log"]]
+        seats = len(names)
+        if not (len(state.hands) == len(state.arrangements) == len(state.status) == seats):
+            raise ValueError("the seats do not agree")
+        if state.card_locations() != Counter(deck.cards):
+            raise ValueError("the saved cards are not the deck, each card once")
+        return state
+
+
+def _sort_key(card: Card) -> int:
+    return card.sort_key
+
+
+def _plain(value: Any) -> Any:
+    """A deep copy of plain data (dicts, lists, scalars)."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _move_dict(move: Move) -> dict:
+    return {"action": move.action, "label": move.label, "pick": list(move.pick) if move.pick else None,
+            "target": move.target, "targets": list(move.targets), "params": dict(move.params)}
+
+
+def _group_row(group: Sequence[Card], wild: str) -> dict:
+    judgement = judge_group(group, wild)
+    return {"cards": [card.id for card in group], "label": judgement.kind, "kind": KIND_KEYS[judgement.kind],
+            "valid": judgement.valid, "reason": judgement.reason,
+            "points": sum(card_points(card, wild) for card in group)}
+
+
+def _evaluation_rows(evaluation: Evaluation, wild: str) -> dict:
+    return {"groups": [_group_row(cards, wild) for _kind, cards in evaluation.groups],
+            "ungrouped": [card.id for card in evaluation.ungrouped]}
+
+
+__all__ = ["PointsState"]
