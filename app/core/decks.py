@@ -27,10 +27,10 @@ def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list
     if one_per_line:
         words = []
         for number, line in enumerate(text.splitlines(), start=1):
-            words = line.split()
-            if len(words) > 1:
-                raise DeckError(f"line {number} holds {len(words)} codes: a line holds one card code")
-            words += words
+            on_line = line.split()
+            if len(on_line) > 1:
+                raise DeckError(f"line {number} holds {len(on_line)} codes: a line holds one card code")
+            words += on_line
     else:
         words = text.split()
     cards: list[Card] = []

@@ -32,6 +32,7 @@ class TwentyOne(GameDefinition):
         Stat("rounds_tied", "Rounds tied"),
     )
     bot = DealerRule()
+    table_actions = frozenset({"deal", "end"})  # between rounds, anyone at the table
 
     def baseline_bot(self, rng: random.Random) -> RandomChoice:
         return RandomChoice(rng)

@@ -1,0 +1,60 @@
+"""The one deck-file parser (app/core/decks.py), for decks of any shape: the precise messages of
+R2.2 with the deck's own size, one code a line where a game asks for it (T2.1), and copies."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core.cards import standard_deck
+from app.core.decks import DeckError, parse_deck
+
+POINTS = {rank: 1 for rank in "A23456789TJQK"}
+SMALL = standard_deck("test-52", ace="low", points=POINTS)
+DOUBLE = standard_deck("test-106", ace="low", points=POINTS, copies=2, jokers=2)
+
+
+def codes(deck) -> list[str]:
+    return [card.code for card in deck.cards]
+
+
+def test_a_whole_deck_reads_top_first_in_any_case_and_whitespace():
+    text = "\n".join(" ".join(codes(SMALL)[i:i + 7]).lower() for i in range(0, 52, 7))
+    assert parse_deck(text, SMALL) == list(SMALL.cards)
+
+
+def test_one_code_a_line_reads_every_line_and_skips_blank_ones():
+    text = "\n\n".join(f"  {code}\t" for code in codes(SMALL))
+    assert parse_deck(text, SMALL, one_per_line=True) == list(SMALL.cards)
+
+
+def test_one_code_a_line_refuses_a_line_with_two_codes():
+    lines = codes(SMALL)
+    lines[3] = lines[3] + " " + lines[4]
+    del lines[4]
+    with pytest.raises(DeckError, match="line 4 holds 2 codes"):
+        parse_deck("\n".join(lines), SMALL, one_per_line=True)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda c: c[:-1], "the deck holds 51 card codes; it needs exactly 52 (missing: KS)"),
+    (lambda c: c[:5] + ["ZZ"] + c[6:], "code 6 of the deck, 'ZZ', is not a card (a card is a rank A 2-9 T J Q K"),
+    (lambda c: c[:9] + [c[2]] + c[10:], "3C appears twice, at codes 3 and 10: every card must appear exactly once"),
+    (lambda c: c + ["AC"], "AC appears twice, at codes 1 and 53: every card must appear exactly once "
+                           "(and the deck holds 53 card codes, not 52)"),
+])
+def test_a_wrong_deck_is_refused_with_what_is_wrong(change, message):
+    with pytest.raises(DeckError) as error:
+        parse_deck(" ".join(change(codes(SMALL))), SMALL)
+    assert message in str(error.value)
+
+
+def test_two_copies_of_a_card_are_two_cards_first_appearance_first_copy():
+    cards = parse_deck(" ".join(codes(DOUBLE)), DOUBLE)
+    assert cards == list(DOUBLE.cards)
+    assert [card.id for card in cards if card.code == "QH"] == ["QH", "QH-2"]
+    assert [card.id for card in cards if card.is_joker] == ["JK", "JK-2"]
+
+
+def test_a_third_copy_is_refused():
+    with pytest.raises(DeckError, match="QH appears 3 times, at codes 38, 90 and 107: the deck holds it twice"):
+        parse_deck(" ".join(codes(DOUBLE) + ["qh"]), DOUBLE)
