@@ -10,10 +10,6 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
 
 
-def target() -> str | None:
-    return request.headers.get("HX-Target")
-
-
 def vary_on_htmx(response):
     """Pages and fragments share URLs, so caches must key on the HX-Request header."""
     response.vary.add("HX-Request")

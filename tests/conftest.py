@@ -43,11 +43,15 @@ def database_url(databases, tmp_path):
 
 @pytest.fixture
 def decks_folder(tmp_path) -> Path:
-    """A decks/ folder with the sample decks, which a test may change freely."""
+    """A decks/ folder with the sample decks (Mason Rummy's, and every game's decks/<key>/),
+    which a test may change freely."""
     folder = tmp_path / "decks"
     folder.mkdir()
     for deck in SAMPLE_DECKS.glob("*.deck"):
         shutil.copy(deck, folder / deck.name)
+    for game_folder in SAMPLE_DECKS.iterdir():
+        if game_folder.is_dir():
+            shutil.copytree(game_folder, folder / game_folder.name)
     return folder
 
 
