@@ -70,7 +70,6 @@ class GameRecord(db.Model):
     deck_cards: Mapped[str | None] = mapped_column(sa.Text, default=None)
     version: Mapped[int] = mapped_column(default=1)
     status: Mapped[str] = mapped_column(sa.String(16), default=PLAYING)
-    players: Mapped[int] = mapped_column()
     deck_name: Mapped[str | None] = mapped_column(sa.String(80), default=None)
     host_token_hash: Mapped[str] = mapped_column(sa.String(64))
     # Hot-seat: the seat whose hand the host's device last revealed after a hand-over screen.
@@ -98,8 +97,6 @@ class SeatRecord(db.Model):
     device: Mapped[str] = mapped_column(sa.String(8), default=HERE)
     token_hash: Mapped[str | None] = mapped_column(sa.String(64), default=None)
     join_code: Mapped[str | None] = mapped_column(sa.String(12), default=None, unique=True)
-    claimed_at: Mapped[datetime | None] = mapped_column(default=None)
-    last_seen_at: Mapped[datetime | None] = mapped_column(default=None)
     ai_standin: Mapped[bool] = mapped_column(default=False)
 
     game: Mapped[GameRecord] = relationship(back_populates="seats")

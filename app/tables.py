@@ -138,7 +138,7 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
     tokens: dict[str, str] = {}
     initial = store.dump_state(state)
     record = GameRecord(slug=store.new_slug(), kind=definition.key, options=json.dumps(options), state="",
-                        initial_state=initial, version=1, status=PLAYING, players=len(specs), deck_name=deck_name,
+                        initial_state=initial, version=1, status=PLAYING, deck_name=deck_name,
                         deck_cards=" ".join(card.id for card in deck) if deck else None, host_token_hash="")
     host_token = store.new_token()
     record.host_token_hash = store.hash_token(host_token)
@@ -150,7 +150,6 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
         elif number in claim:
             tokens[str(number)] = token = store.new_token()
             seat.token_hash = store.hash_token(token)
-            seat.claimed_at = utcnow()
         else:
             seat.join_code = new_join_code()
         record.seats.append(seat)
@@ -410,7 +409,6 @@ def carry_seats(old: GameRecord, new: GameRecord, tokens: Mapping[str, str]) -> 
         carried[str(number)] = token
         seat.token_hash = store.hash_token(token)
         seat.join_code = None
-        seat.claimed_at = seat.claimed_at or utcnow()
     return carried
 
 
@@ -443,7 +441,6 @@ def claim_seat(code: str) -> tuple[GameRecord, dict]:
     token = store.new_token()
     seat.token_hash = store.hash_token(token)
     seat.join_code = None
-    seat.claimed_at = seat.last_seen_at = utcnow()
     number = seat.number
     store.save_game(record, None, [])  # a new version, so the other screens show who joined
     return record, {str(number): token}

@@ -67,7 +67,7 @@ def finished_game_templates(count: int, seed: int = 6):
                     break
             if game.phase == ROUND_OVER:
                 game.apply(None, NextRound())
-                actions.append((None, {"type": "next_round"}))
+                actions.append((None, {"action": "next_round"}))
         winners = game.winners()
         results = [(p.name, p.score, n in winners) for n, p in enumerate(game.players)]
         templates.append((names, store.dump_state(game), actions, results))
@@ -83,6 +83,7 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
     from app import create_app, store, tables
     from app.extensions import db
     from app.models import FINISHED, HERE, OWN, ActionRecord, GameRecord, SeatRecord, utcnow
+    from app.games.mason import MASON
 
     app = create_app(instance_path=instance, ADMIN_PASSWORD=harness.ADMIN_PASSWORD,
                      SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(instance, "mason.db"))
@@ -92,7 +93,7 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
             players = rng.choice((2, 3))
             specs = [tables.SeatSpec(f"U{number}P{seat + 1}", device=OWN if seat else HERE)
                      for seat in range(players)]
-            tables.create_game(specs, None, None)
+            tables.create_game(MASON, specs)
         templates = finished_game_templates(min(finished, 100)) if finished else []
         scores = store.score_table()
         games, seats, actions = GameRecord.__table__, SeatRecord.__table__, ActionRecord.__table__
@@ -105,13 +106,13 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
                 game_id = start + offset + 1
                 game_rows.append({
                     "id": game_id, "slug": secrets.token_hex(5), "state": state, "version": len(moves) + 1,
-                    "status": FINISHED, "players": len(names), "deck_name": None,
+                    "status": FINISHED, "deck_name": None, "kind": "mason", "options": "{}",
                     "host_token_hash": store.hash_token(store.new_token()), "shown_seat": None,
                     "rematch_slug": None, "created_at": now, "updated_at": now, "finished_at": now})
                 for seat, name in enumerate(names):
                     seat_rows.append({"game_id": game_id, "number": seat, "name": name, "is_ai": False,
                                       "device": HERE, "token_hash": store.hash_token(store.new_token()),
-                                      "join_code": None, "claimed_at": now, "last_seen_at": None,
+                                      "join_code": None,
                                       "ai_standin": False})
                 for version, (seat, move) in enumerate(moves, start=2):
                     action_rows.append({"game_id": game_id, "version": version, "seat": seat,

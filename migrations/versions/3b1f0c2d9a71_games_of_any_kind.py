@@ -7,9 +7,10 @@ they cannot be replayed, and nothing else needs it. ``headline`` (where a game s
 Menu A's list) is written with every saved state; old rows get theirs from their state here. ``deck_cards`` is filled from each Mason
 Rummy state's ``stacked_deck`` (the codes, space separated), so a rematch of an old stacked game
 still deals the same deck. ``game_stats`` holds per-name statistics of the other games (a JSON
-object of figures a row); Mason Rummy's R7.4 ``scores`` table is unchanged. Column additions
-only (SQLite copies the games table once through batch mode; PostgreSQL adds the columns in
-place); the data step reads and writes one row at a time.
+object of figures a row); Mason Rummy's R7.4 ``scores`` table is unchanged. Three columns that were written
+but never read go: ``games.players`` (the seats say it), ``seats.claimed_at`` and
+``seats.last_seen_at``. SQLite copies the two tables once through batch mode; PostgreSQL alters
+them in place; the data step reads and writes one row at a time.
 
 Revision ID: 3b1f0c2d9a71
 Revises: 5e03c6a6f98e
@@ -35,6 +36,10 @@ def upgrade():
         batch_op.add_column(sa.Column('initial_state', sa.Text(), nullable=True))
         batch_op.add_column(sa.Column('deck_cards', sa.Text(), nullable=True))
         batch_op.add_column(sa.Column('headline', sa.String(length=120), nullable=True))
+        batch_op.drop_column('players')
+    with op.batch_alter_table('seats', schema=None) as batch_op:
+        batch_op.drop_column('claimed_at')
+        batch_op.drop_column('last_seen_at')
 
     games = sa.table('games', sa.column('id', sa.Integer), sa.column('state', sa.Text),
                      sa.column('deck_cards', sa.Text), sa.column('headline', sa.String))
@@ -65,7 +70,11 @@ def upgrade():
 
 def downgrade():
     op.drop_table('game_stats')
+    with op.batch_alter_table('seats', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('last_seen_at', sa.DateTime(), nullable=True))
+        batch_op.add_column(sa.Column('claimed_at', sa.DateTime(), nullable=True))
     with op.batch_alter_table('games', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('players', sa.Integer(), server_default='2', nullable=False))
         batch_op.drop_column('headline')
         batch_op.drop_column('deck_cards')
         batch_op.drop_column('initial_state')
