@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol, Sequence
 from app.core.names import COMPUTER_NAME, is_computer_name
 
 from .actions import Discard, Draw, LayDown, LayDownRefused, PileEmpty, RoundOver
-from .bot import COMPUTER
+from .bot import play_computer_turn
 from .cards import SORT_KEY, Card, parse_card, points_of, sort_cards
 from .melds import CardSet
 
@@ -170,14 +170,11 @@ class ComputerPlayer(Player):
 
     def take_turn(self, game: "Game", controls: Controls | None = None) -> None:
         seat = game.seat_of(self)
-        while True:
-            outcome = game.apply(seat, COMPUTER.choose(game, seat))
+        for outcome in play_computer_turn(game, seat):
             if controls is not None:
                 controls.done(game, seat, outcome)
             if outcome.round_over:
                 raise RoundOver(outcome.went_out)
-            if isinstance(outcome.action, Discard):
-                return
 
 
 __all__ = ["COMPUTER_NAME", "ComputerPlayer", "Controls", "DISCARD_CHOICE", "Hand", "LAY_DOWN_CHOICE",
