@@ -98,8 +98,24 @@ def run_migrations_online():
             **conf_args
         )
 
-        with context.begin_transaction():
-            context.run_migrations()
+        # SQLite alters a table in batch mode by copying it and dropping the old one; with foreign
+        # keys on, dropping a table deletes every row that refers to it (seats, the action log)
+        # through ON DELETE CASCADE. So they are off while migrating (the pragma only works
+        # outside a transaction), and checked afterwards.
+        sqlite = connection.dialect.name == "sqlite"
+        raw = connection.connection.driver_connection if sqlite else None
+        if sqlite:  # on the driver's connection: SQLAlchemy's would begin a transaction first
+            raw.execute("PRAGMA foreign_keys = OFF")
+        try:
+            with context.begin_transaction():
+                context.run_migrations()
+            if sqlite:
+                broken = raw.execute("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise RuntimeError(f"the migration left rows that refer to nothing: {broken[:5]}")
+        finally:
+            if sqlite:
+                raw.execute("PRAGMA foreign_keys = ON")
 
 
 if context.is_offline_mode():
