@@ -581,8 +581,8 @@ class RummyGame(GameState):
 
     def _visible_log(self, seat: int | None) -> list[dict]:
         """The whole game's events. An earlier hand's event may name a card that is now, in this
-        hand, hidden from ``seat``: that name is masked ("a card"), as the card is no longer where
-        the event left it and its code must not appear in this seat's view."""
+        hand, hidden from ``seat`` (dealt again into another hand, or in the stock): that code is
+        shown as ``??``, since a view never names a card its seat may not see."""
         log = self.log
         if not self.log_start:
             return [dict(event, cards=list(event["cards"])) for event in log]
@@ -591,7 +591,7 @@ class RummyGame(GameState):
         for event in log[:self.log_start]:
             secret = [card for card in event["cards"] if card in hidden]
             if secret:
-                text = _CODE_PATTERN.sub(lambda m: "a card" if m.group(0) in secret else m.group(0), event["text"])
+                text = _CODE_PATTERN.sub(lambda m: "??" if m.group(0) in secret else m.group(0), event["text"])
                 event = {"seat": event["seat"], "text": text,
                          "cards": [card for card in event["cards"] if card not in hidden]}
             else:

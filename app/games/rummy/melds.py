@@ -60,8 +60,8 @@ def why_not_a_meld(mask: int) -> str:
     suits = {SUIT_OF[n] for n in cards}
     ranks = [RANK_OF[n] for n in cards]
     if len(suits) > 1:
-        if len(set(ranks)) == len(ranks):
-            suit_counts = [sum(1 for n in cards if SUIT_OF[n] == suit) for suit in range(4)]
+        suit_counts = [sum(1 for n in cards if SUIT_OF[n] == suit) for suit in range(4)]
+        if len(set(ranks)) == len(ranks) and max(suit_counts) > 1:
             main = suit_counts.index(max(suit_counts))  # the suit most of the cards have
             like = next(n for n in cards if SUIT_OF[n] == main)
             other = next(n for n in cards if SUIT_OF[n] != main)
