@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .actions import DISCARD_PILE, STOCK, DiscardCard, DrawCard, LayOff, MeldCards
 from .cards import (
-    ALL, BIT, CARDS, POINTS_OF, RANK_MASK, RANK_OF, RANKS, SUIT_BITS, SUIT_OF, SUITS, numbers,
+    ALL, BIT, CARDS, POINTS_OF, RANK_MASK, RANK_OF, RANKS, SUIT_BITS, SUITS, numbers,
 )
 from .game import DRAW, RummyGame
 from .melds import RUN_STARTS
@@ -48,32 +48,42 @@ def _longest_run(holding: int) -> tuple[int, int]:
 
 LONGEST_RUN = tuple(_longest_run(holding) for holding in range(1 << RANKS))
 
-# Three cards in a row around a card, as masks of the 52: the runs it could complete (C6.1).
-RUN_WINDOWS = tuple(
-    tuple(sum(BIT[suit * RANKS + r] for r in range(low, low + 3))
-          for low in range(rank - 2, rank + 1) if 0 <= low and low + 2 < RANKS)
-    for suit in range(SUITS) for rank in range(RANKS)
-)
-
+# A card's neighbourhood: with the hand shifted up two bits, ``(hand << 2 & WINDOW[card]) >> card``
+# is 5 bits for the ranks r-2 .. r+2 of the card's suit (bit 2: the card itself), none beyond the
+# ace or the king (C1.1: a run does not wrap).
+WINDOW = tuple(sum(1 << (suit * RANKS + r + 2) for r in range(rank - 2, rank + 3) if 0 <= r < RANKS)
+               for suit in range(SUITS) for rank in range(RANKS))
+# Neighbourhoods (bit 2 set) in which the card is part of three in a row.
+IN_A_RUN = tuple(any(bits & run == run for run in (0b00111, 0b01110, 0b11100)) for bits in range(32))
 
 @dataclass(frozen=True)
 class Weights:
-    """What the discard strategy (C6.3) counts, in points. A card's discard score is
-    ``points * (late if an opponent is close to going out else 1) - keep``; ``keep`` adds
-    ``pair`` per other card of its rank held (while a card of that rank can still come),
-    ``near`` per same-suit neighbour held with a live card to complete the run, ``gap`` for a
-    same-suit card two ranks away with the card between still live, ``feed`` when the card
-    fits a meld on the table (the next player could lay it off), ``danger`` when it connects
-    with a card the next player is known to hold (taken from the discard pile). ``live``
-    counts only cards nobody has seen leave play; without it every card not in hand counts."""
+    """What the discard strategy (C6.3) counts, in points (tuned by head-to-head games, see
+    ``bench/README.md``). A card's discard score is its points, less what it is worth keeping:
 
-    pair: int = 10
-    near: int = 8
-    gap: int = 4
+    - ``pair`` for each other card of its rank in hand, while a card of that rank is live;
+    - ``near`` for each same-suit neighbour in hand, for each live card that would make the run;
+    - ``gap`` for a same-suit card two ranks away, when the card between them is live;
+    - ``feed`` when it fits a meld on the table (the next player could take it and lay it off);
+    - ``danger`` when it goes with a card the next player is known to hold (taken from the
+      discard pile), by rank or as a same-suit neighbour.
+
+    Points count ``late`` times when an opponent holds ``late_size`` cards or fewer, at tables
+    of at most ``late_players`` seats (with more players, shedding points early cost games).
+    ``live``: which cards may still come. ``"adaptive"``: while the stock holds at least
+    ``stock_left`` cards a seat and has not been turned over, every card not seen face up in
+    this hand; after that, the discard pile comes back (C4.1) and only the melds and the cards
+    known to be in other hands are out. ``"seen"`` and ``"table"`` are those two rules alone;
+    ``"none"``: every card not in hand."""
+
+    pair: int = 12
+    near: int = 10
+    gap: int = 7
     feed: int = 6
     danger: int = 4
     late: int = 3
     late_size: int = 3
+    late_players: int = 2
     live: str = "adaptive"
     stock_left: int = 2
 
@@ -116,8 +126,7 @@ def makes_meld(card: int, hand: int) -> bool:
     """C6.1: would ``card`` make a new meld with two or more cards of ``hand``?"""
     if (hand & RANK_MASK[RANK_OF[card]]).bit_count() >= 2:
         return True
-    with_card = hand | BIT[card]
-    return any(with_card & window == window for window in RUN_WINDOWS[card])
+    return IN_A_RUN[(((hand | BIT[card]) << 2) & WINDOW[card]) >> card]
 
 
 def draw_source(game: RummyGame, seat: int) -> str:
@@ -192,12 +201,11 @@ def discard_scores(game: RummyGame, seat: int, weights: Weights = DEFAULT_WEIGHT
     taken = game.taken
     allowed = hand & ~BIT[taken] if taken is not None else hand
     seen = game.seen
-    # Live cards may still come to this hand: not in it, and not seen face up this hand (those
-    # are on the table, in the discard pile, or taken into another hand).
     fits = table = 0
     for meld in game.melds:
         fits |= meld.fits
         table |= meld.mask
+    # The cards that may still come to this hand (``Weights.live``).
     if weights.live == "seen" or (weights.live == "adaptive" and not game.turned_over
                                   and len(game.stock) >= weights.stock_left * len(players)):
         live = ALL & ~hand & ~seen
@@ -210,31 +218,29 @@ def discard_scores(game: RummyGame, seat: int, weights: Weights = DEFAULT_WEIGHT
     else:
         live = ALL & ~hand
     weight = 1
-    for index, player in enumerate(players):
-        if index != seat and player.hand.mask.bit_count() <= weights.late_size:
-            weight = weights.late  # an opponent may go out soon: every point left costs (C5.1)
-            break
+    if len(players) <= weights.late_players:
+        for index, player in enumerate(players):
+            if index != seat and player.hand.mask.bit_count() <= weights.late_size:
+                weight = weights.late  # an opponent may go out soon: every point left costs (C5.1)
+                break
     known = players[(seat + 1) % len(players)].hand.mask & seen  # the next player's taken cards
-    held_by_suit = [((hand >> (suit * RANKS)) & SUIT_BITS) << 2 for suit in range(SUITS)]
-    live_by_suit = [((live >> (suit * RANKS)) & SUIT_BITS) << 2 for suit in range(SUITS)]
-    known_by_suit = [((known >> (suit * RANKS)) & SUIT_BITS) << 2 for suit in range(SUITS)]
+    hand_up, live_up, known_up = hand << 2, live << 2, known << 2  # for the WINDOW look-ups
     pair, feed, danger = weights.pair, weights.feed, weights.danger
     scores = []
     while allowed:
         bit = allowed & -allowed
         allowed ^= bit
         card = bit.bit_length() - 1
-        rank = RANK_OF[card]
-        suit = SUIT_OF[card]
-        same_rank = RANK_MASK[rank]
-        keep = run_keep[((held_by_suit[suit] >> rank) & 31) << 5 | ((live_by_suit[suit] >> rank) & 31)]
+        window = WINDOW[card]
+        same_rank = RANK_MASK[RANK_OF[card]]
+        keep = run_keep[((hand_up & window) >> card) << 5 | ((live_up & window) >> card)]
         same = (hand & same_rank).bit_count() - 1
         if same and live & same_rank:
             keep += pair * same
         score = weight * POINTS_OF[card] - keep
         if fits & bit:
             score -= feed  # the next player could take it and lay it off
-        if known and (known & same_rank or (known_by_suit[suit] >> rank) & 0b11011):
+        if known and (known & same_rank or ((known_up & window) >> card) & 0b11011):
             score -= danger  # it goes with a card the next player took from the discard pile
         scores.append((score, card))
     return scores

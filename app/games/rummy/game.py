@@ -256,7 +256,7 @@ class RummyGame(GameState):
     def apply(self, seat: int | None, action: Any) -> Outcome:
         """Apply ``action`` for ``seat`` whole, or raise an ``IllegalAction`` changing nothing."""
         if self.phase is OVER:
-            raise GameIsOver(f"The game is over: {self.label(self.winner)} won.")
+            raise GameIsOver("The game is over.")
         kind = type(action)
         if kind is DealHand:
             if seat is not None and not (type(seat) is int and 0 <= seat < len(self.players)):
@@ -476,8 +476,23 @@ class RummyGame(GameState):
             name = self.label(went_out)
             self._record(outcome, went_out, f"{name} reaches {self.players[went_out].score} points "
                                             f"(target {self.target}) and wins the game.")
+        elif self.replays_for_ever():
+            self.phase = OVER
+            outcome.game_over = True
+            self._record(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
+                                        f"were void: dealt from the same stacked deck (C8.1), the hands would "
+                                        f"repeat for ever, so the game ends here with no winner.")
         else:
             self.phase = BETWEEN_HANDS
+
+    def replays_for_ever(self) -> bool:
+        """Project decision (the rule book is silent): a stacked game (C8.1) whose seats are all
+        computer players replays the same hands in a cycle of one hand a seat (the deal rotates
+        with the first player, C2.4, and the computer player is deterministic). If a whole cycle
+        is void (C4.2), nobody can ever score: the game ends with no winner."""
+        seats = len(self.players)
+        return (self.stacked_deck is not None and all(player.is_computer for player in self.players)
+                and len(self.hand_results) >= seats and all(r["void"] for r in self.hand_results[-seats:]))
 
     # -- what a seat may see (C7.1) ---------------------------------------------------------------
 
@@ -544,7 +559,7 @@ class RummyGame(GameState):
 
     def _prompt(self, seat: int | None) -> str:
         if self.phase is OVER:
-            return f"{self.label(self.winner)} won the game."
+            return f"{self.label(self.winner)} won the game." if self.winner is not None else "The game is over."
         if self.phase is BETWEEN_HANDS:
             return f"Hand {self.hand_number} is over: deal hand {self.hand_number + 1}."
         if seat != self.turn:
@@ -608,7 +623,8 @@ class RummyGame(GameState):
         results = []
         for seat, player in enumerate(self.players):
             won = seat == self.winner
-            figures = {"games_played": 1, "games_won": int(won), "games_lost": int(not won),
+            lost = not won and self.winner is not None  # a game ended with no winner is lost by nobody
+            figures = {"games_played": 1, "games_won": int(won), "games_lost": int(lost),
                        "hands_won": player.hands_won, "rummies": player.rummies}
             if won:
                 figures["best_winning_total"] = player.score
@@ -699,8 +715,10 @@ class RummyGame(GameState):
             raise ValueError(f"not a saved Classic Rummy game: {error!r}") from None
         if game.card_locations() != Counter(DECK.cards):
             raise ValueError("the saved game does not hold the 52 cards once each")
-        if (game.phase is OVER) != (game.winner is not None):
-            raise ValueError("a finished game has a winner, and only a finished game")
+        if game.winner is not None and game.phase is not OVER:
+            raise ValueError("only a finished game has a winner")
+        if game.phase is OVER and game.winner is None and not game.replays_for_ever():
+            raise ValueError("a finished game has a winner")
         if game.taken is not None and not game.players[game.turn].hand.mask & BIT[game.taken]:
             raise ValueError("the card taken from the discard pile is not in the hand of the seat to move")
         return game

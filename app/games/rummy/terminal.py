@@ -102,7 +102,10 @@ class Terminal:
             for line in game.hand_lines(len(game.hand_results) - 1):
                 self.say(line)
         if outcome.game_over:
-            self.say(f"Winner: {game.label(game.winner)}")
+            if game.winner is not None:
+                self.say(f"Winner: {game.label(game.winner)}")
+            else:
+                self.say("The game ends with no winner.")
 
     def show_table(self, seat: int) -> None:
         """C8.3: the discard top, the stock size, the melds numbered with their owners, every

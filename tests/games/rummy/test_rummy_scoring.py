@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from rummy_test_helpers import RUMMY, act, deal, situation
+from rummy_test_helpers import DECKS, RUMMY, act, deal, situation
+
+from app.core.autoplay import autoplay
 
 from app.core.protocol import GameIsOver, IllegalAction, OptionError
 
@@ -127,3 +129,29 @@ def test_c5_4_statistics_per_name():
     assert dict(bob.figures) == {"games_played": 1, "games_won": 0, "games_lost": 1, "hands_won": 1, "rummies": 1}
     keys = {stat.key for stat in RUMMY.statistics}
     assert set(ann.figures) <= keys and set(bob.figures) <= keys
+
+
+def test_decision_an_all_computer_stacked_game_that_can_only_void_ends_with_no_winner():
+    """Project decision (the rule book is silent): a stacked deck deals the same hands again
+    every cycle of one hand a seat (C8.1, C2.4), and the computer player is deterministic, so
+    when a whole cycle of hands is void (C4.2) and every seat is a computer, no one can ever
+    score: the game ends there, with no winner."""
+    deck = RUMMY.parse_deck((DECKS / "void_hand.deck").read_text())
+    game = RUMMY.new_state(["AI"] * 6, stacked_deck=deck)
+    autoplay(game, lambda seat: RUMMY.bot, deal_on=True)
+    assert game.is_over() and game.winner is None
+    assert [r["void"] for r in game.hand_results] == [True] * 6
+    results = game.results()
+    assert not any(r.won for r in results)
+    assert all(dict(r.figures) == {"games_played": 1, "games_won": 0, "games_lost": 0, "hands_won": 0, "rummies": 0}
+               for r in results)
+    assert RUMMY.from_dict(game.to_dict()).is_over()
+    # with one person at the table the same six void hands end nothing: people choose their plays
+    data = game.to_dict()
+    data["names"][0] = "Ann"
+    with pytest.raises(ValueError):
+        RUMMY.from_dict(data)
+    people = RUMMY.from_dict(dict(data, phase="between_hands"))
+    assert not people.replays_for_ever()
+    act(people, 0, "deal")
+    assert people.hand_number == 7 and not people.is_over()

@@ -227,3 +227,11 @@ def test_c8_4_a_void_hand():
         in lines_of(screen)
     assert "Hand 2 dealt: Bob plays first; 7H is turned up on the discard pile." in lines_of(screen)
     assert_result_lines_stand_alone(screen)
+
+
+def test_c8_4_void_hands_of_computer_players_on_a_stacked_deck():
+    status, screen, _ = run_terminal(["--deck", str(DECKS / "void_hand.deck")], ["6"] + ["AI"] * 6)
+    assert status == 0
+    assert result_lines(screen) == [f"Hand {n}: no score" for n in range(1, 7)]
+    assert lines_of(screen)[-1] == "The game ends with no winner."
+    assert_result_lines_stand_alone(screen)
