@@ -18,14 +18,14 @@ strategy is measured against (``bench/rummy_bot.py``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .actions import DISCARD_PILE, STOCK, DiscardCard, DrawCard, LayOff, MeldCards
 from .cards import (
     ALL, BIT, CARDS, POINTS_OF, RANK_MASK, RANK_OF, RANKS, SUIT_BITS, SUITS, numbers,
 )
 from .game import DRAW, RummyGame
-from .melds import RUN_STARTS
+from .melds import RUN_STARTS, fitting_any
 
 # -- tables ------------------------------------------------------------------------------------------
 
@@ -53,6 +53,7 @@ LONGEST_RUN = tuple(_longest_run(holding) for holding in range(1 << RANKS))
 # ace or the king (C1.1: a run does not wrap).
 WINDOW = tuple(sum(1 << (suit * RANKS + r + 2) for r in range(rank - 2, rank + 3) if 0 <= r < RANKS)
                for suit in range(SUITS) for rank in range(RANKS))
+CARD_RANK_MASK = tuple(RANK_MASK[RANK_OF[card]] for card in range(SUITS * RANKS))  # a card's rank, all suits
 # Neighbourhoods (bit 2 set) in which the card is part of three in a row.
 IN_A_RUN = tuple(any(bits & run == run for run in (0b00111, 0b01110, 0b11100)) for bits in range(32))
 
@@ -86,9 +87,10 @@ class Weights:
     late_players: int = 2
     live: str = "adaptive"
     stock_left: int = 2
+    run_keep: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
-
-DEFAULT_WEIGHTS = Weights()
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "run_keep", _run_keep_table(self))  # made once: a frozen table
 
 
 def _run_keep_table(weights: Weights) -> tuple[int, ...]:
@@ -111,15 +113,10 @@ def _run_keep_table(weights: Weights) -> tuple[int, ...]:
     return tuple(table)
 
 
+DEFAULT_WEIGHTS = Weights()
+
+
 # -- C6.1 and C6.2 -------------------------------------------------------------------------------------
-
-
-def fitting_mask(game: RummyGame) -> int:
-    """Every card that would lay off on some meld on the table."""
-    fits = 0
-    for meld in game.melds:
-        fits |= meld.fits
-    return fits
 
 
 def makes_meld(card: int, hand: int) -> bool:
@@ -134,7 +131,7 @@ def draw_source(game: RummyGame, seat: int) -> str:
     top = game.discard.top()
     if top is not None:
         hand = game.players[seat].hand.mask
-        if makes_meld(top, hand) or fitting_mask(game) & BIT[top]:
+        if makes_meld(top, hand) or fitting_any(game.melds) & BIT[top]:
             return DISCARD_PILE
     return STOCK
 
@@ -168,7 +165,7 @@ def next_play(game: RummyGame, seat: int):
             return MeldCards(tuple(CARDS[n] for n in numbers(play)))
     # Then lay-offs: the first card in hand order that fits, on the first meld that takes it.
     if game.melds:
-        fits = fitting_mask(game) & hand
+        fits = fitting_any(game.melds) & hand
         while fits:
             bit = fits & -fits
             fits ^= bit
@@ -195,7 +192,7 @@ def _allowed(play: int, hand: int, alone: int) -> int:
 
 def discard_scores(game: RummyGame, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> list[tuple[int, int]]:
     """``(score, card)`` for each card the seat may discard (C3.3): the highest score goes."""
-    run_keep = _RUN_KEEP[weights]
+    run_keep = weights.run_keep
     players = game.players
     hand = players[seat].hand.mask
     taken = game.taken
@@ -226,33 +223,25 @@ def discard_scores(game: RummyGame, seat: int, weights: Weights = DEFAULT_WEIGHT
     known = players[(seat + 1) % len(players)].hand.mask & seen  # the next player's taken cards
     hand_up, live_up, known_up = hand << 2, live << 2, known << 2  # for the WINDOW look-ups
     pair, feed, danger = weights.pair, weights.feed, weights.danger
+    windows, rank_masks, points_of = WINDOW, CARD_RANK_MASK, POINTS_OF  # locals: the loop is hot
     scores = []
     while allowed:
         bit = allowed & -allowed
         allowed ^= bit
         card = bit.bit_length() - 1
-        window = WINDOW[card]
-        same_rank = RANK_MASK[RANK_OF[card]]
+        window = windows[card]
+        same_rank = rank_masks[card]
         keep = run_keep[((hand_up & window) >> card) << 5 | ((live_up & window) >> card)]
         same = (hand & same_rank).bit_count() - 1
         if same and live & same_rank:
             keep += pair * same
-        score = weight * POINTS_OF[card] - keep
+        score = weight * points_of[card] - keep
         if fits & bit:
             score -= feed  # the next player could take it and lay it off
         if known and (known & same_rank or ((known_up & window) >> card) & 0b11011):
             score -= danger  # it goes with a card the next player took from the discard pile
         scores.append((score, card))
     return scores
-
-
-class _RunKeepTables(dict):
-    def __missing__(self, weights: Weights) -> tuple[int, ...]:
-        table = self[weights] = _run_keep_table(weights)
-        return table
-
-
-_RUN_KEEP = _RunKeepTables()
 
 
 def choose_discard(game: RummyGame, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> int:

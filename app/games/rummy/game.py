@@ -719,8 +719,10 @@ class RummyGame(GameState):
             raise ValueError("only a finished game has a winner")
         if game.phase is OVER and game.winner is None and not game.replays_for_ever():
             raise ValueError("a finished game has a winner")
-        if game.taken is not None and not game.players[game.turn].hand.mask & BIT[game.taken]:
-            raise ValueError("the card taken from the discard pile is not in the hand of the seat to move")
+        if game.taken is not None:
+            on_table = any(meld.mask & BIT[game.taken] for meld in game.melds)  # melded since it was taken
+            if game.phase is not PLAY or not (game.players[game.turn].hand.mask & BIT[game.taken] or on_table):
+                raise ValueError("the card taken from the discard pile this turn is not the seat to move's")
         return game
 
 

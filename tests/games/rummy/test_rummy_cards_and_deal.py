@@ -8,7 +8,7 @@ from rummy_test_helpers import RUMMY, act, card, cards, deal, deck_codes, hand_c
 from app.core.decks import DeckError
 from app.core.protocol import OptionError
 from app.games.rummy.cards import DECK, NUMBER, mask_of
-from app.games.rummy.melds import RUN, SET, meld_kind, why_not_a_meld
+from app.games.rummy.melds import RUN, meld_kind, why_not_a_meld
 
 
 def mask(text: str) -> int:

@@ -140,6 +140,15 @@ def test_between_hands_every_seat_may_deal_and_nothing_else():
     assert game.view(1)["summary"]["lines"] == ["Hand 1:", "Ann: 90 points, total 90", "Bob: 0 points, total 0"]
 
 
+def test_a_game_saved_after_the_taken_card_was_melded():
+    game = deal(["Ann", "Bob"], [QUICK, HIGH], "5C", "2D")
+    act(game, 0, "draw", source="discard")  # 5C
+    act(game, 0, "meld", "AC", "2C", "3C", "4C", "5C")
+    again = RUMMY.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert again.to_dict() == game.to_dict()
+    act(again, 0, "discard", "JS")
+
+
 def test_saved_games_round_trip_and_bad_ones_are_refused():
     game = situation(["5C 7H 9D", "KC QD JH"], melds=[(1, "2C 3C 4C")], discard="8D", taken="7H")
     data = json.loads(json.dumps(game.to_dict()))
