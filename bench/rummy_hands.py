@@ -29,12 +29,13 @@ from app.core.autoplay import autoplay  # noqa: E402
 TARGETS = {2: 1000, 6: 300}
 
 
-def run_games(seats: int, games: int, first_seed: int) -> tuple[int, float, float, list[float]]:
-    """Play ``games`` whole games; (hands, wall seconds, CPU seconds, seconds of each hand)."""
+def run_games(seats: int, games: int, first_seed: int) -> tuple[int, int, float, float, list[float]]:
+    """Play ``games`` whole games; (hands, void hands, wall seconds, CPU seconds, seconds of each
+    hand)."""
     rummy = registry.get("rummy")
     bot = rummy.bot
     hand_times: list[float] = []
-    hands = 0
+    hands = voids = 0
     wall = cpu = 0.0
     for number in range(games):
         state = rummy.new_state(["AI"] * seats, seed=first_seed + number)
@@ -51,7 +52,8 @@ def run_games(seats: int, games: int, first_seed: int) -> tuple[int, float, floa
         wall += time.perf_counter() - started
         cpu += time.process_time() - started_cpu
         hands += len(state.hand_results)
-    return hands, wall, cpu, hand_times
+        voids += sum(result["void"] for result in state.hand_results)
+    return hands, voids, wall, cpu, hand_times
 
 
 def open_spiel_games_per_second(seconds: float, seed: int) -> float | None:
@@ -86,12 +88,12 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games per run and seat count")
     args = parser.parse_args(argv)
     print(f"Python {sys.version.split()[0]}; {args.repeat} runs of {args.games} games each; seeds fixed")
-    print("seats  hands/s median (worst-best)   per CPU s   ms/hand median  p99    max   hands/game  target")
+    print("seats  hands/s median (worst-best)   per CPU s   ms/hand median  p99    max   hands/game  void  target")
     for seats in (2, 4, 6):
         rates, cpu_rates, times = [], [], []
         hands_per_game = 0.0
         for run in range(args.repeat):
-            hands, wall, cpu, hand_times = run_games(seats, args.games, first_seed=1000 * seats)
+            hands, voids, wall, cpu, hand_times = run_games(seats, args.games, first_seed=1000 * seats)
             rates.append(hands / wall)
             cpu_rates.append(hands / cpu if cpu else float("nan"))
             times += hand_times
@@ -100,7 +102,7 @@ def main(argv=None) -> int:
         verdict = "" if target is None else f"{target:>6}  {'met' if statistics.median(rates) >= target else 'NOT met'}"
         print(f"{seats:>5}  {statistics.median(rates):>8.0f} ({min(rates):.0f}-{max(rates):.0f})"
               f"{statistics.median(cpu_rates):>15.0f}  {1000 * statistics.median(times):>13.2f}"
-              f"  {1000 * percentile(times, 0.99):>5.2f}  {1000 * max(times):>5.2f}  {hands_per_game:>10.1f}  {verdict}")
+              f"  {1000 * percentile(times, 0.99):>5.2f}  {1000 * max(times):>5.2f}  {hands_per_game:>10.1f}  {100 * voids / hands:>3.0f}%  {verdict}")
     spiel = [open_spiel_games_per_second(2.0, seed) for seed in range(args.repeat)]
     if spiel[0] is None:
         print("open_spiel gin rummy: open_spiel not installed (pip install open_spiel in this venv to compare)")
