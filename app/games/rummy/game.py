@@ -203,9 +203,9 @@ class RummyGame(GameState):
     def legal(self, seat: int | None) -> list[Move]:
         """The moves ``seat`` may make now. In the play phase: Discard always; Meld when the hand
         holds a set or run; Lay off when a card of the hand fits a meld on the table (its targets
-        are every meld's number: the player chooses, C3.2). Discard comes first: the generic
-        property test's simplest example plays the first move again and again, and a Meld of
-        the first three cards would be refused for ever."""
+        are every meld's number: the player chooses, C3.2). Discard comes first: a player (or a
+        test) that always takes the first move then still plays the game on, where a Meld of
+        the first three cards in hand would be refused again and again."""
         if self.phase is BETWEEN_HANDS:
             return [Move("deal", f"Deal hand {self.hand_number + 1}")]
         if self.phase is OVER or seat != self.turn:
@@ -247,9 +247,6 @@ class RummyGame(GameState):
 
     def hidden_from(self, seat: int | None) -> set[Card]:
         return {CARDS[n] for n in numbers(self.hidden_mask(seat))}
-
-    def meld_owner_label(self, meld: Meld) -> str:
-        return self.label(meld.owner)
 
     # -- the protocol: changing ------------------------------------------------------------------
 
@@ -706,6 +703,8 @@ class RummyGame(GameState):
                                   "points": [_integer(p, 0, 10**9) for p in r["points"]],
                                   "rummy": _flag(r["rummy"]), "void": _flag(r["void"])}
                                  for r in data["hand_results"]]
+            if any(len(r["points"]) != len(names) for r in game.hand_results):
+                raise ValueError("a hand's points are one figure a seat")
             game.log = [{"seat": e["seat"] if e["seat"] is None else _integer(e["seat"], 0, len(names) - 1),
                          "text": _text(e["text"]), "cards": [_text(c) for c in e["cards"]]} for e in data["log"]]
             game.log_start = _integer(data["log_start"], 0, len(game.log))

@@ -85,10 +85,13 @@ def run_terminal(argv: Sequence[str], answers: Sequence[str], cwd: Path | None =
 
 
 def run_program(argv: Sequence[str], answers: Sequence[str], cwd: Path) -> subprocess.CompletedProcess:
-    """The real program, ``python -m app.games.rummy``, in a subprocess."""
+    """The real program, ``python -m app.games.rummy < answers.txt``, in a subprocess in ``cwd``."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "app.games.rummy", *argv], input="".join(a + "\n" for a in answers),
-                          capture_output=True, text=True, cwd=cwd, env=env, timeout=60)
+    script = cwd / "answers.txt"
+    script.write_text("".join(answer + "\n" for answer in answers), encoding="utf-8")
+    with open(script, encoding="utf-8") as stdin:
+        return subprocess.run([sys.executable, "-m", "app.games.rummy", *argv], stdin=stdin, capture_output=True,
+                              text=True, cwd=cwd, env=env, timeout=60)
 
 
 def result_lines(screen: str) -> list[str]:
