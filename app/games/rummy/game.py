@@ -599,16 +599,13 @@ class RummyGame(GameState):
         if not self.log_start:
             return [dict(event, cards=list(event["cards"])) for event in log]
         hidden = {CARDS[n].id for n in numbers(self.hidden_mask(seat))}
-        shown = []
-        for event in log[:self.log_start]:
-            secret = [card for card in event["cards"] if card in hidden]
-            if secret:
-                text = _CODE_PATTERN.sub(lambda m: "??" if m.group(0) in secret else m.group(0), event["text"])
-                event = {"seat": event["seat"], "text": text,
-                         "cards": [card for card in event["cards"] if card not in hidden]}
-            else:
-                event = dict(event, cards=list(event["cards"]))
-            shown.append(event)
+
+        def mask(match: re.Match) -> str:
+            return "??" if match.group(0) in hidden else match.group(0)
+
+        shown = [{"seat": event["seat"], "text": _CODE_PATTERN.sub(mask, event["text"]),
+                  "cards": [card for card in event["cards"] if card not in hidden]}
+                 for event in log[:self.log_start]]
         shown += [dict(event, cards=list(event["cards"])) for event in log[self.log_start:]]
         return shown
 

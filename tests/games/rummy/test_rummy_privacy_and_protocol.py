@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from rummy_test_helpers import RUMMY, act, deal, hand_codes, situation
@@ -64,6 +65,24 @@ def test_c7_1_earlier_hands_do_not_name_cards_now_hidden():
     assert "Ann melded a run: AC 2C 3C 4C (meld 1)." in bob  # ... which Bob sees
     assert game.log[2]["text"] == "Ann melded a run: AC 2C 3C 4C (meld 1)."  # the log itself is whole
     assert len(ann) == len(game.log)  # the whole game's log, every hand
+
+
+def test_c7_1_earlier_hands_lay_offs_do_not_name_hidden_meld_cards():
+    """A lay-off's text names the whole meld; in a later hand none of those cards may show if
+    it is hidden from the seat."""
+    game = situation(["5C 9H 9D 9S", "KC QD JH"], melds=[(1, "2C 3C 4C")], phase="draw", stock="KH",
+                     opened=[True, False])
+    act(game, 0, "draw", source="stock")
+    act(game, 0, "lay_off", "5C", meld="1")
+    act(game, 0, "meld", "9H", "9D", "9S")
+    act(game, 0, "discard", "KH")
+    act(game, None, "deal")
+    assert any("Bob's run: 2C 3C 4C 5C" in event["text"] for event in game.log)
+    for seat in (None, 0, 1):
+        hidden = {card.code for card in game.hidden_from(seat)}
+        for event in game.view(seat)["log"]:
+            named = set(re.findall(r"\b[A2-9TJQK][CDHS]\b", event["text"])) | set(event["cards"])
+            assert not named & hidden, (seat, event)
 
 
 def test_action_plain_data_round_trip():
