@@ -1,0 +1,784 @@
+"""Classic Rummy as a state machine (C2-C5, C7): ``RummyGame`` is the protocol's ``GameState``.
+
+``apply(seat, action)`` is the only way a game changes. It checks that the game is not over, the
+phase, the turn, that the cards are the seat's own and the rule; then it applies the action whole,
+or raises an ``IllegalAction`` having changed nothing (every check comes before the first change).
+
+Piles keep their top card last (``Pile.cards[-1]``). Hands are masks of card numbers
+(``cards.py``), so they are always in hand order. The state is plain data (``to_dict``); the same
+stacked deck or seed and the same actions always give the same game: hand ``N`` of a shuffled
+game is shuffled by ``random.Random(f"rummy/{seed}/hand/{N}")`` (the game's key keeps the
+shuffles of two games with one seed apart).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from typing import Any, Iterable, Mapping, Sequence
+
+from app.core.cards import Card
+from app.core.names import COMPUTER_NAME, is_computer_name
+from app.core.protocol import (
+    BadAction, GameIsOver, GameState, Move, NotYourTurn, Outcome, SeatResult, WrongPhase,
+)
+
+from .actions import (
+    DISCARD_PILE, STOCK, BadSelection, CardNotInHand, DealHand, DiscardCard, DrawCard, LayOff,
+    LayOffRefused, MeldCards, MeldRefused, PileEmpty, TakenCardRefused,
+)
+from .cards import (
+    BIT, CARDS, CODE_OF, DECK, NUMBER, codes_of, ids_of, mask_of, numbers, parse_card, points,
+)
+from .melds import KINDS, Meld, fitting_any, holds_meld, meld_kind, why_it_does_not_fit, why_not_a_meld
+
+MIN_SEATS, MAX_SEATS = 2, 6  # C2.1
+HAND_SIZE = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # C2.2
+DEFAULT_TARGET, LOWEST_TARGET, HIGHEST_TARGET = 100, 50, 500  # C5.3
+
+DRAW = "draw"  # the seat to move draws (C3.1)
+PLAY = "play"  # it melds, lays off, and discards (C3.2, C3.3)
+BETWEEN_HANDS = "between_hands"  # a hand is over; anyone deals the next
+OVER = "over"
+PHASES = (DRAW, PLAY, BETWEEN_HANDS, OVER)
+
+# The terminal's menus (C8.3); the web shows the same words on its buttons.
+DRAW_MENU = ("Draw from stock pile", "Draw from discard pile")
+PLAY_MENU = ("Meld", "Lay off", "Discard")
+DRAW_MENU_TITLE = "Draw menu"
+PLAY_MENU_TITLE = "Play menu"
+
+STATE_FORMAT = 1
+
+
+class Pile:
+    """PILE (the notes): cards in order, bottom first and top last, face up (the discard pile) or
+    face down (the stock). Cards are taken from the top and placed on the top."""
+
+    __slots__ = ("cards", "face_up")
+
+    def __init__(self, cards: Iterable[int] = (), *, face_up: bool):
+        self.cards: list[int] = list(cards)
+        self.face_up = face_up
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def top(self) -> int | None:
+        return self.cards[-1] if self.cards else None
+
+    def take_top(self) -> int:
+        return self.cards.pop()
+
+    def place_on_top(self, card: int) -> None:
+        self.cards.append(card)
+
+    def turn_over(self) -> "Pile":
+        """C4.1: the whole pile turned over without shuffling: its bottom card is now the top."""
+        turned = Pile(reversed(self.cards), face_up=not self.face_up)
+        self.cards = []
+        return turned
+
+
+class Deck:
+    """DECK (the notes): the 52 cards in an order, top first; shuffled, dealt from the top."""
+
+    __slots__ = ("cards",)
+
+    def __init__(self, cards: Iterable[int]):
+        self.cards: list[int] = list(cards)
+
+    @classmethod
+    def full(cls) -> "Deck":
+        return cls(range(len(CARDS)))
+
+    def shuffle(self, rng: random.Random) -> None:
+        rng.shuffle(self.cards)
+
+    def take_top(self) -> int:
+        return self.cards.pop(0)
+
+    def add(self, card: int) -> None:
+        self.cards.append(card)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+class PlayerHand:
+    """PLAYER HAND (the notes): the cards a player holds, as a mask (always in hand order)."""
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: int = 0):
+        self.mask = mask
+
+    def cards(self) -> list[Card]:
+        return [CARDS[number] for number in numbers(self.mask)]
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: int) -> bool:
+        return bool(self.mask & BIT[card])
+
+    def add(self, card: int) -> None:
+        self.mask |= BIT[card]
+
+    def remove(self, card: int) -> None:
+        self.mask &= ~BIT[card]
+
+    def points(self) -> int:
+        return points(self.mask)
+
+
+class Player:
+    """PLAYER (the notes): a name, a hand, a score; their melds are the table's melds they own.
+    ``opened``: they melded or laid off in an earlier turn of this hand (C5.2)."""
+
+    __slots__ = ("name", "hand", "score", "hands_won", "rummies", "opened")
+
+    def __init__(self, name: str):
+        self.name = name
+        self.hand = PlayerHand()
+        self.score = 0
+        self.hands_won = 0
+        self.rummies = 0
+        self.opened = False
+
+    @property
+    def is_computer(self) -> bool:
+        return self.name == COMPUTER_NAME
+
+
+class RummyGame(GameState):
+    """One game of Classic Rummy. See the module's docstring."""
+
+    definition: Any = None  # set by the package when it registers the definition
+    deck = DECK
+
+    def __init__(self, names: Sequence[str], *, target: int = DEFAULT_TARGET, rummy_bonus: bool = True,
+                 seed: int | str | None = None, stacked_deck: Sequence[int] | None = None):
+        self.players = [Player(name) for name in names]
+        self.target = target
+        self.rummy_bonus = rummy_bonus
+        self.seed = seed
+        self.stacked_deck = tuple(stacked_deck) if stacked_deck is not None else None
+        self.hand_number = 0
+        self.phase = BETWEEN_HANDS
+        self.turn = 0
+        self.stock = Pile(face_up=False)
+        self.discard = Pile(face_up=True)
+        self.melds: list[Meld] = []
+        self.taken: int | None = None  # the card taken from the discard pile this turn (C3.3)
+        self.played = False  # this turn melded or laid off (C5.2)
+        self.turned_over = False  # the stock was turned over in this hand (C4.2)
+        self.seen = 0  # cards face up at some moment of this hand: public knowledge (C7.1)
+        self.hand_results: list[dict] = []
+        self.log: list[dict] = []
+        self.log_start = 0  # the current hand's first event
+        self.winner: int | None = None
+        self.labels = [super(RummyGame, self).label(seat) for seat in range(len(self.players))]
+
+    # -- the protocol: reading -------------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return [player.name for player in self.players]
+
+    def label(self, seat: int) -> str:
+        return self.labels[seat]  # the names never change: computed once
+
+    def to_move(self) -> int | None:
+        return self.turn if self.phase is DRAW or self.phase is PLAY else None
+
+    def is_over(self) -> bool:
+        return self.phase is OVER
+
+    def first_player(self, hand_number: int) -> int:
+        """C2.4: hand 1 starts with seat 1, hand 2 with seat 2, and so on round the table."""
+        return (hand_number - 1) % len(self.players)
+
+    def legal(self, seat: int | None) -> list[Move]:
+        """The moves ``seat`` may make now. In the play phase: Discard always; Meld when the hand
+        holds a set or run; Lay off when a card of the hand fits a meld on the table (its targets
+        are every meld's number: the player chooses, C3.2). Discard comes first: a player (or a
+        test) that always takes the first move then still plays the game on, where a Meld of
+        the first three cards in hand would be refused again and again."""
+        if self.phase is BETWEEN_HANDS:
+            return [Move("deal", f"Deal hand {self.hand_number + 1}")]
+        if self.phase is OVER or seat != self.turn:
+            return []
+        if self.phase is DRAW:
+            moves = [Move("draw", DRAW_MENU[0], params=(("source", STOCK),), menu=DRAW_MENU_TITLE)]
+            if self.discard.cards:
+                moves.append(Move("draw", DRAW_MENU[1], params=(("source", DISCARD_PILE),), menu=DRAW_MENU_TITLE))
+            return moves
+        hand = self.players[seat].hand.mask
+        moves = [Move("discard", PLAY_MENU[2], pick=(1, 1), menu=PLAY_MENU_TITLE)]
+        if holds_meld(hand):
+            moves.append(Move("meld", PLAY_MENU[0], pick=(3, hand.bit_count()), menu=PLAY_MENU_TITLE))
+        if hand & fitting_any(self.melds):
+            moves.append(Move("lay_off", PLAY_MENU[1], pick=(1, 1), target="meld",
+                              targets=tuple(str(n) for n in range(1, len(self.melds) + 1)),
+                              menu=PLAY_MENU_TITLE))
+        return moves
+
+    def card_locations(self) -> Counter:
+        found: Counter = Counter()
+        for player in self.players:
+            found.update(player.hand.cards())
+        for meld in self.melds:
+            found.update(CARDS[n] for n in numbers(meld.mask))
+        found.update(CARDS[n] for n in self.stock.cards)
+        found.update(CARDS[n] for n in self.discard.cards)
+        return found
+
+    def hidden_mask(self, seat: int | None) -> int:
+        """C7.1: the cards ``seat`` may not know now: the other hands and the stock, less the
+        cards every player saw face up during this hand (taken from the discard pile, or in a
+        stock turned over from the discard pile, C4.1)."""
+        hidden = mask_of(self.stock.cards)
+        for index, player in enumerate(self.players):
+            if index != seat:
+                hidden |= player.hand.mask
+        return hidden & ~self.seen
+
+    def hidden_from(self, seat: int | None) -> set[Card]:
+        return {CARDS[n] for n in numbers(self.hidden_mask(seat))}
+
+    # -- the protocol: changing ------------------------------------------------------------------
+
+    def apply(self, seat: int | None, action: Any) -> Outcome:
+        """Apply ``action`` for ``seat`` whole, or raise an ``IllegalAction`` changing nothing."""
+        if self.phase is OVER:
+            raise GameIsOver("The game is over.")
+        kind = type(action)
+        if kind is DealHand:
+            if seat is not None and not (type(seat) is int and 0 <= seat < len(self.players)):
+                raise NotYourTurn("Only a player at the table may deal.")
+            if self.phase is not BETWEEN_HANDS:
+                raise WrongPhase(f"Hand {self.hand_number} is still being played.")
+            outcome = Outcome(action, seat)
+            self.hand_number += 1
+            self._deal(outcome)
+            return outcome
+        if kind not in (DrawCard, MeldCards, LayOff, DiscardCard):
+            raise BadAction("That is not a Classic Rummy action.")
+        if self.phase is BETWEEN_HANDS:
+            raise WrongPhase(f"Hand {self.hand_number} is over: deal the next hand first.")
+        if seat != self.turn:
+            raise NotYourTurn(f"It is {self.label(self.turn)}'s turn.")
+        outcome = Outcome(action, seat)
+        if kind is DrawCard:
+            self._draw(action.source, outcome)
+        elif kind is DiscardCard:
+            self._discard(action.card, outcome)
+        elif kind is MeldCards:
+            self._meld(action.cards, outcome)
+        else:
+            self._lay_off(action.card, action.meld, outcome)
+        return outcome
+
+    def _record(self, outcome: Outcome, seat: int | None, text: str, cards: list[str] | None = None) -> None:
+        event = {"seat": seat, "text": text, "cards": cards or []}
+        self.log.append(event)
+        outcome.events.append(event)
+
+    def _deal(self, outcome: Outcome) -> None:
+        """C2.2-C2.4: one card at a time to each seat in turn, from the hand's first player, then
+        one card face up to start the discard pile; the rest is the stock."""
+        number = self.hand_number
+        if self.stacked_deck is not None:
+            deck = Deck(self.stacked_deck)  # C8.1: the same order every hand
+        else:
+            deck = Deck.full()
+            deck.shuffle(random.Random(f"rummy/{self.seed}/hand/{number}"))
+        seats = len(self.players)
+        first = self.first_player(number)
+        for player in self.players:
+            player.hand = PlayerHand()
+            player.opened = False
+        for dealt in range(HAND_SIZE[seats] * seats):
+            self.players[(first + dealt) % seats].hand.add(deck.take_top())
+        up = deck.take_top()
+        self.discard = Pile([up], face_up=True)
+        self.stock = Pile(reversed(deck.cards), face_up=False)  # the deck's top is the stock's top
+        self.melds = []
+        self.turn = first
+        self.phase = DRAW
+        self.taken = None
+        self.played = False
+        self.turned_over = False
+        self.seen = BIT[up]
+        self.log_start = len(self.log)
+        self._record(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
+                                    f"turned up on the discard pile.", [CARDS[up].id])
+
+    def _draw(self, source: str, outcome: Outcome) -> None:
+        if self.phase is not DRAW:
+            raise WrongPhase("You have drawn already this turn: meld, lay off or discard (C3.2, C3.3).")
+        seat = self.turn
+        name = self.label(seat)
+        if source == STOCK:
+            if not self.stock.cards:
+                if self.turned_over or not self.discard.cards:
+                    self._record(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
+                                                f"hand {self.hand_number} is void, no score (C4.2).")
+                    self._end_hand(None, outcome)
+                    return
+                self.stock = self.discard.turn_over()  # C4.1
+                self.turned_over = True
+                self._record(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
+                                            f"cards) is turned over to make a new stock (C4.1).")
+            card = self.stock.take_top()
+            self.taken = None
+            self._record(outcome, seat, f"{name} drew from the stock pile.")
+        elif source == DISCARD_PILE:
+            if not self.discard.cards:
+                raise PileEmpty("The discard pile is empty: draw from the stock pile.")
+            card = self.discard.take_top()
+            self.taken = card
+            self._record(outcome, seat, f"{name} took {CODE_OF[card]} from the discard pile.", [CARDS[card].id])
+        else:
+            raise BadAction("Draw from the stock pile or the discard pile.")
+        self.players[seat].hand.mask |= BIT[card]
+        self.played = False
+        self.phase = PLAY
+
+    def _selection(self, cards: Sequence[Card], what: str) -> int:
+        """The mask of ``cards`` after checking the phase and that they are the seat's own."""
+        if self.phase is not PLAY:
+            raise WrongPhase(f"Draw a card first (C3.1), then {what}.")
+        mask = 0
+        hand = self.players[self.turn].hand.mask
+        for card in cards:
+            number = NUMBER.get(card)
+            if number is None:
+                raise BadAction(f"{card!r} is not a card of this game.")
+            bit = BIT[number]
+            if mask & bit:
+                raise BadSelection(f"{card.code} was selected twice.")
+            if not hand & bit:
+                raise CardNotInHand(f"{card.code} is not in your hand.")
+            mask |= bit
+        if not mask:
+            raise BadSelection(f"Select the cards to {what}.")
+        return mask
+
+    def _check_taken_card(self, remaining: int, played: int) -> None:
+        """C3.3, second half: no play may leave the card taken from the discard pile this turn as
+        the only card in hand (it could not be discarded)."""
+        taken = self.taken
+        if taken is not None and remaining == BIT[taken]:
+            raise TakenCardRefused(
+                f"Playing {codes_of(played)} would leave {CODE_OF[taken]}, the card you took from the "
+                f"discard pile this turn, as your only card, and you may not discard it this turn (C3.3).")
+
+    def _meld(self, cards: Sequence[Card], outcome: Outcome) -> None:
+        mask = self._selection(cards, "meld")
+        kind = meld_kind(mask)
+        if kind is None:
+            raise MeldRefused(why_not_a_meld(mask) + ".")
+        player = self.players[self.turn]
+        remaining = player.hand.mask & ~mask
+        self._check_taken_card(remaining, mask)
+        player.hand.mask = remaining
+        self.melds.append(Meld(self.turn, kind, mask))
+        self.seen |= mask
+        self.played = True
+        self._record(outcome, self.turn, f"{self.label(self.turn)} melded a {kind}: {codes_of(mask)} "
+                                         f"(meld {len(self.melds)}).", ids_of(mask))
+        if not remaining:
+            self._went_out(outcome)
+
+    def _lay_off(self, card: Card, number: int, outcome: Outcome) -> None:
+        mask = self._selection((card,), "lay off")
+        if not self.melds:
+            raise LayOffRefused("There is no meld on the table to lay off on.")
+        if not (type(number) is int and 1 <= number <= len(self.melds)):
+            raise LayOffRefused(f"There is no meld {number}: the melds on the table are numbered 1 to "
+                                f"{len(self.melds)}.")
+        meld = self.melds[number - 1]
+        card_number = NUMBER[card]
+        if not meld.fits & mask:
+            raise LayOffRefused(why_it_does_not_fit(card_number, meld, number, self.label(meld.owner)) + ".")
+        player = self.players[self.turn]
+        remaining = player.hand.mask & ~mask
+        self._check_taken_card(remaining, mask)
+        player.hand.mask = remaining
+        meld.lay_off(card_number)
+        self.seen |= mask
+        self.played = True
+        owner = "their own" if meld.owner == self.turn else f"{self.label(meld.owner)}'s"
+        self._record(outcome, self.turn, f"{self.label(self.turn)} laid off {card.code} on meld {number}, "
+                                         f"{owner} {meld.kind}: {codes_of(meld.mask)}.", [card.id])
+        if not remaining:
+            self._went_out(outcome)
+
+    def _discard(self, card: Card, outcome: Outcome) -> None:
+        mask = self._selection((card,), "discard")
+        number = NUMBER[card]
+        if number == self.taken:
+            raise TakenCardRefused(f"You took {card.code} from the discard pile this turn: you may not "
+                                   f"discard it this turn (C3.3).")
+        seat = self.turn
+        player = self.players[seat]
+        player.hand.mask &= ~mask
+        self.discard.cards.append(number)
+        self.seen |= mask
+        self._record(outcome, seat, f"{self.label(seat)} discarded {card.code}.", [card.id])
+        if not player.hand.mask:
+            self._went_out(outcome)  # C3.4: going out by the discard
+            return
+        player.opened = player.opened or self.played
+        self.turn = (seat + 1) % len(self.players)
+        self.phase = DRAW
+        self.taken = None
+        self.played = False
+
+    def _went_out(self, outcome: Outcome) -> None:
+        """C3.4, C5.1, C5.2: the hand ends the moment a hand is empty; the player who went out
+        scores the points left in the other hands, double for a rummy."""
+        seat = self.turn
+        player = self.players[seat]
+        scored = sum(other.hand.points() for other in self.players if other is not player)
+        rummy = not player.opened  # every meld and lay-off of the hand made in this one turn
+        if rummy and self.rummy_bonus:
+            scored *= 2
+        player.score += scored
+        player.hands_won += 1
+        player.rummies += rummy
+        name = self.label(seat)
+        if rummy:
+            bonus = ", doubled" if self.rummy_bonus else " (no bonus at this table)"
+            self._record(outcome, seat, f"{name} went out in one turn: rummy! {name} scores {scored} "
+                                        f"points{bonus}.")
+        else:
+            self._record(outcome, seat, f"{name} went out and scores {scored} points.")
+        self._end_hand(seat, outcome, scored, rummy)
+
+    def _end_hand(self, went_out: int | None, outcome: Outcome, scored: int = 0, rummy: bool = False) -> None:
+        points_by_seat = [scored if seat == went_out else 0 for seat in range(len(self.players))]
+        self.hand_results.append({"hand": self.hand_number, "went_out": went_out, "points": points_by_seat,
+                                  "rummy": rummy, "void": went_out is None})
+        self.taken = None
+        self.played = False
+        outcome.round_over = True
+        if went_out is not None and self.players[went_out].score >= self.target:  # C5.3
+            self.winner = went_out
+            self.phase = OVER
+            outcome.game_over = True
+            name = self.label(went_out)
+            self._record(outcome, went_out, f"{name} reaches {self.players[went_out].score} points "
+                                            f"(target {self.target}) and wins the game.")
+        elif self.replays_for_ever():
+            self.phase = OVER
+            outcome.game_over = True
+            self._record(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
+                                        f"were void: dealt from the same stacked deck (C8.1), the hands would "
+                                        f"repeat for ever, so the game ends here with no winner.")
+        else:
+            self.phase = BETWEEN_HANDS
+
+    def replays_for_ever(self) -> bool:
+        """Project decision (the rule book is silent): a stacked game (C8.1) whose seats are all
+        computer players replays the same hands in a cycle of one hand a seat (the deal rotates
+        with the first player, C2.4, and the computer player is deterministic). If a whole cycle
+        is void (C4.2), nobody can ever score: the game ends with no winner."""
+        seats = len(self.players)
+        return (self.stacked_deck is not None and all(player.is_computer for player in self.players)
+                and len(self.hand_results) >= seats and all(r["void"] for r in self.hand_results[-seats:]))
+
+    # -- what a seat may see (C7.1) ---------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict:
+        """C7.1: the melds, the discard top, the stock size, every hand's size and score, the
+        seat's own hand; never another hand or the stock."""
+        if not (type(seat) is int and 0 <= seat < len(self.players)):
+            seat = None
+        players = []
+        for index, player in enumerate(self.players):
+            players.append({
+                "seat": index,
+                "name": player.name,
+                "label": self.label(index),
+                "computer": player.is_computer,
+                "hand_size": len(player.hand),
+                "score": player.score,
+                "melds": [number for number, meld in enumerate(self.melds, start=1) if meld.owner == index],
+                "hands_won": player.hands_won,
+            })
+        melds = [{
+            "number": number,
+            "owner": meld.owner,
+            "owner_label": self.label(meld.owner),
+            "kind": meld.kind,
+            "cards": ids_of(meld.mask),
+        } for number, meld in enumerate(self.melds, start=1)]
+        hand = self.players[seat].hand.mask if seat is not None else 0
+        my_turn = seat is not None and seat == self.to_move()
+        fits = {}
+        if my_turn and self.phase is PLAY:
+            for card in numbers(hand):
+                where = [number for number, meld in enumerate(self.melds, start=1) if meld.fits & BIT[card]]
+                if where:
+                    fits[CARDS[card].id] = where
+        top = self.discard.top()
+        return {
+            "seat": seat,
+            "players": players,
+            "turn": self.to_move(),
+            "stage": self._stage(),
+            "prompt": self._prompt(seat),
+            "hand": ids_of(hand) if seat is not None else None,
+            "log": self._visible_log(seat),
+            "summary": self._summary(),
+            "phase": self.phase,
+            "hand_number": self.hand_number,
+            "target": self.target,
+            "rummy_bonus": self.rummy_bonus,
+            "discard_top": CARDS[top].id if top is not None else None,
+            "discard_size": len(self.discard),
+            "stock_size": len(self.stock),
+            "stock_turned_over": self.turned_over,
+            "melds": melds,
+            "taken": CARDS[self.taken].id if my_turn and self.taken is not None else None,
+            "fits": fits,
+            "winner": self.winner,
+        }
+
+    def _stage(self) -> str:
+        if self.phase is OVER:
+            return f"Game over after hand {self.hand_number}"
+        return f"Hand {self.hand_number} - target {self.target}"
+
+    def _prompt(self, seat: int | None) -> str:
+        if self.phase is OVER:
+            return f"{self.label(self.winner)} won the game." if self.winner is not None else "The game is over."
+        if self.phase is BETWEEN_HANDS:
+            return f"Hand {self.hand_number} is over: deal hand {self.hand_number + 1}."
+        if seat != self.turn:
+            return f"{self.label(self.turn)} is playing."
+        if self.phase is DRAW:
+            return "Draw a card from the stock pile or the discard pile."
+        return "Meld, lay off, or discard a card to end your turn."
+
+    def _summary(self) -> dict | None:
+        """Between hands and at the end: the last hand's lines (C8.4) and the totals."""
+        if self.phase is not BETWEEN_HANDS and self.phase is not OVER:
+            return None
+        last = self.hand_results[-1]
+        return {
+            "hand": last["hand"],
+            "void": last["void"],
+            "went_out": last["went_out"],
+            "rummy": last["rummy"],
+            "points": list(last["points"]),
+            "totals": [player.score for player in self.players],
+            "lines": self.hand_lines(len(self.hand_results) - 1),
+            "winner": self.winner,
+        }
+
+    def hand_lines(self, index: int) -> list[str]:
+        """C8.4: ``Hand N:`` and one ``NAME: P points, total T`` line a seat, or ``Hand N: no
+        score`` for a void hand (totals as they were after that hand)."""
+        result = self.hand_results[index]
+        if result["void"]:
+            return [f"Hand {result['hand']}: no score"]
+        totals = [sum(r["points"][seat] for r in self.hand_results[:index + 1]) for seat in range(len(self.players))]
+        return [f"Hand {result['hand']}:"] + [f"{self.label(seat)}: {result['points'][seat]} points, total {totals[seat]}"
+                                              for seat in range(len(self.players))]
+
+    def _visible_log(self, seat: int | None) -> list[dict]:
+        """The whole game's events. An earlier hand's event may name a card that is now, in this
+        hand, hidden from ``seat`` (dealt again into another hand, or in the stock): that code is
+        shown as ``??``, since a view never names a card its seat may not see."""
+        log = self.log
+        if not self.log_start:
+            return [dict(event, cards=list(event["cards"])) for event in log]
+        hidden = {CARDS[n].id for n in numbers(self.hidden_mask(seat))}
+
+        def mask(match: re.Match) -> str:
+            return "??" if match.group(0) in hidden else match.group(0)
+
+        shown = [{"seat": event["seat"], "text": _CODE_PATTERN.sub(mask, event["text"]),
+                  "cards": [card for card in event["cards"] if card not in hidden]}
+                 for event in log[:self.log_start]]
+        shown += [dict(event, cards=list(event["cards"])) for event in log[self.log_start:]]
+        return shown
+
+    # -- results and statistics (C5.3, C5.4) ------------------------------------------------------
+
+    def results(self) -> list[SeatResult]:
+        if self.phase is not OVER:
+            return []
+        results = []
+        for seat, player in enumerate(self.players):
+            won = seat == self.winner
+            lost = not won and self.winner is not None  # a game ended with no winner is lost by nobody
+            figures = {"games_played": 1, "games_won": int(won), "games_lost": int(lost),
+                       "hands_won": player.hands_won, "rummies": player.rummies}
+            if won:
+                figures["best_winning_total"] = player.score
+            results.append(SeatResult(seat, player.name, won, player.score, figures))
+        return results
+
+    # -- plain data ----------------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        return {
+            "format": STATE_FORMAT,
+            "names": self.names,
+            "target": self.target,
+            "rummy_bonus": self.rummy_bonus,
+            "seed": self.seed,
+            "stacked_deck": [CARDS[n].id for n in self.stacked_deck] if self.stacked_deck is not None else None,
+            "hand_number": self.hand_number,
+            "phase": self.phase,
+            "turn": self.turn,
+            "players": [{"hand": ids_of(p.hand.mask), "score": p.score, "hands_won": p.hands_won,
+                         "rummies": p.rummies, "opened": p.opened} for p in self.players],
+            "stock": [CARDS[n].id for n in reversed(self.stock.cards)],  # top first
+            "discard": [CARDS[n].id for n in self.discard.cards],  # bottom first, top last
+            "melds": [{"owner": m.owner, "kind": m.kind, "cards": ids_of(m.mask)} for m in self.melds],
+            "taken": CARDS[self.taken].id if self.taken is not None else None,
+            "played": self.played,
+            "turned_over": self.turned_over,
+            "seen": ids_of(self.seen),
+            "hand_results": [dict(r, points=list(r["points"])) for r in self.hand_results],
+            "log": [dict(event, cards=list(event["cards"])) for event in self.log],
+            "log_start": self.log_start,
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RummyGame":
+        """A saved game; ``ValueError`` if the data is not a consistent game."""
+        try:
+            if data.get("format") != STATE_FORMAT:
+                raise ValueError(f"unknown state format {data.get('format')!r}")
+            names = [_text(name) for name in data["names"]]
+            if not MIN_SEATS <= len(names) <= MAX_SEATS:
+                raise ValueError("a game has 2 to 6 seats")
+            target = _integer(data["target"], LOWEST_TARGET, HIGHEST_TARGET)
+            stacked = data["stacked_deck"]
+            game = cls(names, target=target, rummy_bonus=_flag(data["rummy_bonus"]), seed=_seed(data["seed"]),
+                       stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None)
+            if game.stacked_deck is not None and sorted(game.stacked_deck) != list(range(52)):
+                raise ValueError("the stacked deck does not hold the 52 cards once each")
+            game.hand_number = _integer(data["hand_number"], 1, 10**9)
+            phase = data["phase"]
+            if phase not in PHASES:
+                raise ValueError(f"unknown phase {phase!r}")
+            game.phase = PHASES[PHASES.index(phase)]  # the module's own string, compared with `is`
+            game.turn = _integer(data["turn"], 0, len(names) - 1)
+            seat_data = data["players"]
+            if len(seat_data) != len(names):
+                raise ValueError("one entry a seat")
+            for player, saved in zip(game.players, seat_data):
+                player.hand.mask = mask_of(_cards(saved["hand"]))
+                player.score = _integer(saved["score"], 0, 10**9)
+                player.hands_won = _integer(saved["hands_won"], 0, 10**9)
+                player.rummies = _integer(saved["rummies"], 0, 10**9)
+                player.opened = _flag(saved["opened"])
+            game.stock = Pile(reversed(_cards(data["stock"])), face_up=False)
+            game.discard = Pile(_cards(data["discard"]), face_up=True)
+            for saved in data["melds"]:
+                owner = _integer(saved["owner"], 0, len(names) - 1)
+                mask = mask_of(_cards(saved["cards"]))
+                if saved["kind"] not in KINDS or meld_kind(mask) != saved["kind"]:
+                    raise ValueError("a meld on the table is not a valid meld")
+                game.melds.append(Meld(owner, saved["kind"], mask))
+            game.taken = parse_card(data["taken"]) if data["taken"] is not None else None
+            game.played = _flag(data["played"])
+            game.turned_over = _flag(data["turned_over"])
+            game.seen = mask_of(_cards(data["seen"]))
+            game.hand_results = [{"hand": _integer(r["hand"], 1, 10**9),
+                                  "went_out": None if r["went_out"] is None else _integer(r["went_out"], 0, len(names) - 1),
+                                  "points": [_integer(p, 0, 10**9) for p in r["points"]],
+                                  "rummy": _flag(r["rummy"]), "void": _flag(r["void"])}
+                                 for r in data["hand_results"]]
+            if any(len(r["points"]) != len(names) for r in game.hand_results):
+                raise ValueError("a hand's points are one figure a seat")
+            game.log = [{"seat": e["seat"] if e["seat"] is None else _integer(e["seat"], 0, len(names) - 1),
+                         "text": _text(e["text"]), "cards": [_text(c) for c in e["cards"]]} for e in data["log"]]
+            game.log_start = _integer(data["log_start"], 0, len(game.log))
+            winner = data["winner"]
+            game.winner = None if winner is None else _integer(winner, 0, len(names) - 1)
+        except (KeyError, TypeError, AttributeError, IndexError) as error:
+            raise ValueError(f"not a saved Classic Rummy game: {error!r}") from None
+        if game.card_locations() != Counter(DECK.cards):
+            raise ValueError("the saved game does not hold the 52 cards once each")
+        if game.winner is not None and game.phase is not OVER:
+            raise ValueError("only a finished game has a winner")
+        if game.phase is OVER and game.winner is None and not game.replays_for_ever():
+            raise ValueError("a finished game has a winner")
+        if game.taken is not None:
+            on_table = any(meld.mask & BIT[game.taken] for meld in game.melds)  # melded since it was taken
+            if game.phase is not PLAY or not (game.players[game.turn].hand.mask & BIT[game.taken] or on_table):
+                raise ValueError("the card taken from the discard pile this turn is not the seat to move's")
+        return game
+
+
+_CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not text")
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{value!r} is not true or false")
+    return value
+
+
+def _integer(value: Any, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"{value!r} is not a whole number from {low} to {high}")
+    return value
+
+
+def _seed(value: Any) -> int | str | None:
+    if value is None or isinstance(value, str) or type(value) is int:
+        return value
+    raise TypeError(f"{value!r} is not a seed")
+
+
+def _cards(ids: Any) -> list[int]:
+    if isinstance(ids, str):
+        raise TypeError("a list of card ids")
+    cards = []
+    for text in ids:
+        try:
+            cards.append(parse_card(_text(text)))
+        except ValueError as error:
+            raise ValueError(str(error)) from None
+    return cards
+
+
+def new_game(names: Sequence[str], *, target: int = DEFAULT_TARGET, rummy_bonus: bool = True,
+             seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> RummyGame:
+    """A game with hand 1 dealt (C2). ``AI`` names (any case) are computer seats."""
+    if not MIN_SEATS <= len(names) <= MAX_SEATS:
+        raise ValueError(f"Classic Rummy seats {MIN_SEATS} to {MAX_SEATS} players, not {len(names)}")
+    if stacked_deck is None and seed is None:
+        raise ValueError("a shuffled game needs a seed")
+    deck = None
+    if stacked_deck is not None:
+        deck = [NUMBER.get(card, -1) for card in stacked_deck]
+        if sorted(deck) != list(range(52)):
+            raise ValueError("a stacked deck holds the 52 cards of Classic Rummy once each")
+    clean = [COMPUTER_NAME if is_computer_name(name) else name.strip() for name in names]
+    game = RummyGame(clean, target=target, rummy_bonus=rummy_bonus, seed=seed, stacked_deck=deck)
+    game.hand_number = 1
+    game._deal(Outcome(None))
+    return game
+
+
+__all__ = ["RummyGame", "new_game", "Pile", "Deck", "Player", "PlayerHand", "DRAW", "PLAY", "BETWEEN_HANDS",
+           "OVER", "HAND_SIZE", "DRAW_MENU", "PLAY_MENU"]
