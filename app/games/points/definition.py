@@ -29,6 +29,7 @@ class PointsRummy(GameDefinition):
     statistics = (Stat("deals_played", "Deals played"), Stat("deals_won", "Deals won"),
                   Stat("net_points", "Net points"), Stat("best_deal", "Best deal", combine="max"))  # P6.2
     bot = PointsBot()
+    baseline_label = "random discards"
     table_actions = frozenset({"deal"})  # between deals, anyone at the table
 
     def baseline_bot(self, rng: random.Random) -> RandomDiscardBot:

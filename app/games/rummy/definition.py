@@ -36,6 +36,7 @@ class ClassicRummy(GameDefinition):
         Stat("rummies", "Rummies"),
     )
     bot = ComputerPlayer()
+    baseline_label = "random discards"
     table_actions = frozenset({"deal"})  # between hands, anyone at the table
 
     def baseline_bot(self, rng: random.Random) -> RandomDiscardPlayer:
