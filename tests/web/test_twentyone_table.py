@@ -61,7 +61,7 @@ def press(player, slug: str, action: str, *, htmx: bool = True):
 def cleaned(html: str) -> str:
     """The page without its CSRF tokens (random text that could hold any two characters)."""
     html = re.sub(r'name="csrf_token" value="[^"]*"', "", html)
-    return re.sub(r"hx-headers='[^']*'", "", html)
+    return re.sub(r"""hx-headers=(?:'[^']*'|"[^"]*")""", "", html)
 
 
 def names_card(html: str, code: str) -> bool:

@@ -5,12 +5,16 @@
 // step, the results once the last card shows. A tap (or a key) shows everything at once; with
 // prefers-reduced-motion, or once this tab has shown that turn, nothing waits. Without this
 // script everything is simply shown at once.
+//
+// While a turn is being shown, <html> has the class tw-revealing (the stylesheet hides the
+// results until then). It is not put on #table: htmx resets the swapped table's attributes when
+// it settles, and a live update may swap the table again mid-turn (the turn then carries on).
 (function () {
   "use strict";
   var STEP_MS = 550;
   var STORE_KEY = "twentyone-dealer-shown";
   var shownHere = {};  // when sessionStorage cannot be used
-  var running = null;  // {table, timer, finish}
+  var run = null;  // the turn being shown: {key, step, last, timer}
 
   function seen(key) {
     try {
@@ -31,71 +35,73 @@
     return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   }
 
-  function stop() {
-    if (running) {
-      window.clearTimeout(running.timer);
-      running = null;
-    }
+  function dealerTurn() {
+    var table = document.getElementById("table");
+    return table && table.querySelector(".tw-dealer[data-dealer-turn]");
+  }
+
+  function valuesOf(dealer) {
+    var box = dealer.querySelector(".tw-value[data-values]");
+    return box ? box.getAttribute("data-values").split(" ") : [];
+  }
+
+  // Show the dealer's hand as it was after ``step`` (-1: the hidden card not yet turned over);
+  // ``dealt``: the step's new card comes in with a small movement.
+  function show(dealer, step, dealt) {
+    var values = valuesOf(dealer);
+    Array.prototype.forEach.call(dealer.querySelectorAll(".tw-step[data-step]"), function (slot) {
+      var at = Number(slot.getAttribute("data-step"));
+      slot.classList.toggle("tw-later", at > step && at > 0);
+      slot.classList.toggle("tw-turning", at === 0 && step < 0);
+      slot.classList.toggle("tw-dealt", !!dealt && at === step);
+    });
+    var box = dealer.querySelector(".tw-value[data-values]");
+    if (box && values.length) box.textContent = step < 0 ? "?" : values[Math.min(step, values.length - 1)];
+  }
+
+  function end() {
+    if (!run) return;
+    window.clearTimeout(run.timer);
+    var dealer = dealerTurn();
+    if (dealer && dealer.getAttribute("data-dealer-turn") === run.key) show(dealer, run.last);
+    run = null;
+    document.documentElement.classList.remove("tw-revealing");
+  }
+
+  function next() {
+    run.step += 1;
+    if (run.step > run.last) { end(); return; }
+    show(dealerTurn(), run.step, true);
+    run.timer = window.setTimeout(next, STEP_MS);
   }
 
   function reveal() {
-    var table = document.getElementById("table");
-    if (running) {
-      if (running.table === table) return;  // another part of the page was swapped
-      stop();
+    var dealer = dealerTurn();
+    var key = dealer && dealer.getAttribute("data-dealer-turn");
+    if (run && run.key === key) {  // the same turn, drawn again by a live update: carry on
+      show(dealer, run.step);
+      return;
     }
-    var dealer = table && table.querySelector(".tw-dealer[data-dealer-turn]");
-    if (!dealer) return;
-    var key = dealer.getAttribute("data-dealer-turn");
-    if (seen(key) || reducedMotion()) { remember(key); return; }
+    end();
+    if (!dealer || seen(key)) return;
     remember(key);
-
-    var cards = Array.prototype.slice.call(dealer.querySelectorAll(".tw-step[data-step]"));
-    var valueBox = dealer.querySelector(".tw-value[data-values]");
-    var values = valueBox ? valueBox.getAttribute("data-values").split(" ") : [];
-    var finalValue = valueBox ? valueBox.textContent : "";
-    var last = values.length - 1;
-    var step = -1;
-
-    function show(upTo) {
-      cards.forEach(function (slot) {
-        var at = Number(slot.getAttribute("data-step"));
-        slot.classList.toggle("tw-later", at > upTo && at > 0);
-        slot.classList.toggle("tw-turning", at === 0 && upTo < 0);
-        if (at === upTo) slot.classList.add("tw-dealt");
-      });
-      if (valueBox) valueBox.textContent = upTo < 0 ? "?" : values[Math.min(upTo, last)];
-    }
-
-    function finish() {
-      stop();
-      cards.forEach(function (slot) { slot.classList.remove("tw-later", "tw-turning"); });
-      if (valueBox) valueBox.textContent = finalValue;
-      table.classList.remove("tw-revealing");
-    }
-
-    function next() {
-      step += 1;
-      if (step > last) { finish(); return; }
-      show(step);
-      running.timer = window.setTimeout(next, STEP_MS);
-    }
-
-    table.classList.add("tw-revealing");
-    show(-1);
-    running = {table: table, finish: finish, timer: window.setTimeout(next, STEP_MS)};
+    if (reducedMotion()) return;
+    run = {key: key, step: -1, last: valuesOf(dealer).length - 1, timer: null};
+    document.documentElement.classList.add("tw-revealing");
+    show(dealer, -1);
+    run.timer = window.setTimeout(next, STEP_MS);
   }
 
   // A tap or a key anywhere on the table shows the whole turn at once.
-  function skip(event) {
-    if (running && event.target && running.table.contains(event.target)) running.finish();
-  }
-  document.addEventListener("click", skip, true);
+  document.addEventListener("click", function (event) {
+    var table = document.getElementById("table");
+    if (run && table && table.contains(event.target)) end();
+  }, true);
   document.addEventListener("keydown", function (event) {
-    if (running && event.key !== "Tab" && event.key !== "Shift") running.finish();
+    if (run && event.key !== "Tab" && event.key !== "Shift") end();
   });
 
-  // Run before the swapped board is painted (afterSwap), not after it settled.
+  // Before the swapped board is painted (afterSwap), not after it settled.
   document.addEventListener("htmx:afterSwap", reveal);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", reveal);
   else reveal();
