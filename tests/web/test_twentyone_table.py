@@ -455,9 +455,14 @@ def test_a_valid_upload_is_stored_in_the_game_s_folder_and_offered_at_set_up(pla
     response = upload(player, "/admin/decks", "deck", "reversed.deck", text, game="twentyone")
     assert response.status_code == 200 and "reversed.deck was checked and stored." in response.get_data(as_text=True)
     assert (decks_folder / "twentyone" / "reversed.deck").read_text() == text
+    front = list(reversed(deck_lines()))
+    preview = [article for article in response.get_data(as_text=True).split('<article class="deck-preview">')
+               if "<code>reversed.deck</code>" in article][0].split("</article>")[0]
+    rows = re.findall(r'<span class="deck-seat">(\w+)</span>((?:<span class="card[^>]*>\w+</span>)+)', preview)
+    assert [(what, re.findall(r'data-card="(\w+)"', cards)) for what, cards in rows] == [
+        ("Player", [front[0], front[2]]), ("Dealer", [front[1], front[3]]), ("Then", front[4:10])]  # T3.1
     assert "reversed.deck" in Page(player.get("/setup/twentyone").get_data(as_text=True)).inputs["deck"]
     slug = set_up(player, ["Zoe"], deck="reversed.deck")
-    front = list(reversed(deck_lines()))
     dealt = [DECK.parse(front[0]), DECK.parse(front[2])]  # the player's two cards (T3.1)
     assert set(player.table(slug).cards) >= {card.code for card in dealt}
     assert hand_values(player.table(slug).html) == {0: sum(card.points for card in dealt)}

@@ -3,8 +3,9 @@
 // hidden card turned over, 1, 2, ... = each card taken) and the dealer's value after each step
 // (data-values). This script only paces what is already on the page: about half a second a
 // step, the results once the last card shows. A tap (or a key) shows everything at once; with
-// prefers-reduced-motion, or once this tab has shown that turn, nothing waits. Without this
-// script everything is simply shown at once.
+// prefers-reduced-motion, once this tab has shown that turn, or when the turn was over before
+// the page was loaded (a reload, a spectator arriving), nothing waits. Without this script
+// everything is simply shown at once.
 //
 // While a turn is being shown, <html> has the class tw-revealing (the stylesheet hides the
 // results until then). It is not put on #table: htmx resets the swapped table's attributes when
@@ -75,7 +76,7 @@
     run.timer = window.setTimeout(next, STEP_MS);
   }
 
-  function reveal() {
+  function reveal(event) {
     var dealer = dealerTurn();
     var key = dealer && dealer.getAttribute("data-dealer-turn");
     if (run && run.key === key) {  // the same turn, drawn again by a live update: carry on
@@ -85,7 +86,7 @@
     end();
     if (!dealer || seen(key)) return;
     remember(key);
-    if (reducedMotion()) return;
+    if (!event || event.type !== "htmx:afterSwap" || reducedMotion()) return;
     run = {key: key, step: -1, last: valuesOf(dealer).length - 1, timer: null};
     document.documentElement.classList.add("tw-revealing");
     show(dealer, -1);
@@ -104,5 +105,5 @@
   // Before the swapped board is painted (afterSwap), not after it settled.
   document.addEventListener("htmx:afterSwap", reveal);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", reveal);
-  else reveal();
+  else reveal(null);
 })();
