@@ -34,6 +34,12 @@ class TwentyOne(GameDefinition):
     bot = DealerRule()
     table_actions = frozenset({"deal", "end"})  # between rounds, anyone at the table
 
+    def deck_preview(self, cards: Sequence[CoreCard]) -> list[tuple[str, list[CoreCard]]]:
+        """How a stacked deck deals at a table of one player (T3.1): the player's two cards, the
+        dealer's two (the second face down in play), then the cards the hits take."""
+        cards = list(cards)
+        return [("Player", cards[0:4:2]), ("Dealer", cards[1:4:2]), ("Then", cards[4:10])]
+
     def baseline_bot(self, rng: random.Random) -> RandomChoice:
         return RandomChoice(rng)
 

@@ -363,12 +363,13 @@ class TwentyOneState(GameState):
             return f"Deal round {self.round_number + 1}, or end the table."
         value = self.table.players[self.turn].hand_value
         if seat == self.turn:
-            return f"Your hand is worth {value}: hit or stay?"
+            return f"hit or stay with {value}?"  # the status bar: "Your turn, Ann: hit or stay with 16?"
         return f"{self.label(self.turn)} is deciding (hand worth {value}): hit or stay."
 
     def _summary(self) -> dict:
         return {
             "round": self.round_number,
+            "title": f"Round {self.round_number} is over",
             "lines": [entry["text"] for entry in self._last_round_results()],
             "results": [{"seat": seat, "label": self.label(seat), "result": result}
                         for seat, result in enumerate(self.history[-1] if self.history else [])],

@@ -185,13 +185,14 @@ def test_t2_2_the_web_upload_names_the_line_with_two_codes():
 
 
 def test_the_sample_decks_are_valid_and_do_what_their_readme_says():
-    for name in ["natural_after_hit.txt", "dealer_busts.txt", "shuffledDeck.txt", "spaces_and_lower_case.txt"]:
+    for name in ["natural_after_hit.deck", "dealer_busts.deck", "two_players.deck", "shuffledDeck.txt",
+                 "spaces_and_lower_case.txt"]:
         text = (SAMPLE_DECKS / name).read_text()
         assert len(parse_deck_file(text, name)) == 52
         assert name in (SAMPLE_DECKS / "README.md").read_text()
     with pytest.raises(InvalidDeckData):
         parse_deck_file((SAMPLE_DECKS / "invalid_duplicate.txt").read_text(), "x")
-    assert [card.code for card in parse_deck_file((SAMPLE_DECKS / "natural_after_hit.txt").read_text(), "x")][:5] == \
+    assert [card.code for card in parse_deck_file((SAMPLE_DECKS / "natural_after_hit.deck").read_text(), "x")][:5] == \
         ["9S", "5C", "7H", "KD", "5D"]
     assert parse_deck_file((SAMPLE_DECKS / "spaces_and_lower_case.txt").read_text(), "x") == \
-        parse_deck_file((SAMPLE_DECKS / "natural_after_hit.txt").read_text(), "x")
+        parse_deck_file((SAMPLE_DECKS / "natural_after_hit.deck").read_text(), "x")

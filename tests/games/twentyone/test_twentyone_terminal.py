@@ -383,7 +383,7 @@ def test_t2_4_shuffle_asks_for_no_file_and_the_seed_repeats_the_game(folder):
 
 
 def test_the_program_plays_a_sample_deck(folder):
-    status, screen = play_program(folder, [str(SAMPLE_DECKS / "dealer_busts.txt"), "s", "n"])
+    status, screen = play_program(folder, [str(SAMPLE_DECKS / "dealer_busts.deck"), "s", "n"])
     assert status == 0
     assert screen[4:] == [
         "", "Round 1", "Dealing cards to player and dealer...", "Player's hand:[ TS ][ 8H ], value = 18",
