@@ -1,7 +1,8 @@
 // Mason Rummy: small touches on top of htmx. The game works without this file.
 // - the tab title says when it is your turn, and an optional sound plays when it becomes so;
 // - the sound choice is kept in this browser (localStorage);
-// - a refused lay-down's message goes away when the player changes the selection.
+// - a refused lay-down's message goes away when the player changes the selection;
+// - a live refresh of the table keeps the cards the player has ticked.
 (function () {
   "use strict";
   var SOUND_KEY = "mason-rummy-sound";
@@ -60,6 +61,32 @@
     var table = document.getElementById("table");
     var message = table && table.querySelector(".message.error");
     if (message) message.hidden = true;
+  });
+
+  // A live refresh (someone else's move) swaps the whole table: the cards this player has
+  // ticked stay ticked where they are still in the same seat's hand and may be selected.
+  var ticked = null;
+  function handSeat(root) {
+    var seat = root && root.querySelector("input[name=seat]");
+    return seat ? seat.value : null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var target = detail.target;
+    ticked = null;
+    if (!target || target.id !== "table" || !detail.requestConfig || detail.requestConfig.verb !== "get") return;
+    var values = Array.prototype.map.call(target.querySelectorAll("input[name=cards]:checked"),
+                                          function (input) { return input.value; });
+    if (values.length) ticked = {seat: handSeat(target), values: values};
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var keep = ticked;
+    ticked = null;
+    var table = document.getElementById("table");
+    if (!keep || !table || handSeat(table) !== keep.seat) return;
+    Array.prototype.forEach.call(table.querySelectorAll("input[name=cards]"), function (input) {
+      if (!input.disabled && keep.values.indexOf(input.value) !== -1) input.checked = true;
+    });
   });
 
   document.addEventListener("DOMContentLoaded", update);

@@ -601,6 +601,8 @@ class PointsState(GameState):
         rows = []
         for number, group in enumerate(groups, start=1):
             row = _group_row(group, wild)
+            if row["valid"]:  # shown in reading order (an invalid group as placed, as its reason names it)
+                row["cards"] = [card.id for card in ordered_group(group, wild)]
             row["number"] = number
             rows.append(row)
         evaluation_points = HandContext(hand, wild).points_without(None)
@@ -652,7 +654,8 @@ class PointsState(GameState):
             rows.append(dict(row, label=self.label(row["seat"]),
                              groups=[dict(group, cards=list(group["cards"])) for group in row["groups"]],
                              ungrouped=list(row["ungrouped"])))
-        return {"deal": last["deal"], "deals": self.deals, "winner": last["winner"],
+        return {"title": f"Deal {last['deal']} of {self.deals} is over",  # the status bar's words
+                "deal": last["deal"], "deals": self.deals, "winner": last["winner"],
                 "winner_label": self.label(last["winner"]), "how": last["how"], "collected": last["collected"],
                 "indicator": last["indicator"], "wild_rank": last["wild_rank"], "rows": rows,
                 "totals": list(self.totals), "game_over": self.phase == OVER,
