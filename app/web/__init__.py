@@ -109,3 +109,20 @@ def _register_static_versions(app: Flask) -> None:
         return url_for("static", filename=filename, v=version)
 
     app.jinja_env.globals["static_url"] = static_url
+
+    assets: dict[str, list[str]] = {}
+
+    def game_assets(kind: str) -> list[str]:
+        """The games' own stylesheets or scripts (``css/games/*.css``, ``js/games/*.js``), for
+        base.html to load on every page: a page that htmx swaps in (a boosted link, a live
+        update) runs no script and loads no stylesheet of its own."""
+        if kind not in assets:
+            folder = os.path.join(app.static_folder, kind, "games")
+            try:
+                names = sorted(name for name in os.listdir(folder) if name.endswith("." + kind))
+            except OSError:
+                names = []
+            assets[kind] = [f"{kind}/games/{name}" for name in names]
+        return assets[kind]
+
+    app.jinja_env.globals["game_assets"] = game_assets
