@@ -269,3 +269,38 @@ def test_six_seats_on_a_phone(live_server, device, screenshot):
     assert a["melds"][2]["cards"] == ["8S", "9S", "TS", "JS", "QS"]
     screenshot(ann.page, "six-seats-desktop", sizes=(("desktop", {"width": 1280, "height": 900}),))
     assert ann.unexpected_problems() == []
+
+
+def test_without_javascript_the_piles_and_the_melds_are_plain_form_buttons(live_server, device, screenshot):
+    """With JavaScript off, tapping the stock and tapping a meld are plain form posts (the buttons
+    submit the hand's form from outside it): lay_off.deck, 8S goes on the set Ann taps (C3.2)."""
+    plain = device("no-JS browser", java_script_enabled=False)
+    page = plain.page
+    plain.goto("/setup/rummy")
+    page.locator("#name0").fill("Ann")
+    page.locator("#name1").fill("AI")
+    page.locator("input[name=deck][value='lay_off.deck']").check()
+    page.get_by_role("button", name="Start the game").click()
+    page.locator("#table").wait_for()
+
+    def plain_post(locator) -> None:
+        with page.expect_navigation(), page.expect_request("**/act") as posted:
+            locator.click()
+        assert "hx-request" not in posted.value.all_headers() and posted.value.response().status == 303
+
+    def tick(codes) -> None:
+        for code in codes:
+            page.locator(f"#table .hand-form label.card[data-card='{code}']").click()
+
+    plain_post(pile(plain, "draw|source=stock"))
+    tick(["5S", "6S", "7S"])
+    plain_post(button(plain, "Meld"))
+    tick(["8C", "8D", "8H"])
+    plain_post(button(plain, "Meld"))
+    tick(["8S"])
+    plain_post(meld(plain, 2))
+    seen = snap(plain)
+    assert [m["cards"] for m in seen["melds"]] == [["5S", "6S", "7S"], ["8C", "8D", "8H", "8S"]]
+    assert "Ann laid off 8S on meld 2, their own set: 8C 8D 8H 8S." in seen["log"]
+    screenshot(page, "no-javascript")
+    assert plain.problems == []
