@@ -2,8 +2,8 @@
 a phone that joins with the invite link, two computer players) set up from the home page with
 its options and ``four_seats.deck``, played live through a whole hand by tapping the piles, the
 cards, Meld / Discard and the melds (a lay-off on another player's meld), with the C3.3
-refusal shown; the hand's lines on both devices, the next hand dealt from the phone. Then a
-six-seat table on a phone. Screenshots at phone (390x844) and desktop sizes go to
+refusal shown, a reload in the middle of a turn; the hand's lines on both devices, the next
+hand dealt from the phone. Then a six-seat table on a phone, and a table without JavaScript. Screenshots at phone (390x844) and desktop sizes go to
 test-artifacts/screenshots/.
 
 ``four_seats.deck`` (decks/rummy/README.md): Ann holds 4H 5H 6H KC KD 2S 9C and 7H is turned up;
@@ -197,6 +197,12 @@ def test_four_seats_two_devices_and_two_computers_play_a_whole_hand_live(live_se
     select(bob, ["9D", "9H", "9S"])
     b = tap(bob, button(bob, "Meld"))
     assert [m["number"] for m in b["melds"] if m["button"]] == ["1", "2"]
+    bob.page.reload()  # a reconnect resumes the same turn, the same hand and the same table
+    bob.page.locator("#table").wait_for()
+    again = snap(bob)
+    assert not again["sameDocument"] and again["myTurn"] and again["version"] == b["version"]
+    assert again["hand"] == b["hand"] and again["melds"] == b["melds"] and again["drawn"] == ["7C"]
+    bob.mark_document()
     select(bob, ["8H"])
     b = snap(bob)
     assert [m["number"] for m in b["melds"] if m["fits"]] == ["1"]  # highlighted: it fits Ann's run
