@@ -188,6 +188,13 @@ def seat_count(definition, raw) -> int:
     return min(max(count, definition.min_seats), definition.max_seats)
 
 
+def option_value(form, key: str, default=""):
+    """An option's posted value: the last one, as a checked box follows the hidden "0" that
+    stands for it unchecked."""
+    values = form.getlist(key) if hasattr(form, "getlist") else ([form[key]] if key in form else [])
+    return values[-1] if values else default
+
+
 def render_game_setup(definition, *, message: str | None = None, status: int = 200, form=None):
     form = form or {}
     seats = seat_count(definition, form.get("seats", definition.min_seats if definition.min_seats > 1 else 1))
@@ -195,7 +202,7 @@ def render_game_setup(definition, *, message: str | None = None, status: int = 2
     return render_template(
         "setup/game.html", game=definition, seats=seats, form=form, message=message, token=token,
         decks=deck_names(definition), known=store.known_names(definition)[:200],
-        option_values={option.key: form.get(option.key, option.default) for option in definition.options},
+        option_values={option.key: option_value(form, option.key, option.default) for option in definition.options},
     ), status
 
 
@@ -230,7 +237,7 @@ def start_other_game(key: str):
             names.append(name)
             device = OWN if form.get(f"device{number}") == OWN and not is_computer_name(name) else HERE
             specs.append(tables.SeatSpec(name, is_computer_name(name), device))
-        raw_options = {option.key: form.get(option.key, "") for option in definition.options}
+        raw_options = {option.key: option_value(form, option.key) for option in definition.options}
         options = definition.validate_options(raw_options)
         deck = deck_name = None
         if form.get("deck"):

@@ -172,6 +172,8 @@ class RummyGame(GameState):
         self.discard = Pile(face_up=True)
         self.melds: list[Meld] = []
         self.taken: int | None = None  # the card taken from the discard pile this turn (C3.3)
+        self.drawn: int | None = None  # the card drawn this turn, from either pile (its drawer sees it marked)
+        self.latest_meld: int | None = None  # the number of the meld laid down or added to last in this hand
         self.played = False  # this turn melded or laid off (C5.2)
         self.turned_over = False  # the stock was turned over in this hand (C4.2)
         self.seen = 0  # cards face up at some moment of this hand: public knowledge (C7.1)
@@ -306,9 +308,11 @@ class RummyGame(GameState):
         self.discard = Pile([up], face_up=True)
         self.stock = Pile(reversed(deck.cards), face_up=False)  # the deck's top is the stock's top
         self.melds = []
+        self.latest_meld = None
         self.turn = first
         self.phase = DRAW
         self.taken = None
+        self.drawn = None
         self.played = False
         self.turned_over = False
         self.seen = BIT[up]
@@ -344,6 +348,7 @@ class RummyGame(GameState):
         else:
             raise BadAction("Draw from the stock pile or the discard pile.")
         self.players[seat].hand.mask |= BIT[card]
+        self.drawn = card
         self.played = False
         self.phase = PLAY
 
@@ -386,6 +391,7 @@ class RummyGame(GameState):
         self._check_taken_card(remaining, mask)
         player.hand.mask = remaining
         self.melds.append(Meld(self.turn, kind, mask))
+        self.latest_meld = len(self.melds)
         self.seen |= mask
         self.played = True
         self._record(outcome, self.turn, f"{self.label(self.turn)} melded a {kind}: {codes_of(mask)} "
@@ -409,6 +415,7 @@ class RummyGame(GameState):
         self._check_taken_card(remaining, mask)
         player.hand.mask = remaining
         meld.lay_off(card_number)
+        self.latest_meld = number
         self.seen |= mask
         self.played = True
         owner = "their own" if meld.owner == self.turn else f"{self.label(meld.owner)}'s"
@@ -436,6 +443,7 @@ class RummyGame(GameState):
         self.turn = (seat + 1) % len(self.players)
         self.phase = DRAW
         self.taken = None
+        self.drawn = None
         self.played = False
 
     def _went_out(self, outcome: Outcome) -> None:
@@ -464,6 +472,7 @@ class RummyGame(GameState):
         self.hand_results.append({"hand": self.hand_number, "went_out": went_out, "points": points_by_seat,
                                   "rummy": rummy, "void": went_out is None})
         self.taken = None
+        self.drawn = None
         self.played = False
         outcome.round_over = True
         if went_out is not None and self.players[went_out].score >= self.target:  # C5.3
@@ -544,7 +553,9 @@ class RummyGame(GameState):
             "stock_size": len(self.stock),
             "stock_turned_over": self.turned_over,
             "melds": melds,
+            "latest_meld": self.latest_meld,
             "taken": CARDS[self.taken].id if my_turn and self.taken is not None else None,
+            "drawn": CARDS[self.drawn].id if my_turn and self.drawn is not None and hand & BIT[self.drawn] else None,
             "fits": fits,
             "winner": self.winner,
         }
@@ -566,11 +577,17 @@ class RummyGame(GameState):
         return "Meld, lay off, or discard a card to end your turn."
 
     def _summary(self) -> dict | None:
-        """Between hands and at the end: the last hand's lines (C8.4) and the totals."""
+        """Between hands and at the end: the last hand's lines (C8.4) and the totals; ``title``
+        is the status bar's line."""
         if self.phase is not BETWEEN_HANDS and self.phase is not OVER:
             return None
         last = self.hand_results[-1]
+        if last["void"]:
+            title = f"Hand {last['hand']}: no score"
+        else:
+            title = f"Hand {last['hand']}: {self.label(last['went_out'])} went out" + (" with a rummy" if last["rummy"] else "")
         return {
+            "title": title,
             "hand": last["hand"],
             "void": last["void"],
             "went_out": last["went_out"],
@@ -644,6 +661,8 @@ class RummyGame(GameState):
             "discard": [CARDS[n].id for n in self.discard.cards],  # bottom first, top last
             "melds": [{"owner": m.owner, "kind": m.kind, "cards": ids_of(m.mask)} for m in self.melds],
             "taken": CARDS[self.taken].id if self.taken is not None else None,
+            "drawn": CARDS[self.drawn].id if self.drawn is not None else None,
+            "latest_meld": self.latest_meld,
             "played": self.played,
             "turned_over": self.turned_over,
             "seen": ids_of(self.seen),
@@ -692,6 +711,10 @@ class RummyGame(GameState):
                     raise ValueError("a meld on the table is not a valid meld")
                 game.melds.append(Meld(owner, saved["kind"], mask))
             game.taken = parse_card(data["taken"]) if data["taken"] is not None else None
+            drawn = data.get("drawn")  # games saved before the web table marked the drawn card have none
+            game.drawn = parse_card(_text(drawn)) if drawn is not None else None
+            latest = data.get("latest_meld")  # the same
+            game.latest_meld = None if latest is None else _integer(latest, 1, len(game.melds))
             game.played = _flag(data["played"])
             game.turned_over = _flag(data["turned_over"])
             game.seen = mask_of(_cards(data["seen"]))
@@ -719,6 +742,10 @@ class RummyGame(GameState):
             on_table = any(meld.mask & BIT[game.taken] for meld in game.melds)  # melded since it was taken
             if game.phase is not PLAY or not (game.players[game.turn].hand.mask & BIT[game.taken] or on_table):
                 raise ValueError("the card taken from the discard pile this turn is not the seat to move's")
+        if game.drawn is not None:
+            on_table = any(meld.mask & BIT[game.drawn] for meld in game.melds)
+            if game.phase is not PLAY or not (game.players[game.turn].hand.mask & BIT[game.drawn] or on_table):
+                raise ValueError("the card drawn this turn is not the seat to move's")
         return game
 
 

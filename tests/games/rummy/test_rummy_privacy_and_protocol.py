@@ -187,3 +187,40 @@ def test_saved_games_round_trip_and_bad_ones_are_refused():
     for bad in broken:
         with pytest.raises(ValueError):
             RUMMY.from_dict(bad)
+
+
+def test_c7_1_the_web_table_s_marks_the_drawn_card_for_its_drawer_only_the_latest_meld_and_a_title():
+    """The web table marks the card just drawn (from either pile) in its drawer's hand (nobody
+    else's view names it) and the meld played on last; a summary has a title for the status bar.
+    Games saved before these marks existed load without them."""
+    game = deal(["Ann", "Bob"], [QUICK, HIGH], "7H", "2D", target=500)
+    assert game.view(0)["drawn"] is None
+    act(game, 0, "draw", source="stock")
+    assert game.view(0)["drawn"] == "2D"
+    assert game.view(1)["drawn"] is None and game.view(None)["drawn"] is None
+    assert "2D" not in strings(game.view(1)) and "2D" not in strings(game.view(None))
+    data = json.loads(json.dumps(game.to_dict()))
+    assert data["drawn"] == "2D" and RUMMY.from_dict(data).view(0)["drawn"] == "2D"
+    del data["drawn"]
+    assert RUMMY.from_dict(data).view(0)["drawn"] is None
+    assert game.view(1)["latest_meld"] is None
+    act(game, 0, "meld", "AC", "2C", "3C")
+    act(game, 0, "meld", "5D", "5H", "5S")
+    assert game.view(1)["latest_meld"] == 2
+    act(game, 0, "lay_off", "4C", meld="1")
+    assert game.view(None)["latest_meld"] == 1  # a lay-off makes its meld the latest
+    data = json.loads(json.dumps(game.to_dict()))
+    assert RUMMY.from_dict(data).view(0)["latest_meld"] == 1
+    for bad in (0, 3, "1"):
+        with pytest.raises(ValueError):
+            RUMMY.from_dict(dict(data, latest_meld=bad))
+    del data["latest_meld"]
+    assert RUMMY.from_dict(data).view(0)["latest_meld"] is None
+    act(game, 0, "meld", "9S", "TS", "JS")
+    act(game, 0, "discard", "2D")
+    assert game.view(0)["drawn"] is None
+    assert game.view(1)["summary"]["title"] == "Hand 1: Ann went out with a rummy"
+    with pytest.raises(ValueError):
+        RUMMY.from_dict(dict(game.to_dict(), drawn="2D"))  # between hands nobody has drawn
+    act(game, None, "deal")
+    assert game.view(1)["latest_meld"] is None and game.view(1)["melds"] == []
