@@ -8,7 +8,7 @@ import re
 import pytest
 
 from support.games import (
-    QUICK_OUT_FACE_UP, QUICK_OUT_SEAT_1, QUICK_OUT_STOCK_TOP, forms, game_count, go_out_quick,
+    QUICK_OUT_FACE_UP, QUICK_OUT_SEAT_1, QUICK_OUT_STOCK_TOP, game_count, go_out_quick,
     is_fragment, next_round, page, play_game, play_round, play_turn_like_ai, score_rows, stored, text,
 )
 from support.web import Page
@@ -36,7 +36,7 @@ def all_hand_cards(player, slug) -> set[str]:
 
 
 def hand_form(view_html: str, slug: str) -> dict:
-    found = [f for f in forms(view_html).posting_to(f"/games/{slug}/act") if "cards" in f["inputs"]]
+    found = [f for f in Page(view_html).posting_to(f"/games/{slug}/act") if "cards" in f["inputs"]]
     assert len(found) == 1
     return found[0]
 
@@ -396,7 +396,7 @@ def test_watching_shows_the_table_without_any_hand(player, solo):
     assert "watching" in view.html
     assert view.hand == []
     assert not all_hand_cards(player, solo) & set(view.cards)
-    assert forms(view.html).posting_to(f"/games/{solo}/act") == []
+    assert Page(view.html).posting_to(f"/games/{solo}/act") == []
 
 
 # -- computer seats (R8) -------------------------------------------------------------------------------------------
@@ -428,7 +428,7 @@ def test_hot_seat_hand_over_screen_shows_no_cards_until_the_button_is_pressed(pl
     assert view.has_button("I am Doris: show my hand")
     assert view.hand == []
     assert not all_hand_cards(player, hot_seat) & set(view.cards)
-    assert [f for f in forms(view.html).posting_to(f"/games/{hot_seat}/act")] == []
+    assert [f for f in Page(view.html).posting_to(f"/games/{hot_seat}/act")] == []
 
     # Acting before the hand-over is refused.
     version = view.version
