@@ -123,6 +123,7 @@ def admin_login(player, password: str | None = None):
     password = password if password is not None else player.app.config["ADMIN_PASSWORD"]
     response = player.post("/admin/login", {"password": password, "next": "/admin"})
     assert response.status_code == 303, text(response)
+    assert response.headers["Location"] == "/admin", response.headers["Location"]
     return response
 
 
