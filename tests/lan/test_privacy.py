@@ -240,14 +240,14 @@ def test_the_privacy_check_catches_a_hand_shown_to_the_wrong_browser(make_player
     game, _version = table.state()
     ann_html = table.seats[0].get(f"/games/{table.slug}").get_data(as_text=True)
     assert assert_private(ann_html, game, {0}, where="Ann") == 0
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match="^Ann's page for Bob: shows the hand of seat 0, which this browser does not hold"):
         assert_private(ann_html, game, {1}, where="Ann's page for Bob")
     watch_html = table.spectator.get(f"/games/{table.slug}/watch").get_data(as_text=True)
     assert_private(watch_html, game, {1}, where="watch")
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match=rf"^a code in the text: card codes \['{hand_of(game, 0)[0]}'\] leaked"):
         assert_private(watch_html.replace("</main>", f"<p>{hand_of(game, 0)[0]}</p></main>"), game, {1},
                        where="a code in the text")
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match=rf"^the stock top as a face: card faces \['{game.stock[0].code}'\] leaked"):
         assert_private(watch_html.replace("</main>", f"<i data-card='{game.stock[0].code}'></i></main>"),
                        game, {1}, where="the stock top as a face")
 
