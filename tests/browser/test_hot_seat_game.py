@@ -16,7 +16,7 @@ from app.games.mason.game import GAME_OVER, ROUND_OVER
 from app.games.mason.melds import Refusal, judge_lay_down
 from app.games.mason.bot import play_computer_turn
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = "three_players.deck"

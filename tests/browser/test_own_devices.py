@@ -13,7 +13,7 @@ import pytest
 
 from app.stacked_decks import read_deck_file
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
 
 TURN_CAP = 80
 YOUR_TURN = "\u25b6 Your turn"  # static/js/app.js puts this before the title

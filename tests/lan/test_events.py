@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from support.client import Browser, EventStream
 from support.live import LiveServer
 from support.pages import Page
@@ -50,6 +51,7 @@ def live_table(base: str) -> tuple[str, Browser, Browser]:
     return slug, ann, bob
 
 
+@pytest.mark.slow
 def test_the_event_stream_on_the_real_server(live_server):
     """Issue 4 item 3 / R4.4, on gunicorn with 2 gevent workers (one server start for all of it,
     the machine is slow):
@@ -113,6 +115,7 @@ def test_the_event_stream_on_the_real_server(live_server):
     assert Browser(base).get("/games/nosuchgame/events?v=1").status == 404
 
 
+@pytest.mark.slow
 def test_a_change_wakes_the_streams_of_every_worker_without_waiting_for_a_poll(database_url, decks_folder, tmp_path):
     """Issue 4 item 3 with several worker processes: a commit in one worker rings the doorbell
     of every worker's watcher (app/web/events.py), so events do not wait for the poll. With the

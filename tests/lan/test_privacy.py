@@ -252,6 +252,7 @@ def test_the_privacy_check_catches_a_hand_shown_to_the_wrong_browser(make_player
                        game, {1}, where="the stock top as a face")
 
 
+@pytest.mark.slow
 def test_every_view_of_every_seat_is_private_through_a_whole_game(make_player):
     """R4.4 at every step of a 3-round game on own devices (issue 4, privacy): table page,
     fragment, watch page and error answers for each player, the host and a spectator."""
@@ -264,6 +265,7 @@ def test_every_view_of_every_seat_is_private_through_a_whole_game(make_player):
     assert steps > 40  # a real game: draws, lay-downs, lay-offs and discards in every round
 
 
+@pytest.mark.slow
 def test_hot_seat_and_own_device_seats_mixed_stay_private(make_player):
     """Issue 4 item 1 and 2: two hot-seat seats on the host's device and one on its own device.
     The host's device shows one hand at a time (after the hand-over screen), never Cat's; Cat's

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask import url_for
 from reliability_helpers import allowed_cards, record_figures, sensible_move
 from support.pages import Page
@@ -182,6 +183,7 @@ def read_events(player, slug, version) -> list[str]:
     return "".join(chunks).split("\n\n")
 
 
+@pytest.mark.slow
 def test_no_view_fragment_event_or_error_page_shows_a_card_the_browser_may_not_see(app, monkeypatch):
     """R4.4 through a game: hot-seat pair (Ann, Bob) on the host's device, Cid on his own, and a
     stranger who only watches."""

@@ -17,6 +17,7 @@ import random
 import secrets
 from collections import Counter
 
+import pytest
 import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings, strategies as st
 from reliability_helpers import random_move, record_figures, sensible_move
@@ -110,6 +111,7 @@ class SeededSecrets:
         return getattr(secrets, name)
 
 
+@pytest.mark.slow
 def test_refused_actions_change_nothing_and_accepted_ones_follow_the_rules(app, monkeypatch):
     """R4.4, R5.1-R5.7, R6.3: random seats, actions and cards; the server decides."""
     counts = Counter()

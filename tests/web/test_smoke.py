@@ -1,5 +1,7 @@
 """Quick end-to-end checks that the test infrastructure and the main paths work."""
 
+import pytest
+
 from support.client import Browser
 from support.web import Page
 
@@ -20,6 +22,7 @@ def test_a_stacked_game_against_the_ai_starts_and_accepts_a_draw(player):
     assert len(Page(response.get_data(as_text=True)).hand) == 11
 
 
+@pytest.mark.slow
 def test_live_server_serves_menu_a(live_server):
     response = Browser(live_server.url).get("/")
     assert response.status == 200
