@@ -24,6 +24,7 @@ import urllib.parse
 from http.cookies import CookieError, SimpleCookie
 
 from support.pages import Page
+from support.web import setup_forms
 
 REDIRECTS = (301, 302, 303, 307, 308)
 
@@ -245,16 +246,10 @@ class Browser:
         """Mason Rummy through Menu A (2 or 3 players; with ``deck``, the stacked-deck option and
         the deck prompt), then Menu B for every seat: a new player's name and device ("here" or
         "own"). Returns the game's slug."""
-        choice = {(2, False): 2, (3, False): 3, (2, True): 4, (3, True): 5}[(len(names), deck is not None)]
-        response = self.post("/", {"choice": str(choice)})
-        assert response.status == 303, response.body[:500]
-        if deck is not None:
-            response = self.post("/setup/deck", {"deck": deck})
-            assert response.status == 303, response.page.alerts
-        for index, name in enumerate(names):
-            device = devices[index] if devices else "here"
-            response = self.post("/setup/seat", {"kind": "1", "name": name, "device": device})
-            assert response.status == 303, response.page.alerts
+        response = None
+        for path, form in setup_forms(names, deck, devices):
+            response = self.post(path, form)
+            assert response.status == 303, response.page.alerts or response.body[:500]
         location = response.headers["Location"]
         assert "/games/" in location, location
         return location.rstrip("/").rsplit("/", 1)[1]

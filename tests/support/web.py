@@ -11,6 +11,22 @@ import json
 
 from support.pages import Page  # noqa: F401  (the one page parser; tests import it from here too)
 
+def setup_forms(names: list[str], deck: str | None = None, devices: list[str] | None = None,
+                returning=frozenset()) -> list[tuple[str, dict]]:
+    """The forms that set up a Mason Rummy game, in order: Menu A (2 or 3 players; with ``deck``
+    the stacked-deck option, then the deck prompt), then Menu B for each seat: a new name, or a
+    name of the score table (``returning``), and its device ("here" or "own"). Each is answered
+    with a redirect (303); the last one's leads to the table."""
+    choice = {(2, False): 2, (3, False): 3, (2, True): 4, (3, True): 5}[(len(names), deck is not None)]
+    forms = [("/", {"choice": str(choice)})]
+    if deck is not None:
+        forms.append(("/setup/deck", {"deck": deck}))
+    for index, name in enumerate(names):
+        device = devices[index] if devices and index < len(devices) else "here"
+        forms.append(("/setup/seat", {"kind": "2" if name in returning else "1", "name": name, "device": device}))
+    return forms
+
+
 class Player:
     """One browser. ``post`` adds the CSRF token the way the pages' forms do."""
 
@@ -48,18 +64,9 @@ class Player:
     def start_game(self, names: list[str], deck: str | None = None, devices: list[str] | None = None,
                    returning: set[str] | frozenset = frozenset()) -> str:
         """Menu A option 2-5, the deck prompt, then a seat per name; returns the game's slug."""
-        choice = {(2, False): 2, (3, False): 3, (2, True): 4, (3, True): 5}[(len(names), deck is not None)]
-        response = self.post("/", {"choice": str(choice)})
-        assert response.status_code == 303, response.get_data(as_text=True)
-        if deck is not None:
-            response = self.post("/setup/deck", {"deck": deck})
-            assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
-        for index, name in enumerate(names):
-            device = (devices or [])[index] if devices and index < len(devices) else "here"
-            if name in returning:
-                response = self.post("/setup/seat", {"kind": "2", "name": name, "device": device})
-            else:
-                response = self.post("/setup/seat", {"kind": "1", "name": name, "device": device})
+        response = None
+        for path, form in setup_forms(names, deck, devices, returning):
+            response = self.post(path, form)
             assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
         location = response.headers["Location"]
         assert location.startswith("/games/"), location
