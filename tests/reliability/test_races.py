@@ -70,6 +70,7 @@ def test_every_form_that_changes_a_game_carries_its_version(player, app):
     assert {"reveal", "draw_stock", "lay_down", "discard", "next_round"} <= set(seen), seen
 
 
+@pytest.mark.slow  # a live server: about 8 s with its start and stop
 def test_an_action_on_an_old_view_gets_409_and_the_fresh_table(live_server, db_reader):
     browser = Browser(live_server.url)
     slug = browser.start_game(["Ann", "AI"], deck="run_or_meld.deck")
