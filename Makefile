@@ -25,9 +25,10 @@ run: install
 test: install browser-deps
 	$(PY) -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
 
-# Everything but the browser tests.
+# Everything but the browser tests and the slow ones (over about 5 s each: whole games through
+# the web, live servers, long property and fuzz runs).
 test-fast: install
-	$(PY) -m pytest -n 2 --dist loadfile -m "not browser" $(PYTEST_ARGS)
+	$(PY) -m pytest -n 2 --dist loadfile -m "not browser and not slow" $(PYTEST_ARGS)
 
 # Debian's chromium for the Playwright tests (Playwright cannot download browsers here).
 browser-deps:

@@ -4,7 +4,7 @@ database holds many finished games?
     .venv/bin/python bench/growth.py [--small 10] [--large 10000] [--rounds 7] [--requests 30]
     .venv/bin/python bench/growth.py --large 10 --large-unfinished 2000   # Menu A with many unfinished
 
-Two servers, started as the README serves them (bench/harness.py's ``Server``: gunicorn with gevent
+Two servers, started as the README serves them (bench/harness.py's ``bench_server``: gunicorn with gevent
 workers, WORKERS=2, SQLite in a temporary instance folder), one on a database holding ``--small``
 finished games and one on ``--large``. The databases are filled directly (SQL through the app's
 models and store functions, no HTTP): each finished game is a real one - a 2- or 3-player game
@@ -163,7 +163,7 @@ def in_process(sites: list["Site"], rounds: int = 3, count: int = 2000) -> dict:
 
     apps = []
     for site in sites:
-        app = create_app(instance_path=site.server.instance, ADMIN_PASSWORD=harness.ADMIN_PASSWORD,
+        app = create_app(instance_path=str(site.server.instance), ADMIN_PASSWORD=harness.ADMIN_PASSWORD,
                          SQLALCHEMY_DATABASE_URI="sqlite:///" + site.server.database)
         with app.app_context():
             apps.append((site, app, [table.slug for table in site.tables]))
@@ -207,14 +207,14 @@ class Site:
     def __init__(self, finished: int, tables: int, unfinished: int = 0):
         self.finished = finished
         self.label = f"{finished}" + (f" (+{unfinished} unfinished)" if unfinished else "")
-        self.server = harness.Server(2, prefix=f"mason-growth-{finished}-")
+        self.server = harness.bench_server(2, prefix=f"mason-growth-{finished}-")
         self.server.upgrade()
         started = time.monotonic()
-        fill(self.server.instance, finished=finished, unfinished=unfinished)
+        fill(str(self.server.instance), finished=finished, unfinished=unfinished)
         self.fill_seconds = time.monotonic() - started
         self.server.start(upgrade=False)
         # hot-seat tables: an action is one request (a turn passes with the hand-over's reveal)
-        self.tables = harness.set_up_tables(self.server.url, tables, kind=harness.HOT)
+        self.tables = harness.set_up_tables(self.server, tables, kind=harness.HOT)
         self.times: dict[str, list[float]] = {}
         self.cpu: dict[str, float] = {}
 

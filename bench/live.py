@@ -4,14 +4,14 @@ browser at that table receives its ``changed`` event, with 20 tables playing at 
     .venv/bin/python bench/live.py [--tables 20] [--actions 12] [--think 1.0] [--workers 2]
                                    [--poll SECONDS] [--access-log]
 
-It starts the server as `make run` does (bench/harness.py's ``Server``: ``flask db upgrade``, then
+It starts the server as `make run` does (bench/harness.py's ``bench_server``: ``flask db upgrade``, then
 ``python -m app.serve``: gunicorn with gevent workers, WORKERS=2) on a free port with a SQLite
 file in a temporary instance folder, and sets up every table through the real forms (CSRF tokens,
 Menus A/B, the deck prompt, each seat "own device", the join codes from the host's table, POST
 /join with a cookie jar per browser). Every browser at every table (the host's and both players')
-keeps an event stream open. The tables then play concurrently - draw, lay down whatever the hand
-allows (runs, melds, cards onto the player's own sets, the computer strategy's R8.2 choice,
-computed from the player's own page only), discard - and for each action the time from sending it
+keeps an event stream open. The tables then play concurrently - each move the game's computer
+player's choice (draw, lay down what the hand allows, discard; tests/support/moves.py, on the game
+as the server stored it) - and for each action the time from sending it
 to the moment every OTHER browser of the table (the other player and the host) has its ``changed``
 event with the new version is recorded; the table's next action waits for that, like a player
 waiting for the other's move, and then for the player's think time (0.5-1.5 s, ``--think``; 0
@@ -37,8 +37,8 @@ import sys
 import threading
 import time
 
-import harness  # bench/harness.py: the server, browsers, pages, streams and the move planner
-from harness import Browser, Page, figures, run_all
+import harness  # bench/harness.py: the server, browsers, pages, streams and the move chooser
+from harness import Browser, LiveServer, Page, figures, run_all, sensible_move
 
 TARGET_P99_MS = 100.0
 EVENT_TIMEOUT = 10.0  # an event not received by then counts as lost
@@ -49,14 +49,14 @@ ACCESS_LOG_FORMAT = "%(m)s %(U)s %(s)s %(D)s"  # gunicorn's own timing of each r
 # -- event streams ------------------------------------------------------------------------------
 
 
-class Stream(harness.Stream):
+class Stream(harness.EventStream):
     """The open event stream of one browser at a table (no cookies, ``?v=`` the version it
     knows, as the page's). ``seen`` lists (version, arrival time)."""
 
     def __init__(self, base: str, slug: str, version: int, table: "Table"):
         self.table = table
         self.seen: list[tuple[int, float]] = []
-        super().__init__(base, slug, since=version)
+        super().__init__(base, slug, since=version, reconnect=True, timeout=120)
 
     def changed(self, version: int, at: float) -> None:
         with self.table.changed:
@@ -80,8 +80,9 @@ class Table:
     browser opens a new connection for each request (``keep_alive=False``), as this benchmark
     always has."""
 
-    def __init__(self, base: str, number: int):
-        self.base = base
+    def __init__(self, server: LiveServer, number: int):
+        self.server = server
+        self.base = base = server.url
         self.number = number
         self.host = Browser(base, f"t{number}-host", keep_alive=False)
         self.players = [Browser(base, f"t{number}-seat{seat}", keep_alive=False) for seat in (0, 1)]
@@ -110,8 +111,8 @@ class Table:
         for player, code in zip(self.players, codes):
             player.go(f"/join/{code}")  # the link only shows the seat
             body = harness.claim_seat(player, code, self.slug)  # claiming is the POST
-            assert harness.HAND_CARD.search(body)
-        self.version = Page(self.host.fetch(f"/games/{self.slug}/table").body).version
+            assert Page(body).hand, "the joined player sees a hand"
+        self.version = Page(self.host.fetch(f"/games/{self.slug}/table").body).table_version
 
     def open_streams(self) -> None:
         for browser in [self.host, *self.players]:
@@ -134,24 +135,25 @@ class Table:
                     return None
                 self.changed.wait(remaining)
 
-    def act(self, seat: int, action: str, version: int, cards=()) -> Page:
+    def act(self, seat: int, version: int) -> Page:
         """One timed action through the table form (an htmx post), after the player's think
-        time; then wait for the other browsers' events, and let each of them fetch its fresh
-        fragment as htmx does on `sse:changed` (that load is part of the run, not of the time)."""
+        time: the game's computer player's choice for the seat to move (or the next deal), on
+        the game as stored. Then wait for the other browsers' events, and let each of them
+        fetch its fresh fragment as htmx does on `sse:changed` (that load is part of the run,
+        not of the time)."""
         if self.think:
             time.sleep(self.random.uniform(0.5 * self.think, 1.5 * self.think))
+        choice = sensible_move(self.server.state(self.slug))
         browser = self.players[seat]
         others = [self.players[1 - seat], self.host]
         sent = time.monotonic()
-        answer = browser.post(f"/games/{self.slug}/act", {
-            "action": action, "version": str(version), "seat": str(seat),
-            "cards": [card.code for card in cards]}, htmx=True)
+        answer = browser.post(f"/games/{self.slug}/act", choice.form(version), htmx=True)
         answered = time.monotonic()
         self.requests.append(answered - sent)
         if answer.status != 200:
-            raise RuntimeError(f"{browser.name} {action}: {answer.status}\n{answer.body[:1500]}")
+            raise RuntimeError(f"{browser.name} {choice.name}: {answer.status}\n{answer.body[:1500]}")
         page = Page(answer.body)
-        latency = self.wait_others(sent, page.version, browser, others)
+        latency = self.wait_others(sent, page.table_version, browser, others)
         if latency is not None:
             self.latencies.append(latency)
             self.after_answer.append(sent + latency - answered)
@@ -186,18 +188,17 @@ class Table:
     def _play(self, wanted: int) -> None:
         self.pages = [Page(p.fetch(f"/games/{self.slug}/table").body) for p in self.players]
         while self.actions < wanted:
-            if self.pages[0].over:
+            if self.pages[0].game_over:
                 return
             turn = next((seat for seat, page in enumerate(self.pages) if page.my_turn), None)
             if turn is None:
-                if self.pages[0].next_round:
-                    self.act(0, "next_round", self.pages[0].version)
+                if harness.can_deal(self.pages[0]):
+                    self.act(0, self.pages[0].table_version)
                     continue
                 raise RuntimeError("nobody's turn and no next round")
             page = self.pages[turn]
             while page.my_turn and page.hand:  # a whole turn: draw, lay down what fits, discard
-                action, cards = harness.next_move(page)  # R8.2, own page only
-                page = self.act(turn, action, page.version, cards)
+                page = self.act(turn, page.table_version)
 
 
 # -- figures ------------------------------------------------------------------------------------
@@ -240,13 +241,13 @@ def main() -> int:
                         help="EVENTS_POLL_SECONDS for the server (default: the app's own)")
     args = parser.parse_args()
 
-    server = harness.Server(args.workers, prefix="mason-live-bench-",
+    server = harness.bench_server(args.workers, prefix="mason-live-bench-",
                             env=None if args.poll is None else {"EVENTS_POLL_SECONDS": str(args.poll)},
                             access_log=ACCESS_LOG_FORMAT if args.access_log else False)
     print(f"Starting the server as `make run` does: gunicorn, gevent, {args.workers} workers, "
           f"SQLite in {server.instance}, {server.url}", flush=True)
     server.start()
-    tables = [Table(server.url, number) for number in range(args.tables)]
+    tables = [Table(server, number) for number in range(args.tables)]
     for table in tables:
         table.think = args.think
     try:

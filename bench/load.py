@@ -15,9 +15,9 @@ the SQLite file in a temporary instance folder. Every table is set up through th
 - LAN, 3 players: the same with two joined browsers.
 
 Players take real turns through the table form as htmx sends it (HX-Request, the #table
-fragment comes back): draw (stock, or the discard pile when the stock cannot give a card), lay
-down what the visible hand allows (``app.games.mason.players.next_computer_play`` on the hand and own
-sets read from the page, R8.2), discard the highest-scoring card; at a round's end "Deal round",
+fragment comes back), each move the game's computer player's choice on the game as the server
+stored it (tests/support/moves.py: draw, lay down what the hand allows, discard); at a round's
+end "Deal round",
 at the game's end a rematch (the others follow it). When a turn passes to another browser, that
 browser fetches its fragment (GET /table?since=V, what htmx does on the live event): a
 "refresh", timed too. An action is any table form POST (draw, lay down, discard, next round,
@@ -47,7 +47,7 @@ import sys
 import time
 
 # bench/harness.py: the server, browsers, pages and tables the benchmarks share
-from harness import ACTION_KINDS, KINDS, Server, Stats, Table, figures, run_all, set_up_tables
+from harness import ACTION_KINDS, KINDS, LiveServer, Stats, Table, bench_server, figures, run_all, set_up_tables
 
 TARGET_P99_MS = 25.0
 TARGET_RATIO = 0.5
@@ -86,7 +86,7 @@ def line(label: str, values: list[float], seconds: float | None = None, cpu: flo
 class Phase:
     """One measured phase: its stats, wall time and the server's CPU seconds."""
 
-    def __init__(self, server: Server):
+    def __init__(self, server: LiveServer):
         self.server = server
         self.stats = Stats()
         self.seconds = 0.0
@@ -105,7 +105,7 @@ class Phase:
         return self.count(*kinds) / self.seconds if self.seconds else 0.0
 
 
-def measure(server: Server, tables: list[Table], seconds: float, think: float,
+def measure(server: LiveServer, tables: list[Table], seconds: float, think: float,
             profile: str | None = None) -> dict:
     """The paced, baseline and flat-out phases for these tables (see the module docstring)."""
     paced = Phase(server).run(tables, Table.play, time.monotonic() + seconds, think)
@@ -125,7 +125,7 @@ def measure(server: Server, tables: list[Table], seconds: float, think: float,
 # -- profiling the workers (--py-spy) -------------------------------------------------------------
 
 
-def start_profiles(server: Server, seconds: float, folder: str, count: int) -> list[subprocess.Popen]:
+def start_profiles(server: LiveServer, seconds: float, folder: str, count: int) -> list[subprocess.Popen]:
     """py-spy samples every worker during the flat-out phase (collapsed stacks, one file each)."""
     os.makedirs(folder, exist_ok=True)
     spy = os.path.join(os.path.dirname(sys.executable), "py-spy")
@@ -213,7 +213,7 @@ def main() -> int:
     args = parser.parse_args()
     counts = [int(part) for part in args.tables.split(",") if part.strip()]
 
-    server = Server(args.workers, prefix="mason-load-bench-")
+    server = bench_server(args.workers, prefix="mason-load-bench-")
     print(f"Starting the server as the README serves it: gunicorn, gevent, {args.workers} workers, "
           f"SQLite in {server.instance}, {server.url}", flush=True)
     server.start()
@@ -221,7 +221,7 @@ def main() -> int:
     tables: list[Table] = []
     try:
         started = time.monotonic()
-        tables = set_up_tables(server.url, max(counts))
+        tables = set_up_tables(server, max(counts))
         for table in tables:
             table.everyone = args.refresh == "all"
         kinds = {kind: sum(t.kind == kind for t in tables) for kind in KINDS}

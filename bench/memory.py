@@ -3,7 +3,7 @@
 
     .venv/bin/python bench/memory.py [--stored 0,100,500] [--live 100] [--seconds 30]
 
-Each case starts its own server as the README serves it (bench/harness.py's ``Server``: ``flask db
+Each case starts its own server as the README serves it (bench/harness.py's ``bench_server``: ``flask db
 upgrade``, then ``python -m app.serve``: gunicorn with gevent workers, WORKERS=2, SQLite in a
 temporary instance folder). Memory is RSS (VmRSS from /proc/<pid>/status) summed over the
 gunicorn master and its workers; PSS (from /proc/<pid>/smaps_rollup, which splits pages shared
@@ -38,11 +38,11 @@ import harness  # noqa: E402  (bench/harness.py: the server, browsers, streams a
 TARGET_MB = 150
 
 
-def pss(server: harness.Server) -> int:
+def pss(server: harness.LiveServer) -> int:
     return sum(server.memory("Pss", "smaps_rollup"))
 
 
-def per_process(server: harness.Server) -> str:
+def per_process(server: harness.LiveServer) -> str:
     return " + ".join(f"{rss / 2**20:.0f}" for rss in server.memory())
 
 
@@ -51,12 +51,12 @@ def mb(value: int) -> str:
 
 
 def stored_case(count: int) -> tuple[int, int, str]:
-    server = harness.Server(2, prefix=f"mason-memory-{count}-")
+    server = harness.bench_server(2, prefix=f"mason-memory-{count}-")
     try:
         server.upgrade()
-        growth.fill(server.instance, unfinished=count)
+        growth.fill(str(server.instance), unfinished=count)
         server.start(upgrade=False)
-        browser = harness.Browser(server.url, "visitor")
+        browser = harness.Browser(server.url, "visitor", keep_alive=True)
         slugs = []
         for _ in range(20):
             body = browser.get("/").body
@@ -71,16 +71,16 @@ def stored_case(count: int) -> tuple[int, int, str]:
 
 
 def live_case(count: int, seconds: float, think: float) -> dict:
-    server = harness.Server(2, prefix="mason-memory-live-")
+    server = harness.bench_server(2, prefix="mason-memory-live-")
     tables: list[harness.Table] = []
-    streams: list[harness.Stream] = []
+    streams: list[harness.EventStream] = []
     try:
         server.start()
         idle = server.rss()
-        tables = harness.set_up_tables(server.url, count)
+        tables = harness.set_up_tables(server, count)
         for table in tables:
             for browser in table.browsers:
-                streams.append(harness.Stream(server.url, table.slug, cookies=browser.cookies))
+                streams.append(harness.EventStream(server.url, table.slug, cookies=browser.cookies, reconnect=True, timeout=120))
         for stream in streams:
             stream.ready.wait(30)
         opened = sum(stream.ready.is_set() for stream in streams)
@@ -95,7 +95,7 @@ def live_case(count: int, seconds: float, think: float) -> dict:
         actions = len(stats.all(*harness.ACTION_KINDS))
         return {"idle": idle, "peak": max(s[0] for s in samples), "peak_pss": max(s[1] for s in samples),
                 "end": samples[-1][0], "streams": opened, "actions": actions, "seconds": seconds,
-                "events": sum(stream.events for stream in streams), "errors": stats.errors,
+                "events": sum(stream.count for stream in streams), "errors": stats.errors,
                 "processes": per_process(server)}
     finally:
         for stream in streams:

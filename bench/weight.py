@@ -3,7 +3,7 @@ fragment an action answers with, the requests a first visit makes, and the asset
 
     .venv/bin/python bench/weight.py [--turns 150]
 
-The server is started as the README serves it (bench/harness.py's ``Server``: gunicorn, gevent,
+The server is started as the README serves it (bench/harness.py's ``bench_server``: gunicorn, gevent,
 WORKERS=2, SQLite in a temporary instance folder) with gunicorn's access log on, so the requests
 that reach the server are counted too.
 
@@ -46,8 +46,8 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
 ASSET = re.compile(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"')
 
 
-def measure_bytes(server: harness.Server, posts: int) -> tuple[harness.Stats, list[harness.Table]]:
-    tables = [harness.Table(server.url, number, kind) for number, kind in enumerate(harness.KINDS)]
+def measure_bytes(server: harness.LiveServer, posts: int) -> tuple[harness.Stats, list[harness.Table]]:
+    tables = [harness.Table(server, number, kind) for number, kind in enumerate(harness.KINDS)]
     for table in tables:
         table.set_up()
     stats = harness.Stats()
@@ -63,7 +63,7 @@ def measure_bytes(server: harness.Server, posts: int) -> tuple[harness.Stats, li
     return stats, tables
 
 
-def first_visits(server: harness.Server, table: harness.Table) -> dict:
+def first_visits(server: harness.LiveServer, table: harness.Table) -> dict:
     """Requests chromium makes on a first and a second visit: {(page, visit): (paths, hits)},
     hits being the requests that reached the server (its access log; the event stream, still
     open, is not logged yet)."""
@@ -95,7 +95,7 @@ def first_visits(server: harness.Server, table: harness.Table) -> dict:
     return results
 
 
-def server_hits(server: harness.Server) -> int:
+def server_hits(server: harness.LiveServer) -> int:
     """Requests logged by gunicorn so far (the access log has a line per finished request)."""
     try:
         with open(server.access_log) as log:
@@ -118,7 +118,7 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=150, help="form posts played at each table")
     args = parser.parse_args()
 
-    server = harness.Server(2, prefix="mason-weight-bench-", access_log=True)
+    server = harness.bench_server(2, prefix="mason-weight-bench-", access_log=True)
     server.start()
     try:
         stats, tables = measure_bytes(server, args.turns)

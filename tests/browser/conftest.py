@@ -10,8 +10,9 @@ Fixtures here:
   test-artifacts/screenshots/ (git-ignored).
 
 ``Device`` and ``TableView`` drive the pages the way a person does (buttons with the menu words,
-clicking cards); ``plan_*`` decide moves with the rules module's planner (app.games.mason.players) from
-what the page shows, so stacked-deck games always play out the same way and finish.
+clicking cards); ``planner`` decides the moves with the suite's move chooser (support.moves: the
+game's computer player) on the game as the server stored it, so stacked-deck games always play
+out the same way and finish.
 """
 
 from __future__ import annotations
@@ -22,8 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from app.games.mason import Card, CardSet, Hand
-from app.games.mason.bot import next_computer_play
+from support.moves import sensible_move
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -284,55 +284,20 @@ class TableView:
         assert sorted(checked) == sorted(codes), (checked, codes)
 
 
-def cards_of(codes) -> list[Card]:
-    return [Card.parse(code) for code in codes]
-
-
-def own_hand(snap: dict) -> Hand:
-    """The rules module's Hand from what the page shows: the hand and this seat's own sets."""
-    mine = [p for p in snap["players"] if p["me"]]
-    sets = [CardSet(s["kind"], cards_of(s["cards"])) for s in mine[0]["sets"]] if mine else []
-    return Hand(cards_of(snap["hand"]), sets)
-
-
-def plan_draw(snap: dict) -> str:
-    """Menu D: take the discard top if the planner would lay it down at once, else the stock."""
-    top = snap["discardTop"]
-    hand = own_hand(snap)
-    if top is not None:
-        with_top = Hand(list(hand.cards) + [Card.parse(top)], hand.laid_down)
-        selection = next_computer_play(with_top)
-        if selection and Card.parse(top) in selection:
-            return "Draw from discard pile"
-    return "Draw from stock pile"
-
-
-def plan_lay_down(snap: dict) -> list[str] | None:
-    """Menu E/F: the next selection the rules module's planner would play (R8.2), or None."""
-    selection = next_computer_play(own_hand(snap))
-    return [card.code for card in selection] if selection else None
-
-
-def plan_discard(snap: dict) -> str:
-    """R5.6: shed points, keeping pairs and same-suit neighbours that may become sets."""
-    cards = own_hand(snap).cards
-
-    def worth(card: Card) -> tuple:
-        same = sum(1 for other in cards if other.order == card.order and other is not card)
-        near = sum(1 for other in cards if other.suit_index == card.suit_index and 0 < abs(other.order - card.order) <= 2)
-        return card.points - 12 * same - 8 * near, card.sort_key
-
-    return max(cards, key=worth).code
-
-
 @pytest.fixture
-def planner():
-    """The move planner, for tests: draw/lay_down/discard from a TableView snapshot."""
+def planner(live_server):
+    """The move chooser of the suite (support.moves.sensible_move: the game's computer player,
+    checked against ``legal()``) on a game as the live server stored it. ``next(slug)`` is the
+    ``Choice`` for the seat to move (between rounds: the next deal): its ``move.label`` is the
+    button to press, its ``cards`` the cards to select first; ``state(slug)`` the stored game."""
 
     class Planner:
-        draw = staticmethod(plan_draw)
-        lay_down = staticmethod(plan_lay_down)
-        discard = staticmethod(plan_discard)
-        hand = staticmethod(own_hand)
+        @staticmethod
+        def state(slug: str):
+            return live_server.state(slug)
 
-    return Planner
+        @staticmethod
+        def next(slug: str):
+            return sensible_move(live_server.state(slug))
+
+    return Planner()

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
 
 SSE_OPEN_JS = "document.addEventListener('htmx:sseOpen', function () { window.__masonSseOpen = true; });"
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from app.games.mason import DISCARD_PILE, STOCK, Card, Discard, Draw, Game, LayDown, NextRound
+from app.games.mason import MASON, Game, NextRound
 from app.stacked_decks import read_deck_file
 from app.games.mason.game import GAME_OVER, ROUND_OVER
 from app.games.mason.melds import Refusal, judge_lay_down
 from app.games.mason.bot import play_computer_turn
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
 
 ROOT = Path(__file__).resolve().parents[2]
 DECK = "three_players.deck"
@@ -46,9 +46,9 @@ def check_hot_seat_privacy(snap: dict, known: dict[str, set[str]]) -> None:
             assert not leaked, f"{name}'s hand cards {sorted(leaked)} are on the page while {me or 'nobody'} is shown"
 
 
-def refusable_pair(snap: dict, planner) -> tuple[list[str], str] | None:
+def refusable_pair(game: Game, seat: int) -> tuple[list[str], str] | None:
     """Two cards of the hand that R6.3 refuses (no set, no place on own sets), with the reason."""
-    hand = planner.hand(snap)
+    hand = game.players[seat].hand
     for first in hand.cards:
         for second in hand.cards:
             if first.sort_key < second.sort_key:
@@ -130,11 +130,13 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
         assert snap["title"].startswith("\u25b6 Your turn"), snap["title"]
         assert "1. Draw from stock pile" in snap["buttons"] and "2. Draw from discard pile" in snap["buttons"]
         known[me] = set(snap["hand"])
-        draw = planner.draw(snap)
+        choice = planner.next(slug)
+        assert choice.seat == seat and choice.name in ("draw_stock", "draw_discard"), choice
+        draw = choice.move.label
         top = snap["discardTop"]
         snap = table.press(draw, snap["version"])
         draws[draw] += 1
-        recorded.append((seat, Draw(DISCARD_PILE if "discard" in draw else STOCK)))
+        recorded.append((seat, MASON.action_from_dict(choice.action)))
         assert "play down cards or discard" in snap["status"] and snap["alert"] is None, snap
         assert "1. Play down cards" in snap["buttons"] and "2. Discard" in snap["buttons"]  # Menu E
         assert len(snap["hand"]) == len(known[me]) + 1
@@ -143,7 +145,9 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
         known[me] = set(snap["hand"])
         check_hot_seat_privacy(snap, known)
 
-        if "refused" not in done and (pair := refusable_pair(snap, planner)):
+        game = planner.state(slug)
+        assert sorted(card.code for card in game.players[seat].hand.cards) == sorted(snap["hand"])
+        if "refused" not in done and (pair := refusable_pair(game, seat)):
             codes, reason = pair  # R6.3 rule 3: refused with the reason; nothing moves
             table.select(codes)
             before = snap
@@ -160,7 +164,8 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
             done.add("refused")
 
         round_ended = False
-        while (selection := planner.lay_down(snap)) is not None:
+        while (choice := planner.next(slug)).name == "lay_down":
+            selection = choice.cards
             if "keyboard" not in done:  # Menu F by keyboard: focus a card, press Space
                 table.checkbox(selection[0]).focus()
                 page.keyboard.press("Space")
@@ -170,8 +175,8 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
             if "table" not in done and snap["alert"] is None:  # (not with the refusal still shown)
                 screenshot(page, "table-selecting")
                 done.add("table")
-            snap = table.press("Play down cards", snap["version"])
-            recorded.append((seat, LayDown(tuple(Card.parse(c) for c in selection))))
+            snap = table.press(choice.move.label, snap["version"])
+            recorded.append((seat, MASON.action_from_dict(choice.action)))
             assert snap["alert"] is None, snap["alert"]
             assert any(line.startswith(f"{me} laid ") and selection[0] in line for line in snap["log"]), snap["log"]
             if snap["summary"] or snap["results"]:  # went out by laying down (R5.7)
@@ -182,11 +187,12 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
         if round_ended:
             continue
 
-        code = planner.discard(snap)
+        assert choice.name == "discard", choice
+        code, = choice.cards
         table.select([code])
         known[me] = set(snap["hand"]) - {code}
-        snap = table.press("Discard", snap["version"])
-        recorded.append((seat, Discard(Card.parse(code))))
+        snap = table.press(choice.move.label, snap["version"])
+        recorded.append((seat, MASON.action_from_dict(choice.action)))
         assert snap["alert"] is None, snap["alert"]
         if SEATS[(seat + 1) % len(SEATS)][0] == "AI" and not snap["summary"]:
             # issue 3 item 5: the AI played its turn on the server at once; the log says what it did

@@ -13,7 +13,7 @@ import pytest
 
 from app.stacked_decks import read_deck_file
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
 
 TURN_CAP = 80
 YOUR_TURN = "\u25b6 Your turn"  # static/js/app.js puts this before the title
@@ -67,7 +67,8 @@ def join_with_code(guest, code: str, name: str) -> None:
 class LiveGame:
     """Drives a game where every seat is on its own device, checking each page after each step."""
 
-    def __init__(self, seats: list[Seat], planner, spectator=None):
+    def __init__(self, slug: str, seats: list[Seat], planner, spectator=None):
+        self.slug = slug
         self.seats = seats
         self.planner = planner
         self.spectator = spectator
@@ -144,20 +145,24 @@ class LiveGame:
             snaps = self.turn(snaps)
 
     def turn(self, snaps: dict) -> dict:
-        seat = next(seat for seat in self.seats if snaps[seat.device.name]["myTurn"])
+        number = next(n for n, seat in enumerate(self.seats) if snaps[seat.device.name]["myTurn"])
+        seat = self.seats[number]
         snap = snaps[seat.device.name]
         assert "draw a card" in snap["status"], snap["status"]
-        snaps = self.act(seat, self.planner.draw(snap), version=snap["version"])
+        choice = self.planner.next(self.slug)  # the computer player's choice, for this seat
+        assert choice.seat == number and choice.name.startswith("draw"), choice
+        snaps = self.act(seat, choice.move.label, version=snap["version"])
         snap = snaps[seat.device.name]
         assert "play down cards or discard" in snap["status"]
         if not self.reloaded and seat is not self.seats[0]:
             snap = self.reload(seat, snap)
-        while (selection := self.planner.lay_down(snap)) is not None:
-            snaps = self.act(seat, "Play down cards", selection, version=snap["version"])
+        while (choice := self.planner.next(self.slug)).name == "lay_down":
+            snaps = self.act(seat, choice.move.label, choice.cards, version=snap["version"])
             snap = snaps[seat.device.name]
             if snap["summary"] or snap["results"]:
                 return snaps  # went out by laying down (R5.7)
-        return self.act(seat, "Discard", [self.planner.discard(snap)], version=snap["version"])
+        assert choice.name == "discard" and choice.seat == number, choice
+        return self.act(seat, choice.move.label, choice.cards, version=snap["version"])
 
     def reload(self, seat: Seat, before: dict) -> dict:
         """Issue 4 item 4: a refresh brings the player back to their seat and phase."""
@@ -207,7 +212,7 @@ def test_two_devices_play_a_whole_game_live(live_server, device, screenshot, pla
     response = other.page.goto(link)
     assert response.status == 404 and other.page.locator("#table").count() == 0
 
-    game = LiveGame([Seat("Ann", ann), Seat("Bob", bob)], planner)
+    game = LiveGame(slug, [Seat("Ann", ann), Seat("Bob", bob)], planner)
     snaps = game.sync_all()
     assert_first_hands(snaps, game.seats, live_server.decks_folder / "ai_showcase.deck")
     screenshot(ann.page, "ann-table")
@@ -245,7 +250,7 @@ def test_three_devices_and_a_spectator_play_a_whole_game_live(live_server, devic
     fan.goto(watch)
     assert fan.page.get_by_text("You are watching: no hands are shown.").is_visible()
 
-    game = LiveGame([Seat("Ann", ann), Seat("Bob", bob), Seat("Cy", cy)], planner, spectator=fan)
+    game = LiveGame(slug, [Seat("Ann", ann), Seat("Bob", bob), Seat("Cy", cy)], planner, spectator=fan)
     snaps = game.sync_all()  # the host's page shows both joins live
     assert_first_hands(snaps, game.seats, live_server.decks_folder / "quick_out.deck")
     screenshot(cy.page, "cy-table")

@@ -40,6 +40,7 @@ def login(player, password):
     return player.post("/admin/login", {"password": password})
 
 
+@pytest.mark.slow
 def test_no_default_password_works(database_url, decks_folder, tmp_path, capsys):
     """Without ADMIN_PASSWORD a password is generated at first start, printed once, and only its
     hash is kept in the instance folder; empty and common passwords never work."""

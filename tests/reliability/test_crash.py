@@ -17,20 +17,13 @@ import threading
 import time
 
 import pytest
-from reliability_helpers import Browser, next_move, record_figures
+from reliability_helpers import Browser, logged_action, random_move, record_figures, sensible_move
 
-from app.games.mason import Card, Discard, Draw, LayDown, NextRound, ScoreTable, STOCK, DISCARD_PILE, action_to_dict
+from app.games.mason import ScoreTable
 
 KILLS = 20
 CONNECTION_ERRORS = (OSError, http.client.HTTPException)
-
-
-def action_dict(action: str, cards) -> dict:
-    return action_to_dict({
-        "draw_stock": lambda: Draw(STOCK), "draw_discard": lambda: Draw(DISCARD_PILE),
-        "lay_down": lambda: LayDown(tuple(Card.parse(c) for c in cards)),
-        "discard": lambda: Discard(Card.parse(cards[0])), "next_round": NextRound,
-    }[action]())
+RANDOM_MOVES = 0.2  # the share of random legal moves (often refused) among the computer player's
 
 
 @pytest.mark.slow
@@ -57,16 +50,15 @@ def test_kill_9_at_random_moments_loses_no_answered_action(live_server, db_reade
                 if table.status != 200:
                     problems.append(f"table: {table.status}")
                     return
-                move = next_move(table.body, rng, db_reader.game(slug).game())
-                if move is None:  # the game is over
+                version = table.table_version
+                game = db_reader.game(slug).game()
+                choice = random_move(game, rng) if rng.random() < RANDOM_MOVES else sensible_move(game)
+                if choice is None:  # the game is over
                     state["slug"] = None
                     continue
-                action, cards = move
-                version = table.table_version
-                seat = None if action == "next_round" else table.page.seat
-                response = browser.post(f"/games/{slug}/act", browser.act_form(version, seat, action, cards), htmx=True)
+                response = browser.act(slug, choice, version)
                 if 200 <= response.status < 300:
-                    answered.append((slug, version, seat, action_dict(action, cards)))
+                    answered.append((slug, version, choice.seat, logged_action(game, choice)))
                     playing.set()
                 elif response.status >= 500:
                     server_errors.append(response.status)

@@ -141,6 +141,7 @@ def score_tables(draw) -> ScoreTable:
 FIGURES = {}
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, database=None)
 @given(table=score_tables())
 def test_export_import_export_is_unchanged_in_the_rules_module(table):

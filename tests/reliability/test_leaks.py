@@ -13,46 +13,18 @@ players; only the admin sees the first hands of a deck.
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
+import pytest
 from flask import url_for
-from reliability_helpers import allowed_cards, find_new_set, lay_off, record_figures
+from reliability_helpers import allowed_cards, record_figures, sensible_move
+from support.pages import Page
 from support.web import Player
 
 from app import store
-from app.games.mason import DRAW_PHASE, FULL_DECK, PLAY_PHASE, ROUND_OVER, STOCK
+from app.games.mason import DRAW_PHASE, FULL_DECK, PLAY_PHASE, ROUND_OVER
 
 CODE_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])([2-9TJQKA][CDHSP])(?![A-Za-z0-9])")
 ALL_CODES = {card.code for card in FULL_DECK}
-
-
-class Shown(HTMLParser):
-    """The data-card attributes and the visible text of a page (scripts and styles left out)."""
-
-    def __init__(self, html: str):
-        super().__init__(convert_charrefs=True)
-        self.cards: list[str] = []
-        self.text: list[str] = []
-        self._skip = 0
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        attributes = dict(attrs)
-        if "data-card" in attributes:
-            self.cards.append(attributes["data-card"])
-        for name in ("title", "aria-label", "alt"):  # text a screen reader or tooltip shows
-            if attributes.get(name):
-                self.text.append(attributes[name])
-        if tag in ("script", "style"):
-            self._skip += 1
-
-    def handle_endtag(self, tag):
-        if tag in ("script", "style") and self._skip:
-            self._skip -= 1
-
-    def handle_data(self, data):
-        if not self._skip:
-            self.text.append(data)
 
 
 def known_this_round(game) -> set[str]:
@@ -100,13 +72,13 @@ class Checker:
         record, game = self.state()
         seat = None if spectator else self.visible_seat(record, game, held)
         allowed = allowed_cards(game, seat)
-        shown = Shown(html)
+        shown = Page(html)
         self.pages += 1
         self.cards_checked += len(shown.cards)
         leaked = set(shown.cards) - allowed
         assert not leaked, f"{where}: shows {sorted(leaked)}, may see {sorted(allowed)}"
         secret = ALL_CODES - allowed - known_this_round(game)
-        named = {match for text in shown.text for match in CODE_IN_TEXT.findall(text)}
+        named = {match for text in shown.readable_text for match in CODE_IN_TEXT.findall(text)}
         assert not named & secret, f"{where}: names secret cards {sorted(named & secret)}"
         stock = [card.code for card in game.stock]
         for i in range(max(0, len(stock) - 2)):
@@ -125,19 +97,7 @@ def play_one_step(app, slug, browsers, checker) -> bool:
     if label == "host" and record.shown_seat != game.turn:
         assert player.reveal(slug).status_code == 200
         return True
-    hand = [card.code for card in game.current_player.hand.cards]
-    if game.phase == DRAW_PHASE:
-        action, cards = ("draw_stock" if game.can_draw(STOCK) else "draw_discard"), []
-    else:
-        trio = find_new_set(hand)
-        single = lay_off(hand, game, game.turn)
-        if trio:
-            action, cards = "lay_down", trio
-        elif single:
-            action, cards = "lay_down", [single]
-        else:
-            action, cards = "discard", [max(hand, key=lambda c: "23456789TJQKA".index(c[0]))]
-    response = player.act(slug, action, cards, version=record.version, seat=game.turn)
+    response = player.play(slug, sensible_move(game), version=record.version)
     assert response.status_code == 200, response.get_data(as_text=True)[:300]
     return True
 
@@ -223,6 +183,7 @@ def read_events(player, slug, version) -> list[str]:
     return "".join(chunks).split("\n\n")
 
 
+@pytest.mark.slow
 def test_no_view_fragment_event_or_error_page_shows_a_card_the_browser_may_not_see(app, monkeypatch):
     """R4.4 through a game: hot-seat pair (Ann, Bob) on the host's device, Cid on his own, and a
     stranger who only watches."""
@@ -303,7 +264,7 @@ def test_deck_files_and_the_stock_order_are_never_served_to_players(app, player,
         body = response.get_data(as_text=True) if response.mimetype != "text/event-stream" else ""
         response.close()
         assert first_line not in body and stock not in body, url
-        assert set(Shown(body).cards) <= allowed_cards(game, 0), url
+        assert set(Page(body).cards) <= allowed_cards(game, 0), url
         checked += 1
     assert checked >= 8
 
@@ -311,6 +272,6 @@ def test_deck_files_and_the_stock_order_are_never_served_to_players(app, player,
     stranger = Player(app)
     response = stranger.get("/admin")
     assert response.status_code in (302, 303) and "/admin/login" in response.headers["Location"]
-    assert not Shown(stranger.get("/admin/login").get_data(as_text=True)).cards
+    assert not Page(stranger.get("/admin/login").get_data(as_text=True)).cards
     assert stranger.post("/admin/login", {"password": app.config["ADMIN_PASSWORD"]}).status_code == 303
-    assert set(Shown(stranger.get("/admin").get_data(as_text=True)).cards) >= set(first_line.split())
+    assert set(Page(stranger.get("/admin").get_data(as_text=True)).cards) >= set(first_line.split())

@@ -18,27 +18,11 @@ from collections import Counter
 
 import pytest
 from reliability_helpers import (
-    Browser, Forms, StoredGame, check_65_cards, next_move, record_figures,
+    Browser, StoredGame, check_65_cards, logged_action, random_move, record_figures, sensible_move,
 )
-from support.web import Page
-
-from app.games.mason import action_to_dict
-from app.games.mason import Card, Discard, Draw, LayDown, NextRound, STOCK, DISCARD_PILE
+from support.pages import Page
 
 GAME_CHANGING = ("/act", "/reveal")
-
-
-def form_action_dict(action: str, cards) -> dict:
-    """The action log entry an accepted table form makes."""
-    if action == "draw_stock":
-        return action_to_dict(Draw(STOCK))
-    if action == "draw_discard":
-        return action_to_dict(Draw(DISCARD_PILE))
-    if action == "lay_down":
-        return action_to_dict(LayDown(tuple(Card.parse(code) for code in cards)))
-    if action == "discard":
-        return action_to_dict(Discard(Card.parse(cards[0])))
-    return action_to_dict(NextRound())
 
 
 def assert_log_is_consistent(stored: StoredGame, rows: list, other_versions: int = 0) -> None:
@@ -59,19 +43,18 @@ def test_every_form_that_changes_a_game_carries_its_version(player, app):
 
     slug = player.start_game(["Ann", "Bob"], deck="quick_out.deck")  # two people on one device
     seen = Counter()
-    rng = random.Random(5)
     for _ in range(80):
         with app.app_context():
             record = store.find_game(slug)
             version = record.version
             game = store.load_state(record)
         html = player.get(f"/games/{slug}").get_data(as_text=True)
-        for form in Forms(html).forms:
-            target = form["hx_post"] or form["action"]
+        for form in Page(html).forms:
+            target = form["hx_post"] or form["action"] or ""
             if form["method"] == "post" and target.endswith(GAME_CHANGING):
                 assert form["inputs"].get("version") == [str(version)], form
                 kinds = ["reveal"] if target.endswith("/reveal") else [
-                    value for name, value in form["buttons"] if name == "action"]
+                    value for name, value, _text in form["buttons"] if name == "action"]
                 seen.update(kinds)
                 if set(kinds) & {"draw_stock", "draw_discard", "lay_down", "discard"}:
                     assert form["inputs"].get("seat") == [str(game.turn)], form
@@ -81,12 +64,13 @@ def test_every_form_that_changes_a_game_carries_its_version(player, app):
         if page.has_button("show my hand"):
             assert player.reveal(slug).status_code == 200
             continue
-        move = next_move(player.get(f"/games/{slug}/table", htmx=True).get_data(as_text=True), rng, game)
-        assert move is not None
-        assert player.act(slug, move[0], move[1]).status_code == 200
+        choice = sensible_move(game)
+        assert choice is not None
+        assert player.play(slug, choice, version=version).status_code == 200
     assert {"reveal", "draw_stock", "lay_down", "discard", "next_round"} <= set(seen), seen
 
 
+@pytest.mark.slow  # a live server: about 8 s with its start and stop
 def test_an_action_on_an_old_view_gets_409_and_the_fresh_table(live_server, db_reader):
     browser = Browser(live_server.url)
     slug = browser.start_game(["Ann", "AI"], deck="run_or_meld.deck")
@@ -141,34 +125,33 @@ def test_the_same_post_sent_twice_at_once_is_applied_exactly_once(live_server, d
     races = 100
     browser = Browser(live_server.url)
     slug = browser.start_game(["Ann", "AI"], deck="stock_rebuild.deck")
-    rng = random.Random(3)
     games, rematched, statuses, run, locked = {slug}, set(), Counter(), 0, 0
     while run < races:
         table = browser.table(slug)
         assert table.status == 200
-        move = next_move(table.body, rng, db_reader.game(slug).game())
-        if move is None:  # the game is over: a rematch (R9.3), and race on in the new game
+        game = db_reader.game(slug).game()
+        choice = sensible_move(game)
+        if choice is None:  # the game is over: a rematch (R9.3), and race on in the new game
             response = browser.post(f"/games/{slug}/rematch", {})
             assert response.status == 303, response.body[:300]
             rematched.add(slug)  # the link to the rematch is a new version of the old game
             slug = response.headers["location"].rstrip("/").rsplit("/", 1)[1]
             games.add(slug)
             continue
-        action, cards = move
-        version, seat = table.table_version, (None if action == "next_round" else table.page.seat)
-        form = browser.act_form(version, seat, action, cards)
+        version, seat = table.table_version, choice.seat
+        form = choice.form(version)
         results = fire_together([browser.prepare("POST", f"/games/{slug}/act", form, htmx=True) for _ in range(2)])
         run += 1
         assert all(not isinstance(r, Exception) for r in results), results
         codes = sorted(r.status for r in results)
         statuses.update(codes)
         locked += sum("database is locked" in r.body for r in results)
-        assert codes == [200, 409], (action, cards, [r.body[:200] for r in results])
+        assert codes == [200, 409], (choice.action, [r.body[:200] for r in results])
 
         stored = db_reader.game(slug)
         after = [(v, s, a) for v, s, a in db_reader.actions(stored.id) if v > version]
         human = [(v, s, a) for v, s, a in after if s != 1]  # seat 1 is the AI, which then plays
-        assert human == [(version + 1, seat, form_action_dict(action, cards))], human
+        assert human == [(version + 1, seat, logged_action(game, choice))], human
 
     for slug in games:
         stored = db_reader.game(slug)
@@ -226,24 +209,27 @@ def test_seats_racing_on_two_workers_lose_no_update(live_server, db_reader):
             for _ in range(ticks):
                 table = browser.table(slug)
                 note(table, "get")
-                version = table.table_version
-                move = next_move(table.body, rng, db_reader.game(slug).game())
+                stored = db_reader.game(slug)  # what this browser's page shows, as the server has it
+                version, game = stored.version, stored.game()
+                mover = game.to_move()
                 stale = False
-                if move is None:
-                    move = ("draw_stock", [])  # out of turn: must be refused
-                elif rng.random() < 0.1:
-                    stale = True
-                action, cards = move
-                form_seat = None if action == "next_round" else seat
+                if game.is_over() or (mover is not None and mover != seat):
+                    choice = None  # not this seat's turn: an out-of-turn draw, which must be refused
+                else:  # its turn, or between rounds every seat presses "deal the next round"
+                    choice = random_move(game, rng) if rng.random() < 0.2 else sensible_move(game)
+                    stale = rng.random() < 0.1
                 sent_version = version - 1 if stale else version
-                form = browser.act_form(sent_version, form_seat, action, cards)
+                if choice is None:
+                    form, logged, form_seat = browser.act_form(sent_version, seat, "draw_stock"), None, seat
+                else:
+                    form, logged, form_seat = choice.form(sent_version), logged_action(game, choice), choice.seat
                 request = browser.prepare("POST", f"/games/{slug}/act", form, htmx=True)
                 barrier.wait(timeout=120)
                 response = request.fire()
                 note(response, "post")
                 if 200 <= response.status < 300:
                     with lock:
-                        answered.append((slug, sent_version, form_seat, form_action_dict(action, cards)))
+                        answered.append((slug, sent_version, form_seat, logged))
                 elif response.status not in (403, 409, 422):
                     with lock:
                         problems.append(f"post: unexpected {response.status}")
@@ -289,17 +275,14 @@ def test_a_rematch_posted_four_times_at_once_makes_one_rematch(live_server, db_r
     """The Rematch button (R9.3) pressed on four tabs at once: one new game, and every answer
     leads to it (before the fix, PostgreSQL made four rematches)."""
     browser = Browser(live_server.url)
-    rng = random.Random(11)
     for trial in range(3):
         slug = browser.start_game([f"Rae{trial}", "AI"], deck="quick_out.deck")
         while True:  # play the game to its end
             table = browser.table(slug)
-            move = next_move(table.body, rng, db_reader.game(slug).game())
-            if move is None:
+            choice = sensible_move(db_reader.game(slug).game())
+            if choice is None:
                 break
-            action, cards = move
-            seat = None if action == "next_round" else table.page.seat
-            response = browser.post(f"/games/{slug}/act", browser.act_form(table.table_version, seat, action, cards), htmx=True)
+            response = browser.act(slug, choice, table.table_version)
             assert response.status == 200, response.body[:300]
         assert db_reader.game(slug).status == "finished"
         games_before = len(db_reader.games())

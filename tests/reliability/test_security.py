@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import io
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 from support.web import Page, Player, database_dump
@@ -130,49 +129,8 @@ EVIL_DECK = "\"><img src=x onerror=a()>.deck"
 RAW_MARKERS = ["<script>a(1)", "<img src=x", "<svg onload"]
 
 
-class Markup(HTMLParser):
-    """Scripts, inline event handlers and inline styles in a page."""
-
-    def __init__(self, html: str):
-        super().__init__(convert_charrefs=True)
-        self.scripts: list[dict] = []
-        self.inline_script = False
-        self.handlers: list[str] = []
-        self.styles: list[str] = []
-        self.tags: list[str] = []
-        self.image_sources: list[str] = []
-        self._in_script = False
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append(tag)
-        attributes = dict(attrs)
-        if tag == "img":
-            self.image_sources.append(attributes.get("src") or "")
-        if tag == "script":
-            self.scripts.append(attributes)
-            self._in_script = True
-        if tag == "style":
-            self.styles.append("<style>")
-        for name, value in attrs:
-            if name.lower().startswith("on"):
-                self.handlers.append(f"{tag} {name}={value}")
-            if name.lower() == "style":
-                self.styles.append(f"{tag} style={value}")
-            if value and value.strip().lower().startswith("javascript:"):
-                self.handlers.append(f"{tag} {name}={value}")
-
-    def handle_endtag(self, tag):
-        if tag == "script":
-            self._in_script = False
-
-    def handle_data(self, data):
-        if self._in_script and data.strip():
-            self.inline_script = True
-
-
 def assert_safe_page(html: str, where: str) -> None:
-    markup = Markup(html)
+    markup = Page(html)
     for marker in RAW_MARKERS:
         assert marker not in html, f"{where}: unescaped {marker!r}"
     assert not markup.handlers, f"{where}: {markup.handlers}"
@@ -315,7 +273,7 @@ def test_pages_pass_the_content_security_policy_with_htmx_from_static(app, playe
     for where, response in pages.items():
         body = response.get_data(as_text=True)
         assert_safe_page(body, where)
-        sources = [s.get("src") for s in Markup(body).scripts]
+        sources = [s.get("src") for s in Page(body).scripts]
         assert any("/static/js/htmx" in (src or "") for src in sources), where
         for src in sources:
             assert player.get(src.split("?")[0]).status_code == 200, src

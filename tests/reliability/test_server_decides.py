@@ -13,19 +13,21 @@ itself once, and keep the 65 cards each in exactly one place (R1.4).
 from __future__ import annotations
 
 import json
+import random
 import secrets
 from collections import Counter
 
+import pytest
 import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings, strategies as st
-from reliability_helpers import find_new_set, record_figures
+from reliability_helpers import random_move, record_figures, sensible_move
 from support.web import Page, Player, database_dump
 
 from app import store, tables
 from app.extensions import db
 from app.models import ActionRecord
 from app.games.mason import (
-    DISCARD_PILE, DRAW_PHASE, FULL_DECK, ROUND_OVER, STOCK, Card, Discard, Draw, Game,
+    DISCARD_PILE, FULL_DECK, STOCK, Card, Discard, Draw, Game,
     IllegalAction, InvalidCardError, LayDown, NextRound, NotYourTurn, action_to_dict,
 )
 
@@ -95,19 +97,6 @@ def oracle(record, game: Game, held: set[int], seat: int | None, version: int | 
     return 200, (after, [(seat, action)] + [(outcome.seat, outcome.action) for outcome in computer])
 
 
-def sensible_move(game: Game, rng_data) -> tuple[str, list[str]]:
-    """A move the seat on turn would make, so that games get somewhere (rounds end, R5.7)."""
-    if game.phase == ROUND_OVER or game.is_over():
-        return "next_round", []
-    hand = [card.code for card in game.current_player.hand.cards]
-    if game.phase == DRAW_PHASE:
-        return ("draw_stock" if game.can_draw(STOCK) else "draw_discard"), []
-    trio = find_new_set(hand)
-    if trio is not None:
-        return "lay_down", trio
-    return "discard", [rng_data.draw(st.sampled_from(hand), label="discard")]
-
-
 class SeededSecrets:
     """app.tables' ``secrets`` with a chosen shuffle seed, so that a shuffled game (R2.4) is the
     same every time Hypothesis replays an example; everything else is the real module."""
@@ -122,6 +111,7 @@ class SeededSecrets:
         return getattr(secrets, name)
 
 
+@pytest.mark.slow
 def test_refused_actions_change_nothing_and_accepted_ones_follow_the_rules(app, monkeypatch):
     """R4.4, R5.1-R5.7, R6.3: random seats, actions and cards; the server decides."""
     counts = Counter()
@@ -156,10 +146,14 @@ def test_refused_actions_change_nothing_and_accepted_ones_follow_the_rules(app, 
                 record = store.find_game(slug)
                 game = store.load_state(record)
             holder = next((label for label, (_b, held) in browsers.items() if game.turn in held), "stranger")
-            mode = data.draw(st.sampled_from(["sensible", "on turn", "wild"]), label="mode")
-            if mode == "sensible":  # what the seat on turn would press: must be accepted
+            mode = data.draw(st.sampled_from(["sensible", "random legal", "on turn", "wild"]), label="mode")
+            if mode in ("sensible", "random legal"):  # what the seat on turn would press
                 browser_label = holder
-                action, codes = sensible_move(game, data)
+                if mode == "sensible":  # the computer player's choice: accepted
+                    choice = sensible_move(game)
+                else:  # a legal move with random cards of the hand: the rules decide
+                    choice = random_move(game, random.Random(data.draw(st.integers(0, 2**32), label="move seed")))
+                action, codes = (choice.name, choice.cards) if choice else ("next_round", [])  # None: over
                 seat_field, version_kind = str(game.turn), "current"
             else:  # anything: random browser, seat, version (or the seat on turn, now), action, cards
                 hand = [card.code for card in game.current_player.hand.cards]

@@ -15,6 +15,7 @@ import random
 import re
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 from reliability_helpers import record_figures
 from support.web import Page, Player, database_dump
@@ -191,6 +192,7 @@ def mutated_deck():
     return build()
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.one_of(st.text(max_size=400), mutated_deck()))
 def test_fuzz_parse_deck_only_raises_deck_error(text):
@@ -204,6 +206,7 @@ def test_fuzz_parse_deck_only_raises_deck_error(text):
     assert sorted(card.code for card in cards) == sorted(ALL_CODES)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, database=None)
 @given(data=st.one_of(st.binary(max_size=300), mutated_deck().map(lambda t: t.encode("utf-8")),
                       mutated_deck().map(lambda t: "\ufeff".encode() + t.encode("utf-16-le", "surrogatepass"))))
@@ -237,6 +240,7 @@ def near_csv(draw):
     return draw(st.sampled_from(["\n", "\r\n", "\r"])).join(lines) + draw(st.sampled_from(["", "\n", '"']))
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.one_of(st.text(max_size=300), near_csv()))
 def test_fuzz_scores_from_csv_only_raises_scores_file_error(text):
@@ -250,6 +254,7 @@ def test_fuzz_scores_from_csv_only_raises_scores_file_error(text):
     assert ScoreTable.from_csv(table.to_csv()) == table  # what was read can be written and read back
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, database=None)
 @given(data=st.one_of(st.binary(max_size=300), near_csv().map(lambda t: t.encode("utf-8", "surrogatepass")),
                       near_csv().map(lambda t: b"\xef\xbb\xbf" + t.encode("utf-8", "surrogatepass"))))

@@ -17,6 +17,7 @@ import json
 import re
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, event, given, note, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -262,6 +263,7 @@ class GameMachine(RuleBasedStateMachine):
 TestGameMachine = GameMachine.TestCase
 TestGameMachine.settings = settings(max_examples=100, stateful_step_count=50, deadline=None,
                                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+TestGameMachine.pytestmark = [pytest.mark.slow]  # 100 games of up to 50 steps: about 35 s
 
 
 # -- R6.3 judge_lay_down --------------------------------------------------------------------------

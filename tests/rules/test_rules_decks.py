@@ -100,9 +100,9 @@ def test_r2_2_a_deck_file_with_a_bom_reads(tmp_path):
 
 
 def test_r2_2_game_refuses_a_stacked_deck_that_is_not_the_65_cards():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^a stacked deck must hold the 65 cards once each$"):
         Game.new(NAMES2, stacked_deck=list(FULL_DECK[:64]))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^a stacked deck must hold the 65 cards once each$"):
         Game.new(NAMES2, stacked_deck=list(FULL_DECK[:64]) + [FULL_DECK[0]])
 
 
@@ -158,5 +158,5 @@ def test_r2_4_different_seeds_give_different_deals():
 
 
 def test_r2_4_shuffled_game_needs_a_seed():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^a shuffled game needs a seed$"):
         Game.new(NAMES2)

@@ -21,11 +21,15 @@ def test_r3_2_names_are_trimmed_and_1_to_24_printable_characters(raw, name):
     assert check_player_name(raw) == name
 
 
-@pytest.mark.parametrize("raw", ["", "   ", "x" * 25, "Bad\x07Name", "tab\there"])
-def test_r3_2_bad_names_are_refused_with_a_message(raw):
-    with pytest.raises(ValueError) as error:
+@pytest.mark.parametrize("raw, message", [
+    ("", "^A name cannot be empty.$"), ("   ", "^A name cannot be empty.$"),
+    ("x" * 25, "^A name can have at most 24 characters.$"),
+    ("Bad\x07Name", "^A name can only hold printable characters.$"),
+    ("tab\there", "^A name can only hold printable characters.$"),
+])
+def test_r3_2_bad_names_are_refused_with_a_message(raw, message):
+    with pytest.raises(ValueError, match=message):
         check_player_name(raw)
-    assert str(error.value)
 
 
 def test_r3_2_names_in_the_table_are_found_case_insensitively():

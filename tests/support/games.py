@@ -1,18 +1,18 @@
-"""Helpers for the web tests of issue 3: forms on a page, seeded score tables, admin logins,
-and playing a human seat through the table's forms.
+"""Helpers for the web tests: test decks, seeded score tables, admin logins, and playing a human
+seat through the table's forms.
 
-A human seat is played with the computer player's own choices (R8), computed from the stored
-state, but every move goes through the web forms like a browser's would.
+A human seat is played with the computer player's own choices (support.moves.sensible_move, from
+the stored state), but every move goes through the table's form like a browser's would.
 """
 
 from __future__ import annotations
 
 import io
 import shutil
-from html.parser import HTMLParser
 from pathlib import Path
 
-from support.web import Page
+from support.moves import sensible_move
+from support.pages import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_DECKS = ROOT / "decks"
@@ -52,49 +52,7 @@ def deck_text(name: str) -> str:
     return (SAMPLE_DECKS / name).read_text()
 
 
-# -- forms ----------------------------------------------------------------------------------------
-
-
-class Forms(HTMLParser):
-    """Every <form> of a page: method, action, its named inputs and its buttons' texts."""
-
-    def __init__(self, html: str):
-        super().__init__(convert_charrefs=True)
-        self.forms: list[dict] = []
-        self._form: dict | None = None
-        self._button: list | None = None
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        attributes = dict(attrs)
-        if tag == "form":
-            self._form = {"method": (attributes.get("method") or "get").lower(),
-                          "action": attributes.get("action"), "inputs": {}, "buttons": [],
-                          "hx_post": attributes.get("hx-post")}
-            self.forms.append(self._form)
-        elif self._form is not None and tag == "input" and attributes.get("name"):
-            self._form["inputs"].setdefault(attributes["name"], []).append(attributes.get("value") or "")
-        elif self._form is not None and tag == "button":
-            self._button = [attributes.get("name"), attributes.get("value"), []]
-
-    def handle_endtag(self, tag):
-        if tag == "button" and self._button is not None and self._form is not None:
-            name, value, text = self._button
-            self._form["buttons"].append((name, value, " ".join("".join(text).split())))
-            self._button = None
-        elif tag == "form":
-            self._form = None
-
-    def handle_data(self, data):
-        if self._button is not None:
-            self._button[2].append(data)
-
-    def posting_to(self, action: str) -> list[dict]:
-        return [form for form in self.forms if form["method"] == "post" and form["action"] == action]
-
-
-def forms(html: str) -> Forms:
-    return Forms(html)
+# -- pages ------------------------------------------------------------------------------------------
 
 
 def text(response) -> str:
@@ -165,6 +123,7 @@ def admin_login(player, password: str | None = None):
     password = password if password is not None else player.app.config["ADMIN_PASSWORD"]
     response = player.post("/admin/login", {"password": password, "next": "/admin"})
     assert response.status_code == 303, text(response)
+    assert response.headers["Location"] == "/admin", response.headers["Location"]
     return response
 
 
@@ -185,59 +144,50 @@ def reveal_if_needed(player, slug) -> None:
 
 
 def play_turn_like_ai(player, slug) -> None:
-    """Play the current (human) seat's whole turn through the forms with the R8 choices."""
-    from app.games.mason import Draw, LayDown
-    from app.games.mason.bot import choose_computer_discard, computer_draw_source, next_computer_play
-
+    """Play the current (human) seat's whole turn through the table's form, each move the
+    computer player's choice, until the turn passes (the seat to move changes, or computer seats
+    played after it) or the round ends. Any registered game."""
     reveal_if_needed(player, slug)
-    game, _version = player.state(slug)
-    seat = game.turn
-    source = computer_draw_source(game, seat)
-    response = player.act(slug, "draw_stock" if source == "stock" else "draw_discard", seat=seat)
-    assert response.status_code == 200, page(response).alerts
-    game.apply(seat, Draw(source))
-    while True:
-        selection = next_computer_play(game.players[seat].hand)
-        if selection is None:
-            break
-        codes = [card.code for card in selection]
-        response = player.act(slug, "lay_down", codes, seat=seat)
+    state, version = player.state(slug)
+    seat = state.to_move()
+    assert seat is not None, "nobody is to move"
+    while state.to_move() == seat:
+        response = player.play(slug, sensible_move(state), version=version)
         assert response.status_code == 200, page(response).alerts
-        if game.apply(seat, LayDown(selection)).round_over:
-            return
-    card = choose_computer_discard(game, seat)
-    response = player.act(slug, "discard", [card.code], seat=seat)
-    assert response.status_code == 200, page(response).alerts
+        state, after = player.state(slug)
+        assert after > version, "an accepted move made no new version"
+        if after > version + 1:
+            return  # the computer seats played after it: the turn has passed
+        version = after
 
 
 def next_round(player, slug):
+    """Press Mason Rummy's "deal the next round" on the round summary (a plain form post)."""
     view = player.table(slug)
     return player.post(f"/games/{slug}/act", {"action": "next_round", "version": str(view.version)})
 
 
 def play_round(player, slug, max_turns: int = 200) -> None:
     """Play human turns (the AI seats play themselves) until the round or the game is over."""
-    from app.games.mason import DRAW_PHASE, PLAY_PHASE
-
     for _ in range(max_turns):
-        game, _version = player.state(slug)
-        if game.phase not in (DRAW_PHASE, PLAY_PHASE):
+        state, _version = player.state(slug)
+        if state.is_over() or state.to_move() is None:
             return
         play_turn_like_ai(player, slug)
     raise AssertionError("the round did not end")
 
 
-def play_game(player, slug) -> None:
-    """Play every round to the final results, dealing the next rounds through the summary's form."""
-    from app.games.mason import GAME_OVER
-
-    while True:
+def play_game(player, slug, max_rounds: int = 50) -> None:
+    """Play every round to the final results, dealing the next rounds through the summary's form
+    (the table's move, ``legal(None)``)."""
+    for _ in range(max_rounds):
         play_round(player, slug)
-        game, _version = player.state(slug)
-        if game.phase == GAME_OVER:
+        state, version = player.state(slug)
+        if state.is_over():
             return
-        response = next_round(player, slug)
+        response = player.play(slug, sensible_move(state), version=version, htmx=False)
         assert response.status_code == 303, text(response)
+    raise AssertionError("the game did not end")
 
 
 def go_out_quick(player, slug) -> None:

@@ -1,67 +1,111 @@
-"""A real server process for tests: the app as `make run` serves it (app.serve -> gunicorn with
-gevent workers) on a free port, with its own instance folder and database."""
+"""The one launcher of real server processes, for the live tests and the benchmarks: the app as
+`make run` serves it (``python -m app.serve`` -> gunicorn with gevent workers) on a free port,
+with its own instance folder and database.
+
+Tests give it a migrated database (the ``live_server`` fixture); a benchmark gives none and gets
+SQLite in a temporary instance folder, upgraded with ``flask db upgrade`` as the README does.
+``root`` serves another checkout (the benchmarks measure an older version with the same client).
+The master's and workers' pids, CPU time and memory come from /proc.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN_PASSWORD = "live-admin-password"
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+# Settings of the environment that would change the served app behind the launcher's back.
+NOT_INHERITED = ("DATABASE_URL", "SECRET_KEY", "GUNICORN_CMD_ARGS")
 
 
 def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
 
 
 class LiveServer:
-    def __init__(self, instance: Path, database_url: str, decks_folder: Path, workers: int = 2,
-                 env: dict | None = None):
-        self.instance = Path(instance)
+    """One server process group. ``instance``: its instance folder (None: a temporary one, removed
+    by ``stop()``); ``database_url``: a migrated database (None: SQLite in the instance folder,
+    upgraded by ``start()``); ``decks_folder``: the decks it offers (None: the checkout's);
+    ``env``: more environment; ``access_log``: gunicorn logs every request to ``access_log``
+    (True: in its default format; a string: in that format); ``events_max_seconds``: how long the
+    server keeps one event stream open before the browser reconnects."""
+
+    def __init__(self, instance: Path | str | None = None, database_url: str | None = None,
+                 decks_folder: Path | str | None = None, workers: int = 2, env: dict | None = None, *,
+                 root: Path | str = ROOT, access_log: bool | str = False, admin_password: str = ADMIN_PASSWORD,
+                 events_max_seconds: int = 60, prefix: str = "mason-live-"):
+        self.root = Path(root)
+        self.owns_instance = instance is None
+        self.instance = Path(tempfile.mkdtemp(prefix=prefix) if instance is None else instance)
         self.instance.mkdir(parents=True, exist_ok=True)
-        self.database_url = database_url
-        self.decks_folder = decks_folder
+        self.database = str(self.instance / "mason.db")  # the SQLite file when no database_url is given
+        self.needs_upgrade = database_url is None
+        self.database_url = database_url or f"sqlite:///{self.database}"
+        self.decks_folder = Path(decks_folder) if decks_folder is not None else self.root / "decks"
         self.workers = workers
-        self.extra_env = env or {}
+        self.admin_password = admin_password
         self.port = free_port()
-        self.process: subprocess.Popen | None = None
         self.log_path = self.instance / "server.log"
-        self.admin_password = ADMIN_PASSWORD
+        self.access_log = str(self.instance / "access.log")
+        self.process: subprocess.Popen | None = None
+        self.env = {key: value for key, value in os.environ.items() if key not in NOT_INHERITED}
+        self.env.update(PORT=str(self.port), WORKERS=str(workers), MASON_INSTANCE=str(self.instance),
+                        DATABASE_URL=self.database_url, DECKS_FOLDER=str(self.decks_folder),
+                        ADMIN_PASSWORD=admin_password, EVENTS_MAX_SECONDS=str(events_max_seconds),
+                        MASON_PUBLIC_URL=self.url)
+        if access_log:
+            self.env["GUNICORN_CMD_ARGS"] = f"--access-logfile {self.access_log}" + (
+                f" --access-logformat '{access_log}'" if isinstance(access_log, str) else "")
+        self.env.update(env or {})
+        self._reader = None
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> None:
-        env = dict(os.environ, PORT=str(self.port), WORKERS=str(self.workers),
-                   MASON_INSTANCE=str(self.instance), DATABASE_URL=self.database_url,
-                   DECKS_FOLDER=str(self.decks_folder), ADMIN_PASSWORD=ADMIN_PASSWORD,
-                   EVENTS_MAX_SECONDS="60", MASON_PUBLIC_URL=f"http://127.0.0.1:{self.port}")
-        env.update(self.extra_env)
-        log = open(self.log_path, "ab")
-        self.process = subprocess.Popen([sys.executable, "-m", "app.serve"], cwd=ROOT, env=env,
-                                        stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    def upgrade(self) -> None:
+        """``flask db upgrade`` on the server's database, as `make run` does first."""
+        subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "db", "upgrade"], cwd=self.root,
+                       env=self.env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.needs_upgrade = False
+
+    def start(self, timeout: float = 60.0, upgrade: bool | None = None) -> None:
+        """Start the server and wait until it answers Menu A with every worker up. ``upgrade``:
+        run the migrations first (by default: only the first time, for a database of its own)."""
+        if upgrade if upgrade is not None else self.needs_upgrade:
+            self.upgrade()
+        self.needs_upgrade = False
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen([sys.executable, "-m", "app.serve"], cwd=self.root, env=self.env,
+                                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited at start:\n{self.log()}")
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=2) as response:
-                    if response.status == 200:
+                    if response.status == 200 and len(self.worker_pids()) >= self.workers:
                         return
             except OSError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)
         raise RuntimeError(f"the server did not answer within {timeout}s:\n{self.log()}")
 
     def log(self) -> str:
+        """The end of the server's log."""
         try:
             return self.log_path.read_text(errors="replace")[-5000:]
         except OSError:
@@ -80,17 +124,89 @@ class LiveServer:
             self.process.wait(timeout=10)
             self.process = None
 
-    def stop(self) -> None:
-        if self.process is None:
-            return
-        self._signal_group(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._signal_group(signal.SIGKILL)
-            self.process.wait(timeout=10)
-        self.process = None
+    def stop(self, remove: bool = True) -> None:
+        """Stop the server (its whole process group); ``remove``: delete the instance folder too,
+        if the launcher made it."""
+        if self.process is not None:
+            self._signal_group(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self._signal_group(signal.SIGKILL)
+                self.process.wait(timeout=10)
+            self.process = None
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        if remove and self.owns_instance:
+            shutil.rmtree(self.instance, ignore_errors=True)
 
     def restart(self) -> None:
-        self.stop()
+        self.stop(remove=False)
         self.start()
+
+    # -- the stored games, read as a checker outside the server would ------------------------------
+
+    @property
+    def reader(self):
+        """A read-only view of the server's database (support.databases.DatabaseReader)."""
+        if self._reader is None:
+            from support.databases import DatabaseReader
+
+            self._reader = DatabaseReader(self.database_url)
+        return self._reader
+
+    def state(self, slug: str):
+        """The game ``slug`` as stored now: its state, rebuilt by its game's definition."""
+        return self.reader.game(slug).game()
+
+    # -- /proc: the gunicorn master (app.serve exec's into it) and its workers ------------------------
+
+    def worker_pids(self) -> list[int]:
+        if self.process is None:
+            return []
+        master = self.process.pid
+        children = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as handle:
+                        fields = handle.read().rsplit(")", 1)[1].split()
+                except (OSError, IndexError):
+                    continue
+                if int(fields[1]) == master:
+                    children.append(int(entry))
+        return sorted(children)
+
+    def pids(self) -> list[int]:
+        return [self.process.pid, *self.worker_pids()] if self.process else []
+
+    def memory(self, field: str = "VmRSS", file: str = "status") -> list[int]:
+        """Bytes of ``field`` (a line in kB of /proc/<pid>/<file>) of the master and of each worker,
+        in that order: VmRSS from status by default; Pss from smaps_rollup splits shared pages."""
+        found = []
+        for pid in self.pids():
+            try:
+                with open(f"/proc/{pid}/{file}") as handle:
+                    found.append(sum(int(line.split()[1]) * 1024 for line in handle
+                                     if line.startswith(field + ":")))
+            except OSError:
+                pass
+        return found
+
+    def rss(self) -> int:
+        """Resident memory of the master and every worker, in bytes (VmRSS from /proc)."""
+        return sum(self.memory())
+
+    def cpu_seconds(self, master: bool = False) -> float:
+        """User + system CPU seconds used so far by the workers (``master``: and the gunicorn
+        master): unlike wall-clock figures, other processes on the machine hardly change it."""
+        total = 0
+        for pid in self.pids() if master else self.worker_pids():
+            try:
+                with open(f"/proc/{pid}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+            except (OSError, IndexError, ValueError):
+                pass
+        return total / CLOCK_TICKS

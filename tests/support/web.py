@@ -1,86 +1,30 @@
 """Test helpers that use the web app the way a browser does: through its pages and forms.
 
 ``Player`` wraps a Flask test client (its own cookie jar = one browser). It reads the CSRF token
-from the pages like a form would, and can set up games through Menus A-C.
+from the pages like a form would, can set up games through Menus A-C, and posts moves chosen by
+support.moves through the table's form. Pages are read with support.pages.Page.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from html.parser import HTMLParser
 
-CARD_CODE = re.compile(r"^[2-9TJQKA][CDHSP]$")
+from support.pages import Page  # noqa: F401  (the one page parser; tests import it from here too)
 
-
-class Page(HTMLParser):
-    """What a test needs from an HTML page or fragment."""
-
-    def __init__(self, html: str):
-        super().__init__(convert_charrefs=True)
-        self.html = html
-        self.inputs: dict[str, list[str]] = {}
-        self.cards: list[str] = []  # every data-card attribute, in order
-        self.hand: list[str] = []  # the checkboxes of the own hand (Menu F)
-        self.alerts: list[str] = []
-        self.buttons: list[tuple[str | None, str | None, str]] = []  # (name, value, text)
-        self._alert_depth = 0
-        self._button: list | None = None
-        self._text: list[str] = []
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        attributes = dict(attrs)
-        if "data-card" in attributes:
-            self.cards.append(attributes["data-card"])
-        if tag == "input":
-            name = attributes.get("name")
-            if name:
-                self.inputs.setdefault(name, []).append(attributes.get("value") or "")
-            if name == "cards":
-                self.hand.append(attributes.get("value"))
-        if attributes.get("role") == "alert":
-            self._alert_depth = 1
-            self._text = []
-        elif self._alert_depth:
-            self._alert_depth += 1
-        if tag == "button":
-            self._button = [attributes.get("name"), attributes.get("value"), []]
-
-    def handle_endtag(self, tag):
-        if self._alert_depth:
-            self._alert_depth -= 1
-            if self._alert_depth == 0:
-                self.alerts.append(" ".join("".join(self._text).split()))
-        if tag == "button" and self._button is not None:
-            self.buttons.append((self._button[0], self._button[1], " ".join("".join(self._button[2]).split())))
-            self._button = None
-
-    def handle_data(self, data):
-        if self._alert_depth:
-            self._text.append(data)
-        if self._button is not None:
-            self._button[2].append(data)
-
-    def value(self, name: str) -> str | None:
-        values = self.inputs.get(name)
-        return values[0] if values else None
-
-    @property
-    def version(self) -> int | None:
-        value = self.value("version")
-        return int(value) if value else None
-
-    @property
-    def seat(self) -> int | None:
-        value = self.value("seat")
-        return int(value) if value not in (None, "") else None
-
-    def button_texts(self) -> list[str]:
-        return [text for _name, _value, text in self.buttons]
-
-    def has_button(self, text: str) -> bool:
-        return any(text in label for label in self.button_texts())
+def setup_forms(names: list[str], deck: str | None = None, devices: list[str] | None = None,
+                returning=frozenset()) -> list[tuple[str, dict]]:
+    """The forms that set up a Mason Rummy game, in order: Menu A (2 or 3 players; with ``deck``
+    the stacked-deck option, then the deck prompt), then Menu B for each seat: a new name, or a
+    name of the score table (``returning``), and its device ("here" or "own"). Each is answered
+    with a redirect (303); the last one's leads to the table."""
+    choice = {(2, False): 2, (3, False): 3, (2, True): 4, (3, True): 5}[(len(names), deck is not None)]
+    forms = [("/", {"choice": str(choice)})]
+    if deck is not None:
+        forms.append(("/setup/deck", {"deck": deck}))
+    for index, name in enumerate(names):
+        device = devices[index] if devices and index < len(devices) else "here"
+        forms.append(("/setup/seat", {"kind": "2" if name in returning else "1", "name": name, "device": device}))
+    return forms
 
 
 class Player:
@@ -120,18 +64,9 @@ class Player:
     def start_game(self, names: list[str], deck: str | None = None, devices: list[str] | None = None,
                    returning: set[str] | frozenset = frozenset()) -> str:
         """Menu A option 2-5, the deck prompt, then a seat per name; returns the game's slug."""
-        choice = {(2, False): 2, (3, False): 3, (2, True): 4, (3, True): 5}[(len(names), deck is not None)]
-        response = self.post("/", {"choice": str(choice)})
-        assert response.status_code == 303, response.get_data(as_text=True)
-        if deck is not None:
-            response = self.post("/setup/deck", {"deck": deck})
-            assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
-        for index, name in enumerate(names):
-            device = (devices or [])[index] if devices and index < len(devices) else "here"
-            if name in returning:
-                response = self.post("/setup/seat", {"kind": "2", "name": name, "device": device})
-            else:
-                response = self.post("/setup/seat", {"kind": "1", "name": name, "device": device})
+        response = None
+        for path, form in setup_forms(names, deck, devices, returning):
+            response = self.post(path, form)
             assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
         location = response.headers["Location"]
         assert location.startswith("/games/"), location
@@ -154,6 +89,17 @@ class Player:
         return self.client.post(f"/games/{slug}/act", data={**data, "cards": list(cards),
                                                             "csrf_token": self.csrf_token()},
                                 headers={"HX-Request": "true"} if htmx else {})
+
+    def play(self, slug: str, choice, version: int | None = None, htmx: bool = True):
+        """Post a move chosen by support.moves (a ``Choice``) through the table form, made on the
+        page of ``version`` (default: the version the table shows now)."""
+        if version is None:
+            version = self.table(slug).version
+        data: dict[str, list[str]] = {}
+        for name, value in choice.form(version):
+            data.setdefault(name, []).append(value)
+        data["csrf_token"] = [self.csrf_token()]
+        return self.client.post(f"/games/{slug}/act", data=data, headers={"HX-Request": "true"} if htmx else {})
 
     def reveal(self, slug: str):
         page = self.table(slug)

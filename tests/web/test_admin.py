@@ -67,7 +67,8 @@ def test_a_wrong_password_is_401(player, password):
     response = player.post("/admin/login", {"password": password, "next": "/admin"})
     assert response.status_code == 401
     assert page(response).alerts == ["That is not the admin password."]
-    assert player.get("/admin").status_code == 303
+    response = player.get("/admin")  # still not logged in: sent to the login page
+    assert response.status_code == 303 and response.headers["Location"] == "/admin/login?next=/admin"
 
 
 @pytest.mark.parametrize("target, expected", [
@@ -81,6 +82,7 @@ def test_login_goes_back_only_to_admin_pages(app, player, target, expected):
     response = player.post("/admin/login", {"password": app.config["ADMIN_PASSWORD"], "next": target})
     assert response.status_code == 303
     assert response.headers["Location"] == expected
+    assert player.get(expected).status_code == 200  # logged in: the admin page it went back to opens
 
 
 def test_after_five_wrong_passwords_logins_are_refused_for_a_while(app, player):
@@ -89,11 +91,14 @@ def test_after_five_wrong_passwords_logins_are_refused_for_a_while(app, player):
     response = player.post("/admin/login", {"password": app.config["ADMIN_PASSWORD"]})
     assert response.status_code == 429
     assert "Too many wrong passwords" in page(response).alerts[0]
-    assert player.get("/admin").status_code == 303  # not logged in
-    # Another device is not locked out.
+    response = player.get("/admin")  # not logged in
+    assert response.status_code == 303 and response.headers["Location"] == "/admin/login?next=/admin"
+    # Another device is not locked out: it logs in and lands on the admin page.
     other = player.post("/admin/login", {"password": app.config["ADMIN_PASSWORD"]},
                         environ_base={"REMOTE_ADDR": "10.0.0.99"})
-    assert other.status_code == 303
+    assert other.status_code == 303 and other.headers["Location"] == "/admin"
+    admin = player.get("/admin", environ_base={"REMOTE_ADDR": "10.0.0.99"})
+    assert admin.status_code == 200 and "Stacked decks" in text(admin)
 
 
 def test_old_wrong_passwords_no_longer_count(app, player):
@@ -106,20 +111,28 @@ def test_old_wrong_passwords_no_longer_count(app, player):
             db.session.add(AdminFailure(address="127.0.0.1", at=utcnow() - timedelta(seconds=window + 60)))
         db.session.commit()
     response = player.post("/admin/login", {"password": app.config["ADMIN_PASSWORD"]})
-    assert response.status_code == 303
+    assert response.status_code == 303 and response.headers["Location"] == "/admin"
+    admin = player.get("/admin")
+    assert admin.status_code == 200 and "Stacked decks" in text(admin)
 
 
-def test_logout_ends_admin_rights(player):
+def test_logout_ends_admin_rights(player, decks_folder):
     admin_login(player)
+    assert player.get("/admin").status_code == 200
     response = player.post("/admin/logout")
     assert response.status_code == 303 and response.headers["Location"] == "/"
-    assert player.get("/admin").status_code == 303
+    response = player.get("/admin")
+    assert response.status_code == 303 and response.headers["Location"] == "/admin/login?next=/admin"
+    files = deck_files(decks_folder)
     assert upload_deck(player, "new.deck", deck_text("quick_out.deck")).status_code == 403
+    assert deck_files(decks_folder) == files
 
 
 def test_admin_rights_belong_to_one_browser(make_player, player):
     admin_login(player)
-    assert make_player().get("/admin").status_code == 303
+    response = make_player().get("/admin")
+    assert response.status_code == 303 and response.headers["Location"] == "/admin/login?next=/admin"
+    assert player.get("/admin").status_code == 200  # the browser that logged in still is admin
 
 
 # -- decks: the list ------------------------------------------------------------------------------------------

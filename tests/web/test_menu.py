@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from support.games import (
-    admin_login, forget_csrf, forms, go_out_quick, is_fragment, next_round, page, play_game, text,
+    admin_login, forget_csrf, go_out_quick, is_fragment, next_round, page, play_game, text,
 )
 from support.web import Page
 
@@ -28,7 +28,7 @@ def test_r9_menu_a_shows_the_six_options_in_order_with_the_menu_words(player):
     view = page(response)
     assert_menu_a(view)
     # A real form: it works without JavaScript, and posts the option's number.
-    menu_form = forms(view.html).posting_to("/")
+    menu_form = Page(view.html).posting_to("/")
     assert len(menu_form) == 1 and "csrf_token" in menu_form[0]["inputs"]
     assert view.alerts == []
 

@@ -7,9 +7,10 @@ import os
 import pytest
 
 from support.games import (
-    BAD_DECK_REASONS, ODD_BUT_VALID_DECKS, QUICK_OUT_SEAT_1, copy_test_decks, deck_text, forms,
+    BAD_DECK_REASONS, ODD_BUT_VALID_DECKS, QUICK_OUT_SEAT_1, copy_test_decks, deck_text,
     game_count, is_fragment, page, seed_scores, text,
 )
+from support.pages import Page
 
 
 def choose(player, option: int):
@@ -46,7 +47,7 @@ def test_r2_2_the_deck_prompt_suggests_the_decks_in_the_folder(player, decks_fol
     assert names  # the sample decks
     for name in names:
         assert f'<option value="{name}">' in html
-    deck_form = forms(html).posting_to("/setup/deck")
+    deck_form = Page(html).posting_to("/setup/deck")
     assert len(deck_form) == 1
     assert "deck" in deck_form[0]["inputs"]
     assert ("cancel", "1", "Cancel") in deck_form[0]["buttons"]
@@ -223,7 +224,7 @@ def test_the_new_player_form_asks_for_a_name(player):
     choose(player, 2)
     view = player.page("/setup/seat?kind=1")
     assert "New player" in view.html
-    seat_form = forms(view.html).posting_to("/setup/seat")
+    seat_form = Page(view.html).posting_to("/setup/seat")
     assert seat_form and seat_form[0]["inputs"]["kind"] == ["1"] and "name" in seat_form[0]["inputs"]
 
 

@@ -1,5 +1,8 @@
 """Quick end-to-end checks that the test infrastructure and the main paths work."""
 
+import pytest
+
+from support.client import Browser
 from support.web import Page
 
 
@@ -19,8 +22,9 @@ def test_a_stacked_game_against_the_ai_starts_and_accepts_a_draw(player):
     assert len(Page(response.get_data(as_text=True)).hand) == 11
 
 
+@pytest.mark.slow
 def test_live_server_serves_menu_a(live_server):
-    import urllib.request
-
-    with urllib.request.urlopen(live_server.url + "/") as response:
-        assert b"Menu A: Main Menu" in response.read()
+    response = Browser(live_server.url).get("/")
+    assert response.status == 200
+    assert "Menu A: Main Menu" in response.body
+    assert [text for name, _value, text in response.page.buttons if name == "choice"][0] == "1View scores"

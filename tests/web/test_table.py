@@ -8,7 +8,7 @@ import re
 import pytest
 
 from support.games import (
-    QUICK_OUT_FACE_UP, QUICK_OUT_SEAT_1, QUICK_OUT_STOCK_TOP, forms, game_count, go_out_quick,
+    QUICK_OUT_FACE_UP, QUICK_OUT_SEAT_1, QUICK_OUT_STOCK_TOP, game_count, go_out_quick,
     is_fragment, next_round, page, play_game, play_round, play_turn_like_ai, score_rows, stored, text,
 )
 from support.web import Page
@@ -36,7 +36,7 @@ def all_hand_cards(player, slug) -> set[str]:
 
 
 def hand_form(view_html: str, slug: str) -> dict:
-    found = [f for f in forms(view_html).posting_to(f"/games/{slug}/act") if "cards" in f["inputs"]]
+    found = [f for f in Page(view_html).posting_to(f"/games/{slug}/act") if "cards" in f["inputs"]]
     assert len(found) == 1
     return found[0]
 
@@ -281,9 +281,15 @@ def test_acting_for_a_seat_this_browser_does_not_hold_is_forbidden(player, solo,
 
 
 def test_acting_without_a_seat_is_forbidden(player, solo):
+    """A seat's move (here Menu D's draw) names the seat it is made for; without one it is
+    refused with the reason, and nothing changes."""
+    before = stored(player, solo)
     version = player.table(solo).version
     response = player.post(f"/games/{solo}/act", {"action": "draw_stock", "version": str(version)}, htmx=True)
     assert response.status_code == 403
+    assert page(response).alerts == ["This browser does not hold that seat."]
+    assert stored(player, solo) == before
+    assert page(response).hand == QUICK_OUT_SEAT_1  # the answer is the table as it still is
 
 
 def test_another_browser_cannot_act_at_the_table(make_player, player, solo):
@@ -292,6 +298,8 @@ def test_another_browser_cannot_act_at_the_table(make_player, player, solo):
     before = stored(player, solo)
     response = stranger.act(solo, "draw_stock", version=version, seat=0)
     assert response.status_code == 403
+    assert page(response).alerts == ["This browser does not hold that seat."]
+    assert page(response).hand == [] and not set(QUICK_OUT_SEAT_1) & set(page(response).cards)
     assert stored(player, solo) == before
     # Nor can it see the hand.
     assert stranger.table(solo).hand == []
@@ -396,7 +404,7 @@ def test_watching_shows_the_table_without_any_hand(player, solo):
     assert "watching" in view.html
     assert view.hand == []
     assert not all_hand_cards(player, solo) & set(view.cards)
-    assert forms(view.html).posting_to(f"/games/{solo}/act") == []
+    assert Page(view.html).posting_to(f"/games/{solo}/act") == []
 
 
 # -- computer seats (R8) -------------------------------------------------------------------------------------------
@@ -428,7 +436,7 @@ def test_hot_seat_hand_over_screen_shows_no_cards_until_the_button_is_pressed(pl
     assert view.has_button("I am Doris: show my hand")
     assert view.hand == []
     assert not all_hand_cards(player, hot_seat) & set(view.cards)
-    assert [f for f in forms(view.html).posting_to(f"/games/{hot_seat}/act")] == []
+    assert [f for f in Page(view.html).posting_to(f"/games/{hot_seat}/act")] == []
 
     # Acting before the hand-over is refused.
     version = view.version
@@ -476,7 +484,12 @@ def test_hot_seat_reveal_with_a_stale_version_or_from_another_browser_is_refused
     assert response.status_code == 409
     assert page(response).hand == []
     stranger = make_player()
-    assert stranger.post(f"/games/{hot_seat}/reveal", {"version": str(version)}).status_code == 403
+    before = stored(player, hot_seat)
+    response = stranger.post(f"/games/{hot_seat}/reveal", {"version": str(version)})
+    assert response.status_code == 403
+    assert page(response).alerts == ["This browser does not hold that seat."]
+    assert page(response).hand == [] and not set(QUICK_OUT_SEAT_1) & set(page(response).cards)
+    assert stored(player, hot_seat) == before
     assert "Pass the device to Doris" in player.table(hot_seat).html
 
 
@@ -556,11 +569,15 @@ def test_the_next_round_is_refused_while_a_round_is_played_or_from_a_stranger(ma
     response = next_round(player, solo)
     assert response.status_code == 422
     assert page(response).alerts == ["The round is still being played."]
+    assert stored(player, solo) == before
     go_out_quick(player, solo)
     stranger = make_player()
     version = player.table(solo).version
+    round_over = stored(player, solo)
     response = stranger.post(f"/games/{solo}/act", {"action": "next_round", "version": str(version)})
     assert response.status_code == 403
+    assert page(response).alerts == ["Only the players at this table can do that."]
+    assert stored(player, solo) == round_over
     response = player.post(f"/games/{solo}/act", {"action": "next_round", "version": str(version - 1)})
     assert response.status_code == 409
     assert player.state(solo)[0].round_number == 1
@@ -679,7 +696,11 @@ def test_a_rematch_is_refused_before_the_end_or_from_a_stranger(make_player, pla
     assert page(response).alerts == ["The game is still being played."]
     play_game(player, solo)
     stranger = make_player()
-    assert stranger.post(f"/games/{solo}/rematch").status_code == 403
+    before = stored(player, solo)
+    response = stranger.post(f"/games/{solo}/rematch")
+    assert response.status_code == 403
+    assert page(response).alerts == ["Only the players at this table can start a rematch."]
+    assert stored(player, solo) == before  # no link to a rematch either
     assert stranger.post(f"/games/{solo}/follow").status_code == 404  # no rematch yet
     assert game_count(player.app) == 1
 

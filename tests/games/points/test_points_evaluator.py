@@ -45,6 +45,7 @@ def check_arrangement(hand, wild, evaluation):
         assert evaluation.points == sum(card_points(card, wild) for card in hand)
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_hands())
 def test_p5_4_the_evaluator_finds_the_fewest_points_exactly(example):

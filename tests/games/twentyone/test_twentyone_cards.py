@@ -67,7 +67,7 @@ def test_cards_are_equal_whichever_way_up():
 def test_a_card_wraps_only_cards_of_the_deck_of_21():
     core = DECK.parse("9C")
     assert Card(core).core is core
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="^face_up is True or False$"):
         Card("9C", "yes")
 
 
@@ -94,11 +94,11 @@ def test_t3_6_dealing_from_an_empty_deck_raises_empty_deck_exception():
 
 def test_the_deck_holds_at_most_52_cards_each_once():
     deck = Deck(stacked())
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^a deck holds at most 52 cards$"):
         deck.repopulate([Card("AS")], random.Random(0))
     assert len(deck) == 52
     half = Deck(stacked()[:10])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"^{stacked()[0].code} is in the deck already$"):
         half.repopulate([Card(stacked()[0])], random.Random(0))
 
 

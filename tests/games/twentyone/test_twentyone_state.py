@@ -332,11 +332,11 @@ def test_the_rounds_option():
 
 
 def test_a_shuffled_game_needs_a_seed_and_a_stacked_deck_must_be_the_52_cards():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^a shuffled game needs a seed$"):
         DEFINITION.new_state(["Ann"])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^a stacked deck holds the 52 cards of 21 once each$"):
         DEFINITION.new_state(["Ann"], stacked_deck=stacked()[:51])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^a stacked deck holds the 52 cards of 21 once each$"):
         DEFINITION.new_state(["Ann"], stacked_deck=stacked()[:51] + stacked()[:1])
 
 
@@ -464,27 +464,29 @@ def test_the_state_round_trips_through_json_at_every_step():
         game.apply(seat, Deal() if seat is None else rng.choice([Hit(), Stay()]))
 
 
-@pytest.mark.parametrize("spoil", [
-    lambda data: data["deck"].append(data["deck"][0]),
-    lambda data: data["deck"].pop(),
-    lambda data: data.update(phase="dancing"),
-    lambda data: data.update(turn=5),
-    lambda data: data.update(round=0),
-    lambda data: data["face_down"].append(data["hands"][0][0]),
-    lambda data: data["hands"].pop(),
-    lambda data: data.update(names="Ann"),
-    lambda data: data.update(options={"rounds": 99}),
-    lambda data: data.update(seed=[1]),
-    lambda data: data.pop("log"),
-    lambda data: data["log"].append({"seat": None, "text": "x", "cards": ["ZZ"], "kind": "hand"}),
-    lambda data: data["status"].__setitem__(1, "bust"),
-    lambda data: data["status"].__setitem__(0, "21"),
-    lambda data: data["hands"][0].extend([data["deck"].pop(0) for _ in range(4)]),  # over 21, still to play
+@pytest.mark.parametrize("spoil, message", [
+    (lambda data: data["deck"].append(data["deck"][0]), r"^\w\w is in two places$"),
+    (lambda data: data["deck"].pop(), r"^the table holds 51 cards, not 52$"),
+    (lambda data: data.update(phase="dancing"), r"^'dancing' is not one of playing, between, over$"),
+    (lambda data: data.update(turn=5), r"^the seat to play is not playing$"),
+    (lambda data: data.update(round=0), r"^the rounds do not add up$"),
+    (lambda data: data["face_down"].append(data["hands"][0][0]), r"^players' cards are face up$"),
+    (lambda data: data["hands"].pop(), r"^one hand a player$"),
+    (lambda data: data.update(names="Ann"), r"^names is a list of names$"),
+    (lambda data: data.update(options={"rounds": 99}), r"99 is not between 0 and 50"),
+    (lambda data: data.update(seed=[1]), r"^the seed is a number or a text$"),
+    (lambda data: data.pop("log"), r"^not a saved game of 21: KeyError\('log'\)$"),
+    (lambda data: data["log"].append({"seat": None, "text": "x", "cards": ["ZZ"], "kind": "hand"}),
+     r"^'ZZ' is not a card"),
+    (lambda data: data["status"].__setitem__(1, "bust"), r"^seat 1 cannot be 'bust' with a hand worth \d+$"),
+    (lambda data: data["status"].__setitem__(0, "21"), r"^the seat to play is not playing$"),
+    (lambda data: data["hands"][0].extend([data["deck"].pop(0) for _ in range(4)]),  # over 21, still to play
+     r"^seat 0 cannot be 'to play' with a hand worth \d+$"),
 ])
-def test_from_dict_refuses_data_that_is_not_a_game(spoil):
+def test_from_dict_refuses_data_that_is_not_a_game(spoil, message):
     data = json.loads(json.dumps(new_game(("Ann", "Bob")).to_dict()))
     spoil(data)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=message):
         DEFINITION.from_dict(data)
 
 

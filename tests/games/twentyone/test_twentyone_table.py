@@ -35,7 +35,7 @@ def test_t4_1_a_hand_shows_its_value_only_when_every_card_is_face_up():
 
 def test_player_add_and_clear_hand():
     player = Player()
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="^'9S' is not a Card$"):
         player.add_to_hand("9S")
     cards = [Card("9S", True), Card("TD", True)]
     for card in cards:
@@ -73,7 +73,7 @@ def test_t3_1_with_several_players_every_player_in_seat_order_then_the_dealer_tw
 def test_a_new_deal_needs_a_cleared_table():
     table = table_of()
     table.deal_hands()
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="^the table must be cleared before a new deal$"):
         table.deal_hands()
 
 
