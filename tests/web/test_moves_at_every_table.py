@@ -21,7 +21,6 @@ from app.web.table import action_data
 # Points Rummy's computer player declares with explicit groups (a field the table's form cannot
 # post) while ``legal()`` offers "declare" only once the seat's own arrangement is ready: its
 # choice is then none of the legal moves. Strict: this fails once the game offers what it plays.
-NOT_LEGAL_BOT = {"points": "the computer player's declare (with groups) is not among legal() moves"}
 GAMES = [definition.key for definition in registry.games()]
 ROOT = Path(__file__).resolve().parents[2]
 PEOPLE = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
@@ -38,12 +37,7 @@ def read_back(definition, action: dict) -> dict:
     return definition.action_to_dict(definition.action_from_dict(action))
 
 
-def with_known_failures(keys):
-    return [pytest.param(key, marks=pytest.mark.xfail(strict=True, reason=NOT_LEGAL_BOT[key], raises=AssertionError))
-            if key in NOT_LEGAL_BOT else key for key in keys]
-
-
-@pytest.mark.parametrize("key", with_known_failures(GAMES))
+@pytest.mark.parametrize("key", GAMES)
 def test_sensible_moves_are_legal_and_end_every_game(key):
     definition = registry.get(key)
     for seats in sorted({definition.min_seats, min(definition.min_seats + 1, definition.max_seats)}):
@@ -92,7 +86,7 @@ def test_random_moves_are_legal_moves_with_cards_of_the_own_hand(key):
     assert applied > 0, f"{key}: no random move was applied ({refused} refused)"
 
 
-@pytest.mark.parametrize("key", with_known_failures([key for key in GAMES if key != "mason"]))
+@pytest.mark.parametrize("key", [key for key in GAMES if key != "mason"])
 def test_a_human_seat_plays_a_whole_game_through_the_table_form(app, player, key):
     """Every game's table: set up with a person and the computer player, then the person's moves
     (the computer player's choices) go through the table's form to the final results."""

@@ -16,7 +16,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from support.games import forms, is_fragment, text
+from support.games import is_fragment, text
 from support.web import Page, database_dump
 
 DECK = "declare_after_one_draw.deck"
@@ -197,7 +197,7 @@ def test_p4_1_the_draw_moves_are_buttons_and_the_piles_themselves(player, solo):
     assert re.search(r'<button type="submit" class="pile pile-button" form="act-form" name="move" '
                      r'value="draw\|source=closed"', view.html)
     assert 'form="act-form" name="move" value="draw|source=open"' in view.html
-    form = [f for f in forms(view.html).forms if f["action"] == f"/games/{solo}/act"][0]
+    form = view.posting_to(f"/games/{solo}/act")[0]
     assert form["method"] == "post" and form["inputs"]["seat"] == ["0"]
     assert form["inputs"]["cards"] == SEAT_1  # keyboard-reachable checkboxes, one a card
 

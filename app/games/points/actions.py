@@ -7,7 +7,8 @@ plain data an action is ``{"action": name, ...fields}`` with its cards under ``"
     discard   {"action": "discard", "cards": [id]}                         P4.2
     drop      {"action": "drop"}                                           P4.3
     declare   {"action": "declare", "cards": [finish id],                  P5.1
-               "groups": [[id, ...], ...]  (optional: else the seat's own arrangement)}
+               "groups": "id id id|id id id|..."  (optional: else the seat's own
+               arrangement; a list of lists of ids is read too)}
     group     {"action": "group", "cards": [id, ...]}      the cards form a new group
     move      {"action": "move", "cards": [id, ...], "group": "2"}   into group 2
     ungroup   {"action": "ungroup", "cards": [id, ...]}    the cards leave their groups
@@ -134,6 +135,8 @@ def action_from_dict(data: Mapping[str, Any]) -> Any:
     if name == "declare":
         finish = _card_ids(data.get("cards"))
         groups = data.get("groups")
+        if isinstance(groups, str):  # as a form posts it: "AH 2H 3H|QD KD AD|..."
+            groups = [group.split() for group in groups.split("|")] if groups.strip() else None
         if groups is not None:
             if not isinstance(groups, (list, tuple)) or len(groups) > MAX_CARDS:
                 raise BadAction("'groups' must be a list of groups of card ids")
@@ -161,8 +164,8 @@ def action_to_dict(action: Any) -> dict:
         return {"action": "drop"}
     if isinstance(action, Declare):
         data: dict = {"action": "declare", "cards": list(action.finish)}
-        if action.groups is not None:
-            data["groups"] = [list(group) for group in action.groups]
+        if action.groups is not None:  # as a form can post it (and a log row keeps it)
+            data["groups"] = "|".join(" ".join(group) for group in action.groups)
         return data
     if isinstance(action, MakeGroup):
         return {"action": "group", "cards": list(action.cards)}

@@ -150,15 +150,16 @@ class PointsState(GameState):
                 moves.append(Move("drop", f"Drop ({points} points)", menu="Draw"))
             else:
                 moves.append(Move("discard", "Discard", pick=(1, 1), menu="Play"))
-                if self.ready_to_declare(seat):
-                    moves.append(Move("declare", "Declare (the selected card is the finish card)", pick=(1, 1),
-                                      menu="Play"))
+                # P5.1: a seat may declare whenever it holds 14 cards; the move leads when its own
+                # arrangement leaves exactly the finish card out.
+                moves.append(Move("declare", "Declare (the selected card is the finish card)", pick=(1, 1),
+                                  menu="Play", primary=self.ready_to_declare(seat)))
         return moves
 
     def ready_to_declare(self, seat: int) -> bool:
         """The seat's arrangement leaves one card of its 14 outside groups, the finish card to be
-        (P5.1): then ``legal`` offers the declaration (``apply`` takes one whenever the seat
-        may declare, with groups given in the action too)."""
+        (P5.1): then the declaration is the move ``legal`` puts first (``apply`` takes one
+        whenever the seat may declare, with groups given in the action too)."""
         grouped = sum(len(group) for group in self.arrangements[seat])
         return grouped == len(self.hands[seat]) - 1
 

@@ -356,12 +356,16 @@ def test_p5_2_a_valid_declaration_wins_with_0_and_the_others_score():
 def test_p5_2_the_declaration_uses_the_seats_own_arrangement():
     state = declaring_game()
     act(state, 0, action="draw", source="closed")
-    assert not any(move.action == "declare" for move in state.legal(0))
+    declare = next(move for move in state.legal(0) if move.action == "declare")
+    assert not declare.primary  # offered, but not yet the move to make: nothing is grouped
+    with pytest.raises(IllegalAction, match="Put every card but the finish card in a group before declaring"):
+        state.apply(0, state.definition.action_from_dict(declare.as_dict(["8H"])))
     for group in WINNING_GROUPS:
         act(state, 0, action="group", cards=group)
     assert state.view(0)["declaration"] == {"ready": True, "finish": "8H", "text":
                                             "Your groups make a valid declaration with 8H as the finish card."}
     declare = next(move for move in state.legal(0) if move.action == "declare")
+    assert declare.primary
     act(state, 0, **declare.as_dict(["8H"]))
     assert state.deal_results[-1]["winner"] == 0
 
