@@ -187,7 +187,7 @@ def test_menu_b_offers_new_or_returning_player(player):
     choose(player, 2)
     view = player.page("/setup/seat")
     assert [(v, label) for name, v, label in view.buttons if name == "kind"] == [
-        ("1", "1new player"), ("2", "2returning player")]
+        ("1", "1New player"), ("2", "2Returning player")]
     assert "Menu B" in view.html and "Player 1 of 2" in view.html
 
 

@@ -542,8 +542,8 @@ def test_r4_3_the_next_round_is_dealt_and_starts_with_seat_2(player, solo):
     assert response.status_code == 303 and response.headers["Location"] == f"/games/{solo}"
     game, _version = player.state(solo)
     assert game.round_number == 2
-    assert game.log[0]["text"] == "Round 2 dealt; AI starts."
-    assert [e["seat"] for e in game.log[1:3]] == [1, 1]  # the AI played first, at once
+    assert game.round_log()[0]["text"] == "Round 2 dealt; AI starts."
+    assert [e["seat"] for e in game.round_log()[1:3]] == [1, 1]  # the AI played first, at once
     view = player.table(solo)
     assert "Round 2 of 3" in view.html
     assert "Round 2 dealt; AI starts." in view.html and "AI drew from the stock pile." in view.html
@@ -572,7 +572,7 @@ def test_r4_3_three_player_rounds_start_with_seats_1_2_and_3(player):
     starters = []
     while True:
         game, _version = player.state(slug)
-        starters.append(game.log[0]["text"])
+        starters.append(game.round_log()[0]["text"])
         play_round(player, slug)
         if player.state(slug)[0].is_over():
             break
