@@ -117,7 +117,7 @@ class Device:
             page.get_by_role("button", name="Use this deck").click()
         for number, (name, device) in enumerate(seats, start=1):
             page.get_by_role("heading", name=f"Player {number} of {len(seats)}").wait_for()
-            page.get_by_role("button", name=re.compile("new player$")).click()
+            page.get_by_role("button", name=re.compile("New player$")).click()
             page.locator("#name").fill(name)
             page.locator(f"input[name=device][value={device}]").check()
             page.get_by_role("button", name=f"Take seat {number}").click()
