@@ -1,11 +1,29 @@
-// Mason Rummy: small touches on top of htmx. The game works without this file.
+// The card table: small touches on top of htmx, for every game. The game works without this file.
+// - paced turns: when the table changes by other players' actions (a computer's draw, lay-downs
+//   and discard; another person's move), the board shows each step as a spectator saw it, about
+//   half a second apart, before the table as it is now; Skip (or Escape) shows it at once, and
+//   with prefers-reduced-motion it is always at once. The server decided everything already:
+//   the buttons wait until the steps are shown.
+// - one stable live region (#announcer) says whose turn it is and each move of the others;
+// - a live update keeps the cards the player has selected (where they can still be selected);
+// - after an action, focus goes to the next useful control; arrow keys move between cards;
+//   on a replay, arrow keys step back and forth;
 // - the tab title says when it is your turn, and an optional sound plays when it becomes so;
-// - the sound choice is kept in this browser (localStorage);
-// - a refused lay-down's message goes away when the player changes the selection.
+// - a refused action's message goes away when the player changes the selection.
 (function () {
   "use strict";
   var SOUND_KEY = "mason-rummy-sound";
+  var STEP_MS = 550;
   var wasMyTurn = null;
+  var lastStatus = null;
+  var shownVersion = null; // the version of the table shown (or being shown step by step)
+  var pacing = null; // the steps being shown: {finish, stop}
+  var kept = null; // the selection to keep across a live update
+  var ownAction = false; // the swap answers this page's own form
+
+  function reducedMotion() {
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
 
   function soundOn() {
     try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; }
@@ -41,17 +59,179 @@
     bar.appendChild(button);
   }
 
-  function update() {
-    var table = document.getElementById("table");
-    if (!table) { wasMyTurn = null; return; }
+  function announce(text) {
+    var region = document.getElementById("announcer");
+    if (region && text) region.textContent = text;
+  }
+
+  function statusText(table) {
+    var strong = table.querySelector(".status-bar strong");
+    return strong ? strong.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function cardInputs(table) {
+    return Array.prototype.slice.call(table.querySelectorAll("input[name=cards]"));
+  }
+
+  // -- focus -----------------------------------------------------------------------------------
+
+  function focusNext(table, afterOwnAction, becameMyTurn) {
+    var target = null;
+    var focus = table.getAttribute("data-focus");
+    if (focus && (afterOwnAction || becameMyTurn)) {
+      if (focus === "hand") target = cardInputs(table).filter(function (i) { return !i.disabled; })[0];
+      if (!target) target = table.querySelector(".dock .actions button, .dock button:not(.pace-skip)");
+    } else if (afterOwnAction) {
+      target = table.querySelector(".handover button, .summary button, .results button");
+    }
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  // -- the table as it is now --------------------------------------------------------------------
+
+  function settled(table, afterOwnAction) {
     var myTurn = table.getAttribute("data-my-turn") === "yes";
+    var becameMyTurn = myTurn && wasMyTurn === false;
     var base = document.title.replace(/^\u25B6 Your turn - /, "").replace(/^Your turn - /, "");
     document.title = myTurn ? "\u25B6 Your turn - " + base : base;
-    if (myTurn && wasMyTurn === false && soundOn()) beep();
+    if (becameMyTurn && soundOn()) beep();
     wasMyTurn = myTurn;
     var bar = table.querySelector(".status-bar");
     if (bar && table.getAttribute("data-player") === "yes") addSoundToggle(bar);
+    var status = statusText(table);
+    if (status && status !== lastStatus) {
+      if (lastStatus !== null) announce(status);
+      lastStatus = status;
+    }
+    focusNext(table, afterOwnAction, becameMyTurn);
   }
+
+  // -- paced steps ----------------------------------------------------------------------------------
+
+  function stopPacing() {
+    if (pacing) pacing.stop();
+    pacing = null;
+  }
+
+  function pace(table, url, afterOwnAction) {
+    var board = table.querySelector(".board");
+    var dock = table.querySelector(".dock");
+    if (!board || !dock || !window.fetch) { settled(table, afterOwnAction); return; }
+    var finalBoard = Array.prototype.slice.call(board.childNodes);
+    var waiting = Array.prototype.filter.call(table.querySelectorAll("button"), function (b) { return !b.disabled; });
+    var bar = document.createElement("div");
+    bar.className = "pace";
+    bar.innerHTML = '<span class="pace-text">\u2026</span><button type="button" class="pace-skip">Skip</button>';
+    dock.insertBefore(bar, dock.firstChild);
+    table.classList.add("pacing");
+    waiting.forEach(function (b) { b.disabled = true; });
+    var timer = null;
+    var over = false;
+    var state = {
+      stop: function () { over = true; window.clearTimeout(timer); },
+      finish: function () {
+        if (over) return;
+        state.stop();
+        pacing = null;
+        board.replaceChildren.apply(board, finalBoard);
+        if (bar.parentNode) bar.parentNode.removeChild(bar);
+        table.classList.remove("pacing");
+        waiting.forEach(function (b) { b.disabled = false; });
+        settled(table, afterOwnAction);
+      }
+    };
+    pacing = state;
+    bar.querySelector(".pace-skip").addEventListener("click", state.finish);
+    window.fetch(url, { credentials: "same-origin" }).then(function (answer) {
+      return answer.ok ? answer.text() : "";
+    }).then(function (html) {
+      if (over) return;
+      var holder = document.createElement("div");
+      holder.innerHTML = html;
+      var steps = holder.querySelectorAll("template.step");
+      var index = 0;
+      (function next() {
+        if (over) return;
+        if (index >= steps.length) { state.finish(); return; }
+        var step = steps[index++];
+        board.replaceChildren(step.content.cloneNode(true));
+        var text = step.getAttribute("data-text") || "";
+        bar.querySelector(".pace-text").textContent = text;
+        announce(text);
+        timer = window.setTimeout(next, STEP_MS);
+      })();
+    }).catch(state.finish);
+  }
+
+  function shown(table, afterOwnAction) {
+    var version = table.getAttribute("data-version");
+    var steps = table.getAttribute("data-steps");
+    var again = version === shownVersion;
+    shownVersion = version;
+    if (steps && !again && !reducedMotion()) pace(table, steps, afterOwnAction);
+    else settled(table, afterOwnAction);
+  }
+
+  // -- htmx swaps ---------------------------------------------------------------------------------------
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "table") return;
+    var config = event.detail.requestConfig || {};
+    var own = !!config.verb && config.verb !== "get";
+    var incoming = /id="table"[^>]*data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+    if (pacing && incoming && incoming[1] === shownVersion) {
+      event.detail.shouldSwap = false; // the same table, already being shown step by step
+      return;
+    }
+    ownAction = own;
+    // A live update (someone else's action, a seat claimed) keeps this player's selection.
+    kept = ownAction ? null : cardInputs(target).filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
+    stopPacing();
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    var table = document.getElementById("table");
+    if (!table || !kept || !kept.length) return;
+    cardInputs(table).forEach(function (input) {
+      if (!input.disabled && kept.indexOf(input.value) >= 0) input.checked = true;
+    });
+    kept = null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var table = document.getElementById("table");
+    if (!table) { wasMyTurn = null; lastStatus = null; shownVersion = null; return; }
+    var own = ownAction;
+    ownAction = false;
+    shown(table, own);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var table = document.getElementById("table");
+    if (table) shown(table, false);
+  });
+
+  // -- keys ---------------------------------------------------------------------------------------------
+
+  var ARROWS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (event.key === "Escape" && pacing) { pacing.finish(); return; }
+    if (target && target.name === "cards" && target.type === "checkbox" && ARROWS[event.key]) {
+      var inputs = cardInputs(target.form || document).filter(function (i) { return !i.disabled; });
+      var next = inputs[inputs.indexOf(target) + ARROWS[event.key]];
+      if (next) { next.focus(); event.preventDefault(); }
+      return;
+    }
+    var replay = document.querySelector(".replay-bar");
+    if (replay && (event.key === "ArrowRight" || event.key === "ArrowLeft") && !event.altKey && !event.ctrlKey
+        && !(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
+      var url = replay.getAttribute(event.key === "ArrowRight" ? "data-next" : "data-prev");
+      if (url) { event.preventDefault(); window.location.assign(url); }
+    }
+  });
 
   // A refusal's message is about the last selection: hide it once the player picks again.
   document.addEventListener("change", function (event) {
@@ -61,7 +241,4 @@
     var message = table && table.querySelector(".message.error");
     if (message) message.hidden = true;
   });
-
-  document.addEventListener("DOMContentLoaded", update);
-  document.addEventListener("htmx:afterSettle", update);
 })();

@@ -46,10 +46,17 @@ def test_r2_2_the_deck_prompt_suggests_the_decks_in_the_folder(player, decks_fol
     assert names  # the sample decks
     for name in names:
         assert f'<option value="{name}">' in html
-    deck_form = forms(html).posting_to("/setup/deck")
-    assert len(deck_form) == 1
-    assert "deck" in deck_form[0]["inputs"]
-    assert ("cancel", "1", "Cancel") in deck_form[0]["buttons"]
+    deck_form, choices = forms(html).posting_to("/setup/deck")
+    assert "deck" in deck_form["inputs"]
+    assert ("cancel", "1", "Cancel") in deck_form["buttons"]
+    # issue 14 item 4: the decks are also tappable choices, one button a deck
+    assert [(name, value) for name, value, _text in choices["buttons"]] == [("deck", name) for name in names]
+
+
+def test_a_tapped_deck_choice_is_used(player):
+    choose(player, 4)
+    response = player.post("/setup/deck", {"deck": "quick_out.deck"})
+    assert response.status_code == 303 and response.headers["Location"] == "/setup/seat"
 
 
 def test_the_deck_prompt_without_a_stacked_setup_goes_back_to_menu_a(player):

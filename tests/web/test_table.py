@@ -506,13 +506,19 @@ def test_hot_seat_a_new_round_starts_with_a_hand_over_even_for_who_ended_the_las
     assert player.table(hot_seat).hand == QUICK_OUT_SEAT_1
 
 
-def test_hot_seat_round_summary_shows_no_hand(player, hot_seat):
+def test_hot_seat_round_summary_shows_no_hand_to_play_but_every_hand_left_with_its_points(player, hot_seat):
+    """R7.1 (issue 14 item 6): once the round is over, every hand left is shown to everyone,
+    with the points it added; nobody's hand is a hand to play from."""
     assert player.reveal(hot_seat).status_code == 200
     go_out_quick(player, hot_seat)
     view = player.table(hot_seat)
     assert "Round 1 is over" in view.html
-    assert view.hand == []
-    assert not all_hand_cards(player, hot_seat) & set(view.cards)
+    assert view.hand == [] and 'class="hand-form"' not in view.html
+    game, _version = player.state(hot_seat)
+    left = re.findall(r'<li><span class="hand-owner">(.*?)</span> <span class="hand-cards">(.*?)</span> '
+                      r'<span class="hand-points">(\d+) pts</span>', view.html)
+    assert [(name, re.findall(r'data-card="(\w+)"', cards), int(points)) for name, cards, points in left] == [
+        (p.name, [c.code for c in p.hand.cards], game.round_scores[-1][n]) for n, p in enumerate(game.players)]
 
 
 # -- round and game end (R5.7, R7, R9.3) -----------------------------------------------------------------------------
