@@ -64,6 +64,9 @@ def invite(slug: str, number: int):
     if not 0 <= number < len(record.seats):
         abort(404)
     seat = record.seats[number]
+    if seat.device == OWN and seat.join_code is None and seat.token_hash is not None:
+        # the page updates itself (its event stream) when the seat is claimed: say so
+        return render_template("lan/invite.html", record=record, seat=seat, joined=True)
     if seat.device != OWN or seat.join_code is None:
         return redirect(url_for("table.table", slug=slug), 303)
     link = public_url(url_for("lan.join_link", code=seat.join_code))

@@ -137,7 +137,7 @@
         if (bar.parentNode) bar.parentNode.removeChild(bar);
         table.classList.remove("pacing");
         waiting.forEach(function (b) { b.disabled = false; });
-        settled(table, afterOwnAction);
+        settled(table, afterOwnAction || state.own);
       }
     };
     pacing = state;
@@ -176,12 +176,13 @@
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
-    if (!target || target.id !== "table") return;
+    if (!target || target.id !== "table" || !event.detail.shouldSwap) return;
     var config = event.detail.requestConfig || {};
     var own = !!config.verb && config.verb !== "get";
     var incoming = /id="table"[^>]*data-version="(\d+)"/.exec(event.detail.serverResponse || "");
     if (pacing && incoming && incoming[1] === shownVersion) {
       event.detail.shouldSwap = false; // the same table, already being shown step by step
+      if (own) pacing.own = true; // (a live update showed this page's own action first)
       return;
     }
     ownAction = own;
@@ -199,10 +200,11 @@
     kept = null;
   });
 
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
     var table = document.getElementById("table");
     if (!table) { wasMyTurn = null; lastStatus = null; shownVersion = null; return; }
-    var own = ownAction;
+    var config = event.detail && event.detail.requestConfig;
+    var own = ownAction || !!(config && config.verb && config.verb !== "get");
     ownAction = false;
     shown(table, own);
   });
