@@ -89,13 +89,18 @@
 
   // -- the table as it is now --------------------------------------------------------------------
 
-  function settled(table, afterOwnAction) {
+  // The tab title (and the sound) follow the table as it is now, even while steps are shown.
+  function titled(table) {
     var myTurn = table.getAttribute("data-my-turn") === "yes";
     var becameMyTurn = myTurn && wasMyTurn === false;
     var base = document.title.replace(/^\u25B6 Your turn - /, "").replace(/^Your turn - /, "");
     document.title = myTurn ? "\u25B6 Your turn - " + base : base;
     if (becameMyTurn && soundOn()) beep();
     wasMyTurn = myTurn;
+    return becameMyTurn;
+  }
+
+  function settled(table, afterOwnAction, becameMyTurn) {
     var bar = table.querySelector(".status-bar");
     if (bar && table.getAttribute("data-player") === "yes") addSoundToggle(bar);
     var status = statusText(table);
@@ -113,10 +118,10 @@
     pacing = null;
   }
 
-  function pace(table, url, afterOwnAction) {
+  function pace(table, url, afterOwnAction, becameMyTurn) {
     var board = table.querySelector(".board");
     var dock = table.querySelector(".dock");
-    if (!board || !dock || !window.fetch) { settled(table, afterOwnAction); return; }
+    if (!board || !dock || !window.fetch) { settled(table, afterOwnAction, becameMyTurn); return; }
     var finalBoard = Array.prototype.slice.call(board.childNodes);
     var waiting = Array.prototype.filter.call(table.querySelectorAll("button"), function (b) { return !b.disabled; });
     var bar = document.createElement("div");
@@ -137,7 +142,7 @@
         if (bar.parentNode) bar.parentNode.removeChild(bar);
         table.classList.remove("pacing");
         waiting.forEach(function (b) { b.disabled = false; });
-        settled(table, afterOwnAction || state.own);
+        settled(table, afterOwnAction || state.own, becameMyTurn);
       }
     };
     pacing = state;
@@ -168,8 +173,9 @@
     var steps = table.getAttribute("data-steps");
     var again = version === shownVersion;
     shownVersion = version;
-    if (steps && !again && !reducedMotion()) pace(table, steps, afterOwnAction);
-    else settled(table, afterOwnAction);
+    var becameMyTurn = titled(table);
+    if (steps && !again && !reducedMotion()) pace(table, steps, afterOwnAction, becameMyTurn);
+    else settled(table, afterOwnAction, becameMyTurn);
   }
 
   // -- htmx swaps ---------------------------------------------------------------------------------------

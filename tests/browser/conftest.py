@@ -140,6 +140,9 @@ def device(browser, live_server):
 
     def make(name: str = "device", **options) -> Device:
         options.setdefault("viewport", dict(DESKTOP))
+        # The table shows others' moves step by step (static/js/app.js) unless the browser asks for
+        # reduced motion: tests about other things ask for it, tests of the steps pass "no-preference".
+        options.setdefault("reduced_motion", "reduce")
         options.setdefault("accept_downloads", True)
         context = browser.new_context(**options)
         context.set_default_timeout(TIMEOUT_MS)

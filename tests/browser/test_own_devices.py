@@ -101,6 +101,8 @@ class LiveGame:
             if playing:
                 assert snap["hand"] is not None and snap["handForms"] == 1
             others = set().union(*(hand for name, hand in hands.items() if name != seat.name))
+            if not playing:  # R7.1: once a round is over, every hand left is shown to everyone
+                others = set()
             leaked = others & (set(snap["codeAttributes"]) | set(snap["allCards"]) | set(snap["cardInputs"]))
             assert not leaked, f"{seat.name}'s page shows {sorted(leaked)} from another seat's hand"
             if snap["myTurn"]:  # issue 4 item 5 (static/js/app.js)
