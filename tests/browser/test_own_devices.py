@@ -113,7 +113,7 @@ class LiveGame:
             assert sum(snaps[seat.device.name]["myTurn"] for seat in self.seats) == 1
         if self.spectator is not None:  # issue 4 item 6: the watch link shows no hand
             snap = snaps[self.spectator.name]
-            everything = set().union(*hands.values())
+            everything = set().union(*hands.values()) if playing else set()  # (R7.1: shown once over)
             assert snap["hand"] is None and snap["handForms"] == 0 and "Your turn" not in snap["title"]
             assert not everything & (set(snap["codeAttributes"]) | set(snap["allCards"]))
             assert "watching" in snap["status"] or not playing
