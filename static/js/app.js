@@ -126,7 +126,15 @@
     var waiting = Array.prototype.filter.call(table.querySelectorAll("button"), function (b) { return !b.disabled; });
     var bar = document.createElement("div");
     bar.className = "pace";
-    bar.innerHTML = '<span class="pace-text">\u2026</span><button type="button" class="pace-skip">Skip</button>';
+    var said = document.createElement("span");
+    said.className = "pace-text";
+    said.textContent = "\u2026";
+    var skip = document.createElement("button");
+    skip.type = "button";
+    skip.className = "pace-skip";
+    skip.textContent = "Skip";
+    bar.appendChild(said);
+    bar.appendChild(skip);
     dock.insertBefore(bar, dock.firstChild);
     table.classList.add("pacing");
     waiting.forEach(function (b) { b.disabled = true; });
@@ -146,14 +154,13 @@
       }
     };
     pacing = state;
-    bar.querySelector(".pace-skip").addEventListener("click", state.finish);
+    skip.addEventListener("click", state.finish);
     window.fetch(url, { credentials: "same-origin" }).then(function (answer) {
       return answer.ok ? answer.text() : "";
     }).then(function (html) {
       if (over) return;
-      var holder = document.createElement("div");
-      holder.innerHTML = html;
-      var steps = holder.querySelectorAll("template.step");
+      // parsed as an inert document: nothing in it runs or loads until a step is shown
+      var steps = new window.DOMParser().parseFromString(html, "text/html").querySelectorAll("template.step");
       var index = 0;
       (function next() {
         if (over) return;
@@ -161,7 +168,7 @@
         var step = steps[index++];
         board.replaceChildren(step.content.cloneNode(true));
         var text = step.getAttribute("data-text") || "";
-        bar.querySelector(".pace-text").textContent = text;
+        said.textContent = text;
         announce(text);
         timer = window.setTimeout(next, STEP_MS);
       })();

@@ -364,7 +364,7 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
         screenshot(ann, "abandon-confirmation", sizes=(("desktop", DESKTOP["viewport"]),))
         ann.get_by_role("button", name="Yes, abandon this game").click()
         ann.get_by_text("This game was abandoned").wait_for()
-        hana.get_by_text("The host abandoned this game").wait_for()  # live, on the other device
+        hana.locator("#table").get_by_text("The host abandoned this game").wait_for()  # live, on the other device
         ann.goto(server.url + "/")
         assert slug not in ann.content()
 
