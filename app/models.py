@@ -11,6 +11,7 @@ from .extensions import db
 
 PLAYING = "playing"
 FINISHED = "finished"  # the state says the game is over (store.save_game keeps the two in step)
+ABANDONED = "abandoned"  # the host ended it unfinished: listed nowhere, no score changed
 HERE = "here"  # a hot-seat seat, played on the host's device
 OWN = "own"  # a seat played from its own device, claimed with a join link
 
@@ -56,7 +57,9 @@ class GameRecord(db.Model):
     __tablename__ = "games"
     # Menu A's query (unfinished games, most recently played first, 50 at most) walks this index
     # and stops after 50 rows, however many games are stored, finished or not.
-    __table_args__ = (sa.Index("ix_games_status_updated_at", "status", "updated_at"),)
+    __table_args__ = (sa.Index("ix_games_status_updated_at", "status", "updated_at"),
+                      # the finished games' list, most recent first
+                      sa.Index("ix_games_status_finished_at", "status", "finished_at"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(sa.String(16), unique=True)
@@ -75,6 +78,13 @@ class GameRecord(db.Model):
     # Hot-seat: the seat whose hand the host's device last revealed after a hand-over screen.
     shown_seat: Mapped[int | None] = mapped_column(default=None)
     rematch_slug: Mapped[str | None] = mapped_column(sa.String(16), default=None)
+    # The results once finished (JSON: [{seat, name, won, score}]), for lists of finished games.
+    results: Mapped[str | None] = mapped_column(sa.Text, default=None)
+    # Read from an exported file: replayable, but it changed no score.
+    imported: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    # Where the computer stood in for a person (JSON: {seat: [[first log line, end or null]]}),
+    # so the log can say "AI for Finn".
+    standins: Mapped[str | None] = mapped_column(sa.Text, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)

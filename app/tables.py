@@ -33,7 +33,7 @@ from .core.protocol import (
 )
 from .extensions import db
 from .files import write_atomically
-from .models import FINISHED, HERE, OWN, PLAYING, GameRecord, SeatRecord, utcnow
+from .models import ABANDONED, FINISHED, HERE, OWN, PLAYING, GameRecord, SeatRecord, utcnow
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 JOIN_CODE_LENGTH = 6
@@ -254,8 +254,11 @@ def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome],
 
 
 def finish(record: GameRecord, state: GameState) -> None:
-    """The moment a game ends (R7.4): its results, in the caller's transaction."""
+    """The moment a game ends (R7.4): its results, in the caller's transaction (and kept with
+    the game, for the list of finished games)."""
     store.record_results(store.definition_of(record), state.results())
+    record.results = json.dumps([{"seat": r.seat, "name": state.label(r.seat), "won": r.won, "score": r.score}
+                                 for r in state.results()])
 
 
 def after_finish(record: GameRecord) -> None:
@@ -483,9 +486,48 @@ def set_standin(slug: str, tokens: Mapping[str, str], number: int, on: bool, idl
         if state.to_move() != number or waited < idle_seconds:
             raise Conflict(f"{seat.name} is not idle: the AI can stand in after {idle_seconds} seconds of waiting on their turn.")
         seat.ai_standin = True
-        save_and_score(record, state, play_computer_turns(state, record))
+        record.standins = standin_spans(record, state, number, True)
+        save_and_score(record, state, play_computer_turns(state, record), standins=record.standins)
     else:
         if not held.host and number not in held:
             raise Forbidden("Only the host or the seat's player can stop the AI.")
         seat.ai_standin = False
-        store.save_game(record, None, [])
+        store.save_game(record, None, [], standins=standin_spans(record, state, number, False))
+
+
+def standin_spans(record: GameRecord, state: GameState, number: int, on: bool) -> str:
+    """``record.standins`` with a span of the game's log opened (or closed) for seat ``number``
+    at the log's current end: the lines the computer made for that person."""
+    spans = json.loads(record.standins or "{}")
+    mine = spans.setdefault(str(number), [])
+    end = len(state.view(None).get("log") or [])
+    if on:
+        mine.append([end, None])
+    elif mine and mine[-1][1] is None:
+        mine[-1][1] = end
+    return json.dumps(spans, separators=(",", ":"))
+
+
+def standin_lines(record: GameRecord, first: int, end: int) -> dict[int, int]:
+    """Which lines of the game's log from ``first`` to ``end`` the computer made for a person:
+    {line index: seat}."""
+    lines = {}
+    for seat, spans in json.loads(record.standins or "{}").items():
+        for start, stop in spans:
+            for index in range(max(first, start), min(end, end if stop is None else stop)):
+                lines[index] = int(seat)
+    return lines
+
+
+def abandon(slug: str, tokens: Mapping[str, str]) -> GameRecord:
+    """The host ends an unfinished game: it leaves Menu A's list, and no result or score is
+    recorded (an unfinished game changes no score)."""
+    record = store.lock_game(slug)
+    if record is None:
+        raise NotFound("There is no such game.")
+    if not is_host(record, tokens):
+        raise Forbidden("Only the host (the browser that set the game up) can abandon it.")
+    if record.status != PLAYING:
+        raise Conflict("This game is not being played any more.")
+    store.save_game(record, None, [], status=ABANDONED)
+    return record

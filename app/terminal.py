@@ -128,14 +128,14 @@ class Terminal:
         names = self.choose_players(players)
         seed = self.rng.randrange(2**63)
         game = Game.new(names, stacked_deck=deck, seed=None if deck else seed)
-        self.say(game.log[0]["text"])
+        self.say(game.round_log()[0]["text"])
         controls = TerminalControls(self)
         computers = computer_seats(game)
         while not game.is_over():
             if game.to_move() is None:  # a round summary, then the next deal (R9.3)
                 self.round_summary(game)
                 game.apply(None, NextRound())
-                self.say(game.log[0]["text"])
+                self.say(game.round_log()[0]["text"])
                 continue
             autoplay(game, computers, on_outcome=lambda outcome: controls.done(game, outcome.seat, outcome))
             if game.to_move() is None:
@@ -179,7 +179,7 @@ class Terminal:
         while True:  # R3.2, R3.4: the one admission rule, as the web uses it
             try:
                 return admit_new_name(self.ask("New player's name: "), seated, known=self.scores.__contains__,
-                                      known_hint="; choose returning player to use it, or another name")
+                                      known_hint="; choose Returning player to use it, or another name")
             except NameRefused as error:
                 self.say(str(error))
 

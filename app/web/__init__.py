@@ -7,6 +7,7 @@ import hashlib
 import os
 
 from flask import Flask, render_template, request, url_for
+from flask_compress import Compress
 from flask_wtf.csrf import CSRFError
 from jinja2 import pass_context
 from markupsafe import Markup
@@ -23,14 +24,22 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from . import admin, events, lan, menu, scores, setup, table
+    from . import admin, events, history, lan, menu, scores, setup, table
 
-    for module in (menu, setup, table, lan, scores, admin, events):
+    for module in (menu, setup, table, lan, scores, admin, events, history):
         app.register_blueprint(module.bp)
     if os.environ.get("MASON_BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
         from . import bench
 
         app.register_blueprint(bench.bp)
+
+    # Pages, fragments and assets are compressed when the browser accepts it (brotli or gzip);
+    # the event stream is not (text/event-stream is not in the list: each event must go at once).
+    app.config.setdefault("COMPRESS_MIMETYPES", ["text/html", "text/css", "application/javascript",
+                                                 "text/javascript", "application/json", "image/svg+xml", "text/csv"])
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    app.config.setdefault("COMPRESS_MIN_SIZE", 500)
+    Compress(app)
 
     _register_static_versions(app)
     _register_card_faces(app)

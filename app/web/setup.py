@@ -130,7 +130,7 @@ def add_seat():
         raw = request.form.get("name", "")
         try:  # R3.2, R3.4: the one admission rule, as the terminal uses it
             name = admit_new_name(raw, [s["name"] for s in setup["seats"]], known=store.name_in_scores,
-                                  known_hint=": choose returning player to use it, or another name")
+                                  known_hint=": choose Returning player to use it, or another name")
         except NameRefused as error:
             return render_seat(setup, NEW, str(error), 422, name=raw.strip()[:40], device=device)
     else:

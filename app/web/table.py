@@ -11,14 +11,16 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 
-from .. import store, tables
+from .. import replays, store, tables
 from ..htmx import is_htmx
-from ..models import FINISHED, OWN, GameRecord
+from ..models import ABANDONED, FINISHED, OWN, GameRecord
 from . import identity
 
 bp = Blueprint("table", __name__, url_prefix="/games")
 
-LOG_LINES = 12
+LOG_LINES = 10  # the table's last lines; the whole game's log is a page of its own
+# A browser this many actions behind is shown the table at once, not step by step.
+MAX_PACED = 15
 # Form fields that are not part of an action.
 NOT_ACTION_FIELDS = {"csrf_token", "version", "seat", "move"}
 
@@ -66,7 +68,20 @@ def table_context(record: GameRecord, state, held: tables.Held, *, watching: boo
             "join_code": seat.join_code if manages else None,
         })
     finished = record.status == FINISHED or state.is_over()
+    abandoned = record.status == ABANDONED
+    if abandoned:
+        moves, handover = [], None
     log = view.get("log") or []
+    log_start = max(0, len(log) - LOG_LINES)
+    by_computer = tables.standin_lines(record, log_start, len(log)) if record.standins else {}
+    waiting = [seat for seat in seats if seat["device"] == OWN and not seat["claimed"] and not seat["is_ai"]]
+    my_turn = shown is not None and shown == turn and not abandoned
+    if abandoned or finished:
+        focus = ""
+    elif my_turn and moves:
+        focus = "hand" if any(move.pick is not None for move in moves) and view.get("hand") else "moves"
+    else:
+        focus = ""
     return {
         "slug": record.slug,
         "version": record.version,
@@ -76,7 +91,7 @@ def table_context(record: GameRecord, state, held: tables.Held, *, watching: boo
         "view": view,
         "me": shown,
         "turn": turn,
-        "my_turn": shown is not None and shown == turn,
+        "my_turn": my_turn,
         "moves": moves,
         "pick": any(move.pick is not None for move in moves),
         "handover": handover,
@@ -87,9 +102,16 @@ def table_context(record: GameRecord, state, held: tables.Held, *, watching: boo
         "seats": seats,
         "selected": set(selected),
         "message": message,
-        "log": log[-LOG_LINES:],
-        "log_start": max(1, len(log) - LOG_LINES + 1),
+        "log": [dict(event, by=state.label(by_computer[index]) if index in by_computer else None)
+                for index, event in enumerate(log[log_start:], start=log_start)],
+        "log_start": log_start + 1,
+        "log_total": len(log),
         "finished": finished,
+        "abandoned": abandoned,
+        "waiting": waiting,  # own-device seats nobody has joined yet
+        "standin_me": shown is not None and record.seats[shown].ai_standin and not finished,
+        "focus": focus,
+        "steps_url": None,
         "results": state.results() if finished else [],
         "rematch_slug": record.rematch_slug,
         "idle_seat": None if watching else tables.idle_seat(record, state, held, current_app.config["IDLE_SECONDS"]),
@@ -99,12 +121,20 @@ def table_context(record: GameRecord, state, held: tables.Held, *, watching: boo
 
 
 def render_table(record: GameRecord, *, message: str | None = None, status: int = 200,
-                 selected=(), watching: bool = False, fragment: bool | None = None, game=None):
-    """The table page (or its fragment). ``game``: the record's state if the caller has it."""
+                 selected=(), watching: bool = False, fragment: bool | None = None, game=None,
+                 since: int | None = None):
+    """The table page (or its fragment). ``game``: the record's state if the caller has it.
+    ``since``: the version this browser showed before; the actions after it are shown to it one
+    after another (``steps_url``)."""
     state = game if game is not None else store.load_state(record)
     held = tables.Held() if watching else access(record)
     context = table_context(record, state, held, watching=watching, message=message, selected=selected)
     use_fragment = is_htmx() if fragment is None else fragment
+    if use_fragment and since is not None and since < record.version:
+        count = replays.count_actions(record, since, record.version)
+        if 0 < count <= MAX_PACED and replays.replayable(record):
+            context["steps_url"] = url_for("history.steps", slug=record.slug, after=since, upto=record.version,
+                                           me=context["me"])
     template = "table/_table.html" if use_fragment else "table/page.html"
     return render_template(template, **context), status
 
@@ -128,7 +158,7 @@ def table_fragment(slug: str):
     since = request.args.get("since", type=int)
     if since is not None and since == record.version:
         return "", 204
-    return render_table(record, watching=request.args.get("watch") == "1", fragment=True)
+    return render_table(record, watching=request.args.get("watch") == "1", fragment=True, since=since)
 
 
 def action_data(form) -> dict[str, Any]:
@@ -152,13 +182,21 @@ def act(slug: str):
     version = request.form.get("version", type=int)
     seat = request.form.get("seat", type=int)  # none: a move of the table (the next deal)
     done = tables.perform(slug, identity.tokens_for(slug), version, seat, action_data(request.form))
-    return after_post(slug, done=done)
+    # The browser's own action shows at once; what the computer players did after it, step by step.
+    return after_post(slug, done=done, since=version + 1)
 
 
 @bp.post("/<slug>/reveal")
 def reveal(slug: str):
     done = tables.reveal(slug, identity.tokens_for(slug), request.form.get("version", type=int))
     return after_post(slug, done=done)
+
+
+@bp.post("/<slug>/abandon")
+def abandon(slug: str):
+    """The host ends the unfinished game (the button asked for a confirmation first)."""
+    tables.abandon(slug, identity.tokens_for(slug))
+    return after_post(slug)
 
 
 @bp.post("/<slug>/rematch")
@@ -178,13 +216,13 @@ def go_to_rematch(slug: str, take_seats):
     return navigate(url_for("table.table", slug=record.slug))
 
 
-def after_post(slug: str, done: tables.Result | None = None):
+def after_post(slug: str, done: tables.Result | None = None, since: int | None = None):
     """Answer a successful table form: the fresh table as a fragment for htmx, or for a plain
     form a redirect (so a refresh cannot repeat it). ``done``: the game as the action just saved
     it, shown without reading it back."""
     if is_htmx():
         if done is not None:
-            return render_table(done.record, game=done.game)
+            return render_table(done.record, game=done.game, since=since)
         return render_table(load_record(slug))
     load_record(slug)
     return redirect(url_for("table.table", slug=slug), 303)
@@ -207,6 +245,7 @@ def answer_refusal(error: tables.TableError):
         from . import render_error
 
         return render_error(error.status if record is None else 404, error.message)
+    # A stale form's cards stay selected only where they still can be (the template checks each).
     selected = request.form.getlist("cards")
     return render_table(record, message=error.message, status=error.status, selected=selected)
 

@@ -1,12 +1,29 @@
-// Mason Rummy: small touches on top of htmx. The game works without this file.
+// The card table: small touches on top of htmx, for every game. The game works without this file.
+// - paced turns: when the table changes by other players' actions (a computer's draw, lay-downs
+//   and discard; another person's move), the board shows each step as a spectator saw it, about
+//   half a second apart, before the table as it is now; Skip (or Escape) shows it at once, and
+//   with prefers-reduced-motion it is always at once. The server decided everything already:
+//   the buttons wait until the steps are shown.
+// - one stable live region (#announcer) says whose turn it is and each move of the others;
+// - a live update keeps the cards the player has selected (where they can still be selected);
+// - after an action, focus goes to the next useful control; arrow keys move between cards;
+//   on a replay, arrow keys step back and forth;
 // - the tab title says when it is your turn, and an optional sound plays when it becomes so;
-// - the sound choice is kept in this browser (localStorage);
-// - a refused lay-down's message goes away when the player changes the selection;
-// - a live refresh of the table keeps the cards the player has ticked.
+// - a refused action's message goes away when the player changes the selection.
 (function () {
   "use strict";
   var SOUND_KEY = "mason-rummy-sound";
+  var STEP_MS = 550;
   var wasMyTurn = null;
+  var lastStatus = null;
+  var shownVersion = null; // the version of the table shown (or being shown step by step)
+  var pacing = null; // the steps being shown: {finish, stop}
+  var kept = null; // the selection to keep across a live update
+  var ownAction = false; // the swap answers this page's own form
+
+  function reducedMotion() {
+    return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+  }
 
   function soundOn() {
     try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; }
@@ -42,17 +59,194 @@
     bar.appendChild(button);
   }
 
-  function update() {
-    var table = document.getElementById("table");
-    if (!table) { wasMyTurn = null; return; }
+  function announce(text) {
+    var region = document.getElementById("announcer");
+    if (region && text) region.textContent = text;
+  }
+
+  function statusText(table) {
+    var strong = table.querySelector(".status-bar strong");
+    return strong ? strong.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function cardInputs(table) {
+    return Array.prototype.slice.call(table.querySelectorAll("input[name=cards]"));
+  }
+
+  // -- focus -----------------------------------------------------------------------------------
+
+  function focusNext(table, afterOwnAction, becameMyTurn) {
+    var target = null;
+    var focus = table.getAttribute("data-focus");
+    if (focus && (afterOwnAction || becameMyTurn)) {
+      if (focus === "hand") target = cardInputs(table).filter(function (i) { return !i.disabled; })[0];
+      if (!target) target = table.querySelector(".dock .actions button, .dock button:not(.pace-skip)");
+    } else if (afterOwnAction) {
+      target = table.querySelector(".handover button, .summary button, .results button");
+    }
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  // -- the table as it is now --------------------------------------------------------------------
+
+  // The tab title (and the sound) follow the table as it is now, even while steps are shown.
+  function titled(table) {
     var myTurn = table.getAttribute("data-my-turn") === "yes";
+    var becameMyTurn = myTurn && wasMyTurn === false;
     var base = document.title.replace(/^\u25B6 Your turn - /, "").replace(/^Your turn - /, "");
     document.title = myTurn ? "\u25B6 Your turn - " + base : base;
-    if (myTurn && wasMyTurn === false && soundOn()) beep();
+    if (becameMyTurn && soundOn()) beep();
     wasMyTurn = myTurn;
+    return becameMyTurn;
+  }
+
+  function settled(table, afterOwnAction, becameMyTurn) {
     var bar = table.querySelector(".status-bar");
     if (bar && table.getAttribute("data-player") === "yes") addSoundToggle(bar);
+    var status = statusText(table);
+    if (status && status !== lastStatus) {
+      if (lastStatus !== null) announce(status);
+      lastStatus = status;
+    }
+    focusNext(table, afterOwnAction, becameMyTurn);
   }
+
+  // -- paced steps ----------------------------------------------------------------------------------
+
+  function stopPacing() {
+    if (pacing) pacing.stop();
+    pacing = null;
+  }
+
+  function pace(table, url, afterOwnAction, becameMyTurn) {
+    var board = table.querySelector(".board");
+    var dock = table.querySelector(".dock");
+    if (!board || !dock || !window.fetch) { settled(table, afterOwnAction, becameMyTurn); return; }
+    var finalBoard = Array.prototype.slice.call(board.childNodes);
+    var waiting = Array.prototype.filter.call(table.querySelectorAll("button"), function (b) { return !b.disabled; });
+    var bar = document.createElement("div");
+    bar.className = "pace";
+    var said = document.createElement("span");
+    said.className = "pace-text";
+    said.textContent = "\u2026";
+    var skip = document.createElement("button");
+    skip.type = "button";
+    skip.className = "pace-skip";
+    skip.textContent = "Skip";
+    bar.appendChild(said);
+    bar.appendChild(skip);
+    dock.insertBefore(bar, dock.firstChild);
+    table.classList.add("pacing");
+    waiting.forEach(function (b) { b.disabled = true; });
+    var timer = null;
+    var over = false;
+    var state = {
+      stop: function () { over = true; window.clearTimeout(timer); },
+      finish: function () {
+        if (over) return;
+        state.stop();
+        pacing = null;
+        board.replaceChildren.apply(board, finalBoard);
+        if (bar.parentNode) bar.parentNode.removeChild(bar);
+        table.classList.remove("pacing");
+        waiting.forEach(function (b) { b.disabled = false; });
+        settled(table, afterOwnAction || state.own, becameMyTurn);
+      }
+    };
+    pacing = state;
+    skip.addEventListener("click", state.finish);
+    window.fetch(url, { credentials: "same-origin" }).then(function (answer) {
+      return answer.ok ? answer.text() : "";
+    }).then(function (html) {
+      if (over) return;
+      // parsed as an inert document: nothing in it runs or loads until a step is shown
+      var steps = new window.DOMParser().parseFromString(html, "text/html").querySelectorAll("template.step");
+      var index = 0;
+      (function next() {
+        if (over) return;
+        if (index >= steps.length) { state.finish(); return; }
+        var step = steps[index++];
+        board.replaceChildren(step.content.cloneNode(true));
+        var text = step.getAttribute("data-text") || "";
+        said.textContent = text;
+        announce(text);
+        timer = window.setTimeout(next, STEP_MS);
+      })();
+    }).catch(state.finish);
+  }
+
+  function shown(table, afterOwnAction) {
+    var version = table.getAttribute("data-version");
+    var steps = table.getAttribute("data-steps");
+    var again = version === shownVersion;
+    shownVersion = version;
+    var becameMyTurn = titled(table);
+    if (steps && !again && !reducedMotion()) pace(table, steps, afterOwnAction, becameMyTurn);
+    else settled(table, afterOwnAction, becameMyTurn);
+  }
+
+  // -- htmx swaps ---------------------------------------------------------------------------------------
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "table" || !event.detail.shouldSwap) return;
+    var config = event.detail.requestConfig || {};
+    var own = !!config.verb && config.verb !== "get";
+    var incoming = /id="table"[^>]*data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+    if (pacing && incoming && incoming[1] === shownVersion) {
+      event.detail.shouldSwap = false; // the same table, already being shown step by step
+      if (own) pacing.own = true; // (a live update showed this page's own action first)
+      return;
+    }
+    ownAction = own;
+    // A live update (someone else's action, a seat claimed) keeps this player's selection.
+    kept = ownAction ? null : cardInputs(target).filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
+    stopPacing();
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    var table = document.getElementById("table");
+    if (!table || !kept || !kept.length) return;
+    cardInputs(table).forEach(function (input) {
+      if (!input.disabled && kept.indexOf(input.value) >= 0) input.checked = true;
+    });
+    kept = null;
+  });
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var table = document.getElementById("table");
+    if (!table) { wasMyTurn = null; lastStatus = null; shownVersion = null; return; }
+    var config = event.detail && event.detail.requestConfig;
+    var own = ownAction || !!(config && config.verb && config.verb !== "get");
+    ownAction = false;
+    shown(table, own);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var table = document.getElementById("table");
+    if (table) shown(table, false);
+  });
+
+  // -- keys ---------------------------------------------------------------------------------------------
+
+  var ARROWS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (event.key === "Escape" && pacing) { pacing.finish(); return; }
+    if (target && target.name === "cards" && target.type === "checkbox" && ARROWS[event.key]) {
+      var inputs = cardInputs(target.form || document).filter(function (i) { return !i.disabled; });
+      var next = inputs[inputs.indexOf(target) + ARROWS[event.key]];
+      if (next) { next.focus(); event.preventDefault(); }
+      return;
+    }
+    var replay = document.querySelector(".replay-bar");
+    if (replay && (event.key === "ArrowRight" || event.key === "ArrowLeft") && !event.altKey && !event.ctrlKey
+        && !(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
+      var url = replay.getAttribute(event.key === "ArrowRight" ? "data-next" : "data-prev");
+      if (url) { event.preventDefault(); window.location.assign(url); }
+    }
+  });
 
   // A refusal's message is about the last selection: hide it once the player picks again.
   document.addEventListener("change", function (event) {
@@ -62,33 +256,4 @@
     var message = table && table.querySelector(".message.error");
     if (message) message.hidden = true;
   });
-
-  // A live refresh (someone else's move) swaps the whole table: the cards this player has
-  // ticked stay ticked where they are still in the same seat's hand and may be selected.
-  var ticked = null;
-  function handSeat(root) {
-    var seat = root && root.querySelector("input[name=seat]");
-    return seat ? seat.value : null;
-  }
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var detail = event.detail;
-    var target = detail.target;
-    ticked = null;
-    if (!target || target.id !== "table" || !detail.requestConfig || detail.requestConfig.verb !== "get") return;
-    var values = Array.prototype.map.call(target.querySelectorAll("input[name=cards]:checked"),
-                                          function (input) { return input.value; });
-    if (values.length) ticked = {seat: handSeat(target), values: values};
-  });
-  document.addEventListener("htmx:afterSwap", function () {
-    var keep = ticked;
-    ticked = null;
-    var table = document.getElementById("table");
-    if (!keep || !table || handSeat(table) !== keep.seat) return;
-    Array.prototype.forEach.call(table.querySelectorAll("input[name=cards]"), function (input) {
-      if (!input.disabled && keep.values.indexOf(input.value) !== -1) input.checked = true;
-    });
-  });
-
-  document.addEventListener("DOMContentLoaded", update);
-  document.addEventListener("htmx:afterSettle", update);
 })();

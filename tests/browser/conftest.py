@@ -117,7 +117,7 @@ class Device:
             page.get_by_role("button", name="Use this deck").click()
         for number, (name, device) in enumerate(seats, start=1):
             page.get_by_role("heading", name=f"Player {number} of {len(seats)}").wait_for()
-            page.get_by_role("button", name=re.compile("new player$")).click()
+            page.get_by_role("button", name=re.compile("New player$")).click()
             page.locator("#name").fill(name)
             page.locator(f"input[name=device][value={device}]").check()
             page.get_by_role("button", name=f"Take seat {number}").click()
@@ -140,6 +140,9 @@ def device(browser, live_server):
 
     def make(name: str = "device", **options) -> Device:
         options.setdefault("viewport", dict(DESKTOP))
+        # The table shows others' moves step by step (static/js/app.js) unless the browser asks for
+        # reduced motion: tests about other things ask for it, tests of the steps pass "no-preference".
+        options.setdefault("reduced_motion", "reduce")
         options.setdefault("accept_downloads", True)
         context = browser.new_context(**options)
         context.set_default_timeout(TIMEOUT_MS)

@@ -35,7 +35,7 @@ def test_menu_setup_and_table_pages_have_no_console_errors_or_csp_violations(liv
     for number, (name, device_kind) in enumerate([("Ann", "here"), ("Bob", "own"), ("AI", "here")], start=1):
         page.get_by_role("heading", name=f"Player {number} of 3").wait_for()
         page.get_by_role("heading", name="Menu B: Choose Player Type").wait_for()
-        page.get_by_role("button", name=re.compile("new player$")).click()
+        page.get_by_role("button", name=re.compile("New player$")).click()
         page.locator("#name").fill(name)
         page.locator(f"input[name=device][value={device_kind}]").check()
         page.get_by_role("button", name=f"Take seat {number}").click()

@@ -96,6 +96,8 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
     assert snap["status"].startswith("Round 1 of 3")
 
     while not snap["results"]:
+        if snap["summary"]:
+            known.clear()  # R7.1: once the round is over, every hand left is shown to everyone
         check_hot_seat_privacy(snap, known)
         if snap["summary"]:  # R9.3: a round summary, then the next round
             summaries.append(snap["summary"])
@@ -201,8 +203,8 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
             assert not any(line.startswith(human) for line in after for human in HUMANS), snap["log"]
             ai_turns += 1
 
-    # -- game over (R7.3, R9.3) -------------------------------------------------------------------
-    check_hot_seat_privacy(snap, known)
+    # -- game over (R7.3, R9.3): every hand left is shown (R7.1) ------------------------------------
+    check_hot_seat_privacy(snap, {})
     assert "Game over" in snap["status"] and snap["results"].startswith("Game over")
     assert summaries == ["Round 1 is over", "Round 2 is over"]
     assert "refused" in done and "keyboard" in done and "handover" in done

@@ -30,17 +30,20 @@ def hand_of(game: Game, seat: int) -> list[str]:
 
 
 def table_cards(game: Game) -> set[str]:
-    """The cards lying face up: the discard top and every laid-down set."""
+    """The cards lying face up: the discard top and every laid-down set; once a round is over,
+    every hand left (R7.1: shown with its points)."""
     cards = {game.discard[-1].code} if game.discard else set()
     for player in game.players:
         for card_set in player.hand.laid_down:
             cards.update(card.code for card in card_set.cards)
+        if game.to_move() is None:
+            cards.update(card.code for card in player.hand.cards)
     return cards
 
 
 def public_cards(game: Game) -> set[str]:
-    """What every browser at the table may know: the table cards and the cards this round's
-    log names (a discard, a card taken from the discard pile, a lay-down)."""
+    """What every browser at the table may know: the table cards and the cards the game's log
+    names (a discard, a card taken from the discard pile, a lay-down; every round's)."""
     cards = table_cards(game)
     for event in game.log:
         cards.update(event["cards"])

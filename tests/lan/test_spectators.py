@@ -14,7 +14,7 @@ from app.games.mason.actions import STOCK
 from app.games.mason.bot import play_computer_turn
 from support.web import Page, database_dump
 
-PLAYER_BLOCK = re.compile(r'<li class="player[^"]*">(.*?)</li>', re.S)
+PLAYER_BLOCK = re.compile(r'<li class="player[^"]*"[^>]*>(.*?)</li>', re.S)
 STATS = re.compile(r'<span class="player-stats">(\d+) cards? &middot; (\d+) pts</span>')
 NAME = re.compile(r'<span class="player-name">(.*?)</span>')
 SET_BLOCK = re.compile(r'<span class="set (meld|run)"[^>]*>(.*?)</span>(?=<span class="set|\s*</div>)', re.S)
@@ -73,8 +73,10 @@ def assert_watch_page(html: str, game) -> None:
     assert players_shown(html) == expected_players(game)  # R4.4: every player's sets and hand size
     assert f'<strong>{len(game.stock)}</strong> card' in html
     top = game.discard[-1].code
-    assert re.search(rf'<div class="pile">\s*<span class="card[^"]*" data-card="{top}"', html)
+    assert re.search(rf'<div class="pile">\s*<span class="pile-label">Discard pile.*?</span>\s*<span class="card[^"]*" data-card="{top}"', html, re.S)
     hands = {card.code for player in game.players for card in player.hand.cards}
+    if game.to_move() is None:  # R7.1: once the round is over, every hand left is shown
+        hands = set()
     assert not set(page.cards) & (hands | {card.code for card in game.stock})
 
 

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from app.models import ActionRecord
 from support.web import Page, Player, database_dump
 
-STATUS_BAR = re.compile(r'<div class="status-bar" role="status">(.*?)</div>', re.S)
+STATUS_BAR = re.compile(r'<div class="status-bar"[^>]*>(.*?)</div>', re.S)
 DATA_VERSION = re.compile(r'id="table"[^>]*data-version="(\d+)"')
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 

@@ -57,11 +57,14 @@ def record_figures(database_url: str, section: str, **figures) -> None:
 
 
 def public_cards(game) -> set[str]:
-    """What everyone may see (R4.4): the top of the discard pile and every laid-down set."""
+    """What everyone may see (R4.4): the top of the discard pile and every laid-down set; once
+    a round is over, every hand left too (R7.1: shown with its points)."""
     cards = {game.discard[-1].code} if game.discard else set()
     for player in game.players:
         for card_set in player.hand.laid_down:
             cards.update(card.code for card in card_set.cards)
+        if game.to_move() is None:
+            cards.update(card.code for card in player.hand.cards)
     return cards
 
 

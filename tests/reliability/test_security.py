@@ -51,6 +51,8 @@ def post_cases(slug: str, import_token: str) -> dict:
         "table.reveal": (f"/games/{slug}/reveal", {"version": None}),
         "table.rematch": (f"/games/{slug}/rematch", {}),
         "table.follow": (f"/games/{slug}/follow", {}),
+        "table.abandon": (f"/games/{slug}/abandon", {}),
+        "history.import_game": ("/finished/import", {}),
         "lan.claim": ("/join", {"code": None}),
         "lan.release": (f"/games/{slug}/seats/1/release", {}),
         "lan.standin": (f"/games/{slug}/seats/1/standin", {"on": "1"}),

@@ -71,7 +71,8 @@ class GameMachine(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.game: Game | None = None
-        self.public: set[Card] = set()  # cards every seat has seen face up this round
+        # cards every seat has seen face up in this game (the log, kept for the whole game, names them)
+        self.public: set[Card] = set()
 
     @initialize(seats=st.sampled_from([2, 3]), deck=st.none() | st.permutations(FULL_DECK),
                 seed=st.integers(0, 2**32), ai_seat=st.booleans())
@@ -113,7 +114,7 @@ class GameMachine(RuleBasedStateMachine):
             assert game.round_number == old.round_number + 1
             assert game.turn == (game.round_number - 1) % len(game.players)  # R4.3
             assert all(len(p.hand) == HAND_SIZE and not p.hand.laid_down for p in game.players)  # R4.2
-            self.public = {game.discard[-1]}
+            self.public.add(game.discard[-1])
             return
         if outcome.round_over:
             # R7.1 / R7.2: the one who went out adds 0, everyone else their hand's points
@@ -144,6 +145,7 @@ class GameMachine(RuleBasedStateMachine):
             if not outcome.round_over:
                 assert game.turn == (seat + 1) % len(game.players) and game.phase == DRAW_PHASE
         elif isinstance(action, LayDown):
+            self.public.update(action.cards)
             sets, old_sets = game.players[seat].hand.laid_down, old.players[seat].hand.laid_down
             assert not set(action.cards) & set(game.players[seat].hand.cards)
             on_table = {c for s in sets for c in s.cards}
@@ -253,7 +255,7 @@ class GameMachine(RuleBasedStateMachine):
             else:
                 assert view["hand"] is None
             for other in seats:
-                if other != viewer:
+                if other != viewer and game.phase not in (ROUND_OVER, GAME_OVER):  # R7.1: hands shown then
                     secret = {c.code for c in game.players[other].hand.cards if c not in self.public}
                     assert not shown & secret, f"seat {viewer} sees {shown & secret} of seat {other}"
             assert view["stock_size"] == len(game.stock)

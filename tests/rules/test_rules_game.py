@@ -83,7 +83,7 @@ def test_r4_3_round_starting_seats(names, starters):
     for round_number in (1, 2, 3):
         seen.append(game.turn)
         assert game.starting_seat(round_number) == game.turn
-        assert game.log[0]["text"].endswith(f"{names[game.turn]} starts.")
+        assert game.round_log()[0]["text"].endswith(f"{names[game.turn]} starts.")
         go_out_quickly(game)
         if round_number < 3:
             game.apply(None, NextRound())

@@ -64,7 +64,7 @@ def test_r9_2_menu_f_numbers_follow_the_sorted_hand():
 def test_r9_menu_wording_and_order():
     assert MENU_A == ("View scores", "Play 2-player game", "Play 3-player game",
                       "Play 2-player game with stacked deck", "Play 3-player game with stacked deck", "Quit")
-    assert MENU_B == ("new player", "returning player")
+    assert MENU_B == ("New player", "Returning player")
     assert MENU_D == ("Draw from stock pile", "Draw from discard pile")
     assert MENU_E == ("Play down cards", "Discard")
     assert GAME_OPTIONS == {2: (2, False), 3: (3, False), 4: (2, True), 5: (3, True)}

@@ -104,8 +104,8 @@ def play(names: Iterable[str], deck: Sequence[Card] | None = None, seed: int | N
     seats, or a dict seat -> strategy). Returns the finished game and the answer lines."""
     game = Game.new(list(names), stacked_deck=deck, seed=seed)
     played = PlayedGame(game)
-    played.events.append(game.log[0]["text"])
-    played.round_events.append([game.log[0]["text"]])
+    played.events.append(game.round_log()[0]["text"])
+    played.round_events.append([game.round_log()[0]["text"]])
     lines = played.turn_lines
 
     def note(outcome) -> None:

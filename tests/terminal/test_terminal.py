@@ -34,7 +34,7 @@ MENU_A = (
     "Menu A: Main Menu\n1. View scores\n2. Play 2-player game\n3. Play 3-player game\n"
     "4. Play 2-player game with stacked deck\n5. Play 3-player game with stacked deck\n6. Quit\n"
 )
-MENU_B = "Menu B: Choose Player Type\n1. new player\n2. returning player\n"
+MENU_B = "Menu B: Choose Player Type\n1. New player\n2. Returning player\n"
 MENU_D = "Menu D: Which Card to Draw\n1. Draw from stock pile\n2. Draw from discard pile\n"
 MENU_E = "Menu E: Next Action\n1. Play down cards\n2. Discard\n"
 NOT_A_CHOICE = "Please answer with a number from 1 to {}."
@@ -296,7 +296,7 @@ def test_new_player_names_are_checked(folder):
         f"{ask}\nA name cannot be empty.\n",
         f"{ask}   \nA name cannot be empty.\n",
         f"{ask}{long_name}\nA name can have at most 24 characters.\n",
-        f"{ask}doris\nThe name doris is already taken; choose returning player to use it, or another name.\n",
+        f"{ask}doris\nThe name doris is already taken; choose Returning player to use it, or another name.\n",
         f"{ask} DORIS \nThe name DORIS is already taken",
         f"{ask}Bell\x07\nA name can only hold printable characters.\n",
         f"{ask}  Ann  \n\nPlayer 2 - {MENU_B}",

@@ -47,10 +47,17 @@ def test_r2_2_the_deck_prompt_suggests_the_decks_in_the_folder(player, decks_fol
     assert names  # the sample decks
     for name in names:
         assert f'<option value="{name}">' in html
-    deck_form = Page(html).posting_to("/setup/deck")
-    assert len(deck_form) == 1
-    assert "deck" in deck_form[0]["inputs"]
-    assert ("cancel", "1", "Cancel") in deck_form[0]["buttons"]
+    deck_form, choices = Page(html).posting_to("/setup/deck")
+    assert "deck" in deck_form["inputs"]
+    assert ("cancel", "1", "Cancel") in deck_form["buttons"]
+    # issue 14 item 4: the decks are also tappable choices, one button a deck
+    assert [(name, value) for name, value, _text in choices["buttons"]] == [("deck", name) for name in names]
+
+
+def test_a_tapped_deck_choice_is_used(player):
+    choose(player, 4)
+    response = player.post("/setup/deck", {"deck": "quick_out.deck"})
+    assert response.status_code == 303 and response.headers["Location"] == "/setup/seat"
 
 
 def test_the_deck_prompt_without_a_stacked_setup_goes_back_to_menu_a(player):
@@ -188,7 +195,7 @@ def test_menu_b_offers_new_or_returning_player(player):
     choose(player, 2)
     view = player.page("/setup/seat")
     assert [(v, label) for name, v, label in view.buttons if name == "kind"] == [
-        ("1", "1new player"), ("2", "2returning player")]
+        ("1", "1New player"), ("2", "2Returning player")]
     assert "Menu B" in view.html and "Player 1 of 2" in view.html
 
 

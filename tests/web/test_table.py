@@ -519,13 +519,19 @@ def test_hot_seat_a_new_round_starts_with_a_hand_over_even_for_who_ended_the_las
     assert player.table(hot_seat).hand == QUICK_OUT_SEAT_1
 
 
-def test_hot_seat_round_summary_shows_no_hand(player, hot_seat):
+def test_hot_seat_round_summary_shows_no_hand_to_play_but_every_hand_left_with_its_points(player, hot_seat):
+    """R7.1 (issue 14 item 6): once the round is over, every hand left is shown to everyone,
+    with the points it added; nobody's hand is a hand to play from."""
     assert player.reveal(hot_seat).status_code == 200
     go_out_quick(player, hot_seat)
     view = player.table(hot_seat)
     assert "Round 1 is over" in view.html
-    assert view.hand == []
-    assert not all_hand_cards(player, hot_seat) & set(view.cards)
+    assert view.hand == [] and 'class="hand-form"' not in view.html
+    game, _version = player.state(hot_seat)
+    left = re.findall(r'<li><span class="hand-owner">(.*?)</span> <span class="hand-cards">(.*?)</span> '
+                      r'<span class="hand-points">(\d+) pts</span>', view.html)
+    assert [(name, re.findall(r'data-card="(\w+)"', cards), int(points)) for name, cards, points in left] == [
+        (p.name, [c.code for c in p.hand.cards], game.round_scores[-1][n]) for n, p in enumerate(game.players)]
 
 
 # -- round and game end (R5.7, R7, R9.3) -----------------------------------------------------------------------------
@@ -555,8 +561,8 @@ def test_r4_3_the_next_round_is_dealt_and_starts_with_seat_2(player, solo):
     assert response.status_code == 303 and response.headers["Location"] == f"/games/{solo}"
     game, _version = player.state(solo)
     assert game.round_number == 2
-    assert game.log[0]["text"] == "Round 2 dealt; AI starts."
-    assert [e["seat"] for e in game.log[1:3]] == [1, 1]  # the AI played first, at once
+    assert game.round_log()[0]["text"] == "Round 2 dealt; AI starts."
+    assert [e["seat"] for e in game.round_log()[1:3]] == [1, 1]  # the AI played first, at once
     view = player.table(solo)
     assert "Round 2 of 3" in view.html
     assert "Round 2 dealt; AI starts." in view.html and "AI drew from the stock pile." in view.html
@@ -589,7 +595,7 @@ def test_r4_3_three_player_rounds_start_with_seats_1_2_and_3(player):
     starters = []
     while True:
         game, _version = player.state(slug)
-        starters.append(game.log[0]["text"])
+        starters.append(game.round_log()[0]["text"])
         play_round(player, slug)
         if player.state(slug)[0].is_over():
             break

@@ -14,6 +14,7 @@ pile and ``discard[0]`` the oldest discard.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from typing import Iterable
 
@@ -39,6 +40,8 @@ MIN_SEATS, MAX_SEATS = 2, 3  # R3.1
 STALL_REBUILDS = 3
 
 STATE_FORMAT = 1
+CODES = frozenset(card.code for card in FULL_DECK)
+CODE_IN_TEXT = re.compile(r"\b[0-9A-Z]{2}\b")
 
 
 def deal_layout(deck: list[Card], seats: int) -> tuple[list[list[Card]], Card, list[Card]]:
@@ -152,14 +155,45 @@ class Game(GameState):
                 for seat, player in enumerate(self.players)]
 
     def hidden_from(self, seat: int | None) -> set[Card]:
-        """R4.4: the stock and the other players' hands, but for the cards everyone saw them take
-        from the discard pile this round (the log names them)."""
-        seen = {code for event in self.log for code in event["cards"]}
+        """R4.4: the stock and the other players' hands, but for the cards the log names (a card
+        everyone saw taken from the discard pile; the log is the whole game's, and everyone saw
+        its lines when they happened). Once a round is over, every hand left is shown with its
+        points (R7.1), so only the stock is hidden."""
+        if self.phase in (ROUND_OVER, GAME_OVER):
+            return set(self.stock)
+        seen = self._named_in_log()
         hidden = set(self.stock)
         for index, player in enumerate(self.players):
             if index != seat:
                 hidden.update(card for card in player.hand.cards if card.code not in seen)
         return hidden
+
+    def _named_in_log(self) -> set[str]:
+        """Every card code the log names, beside its lines or in their words."""
+        named = set()
+        for event in self.log:
+            named.update(event["cards"])
+            named.update(code for code in CODE_IN_TEXT.findall(event["text"]) if code in CODES)
+        return named
+
+    def round_log(self) -> list[dict]:
+        """This round's events (the log holds the whole game's)."""
+        start = len(self.log)
+        while start and self.log[start - 1]["round"] == self.round_number:
+            start -= 1
+        return self.log[start:]
+
+    def discarded_by(self) -> int | None:
+        """The seat that discarded the discard pile's top card, or None for the card turned up at
+        the deal. (The last event of the round that names the top card: it can only be the deal
+        or its discard, since a card taken or laid down is no longer on top.)"""
+        if not self.discard:
+            return None
+        top = self.discard[-1].code
+        for event in reversed(self.round_log()):
+            if top in event["cards"]:
+                return event["seat"]
+        return None
 
     def label(self, seat: int) -> str:
         """The name shown for a seat. Several ``AI`` seats share one name (and one score-table
@@ -214,7 +248,7 @@ class Game(GameState):
                 raise WrongPhase("The round is still being played.")
             outcome = Outcome(action, seat)
             self._deal()
-            outcome.events = [self.log[0]]
+            outcome.events = [self.log[-1]]
             return outcome
         if self.phase == ROUND_OVER:
             raise WrongPhase("The round is over: the next round must be dealt first.")
@@ -235,7 +269,8 @@ class Game(GameState):
         return outcome
 
     def _record(self, outcome: Outcome, text: str, cards: Iterable[Card] = (), seat: int | None = None) -> None:
-        event = {"seat": self.turn if seat is None else seat, "text": text, "cards": [c.code for c in cards]}
+        event = {"seat": self.turn if seat is None else seat, "text": text, "cards": [c.code for c in cards],
+                 "round": self.round_number}
         self.log.append(event)
         outcome.events.append(event)
 
@@ -257,8 +292,9 @@ class Game(GameState):
         self.went_out = None
         self.drawn = None
         self.stall_rebuilds = 0
-        self.log = [{"seat": None, "text": f"Round {self.round_number} dealt; {self.label(self.turn)} starts.",
-                     "cards": [self.discard[-1].code]}]
+        # The log is the whole game's: each event says its round.
+        self.log.append({"seat": None, "text": f"Round {self.round_number} dealt; {self.label(self.turn)} starts.",
+                         "cards": [self.discard[-1].code], "round": self.round_number})
 
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase != DRAW_PHASE:
@@ -381,12 +417,17 @@ class Game(GameState):
         to_move = self.to_move()
         summary = None
         if self.phase in (ROUND_OVER, GAME_OVER) and self.round_scores:
+            points = self.round_scores[-1]
             summary = {
                 "title": f"Round {len(self.round_scores)} is over",
                 "round": len(self.round_scores),
                 "went_out": None if self.went_out is None else self.label(self.went_out),
-                "points": list(self.round_scores[-1]),
+                "points": list(points),
+                # R7.1: every hand left, with the points it added (shown once the round is over)
+                "hands": [{"seat": index, "label": self.label(index), "cards": [c.code for c in player.hand.cards],
+                           "points": points[index]} for index, player in enumerate(self.players)],
             }
+        discarder = self.discarded_by() if to_move is not None else None
         return {
             "round": self.round_number,
             "rounds": ROUNDS,
@@ -395,18 +436,24 @@ class Game(GameState):
             "turn_name": self.label(self.turn),
             "prompt": ("draw a card" if self.phase == DRAW_PHASE else "play down cards or discard") if to_move is not None else None,
             "discard_top": self.discard[-1].code if self.discard else None,
+            "discard_top_by": None if discarder is None else self.label(discarder),
             "discard_size": len(self.discard),
             "stock_size": len(self.stock),
             "players": players,
             "seat": seat if mine else None,
             "hand": [card.code for card in self.players[seat].hand.cards] if mine else None,
             "drawn": self.drawn.code if mine and seat == self.turn and self.drawn else None,
-            "log": list(self.log),
+            "log": self._view_log(),
             "round_scores": [list(points) for points in self.round_scores],
             "went_out": self.went_out,
             "winners": self.winners(),
             "summary": summary,
         }
+
+    def _view_log(self) -> list[dict]:
+        """The whole game's log; the cards of earlier rounds are no longer listed beside their
+        lines (they are in play again)."""
+        return [event if event["round"] == self.round_number else dict(event, cards=[]) for event in self.log]
 
     # -- plain data ---------------------------------------------------------------------------
 
@@ -445,7 +492,9 @@ class Game(GameState):
             game.turn = int(data["turn"])
             game.stock = [parse_card(c) for c in data["stock"]]
             game.discard = [parse_card(c) for c in data["discard"]]
-            game.log = [{"seat": e["seat"], "text": str(e["text"]), "cards": list(e["cards"])} for e in data["log"]]
+            # A game saved before the log kept every round holds this round's events, unnumbered.
+            game.log = [{"seat": e["seat"], "text": str(e["text"]), "cards": list(e["cards"]),
+                         "round": int(e.get("round", game.round_number))} for e in data["log"]]
             game.round_scores = [[int(p) for p in points] for points in data["round_scores"]]
             game.round_turns = [int(t) for t in data["round_turns"]]
             game.turns_this_round = int(data["turns_this_round"])

@@ -13,7 +13,7 @@ MENU_A = (
     "Play 3-player game with stacked deck",
     "Quit",
 )
-MENU_B = ("new player", "returning player")
+MENU_B = ("New player", "Returning player")
 MENU_D = ("Draw from stock pile", "Draw from discard pile")
 MENU_E = ("Play down cards", "Discard")
 

@@ -1,0 +1,249 @@
+"""Replays, for every game: a game's state at any step, rebuilt through its rules from the state
+as dealt (``GameRecord.initial_state``) and the action log (``ActionRecord``, applied in version
+order); the steps a table shows one after another (paced computer turns); the list of finished
+games; and export and import of a finished game as JSON.
+
+One function rebuilds states (``replay``); the replay page, the paced steps and the import all
+use it, so a step is always exactly what the rules made of the stored actions.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Iterator
+
+import sqlalchemy as sa
+from sqlalchemy.orm import selectinload
+
+from . import store
+from .core import registry
+from .core.names import is_computer_name
+from .core.protocol import GameState, IllegalAction, Outcome
+from .extensions import db
+from .models import FINISHED, HERE, ActionRecord, GameRecord, SeatRecord, utcnow
+
+EXPORT_KIND = "card-table game"
+EXPORT_FORMAT = 1
+MAX_IMPORT_ACTIONS = 20_000  # far more than any game of the table takes
+MAX_PACED_STEPS = 40  # a browser far behind sees the last steps paced, the rest at once
+
+
+class ReplayError(ValueError):
+    """A game that cannot be replayed (stored before replays were kept), or a file to import
+    that is not a game the rules accept; the message says which and why."""
+
+
+@dataclass
+class Step:
+    """One applied action of a replay: its log row and what it did (the outcome's events)."""
+
+    number: int  # 1 for the first action
+    version: int  # the game version it made
+    seat: int | None
+    events: list[dict]
+
+
+def action_rows(record: GameRecord) -> list[ActionRecord]:
+    return list(db.session.scalars(sa.select(ActionRecord).where(ActionRecord.game_id == record.id)
+                                   .order_by(ActionRecord.version)))
+
+
+def replayable(record: GameRecord) -> bool:
+    return bool(record.initial_state)
+
+
+def replay(record: GameRecord, rows: list[ActionRecord] | None = None) -> Iterator[tuple[Step, GameState]]:
+    """The game's state after each action of its log, through its rules: (step, state) pairs.
+    The same state object changes between steps: read it before asking for the next one."""
+    if not replayable(record):
+        raise ReplayError("This game was stored before replays were kept.")
+    definition = store.definition_of(record)
+    state = definition.from_dict(json.loads(record.initial_state))
+    for number, row in enumerate(action_rows(record) if rows is None else rows, start=1):
+        action = definition.action_from_dict(json.loads(row.action))
+        outcome = state.apply(row.seat, action)
+        yield Step(number, row.version, row.seat, list(outcome.events)), state
+
+
+def initial_state(record: GameRecord) -> GameState:
+    if not replayable(record):
+        raise ReplayError("This game was stored before replays were kept.")
+    return store.definition_of(record).from_dict(json.loads(record.initial_state))
+
+
+def state_at(record: GameRecord, step: int) -> tuple[GameState, Step | None, int]:
+    """The state after the first ``step`` actions (0: as dealt), the step that made it, and how
+    many steps the game has."""
+    rows = action_rows(record)
+    step = max(0, min(step, len(rows)))
+    state, made = initial_state(record), None
+    if step:
+        for made, state in replay(record, rows[:step]):
+            pass
+    return state, made, len(rows)
+
+
+def steps_between(record: GameRecord, after_version: int, upto_version: int) -> Iterator[tuple[Step, GameState]]:
+    """(step, state) for the actions that made the versions after ``after_version`` up to
+    ``upto_version`` (the last ``MAX_PACED_STEPS`` of them, if more)."""
+    rows = [row for row in action_rows(record) if row.version <= upto_version]
+    wanted = {row.version for row in rows if row.version > after_version}
+    wanted = set(sorted(wanted)[-MAX_PACED_STEPS:])
+    if not wanted or not replayable(record):
+        return
+    for step, state in replay(record, rows):
+        if step.version in wanted:
+            yield step, state
+
+
+# -- the list of finished games ------------------------------------------------------------------
+
+
+def finished_games(limit: int = 30, offset: int = 0) -> list[GameRecord]:
+    """Finished games, most recently finished first, with their seats."""
+    return list(db.session.scalars(
+        sa.select(GameRecord).where(GameRecord.status == FINISHED).options(selectinload(GameRecord.seats))
+        .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc()).limit(limit).offset(offset)))
+
+
+def results_data(state: GameState) -> list[dict]:
+    return [{"seat": r.seat, "name": state.label(r.seat), "won": r.won, "score": r.score} for r in state.results()]
+
+
+def results_of(record: GameRecord) -> list[dict]:
+    """A finished game's results as stored with it; worked out from its state for a game
+    finished before they were stored."""
+    if record.results:
+        return json.loads(record.results)
+    try:
+        return results_data(store.load_state(record))
+    except (ValueError, KeyError):
+        return []
+
+
+# -- export and import ---------------------------------------------------------------------------------
+
+
+def iso(moment: datetime | None) -> str | None:
+    return moment.replace(microsecond=0).isoformat() + "Z" if moment else None
+
+
+def export(record: GameRecord) -> dict:
+    """A finished game as plain data: the state as dealt (the deck order, now that the game is
+    over), every action of the rules in order, and the results."""
+    if record.status != FINISHED:
+        raise ReplayError("Only a finished game can be exported: its cards are still hidden.")
+    if not replayable(record):
+        raise ReplayError("This game was stored before replays were kept.")
+    definition = store.definition_of(record)
+    return {
+        "export": EXPORT_KIND,
+        "format": EXPORT_FORMAT,
+        "game": definition.key,
+        "game_name": definition.name,
+        "options": json.loads(record.options or "{}"),
+        "seats": [{"number": seat.number, "name": seat.name, "computer": seat.is_ai} for seat in record.seats],
+        "deck": record.deck_cards.split() if record.deck_cards else None,
+        "initial_state": json.loads(record.initial_state),
+        "actions": [{"seat": row.seat, "action": json.loads(row.action)} for row in action_rows(record)],
+        "results": results_of(record),
+        "started_at": iso(record.created_at),
+        "finished_at": iso(record.finished_at),
+    }
+
+
+def _field(data: dict, key: str, kind: type | tuple[type, ...]):
+    value = data.get(key)
+    if not isinstance(value, kind):
+        raise ReplayError(f"The file has no {key.replace('_', ' ')} (this is not an exported game).")
+    return value
+
+
+def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outcome]], dict]:
+    """Check an exported game through its rules: (final state, [(seat, action, outcome)], data).
+    ``ReplayError`` says what is wrong: not JSON, not an export, an unknown game, a state the
+    rules cannot read, an action they refuse, actions that do not finish the game, or results
+    that differ from the rules' own."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise ReplayError("The file is not JSON: export a finished game from its replay page.") from None
+    if not isinstance(data, dict) or data.get("export") != EXPORT_KIND:
+        raise ReplayError("The file is not an exported game of this card table.")
+    if data.get("format") != EXPORT_FORMAT:
+        raise ReplayError(f"The file's format {data.get('format')!r} is not one this table reads.")
+    key = _field(data, "game", str)
+    try:
+        definition = registry.get(key)
+    except registry.UnknownGame:
+        raise ReplayError(f"This table has no game called {key[:40]!r}.") from None
+    try:
+        state = definition.from_dict(_field(data, "initial_state", dict))
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
+    actions = _field(data, "actions", list)
+    if len(actions) > MAX_IMPORT_ACTIONS:
+        raise ReplayError(f"The file holds {len(actions)} actions: too many for one game.")
+    applied = []
+    for number, entry in enumerate(actions, start=1):
+        if not isinstance(entry, dict) or not (entry.get("seat") is None or type(entry.get("seat")) is int):
+            raise ReplayError(f"Action {number} is not a seat and an action.")
+        seat = entry["seat"]
+        try:
+            action = definition.action_from_dict(entry.get("action"))
+            outcome = state.apply(seat, action)
+        except IllegalAction as error:
+            who = "the table" if seat is None else f"seat {seat + 1}"
+            raise ReplayError(f"The rules refuse action {number} ({who}): {error}") from None
+        applied.append((seat, action, outcome))
+    if not state.is_over():
+        raise ReplayError(f"The file's {len(actions)} actions do not finish the game.")
+    claimed = data.get("results")
+    if claimed is not None:
+        ours = [(r["seat"], r["won"], r["score"]) for r in results_data(state)]
+        theirs = [(r.get("seat"), r.get("won"), r.get("score")) for r in claimed if isinstance(r, dict)]
+        if ours != theirs:
+            raise ReplayError("The file's results are not what its actions make under the rules.")
+    return state, applied, data
+
+
+def _moment(text: Any) -> datetime | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        return datetime.fromisoformat(text.rstrip("Z")).replace(tzinfo=None)
+    except ValueError:
+        return None
+
+
+def import_game(text: str) -> GameRecord:
+    """Store an exported game that the rules replay to its end, as a finished, imported game (it
+    changes no score: the game was counted where it was played). One transaction."""
+    state, applied, data = read_export(text)
+    definition = state.definition
+    initial = definition.from_dict(data["initial_state"])
+    now = utcnow()
+    record = GameRecord(
+        slug=store.new_slug(), kind=definition.key, options=json.dumps(data.get("options") or {}),
+        state=store.dump_state(state), initial_state=store.dump_state(initial), headline="Game over",
+        version=1 + len(applied), status=FINISHED, host_token_hash="", imported=True,
+        results=json.dumps(results_data(state)),
+        deck_cards=" ".join(str(card) for card in data["deck"]) if isinstance(data.get("deck"), list) else None,
+        created_at=_moment(data.get("started_at")) or now, finished_at=_moment(data.get("finished_at")) or now,
+        updated_at=now)
+    for number, name in enumerate(state.names):
+        record.seats.append(SeatRecord(number=number, name=name, is_ai=is_computer_name(name), device=HERE))
+    store.begin_write()
+    db.session.add(record)
+    db.session.flush()
+    store.log_actions(record, 1, [outcome for _seat, _action, outcome in applied])
+    db.session.commit()
+    return record
+
+
+def count_actions(record: GameRecord, after_version: int, upto_version: int) -> int:
+    return db.session.scalar(sa.select(sa.func.count()).select_from(ActionRecord).where(
+        ActionRecord.game_id == record.id, ActionRecord.version > after_version,
+        ActionRecord.version <= upto_version))

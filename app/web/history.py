@@ -1,0 +1,129 @@
+"""What happened, for every game: the whole game's log, the steps a table shows one after another
+(paced computer turns), the list of finished games, their replays, export and import (JSON)."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from markupsafe import Markup
+
+from .. import replays, store, tables
+from ..models import FINISHED
+from .admin import admin_required
+from .table import access, load_record, table_context
+
+bp = Blueprint("history", __name__)
+
+MAX_IMPORT_BYTES = 2 * 1024 * 1024  # (the request limit: an export of the longest game is ~100 KB)
+PAGE = 30
+
+
+@bp.get("/games/<slug>/log")
+def log(slug: str):
+    """The whole game's log, as this browser may see it (a spectator's, with ``watch=1``)."""
+    record = load_record(slug)
+    state = store.load_state(record)
+    watching = request.args.get("watch") == "1"
+    held = tables.Held() if watching else access(record)
+    context = table_context(record, state, held, watching=watching)
+    lines = state.view(context["me"]).get("log") or []
+    by_computer = tables.standin_lines(record, 0, len(lines)) if record.standins else {}
+    lines = [dict(event, by=state.label(by_computer[index]) if index in by_computer else None)
+             for index, event in enumerate(lines)]
+    return render_template("history/log.html", lines=lines, **{k: v for k, v in context.items() if k != "log"})
+
+
+@bp.get("/games/<slug>/steps")
+def steps(slug: str):
+    """The boards of the actions after version ``after`` up to ``upto``, as a spectator saw each
+    (a table shows them one after another). ``me``: only which seat's badge says "you"."""
+    record = load_record(slug)
+    after = request.args.get("after", type=int)
+    upto = request.args.get("upto", type=int)
+    if after is None or upto is None or not 0 <= upto - after <= 60:
+        abort(400)
+    me = request.args.get("me", type=int)
+    parts = []
+    for step, state in replays.steps_between(record, after, upto):
+        context = table_context(record, state, tables.Held(), watching=True)
+        context.update(me=me, version=step.version, replay=True)
+        text = " ".join(event["text"] for event in step.events)
+        board = render_template("games/" + record.kind + "/_board.html", **context)
+        parts.append(Markup('<template class="step" data-version="{}" data-text="{}">{}</template>').format(
+            step.version, text, Markup(board)))
+    return Response(Markup("").join(parts), mimetype="text/html")
+
+
+@bp.get("/finished")
+def finished():
+    """Finished games, most recent first: players, scores, date; each opens as a replay."""
+    page = max(1, request.args.get("page", 1, type=int))
+    records = replays.finished_games(PAGE + 1, (page - 1) * PAGE)
+    games = []
+    for record in records[:PAGE]:
+        games.append({
+            "slug": record.slug, "game": store.definition_of(record).name, "results": replays.results_of(record),
+            "names": [seat.name for seat in record.seats], "finished_at": record.finished_at,
+            "imported": record.imported, "replayable": replays.replayable(record),
+        })
+    return render_template("history/finished.html", games=games, page=page, more=len(records) > PAGE)
+
+
+def finished_record(slug: str):
+    record = load_record(slug)
+    if record.status != FINISHED:
+        abort(404)
+    return record
+
+
+@bp.get("/games/<slug>/replay")
+def replay(slug: str):
+    """A finished game, step by step from its action log: each step the table as a spectator saw
+    it then (``step`` actions applied; 0 is the deal)."""
+    record = finished_record(slug)
+    try:
+        state, made, total = replays.state_at(record, request.args.get("step", 10**9, type=int))
+    except replays.ReplayError as error:
+        return render_template("history/replay.html", error=str(error), record=record, game=store.definition_of(record)), 404
+    step = made.number if made else 0
+    context = table_context(record, state, tables.Held(), watching=True)
+    context.update(replay=True, finished=state.is_over(), results=state.results() if state.is_over() else [])
+    return render_template("history/replay.html", step=step, total=total, made=made, record=record, **context)
+
+
+@bp.get("/games/<slug>/export.json")
+def export(slug: str):
+    record = finished_record(slug)
+    try:
+        data = replays.export(record)
+    except replays.ReplayError as error:
+        abort(404, str(error))
+    name = f"{data['game']}-{record.finished_at:%Y-%m-%d}-{record.slug}.json" if record.finished_at else f"{record.slug}.json"
+    return Response(json.dumps(data, indent=1), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.route("/finished/import", methods=["GET", "POST"])
+@admin_required
+def import_game():
+    """The admin imports an exported game: the rules replay it; a file whose actions they refuse
+    is refused with the reason. An imported game is listed and replayed, and changes no score."""
+    if request.method == "GET":
+        return render_template("history/import.html", message=None)
+    upload = request.files.get("game")
+    if upload is None or not upload.filename:
+        return render_template("history/import.html", message="Choose an exported game file (.json)."), 400
+    raw = upload.read(MAX_IMPORT_BYTES + 1)
+    if len(raw) > MAX_IMPORT_BYTES:
+        return render_template("history/import.html", message="That file is too large to be an exported game."), 400
+    try:
+        record = replays.import_game(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return render_template("history/import.html", message="The file is not text (UTF-8 JSON)."), 400
+    except replays.ReplayError as error:
+        store.db.session.rollback()
+        return render_template("history/import.html", message=f"The game was not imported: {error}"), 422
+    return redirect(url_for("history.replay", slug=record.slug, step=0), 303)
+
+

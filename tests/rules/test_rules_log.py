@@ -1,0 +1,65 @@
+"""The game's log for the whole game (every round), the discard pile's top card with who discarded
+it, and every hand left shown with its points once a round is over (R7.1)."""
+
+from app.games.mason import DISCARD_PILE, GAME_OVER, STOCK, Discard, Draw, Game, NextRound
+from rules_test_helpers import NAMES3, go_out_quickly, quick_game
+
+
+def test_the_log_keeps_every_round_and_each_event_says_its_round():
+    game = quick_game(NAMES3)
+    go_out_quickly(game)
+    first_round = list(game.log)
+    game.apply(None, NextRound())
+    assert game.log[:len(first_round)] == first_round  # round 1 is still there
+    assert game.round_log()[0]["text"] == "Round 2 dealt; Bob starts."
+    assert {event["round"] for event in game.log} == {1, 2}
+    view = game.view(0)
+    assert [e["text"] for e in view["log"]] == [e["text"] for e in game.log]
+    earlier = [e for e in view["log"] if e["round"] == 1]
+    assert earlier and all(e["cards"] == [] for e in earlier)  # those cards are in play again
+    assert view["log"][-1]["cards"] == game.log[-1]["cards"]
+
+
+def test_a_game_saved_before_the_log_kept_every_round_still_loads():
+    """The stored format without event rounds: this round's events, read as this round's."""
+    game = quick_game(NAMES3)
+    data = game.to_dict()
+    for event in data["log"]:
+        del event["round"]
+    loaded = Game.from_dict(data)
+    assert [e["round"] for e in loaded.log] == [1] * len(loaded.log)
+    assert loaded.view(None)["log"] == game.view(None)["log"]
+
+
+def test_the_discard_pile_says_who_discarded_its_top_card():
+    game = quick_game(NAMES3)
+    assert game.view(None)["discard_top_by"] is None  # turned up at the deal
+    game.apply(0, Draw(STOCK))
+    card = game.players[0].hand.cards[0]
+    game.apply(0, Discard(card))
+    view = game.view(2)
+    assert view["discard_top"] == card.code and view["discard_top_by"] == "Ann"
+    game.apply(1, Draw(DISCARD_PILE))  # Bob takes it: the top is the turned-up card again
+    assert game.view(None)["discard_top_by"] is None
+
+
+def test_r7_1_a_round_over_shows_every_hand_left_with_its_points():
+    game = quick_game(NAMES3)
+    starter = game.turn
+    go_out_quickly(game)
+    summary = game.view(None)["summary"]
+    hands = {hand["seat"]: hand for hand in summary["hands"]}
+    assert hands[starter]["cards"] == [] and hands[starter]["points"] == 0
+    for seat, player in enumerate(game.players):
+        assert hands[seat]["cards"] == [c.code for c in player.hand.cards]
+        assert hands[seat]["points"] == game.round_scores[-1][seat] == player.hand.hand_point_value()
+    assert game.hidden_from(None) == set(game.stock)  # the hands are shown to everyone now
+
+
+def test_the_last_round_summary_is_there_at_game_over():
+    game = quick_game(NAMES3)
+    for _ in range(3):
+        go_out_quickly(game)
+        if game.phase != GAME_OVER:
+            game.apply(None, NextRound())
+    assert game.view(None)["summary"]["hands"] and len({e["round"] for e in game.log}) == 3

@@ -1,0 +1,239 @@
+"""Issue 14 through the test client: the whole game's log, paced steps, finished games, replays
+(state at any step from the action log), export and import, abandoning a game, the join code
+message, the AI stand-in's lines, compressed answers."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import sqlalchemy as sa
+
+from support.games import admin_login, play_game, play_turn_like_ai, score_rows, upload
+from support.web import Page
+
+from app import replays, store
+from app.extensions import db
+from app.models import ABANDONED, ActionRecord
+
+
+@pytest.fixture
+def finished(player):
+    """A whole Mason Rummy game against the computer, finished through the forms."""
+    slug = player.start_game(["Doris", "AI"], deck="ai_showcase.deck")
+    play_game(player, slug)
+    game, _version = player.state(slug)
+    assert game.is_over()
+    return slug
+
+
+def record_of(app, slug):
+    with app.app_context():
+        record = store.find_game(slug)
+        db.session.expunge(record)
+        return record
+
+
+def test_the_replay_rebuilds_every_state_from_the_action_log_and_ends_at_the_stored_game(app, player, finished):
+    with app.app_context():
+        record = store.find_game(finished)
+        stored = store.load_state(record)
+        last = None
+        for _step, state in replays.replay(record):
+            last = state.to_dict()
+        assert last == stored.to_dict()
+        state, made, total = replays.state_at(record, 0)
+        assert made is None and state.to_dict() == json.loads(record.initial_state)
+        assert total == db.session.scalar(sa.select(sa.func.count()).select_from(ActionRecord)
+                                          .where(ActionRecord.game_id == record.id))
+
+
+def test_the_replay_page_steps_forwards_and_backwards_showing_what_a_spectator_saw(app, player, finished):
+    with app.app_context():
+        record = store.find_game(finished)
+        total = len(replays.action_rows(record))
+    first = player.get(f"/games/{finished}/replay?step=0").get_data(as_text=True)
+    assert f"step 0 of {total}" in first and "The deal." in first
+    assert Page(first).hand == [] and "act-form" not in first  # nothing to play, no hand
+    seen_hands = 0
+    for step in (1, 2, 3, total // 2, total):
+        html = player.get(f"/games/{finished}/replay?step={step}").get_data(as_text=True)
+        assert f"step {step} of {total}" in html
+        assert f'href="/games/{finished}/replay?step={step - 1}"' in html  # back
+        with app.app_context():
+            state, _made, _total = replays.state_at(store.find_game(finished), step)
+            hidden = {card.code for card in state.hidden_from(None)}
+        shown = set(re.findall(r'data-card="(\w+)"', html))
+        assert not shown & hidden, f"step {step} shows {shown & hidden}"
+        seen_hands += "hand-owner" in html
+    assert "Game over" in html and seen_hands >= 1  # the last step: the results, every hand left
+
+
+def test_an_unfinished_game_has_no_replay_or_export(player):
+    slug = player.start_game(["Doris", "AI"], deck="ai_showcase.deck")
+    assert player.get(f"/games/{slug}/replay").status_code == 404
+    assert player.get(f"/games/{slug}/export.json").status_code == 404
+
+
+def test_finished_games_are_listed_recent_first_with_players_scores_and_date(app, player, finished):
+    second = player.start_game(["Ann", "AI"], deck="quick_out.deck")
+    play_game(player, second)
+    html = player.get("/finished").get_data(as_text=True)
+    assert html.index(f"/games/{second}/replay") < html.index(f"/games/{finished}/replay")
+    game, _version = player.state(finished)
+    for result in game.results():
+        assert f"{game.label(result.seat)} {result.score}" in html
+    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT', html)
+
+
+def test_export_then_import_replays_through_the_rules_and_changes_no_score(app, player, finished):
+    answer = player.get(f"/games/{finished}/export.json")
+    assert answer.status_code == 200 and answer.mimetype == "application/json"
+    data = json.loads(answer.get_data(as_text=True))
+    assert data["game"] == "mason" and data["actions"] and data["results"]
+    assert data["initial_state"]["stock"]  # the deck order, now that the game is over
+    scores_before = score_rows(app)
+    admin_login(player)
+    response = upload(player, "/finished/import", "game", "game.json", json.dumps(data))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    slug = response.headers["Location"].split("/")[2]
+    assert slug != finished
+    assert score_rows(app) == scores_before  # counted once, where it was played
+    imported, _version = player.state(slug)
+    original, _version = player.state(finished)
+    assert imported.to_dict() == original.to_dict()
+    assert "imported" in player.get("/finished").get_data(as_text=True)
+    assert player.get(f"/games/{slug}/replay?step=5").status_code == 200
+
+
+def test_an_import_whose_actions_the_rules_refuse_is_refused_and_stores_nothing(app, player, finished):
+    data = json.loads(player.get(f"/games/{finished}/export.json").get_data(as_text=True))
+    admin_login(player)
+    with app.app_context():
+        games_before = db.session.scalar(sa.text("select count(*) from games"))
+    tampered = json.loads(json.dumps(data))
+    tampered["actions"][0], tampered["actions"][1] = tampered["actions"][1], tampered["actions"][0]
+    response = upload(player, "/finished/import", "game", "game.json", json.dumps(tampered))
+    assert response.status_code == 422
+    assert "The rules refuse action 1" in Page(response.get_data(as_text=True)).alerts[0]
+    short = dict(data, actions=data["actions"][:-3])
+    response = upload(player, "/finished/import", "game", "game.json", json.dumps(short))
+    assert response.status_code == 422 and "do not finish the game" in response.get_data(as_text=True)
+    lying = dict(data, results=[dict(r, won=not r["won"]) for r in data["results"]])
+    response = upload(player, "/finished/import", "game", "game.json", json.dumps(lying))
+    assert response.status_code == 422 and "results" in Page(response.get_data(as_text=True)).alerts[0]
+    for garbage in ("not json", "[]", json.dumps(dict(data, game="chess"))):
+        assert upload(player, "/finished/import", "game", "game.json", garbage).status_code == 422
+    with app.app_context():
+        assert db.session.scalar(sa.text("select count(*) from games")) == games_before
+
+
+def test_only_the_admin_imports(player, make_player, finished):
+    other = make_player()
+    assert other.get("/finished/import").status_code == 303  # to the admin login
+    assert other.post("/finished/import", {}).status_code == 403
+
+
+def test_the_whole_game_log_keeps_every_round(player, finished):
+    game, _version = player.state(finished)
+    html = player.get(f"/games/{finished}/log").get_data(as_text=True)
+    for event in game.log:
+        assert event["text"].replace("'", "&#39;") in html
+    assert "Round 1 dealt" in html and "Round 3 dealt" in html
+    table = player.get(f"/games/{finished}").get_data(as_text=True)
+    assert f"/games/{finished}/log" in table and table.count("<li") < html.count("<li")
+
+
+def test_paced_steps_are_the_spectator_boards_of_the_computer_actions_after_the_players_own(app, player):
+    slug = player.start_game(["Doris", "AI"], deck="quick_out.deck")
+    page = Page(player.get(f"/games/{slug}").get_data(as_text=True))
+    player.act(slug, "draw_stock")
+    before = player.table(slug).version
+    game, _version = player.state(slug)
+    answer = player.act(slug, "discard", [game.players[0].hand.cards[-1].code])
+    html = answer.get_data(as_text=True)
+    after = re.search(r'data-version="(\d+)"', html).group(1)
+    steps_url = re.search(r'data-steps="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert f"after={before + 1}" in steps_url and f"upto={after}" in steps_url  # not the own discard
+    steps = player.get(steps_url).get_data(as_text=True)
+    texts = re.findall(r'<template class="step" data-version="\d+" data-text="([^"]*)"', steps)
+    assert texts[0] == "AI drew from the stock pile." and texts[-1].startswith("AI discarded")
+    hand = {c.code for c in player.state(slug)[0].players[0].hand.cards}
+    assert not hand & set(re.findall(r'data-card="(\w+)"', steps))  # spectator boards: no hand
+    assert page.version is not None
+
+
+def test_a_live_update_names_the_steps_since_the_version_the_browser_showed(player):
+    slug = player.start_game(["Doris", "AI"], deck="quick_out.deck")
+    version = player.table(slug).version
+    player.act(slug, "draw_stock")
+    player.act(slug, "discard", [player.state(slug)[0].players[0].hand.cards[0].code])
+    html = player.get(f"/games/{slug}/table?since={version}", htmx=True).get_data(as_text=True)
+    assert f"after={version}" in html
+    assert player.get(f"/games/{slug}/table?since={player.table(slug).version}", htmx=True).status_code == 204
+
+
+def test_the_host_abandons_a_game_after_confirming_and_no_score_changes(app, player, make_player):
+    slug = player.start_game(["Doris", "AI"], deck="ai_showcase.deck")
+    html = player.table(slug).html
+    assert "Abandon this game" in html and "Yes, abandon this game" in html  # behind a <details>
+    assert "<details class=\"confirm\">" in html
+    scores_before = score_rows(app)
+    stranger = make_player()
+    assert stranger.post(f"/games/{slug}/abandon", {}).status_code == 403
+    response = player.post(f"/games/{slug}/abandon", {})
+    assert response.status_code == 303
+    with app.app_context():
+        assert store.find_game(slug).status == ABANDONED
+    assert slug not in player.get("/").get_data(as_text=True)  # gone from Menu A's list
+    assert "The host abandoned this game" in player.table(slug).html
+    version = player.state(slug)[1]
+    assert player.act(slug, "draw_stock", version=version, seat=0).status_code == 409
+    assert score_rows(app) == scores_before
+
+
+def test_a_wrong_code_typed_on_menu_a_says_so(player):
+    response = player.get("/join?code=ZZZZZZ")
+    assert response.status_code == 404
+    assert Page(response.get_data(as_text=True)).alerts == [
+        "No open seat has that code: it may be mistyped, or already taken. Check it, or ask the host."]
+
+
+def test_own_device_seats_show_their_qr_code_and_code_on_the_host_table_at_once(player, make_player):
+    slug = player.start_game(["Doris", "Hana"], devices=["here", "own"])
+    html = player.table(slug).html
+    with player.app.app_context():
+        code = store.find_game(slug).seats[1].join_code
+    assert "Waiting for Hana to join." in html and f'<code class="invite-code">{code}</code>' in html
+    qr = player.get(f"/games/{slug}/seats/1/qr.svg")
+    assert qr.status_code == 200 and qr.mimetype == "image/svg+xml" and b"<svg" in qr.data
+    assert make_player().get(f"/games/{slug}/seats/1/qr.svg").status_code == 403
+    hana = make_player()
+    assert hana.post("/join", {"code": code}).status_code == 303
+    assert "Waiting for Hana" not in player.table(slug).html
+
+
+def test_the_log_says_ai_for_the_person_the_computer_stands_in_for(app, player, make_player):
+    app.config["IDLE_SECONDS"] = 0
+    slug = player.start_game(["Doris", "Finn"], devices=["here", "own"], deck="ai_showcase.deck")
+    finn = make_player()
+    with app.app_context():
+        code = store.find_game(slug).seats[1].join_code
+    finn.post("/join", {"code": code})
+    play_turn_like_ai(player, slug)  # Doris's turn; now Finn's
+    assert player.state(slug)[0].to_move() == 1
+    assert player.post(f"/games/{slug}/seats/1/standin", {"on": "1"}).status_code == 303
+    html = finn.table(slug).html
+    assert "The computer is playing for you, Finn." in html and "I'm back: take my seat back" in html
+    assert "<span class=\"badge\">AI for Finn</span> Finn drew" in html or "AI for Finn</span> Finn took" in html
+    assert finn.post(f"/games/{slug}/seats/1/standin", {"on": "0"}).status_code == 303
+    assert "The computer is playing for you" not in finn.table(slug).html
+
+
+def test_pages_are_compressed_when_the_browser_accepts_it(player, finished):
+    for url in ("/", f"/games/{finished}", f"/games/{finished}/replay?step=3", "/finished"):
+        answer = player.get(url, headers={"Accept-Encoding": "br, gzip"})
+        assert answer.headers.get("Content-Encoding") in ("br", "gzip"), url
+        assert "Accept-Encoding" in answer.headers.get("Vary", "")
+    assert "Content-Encoding" not in player.get("/").headers
