@@ -109,6 +109,8 @@
       lastStatus = status;
     }
     focusNext(table, afterOwnAction, becameMyTurn);
+    // For a game's own script: the table is shown as it is now (after any paced steps).
+    table.dispatchEvent(new window.CustomEvent("table:settled", { bubbles: true, detail: { own: !!afterOwnAction } }));
   }
 
   // -- paced steps ----------------------------------------------------------------------------------
@@ -166,10 +168,12 @@
         if (over) return;
         if (index >= steps.length) { state.finish(); return; }
         var step = steps[index++];
-        board.replaceChildren(step.content.cloneNode(true));
         var text = step.getAttribute("data-text") || "";
         said.textContent = text;
         announce(text);
+        // The last step is the table as it is now: the real board is shown for it (a game's own
+        // script may pace what happened inside that one action, on table:settled).
+        board.replaceChildren.apply(board, index === steps.length ? finalBoard : [step.content.cloneNode(true)]);
         timer = window.setTimeout(next, STEP_MS);
       })();
     }).catch(state.finish);

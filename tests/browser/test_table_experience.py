@@ -107,6 +107,14 @@ def finished_game(database_url, decks_folder, tmp_path) -> str:
 # -- the phone ---------------------------------------------------------------------------------
 
 
+def computer_discard(planner, slug: str) -> str:
+    """The card the computer player (R8.3) would discard for the seat to move."""
+    from app.games.mason.bot import choose_computer_discard
+
+    game = planner.state(slug)
+    return choose_computer_discard(game, game.turn).code
+
+
 def test_phone_play_messages_paced_turns_focus_and_live_region(live_server, device, screenshot, planner):
     """Items 1-6, 13, 14 at 390x844 with touch: Ann against two computer players."""
     phone = device("phone", **PHONE)
@@ -171,7 +179,9 @@ def test_phone_play_messages_paced_turns_focus_and_live_region(live_server, devi
 
     # item 2: a refused lay-down says why next to the hand, inside the screen
     pair = None
-    hand = planner.hand(snap)
+    slug = page.url.rsplit("/", 1)[1]
+    game = planner.state(slug)
+    hand = game.players[game.turn].hand
     from app.games.mason.melds import Refusal, judge_lay_down
     for a in hand.cards:
         for b in hand.cards:
@@ -193,7 +203,7 @@ def test_phone_play_messages_paced_turns_focus_and_live_region(live_server, devi
         table.card(code).tap()
 
     # item 5: the discard; the computers' turns are shown step by step, then Ann's turn again
-    code = planner.discard(table.snapshot())
+    code = computer_discard(planner, slug)
     table.select([code])
     page.evaluate("""() => { window.__paceTexts = []; new MutationObserver(() => {
         const t = document.querySelector('.pace-text'); if (t && t.textContent && window.__paceTexts.at(-1) !== t.textContent) window.__paceTexts.push(t.textContent);
@@ -221,7 +231,7 @@ def test_phone_play_messages_paced_turns_focus_and_live_region(live_server, devi
     table.press("Draw from stock pile")
     wait_calm(page)
     snap = table.snapshot()
-    table.select([planner.discard(snap)])
+    table.select([computer_discard(planner, slug)])
     table.button("Discard").tap()
     page.locator(".pace-skip").tap()
     page.wait_for_function("() => !document.querySelector('.pace')")
@@ -310,7 +320,9 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
         invite = ann.locator(".invites .invite")
         assert "Waiting for Hana to join." in invite.inner_text()
         code = invite.locator(".invite-code").inner_text().strip()
-        assert invite.locator("img.qr").evaluate("img => img.complete && img.naturalWidth > 0")
+        qr = invite.locator("img.qr")
+        qr.evaluate("img => img.decode()")  # (wait for the image to load; it fails if it cannot)
+        assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
         screenshot(ann, "host-waiting-for-hana")
 
         # item 3: Ann selects cards; Hana's joining (a live update) keeps them selected

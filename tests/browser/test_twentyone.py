@@ -169,7 +169,7 @@ class Table:
 
 
 def test_two_devices_play_three_rounds_live_then_statistics_and_rematch(live_server, device, screenshot):
-    ann = device("Ann's laptop")
+    ann = device("Ann's laptop", reduced_motion="no-preference")
     ann.context.add_init_script(DEALER_FRAMES_JS)
     slug = set_up(ann, [("Ann", "here"), ("Bob", "own")], "two_players.deck", rounds=3)
     code = ann.page.locator("#table .seats-panel code.join-code").inner_text().strip()
@@ -263,7 +263,7 @@ def test_one_player_at_phone_width_plays_four_rounds(live_server, device, screen
     """natural_after_hit.deck: round 1 a natural 21 after a hit (the dealer's KD never shown),
     round 2 the dealer's 20 wins (shown card by card: paused midway, then a tap shows the rest),
     round 3 the dealer goes bust, round 4 Zoe goes bust (the dealer's 4D never shown)."""
-    zoe = device("Zoe's phone", viewport=dict(PHONE), is_mobile=True, has_touch=True)
+    zoe = device("Zoe's phone", viewport=dict(PHONE), is_mobile=True, has_touch=True, reduced_motion="no-preference")
     zoe.context.add_init_script(DEALER_FRAMES_JS)
     page = zoe.page
     page.clock.install()  # time runs as usual until the test pauses it

@@ -90,8 +90,15 @@
     run = {key: key, step: -1, last: valuesOf(dealer).length - 1, timer: null};
     document.documentElement.classList.add("tw-revealing");
     show(dealer, -1);
+    var table = document.getElementById("table");
+    // The table shows the other players' actions first (app.js): the dealer waits for them.
+    if (table && table.hasAttribute("data-steps")) return;
     run.timer = window.setTimeout(next, STEP_MS);
   }
+
+  document.addEventListener("table:settled", function () {
+    if (run && run.timer === null && run.step < 0) run.timer = window.setTimeout(next, STEP_MS);
+  });
 
   // A tap or a key anywhere on the table shows the whole turn at once.
   document.addEventListener("click", function (event) {
