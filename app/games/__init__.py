@@ -6,3 +6,4 @@ from __future__ import annotations
 from app.core import registry
 
 registry_of_games = registry  # the doors import app.games, then ask the registry
+from . import seahaven  # noqa: F401
