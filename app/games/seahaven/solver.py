@@ -151,10 +151,11 @@ class Solver:
     # depths and the kings into one int for the memo. Card sets are bit masks (``card_bit``).
 
     def _settled(self, depths: list[int], kings: int, key: int, in_columns: int, bottoms: int,
-                 touched: list[int]) -> tuple:
+                 touched: list[int], lost: dict | None = None) -> tuple | None:
         """The canonical position, in place: bottom cards go home while they can, and a column
         left holding only its king's run becomes that king's column. ``touched``: the columns
-        whose depth changed (only they can have become a king's column)."""
+        whose depth changed (only they can have become a king's column). None if ``lost`` (the
+        memo) knows the position is lost: the search has no use for it."""
         bottom, prefix, king_run, pile_of = self._bottom, self._prefix, self._king_run, self._pile_of
         while True:
             guarded = in_columns | GUARDS
@@ -189,8 +190,19 @@ class Solver:
             done = lowest & GUARDS  # a suit with no card left in the columns is all home, king too
             if done:
                 kings &= ~_DONE_SUITS[done >> 13 & _DONE_MASK]
-        floating, held, used = _floating(in_columns, bottoms, lowest, kings)
-        return (tuple(depths), kings, key | kings << KINGS_SHIFT, in_columns, bottoms, lowest, floating, held, used)
+        key |= kings << KINGS_SHIFT
+        if lost is not None and lost.get(key, _MISSING) is None:
+            return None
+        # as _floating does, inline: this is the search's innermost loop
+        floating = CARD_BITS & ~(in_columns | (lowest - ONES))
+        held = ((bottoms >> 1) | KINGS_OF[kings]) & floating
+        while True:
+            more = held | ((held >> 1) & floating)
+            if more == held:
+                break
+            held = more
+        return (tuple(depths), kings, key, in_columns, bottoms, lowest, floating, held,
+                floating.bit_count() - held.bit_count())
 
     def _from_depths(self, depths: list[int], kings: int) -> tuple:
         in_columns = bottoms = key = 0
@@ -251,12 +263,14 @@ class Solver:
         return list(zip(members, edges))
 
     def _unit_moves(self, position: tuple) -> list[tuple]:
-        """The unit moves of a position: (pile, to_column, child position)."""
+        """The unit moves of a position: (pile, to_column, child position), but those the memo
+        knows to be lost."""
         depths, kings, key, in_columns, bottoms, _lowest, floating, held, used = position
         free = CELLS - used
         free_columns = depths.count(0) - kings.bit_count()
         reachable = bottoms | held
         key &= _DEPTHS_MASK
+        memo = self.memo
         moves = []
         for index, depth in enumerate(depths):
             if not depth:
@@ -285,9 +299,43 @@ class Solver:
                 to_column = False
             child_depths = list(depths)
             child_depths[index] = new_depth
-            moves.append((index, to_column, self._settled(child_depths, child_kings, key - key_change,
-                                                          in_columns ^ leaving, bottoms ^ new_bottom, [index])))
+            child = self._settled(child_depths, child_kings, key - key_change, in_columns ^ leaving,
+                                  bottoms ^ new_bottom, [index], memo)
+            if child is not None:
+                moves.append((index, to_column, child))
         return moves
+
+    def _onto_a_king(self, position: tuple) -> tuple | None:
+        """A unit that can go onto the end of a king's run in a column of its own, if any:
+        always a good move (the unit can still do there all it could do where it was, it covers
+        nothing there that will need digging out, and it uncovers the card it lay on), so the
+        search makes it without trying the others. (pile, child position) or None."""
+        depths, kings, key, in_columns, bottoms, _lowest, floating, held, used = position
+        if not kings:
+            return None
+        free = CELLS - used
+        for index, depth in enumerate(depths):
+            if not depth:
+                continue
+            length, below, wanted, _king_suit, new_depth, leaving, new_bottom, key_change = self._units[index][depth]
+            if not wanted & held:
+                continue
+            bit = wanted  # climb the run it would lie on: does it hang from a king with a column?
+            while bit & held and not bit & KING_BITS:
+                bit <<= 1
+            if not bit & held & KING_BITS:
+                continue
+            unit = length
+            while below & floating:
+                unit += 1
+                below >>= 1
+            if unit - 1 > free:
+                continue
+            child_depths = list(depths)
+            child_depths[index] = new_depth
+            return index, self._settled(child_depths, kings, (key & _DEPTHS_MASK) - key_change,
+                                        in_columns ^ leaving, bottoms ^ new_bottom, [index])
+        return None
 
     def _search(self, position: tuple) -> bool:
         """Exact: can ``position`` be won? Memoises the verdict of its whole kings' group: lost
@@ -301,12 +349,17 @@ class Solver:
             memo[position[2]] = GOAL
             return True
         self.positions += 1
+        forced = self._onto_a_king(position)
+        if forced is not None:
+            pile, child = forced
+            won = self._search(child)
+            memo[position[2]] = ("unit", pile, True, child[2]) if won else None
+            return won
         group = self._kings_group(position)
         children = []
         for member_index, (member, _moves) in enumerate(group):
             for pile, to_column, child in self._unit_moves(member):
-                if memo.get(child[2], _MISSING) is not None:  # not known to be lost
-                    children.append((child[8], child[3].bit_count(), member[1], pile, member_index, to_column, child))
+                children.append((child[8], child[3].bit_count(), member[1], pile, member_index, to_column, child))
         children.sort(key=_promise)
         tried = set()
         for _used, _left, _kings, pile, member_index, to_column, child in children:
