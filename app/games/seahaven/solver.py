@@ -262,9 +262,16 @@ class Solver:
             cursor += 1
         return list(zip(members, edges))
 
-    def _unit_moves(self, position: tuple) -> list[tuple]:
+    def _unit_moves(self, position: tuple, forcing: bool = False) -> tuple[list[tuple], bool]:
         """The unit moves of a position: (pile, to_column, child position), but those the memo
-        knows to be lost."""
+        knows to be lost; and whether the move is forced.
+
+        With ``forcing``, a unit that can go onto the end of a king's run in a column of its own,
+        uncovering a dealt card, is the only move returned (the first such, by column): that
+        move is always good (the unit can still do there all it could do where it was, it covers
+        nothing that will need digging out, and it uncovers the card it lay on), so the search
+        tries no other. (A unit that would leave its column empty is not forced: that gains only
+        a column for a king, and the line reads better when it waits.)"""
         depths, kings, key, in_columns, bottoms, _lowest, floating, held, used = position
         free = CELLS - used
         free_columns = depths.count(0) - kings.bit_count()
@@ -293,6 +300,16 @@ class Solver:
                     to_column = False
             elif wanted & reachable:
                 to_column = True
+                if forcing and new_depth and wanted & held and kings:
+                    bit = wanted  # climb the run it would lie on: does it hang from a king with a column?
+                    while bit & held and not bit & KING_BITS:
+                        bit <<= 1
+                    if bit & held & KING_BITS:
+                        child_depths = list(depths)
+                        child_depths[index] = new_depth
+                        child = self._settled(child_depths, kings, key - key_change, in_columns ^ leaving,
+                                              bottoms ^ new_bottom, [index])
+                        return [(index, True, child)], True
             elif unit > free:
                 continue
             else:
@@ -303,39 +320,7 @@ class Solver:
                                   bottoms ^ new_bottom, [index], memo)
             if child is not None:
                 moves.append((index, to_column, child))
-        return moves
-
-    def _onto_a_king(self, position: tuple) -> tuple | None:
-        """A unit that can go onto the end of a king's run in a column of its own, if any:
-        always a good move (the unit can still do there all it could do where it was, it covers
-        nothing there that will need digging out, and it uncovers the card it lay on), so the
-        search makes it without trying the others. (pile, child position) or None."""
-        depths, kings, key, in_columns, bottoms, _lowest, floating, held, used = position
-        if not kings:
-            return None
-        free = CELLS - used
-        for index, depth in enumerate(depths):
-            if not depth:
-                continue
-            length, below, wanted, _king_suit, new_depth, leaving, new_bottom, key_change = self._units[index][depth]
-            if not wanted & held:
-                continue
-            bit = wanted  # climb the run it would lie on: does it hang from a king with a column?
-            while bit & held and not bit & KING_BITS:
-                bit <<= 1
-            if not bit & held & KING_BITS:
-                continue
-            unit = length
-            while below & floating:
-                unit += 1
-                below >>= 1
-            if unit - 1 > free:
-                continue
-            child_depths = list(depths)
-            child_depths[index] = new_depth
-            return index, self._settled(child_depths, kings, (key & _DEPTHS_MASK) - key_change,
-                                        in_columns ^ leaving, bottoms ^ new_bottom, [index])
-        return None
+        return moves, False
 
     def _search(self, position: tuple) -> bool:
         """Exact: can ``position`` be won? Memoises the verdict of its whole kings' group: lost
@@ -349,16 +334,24 @@ class Solver:
             memo[position[2]] = GOAL
             return True
         self.positions += 1
-        forced = self._onto_a_king(position)
-        if forced is not None:
-            pile, child = forced
+        moves, forced = self._unit_moves(position, forcing=True)
+        if forced:
+            pile, _to_column, child = moves[0]
             won = self._search(child)
             memo[position[2]] = ("unit", pile, True, child[2]) if won else None
             return won
         group = self._kings_group(position)
         children = []
+        empty = position[0].count(0)
         for member_index, (member, _moves) in enumerate(group):
-            for pile, to_column, child in self._unit_moves(member):
+            if len(group) > 1 and empty > member[1].bit_count() and member[6] & KING_BITS & ~KINGS_OF[member[1]]:
+                # A king waits in a cell while a column is free: the member with that king in the
+                # column can do all this one can (its run needs no cells there, and goes back to
+                # them whenever this one's would leave them), so only such members are tried.
+                continue
+            if member_index:
+                moves, _forced = self._unit_moves(member)
+            for pile, to_column, child in moves:
                 children.append((child[8], child[3].bit_count(), member[1], pile, member_index, to_column, child))
         children.sort(key=_promise)
         tried = set()

@@ -104,11 +104,11 @@ def test_s5_1_verdicts_agree_with_a_brute_force_search_on_crowded_deals(seed):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(10, 60))
+@pytest.mark.parametrize("seed", range(40, 70))
 def test_s5_1_verdicts_agree_with_brute_force_on_many_more_crowded_deals(seed):
     table = crowded_position(seed, classic=seed % 2 == 1, extra=3)
     try:
-        judged = brute_force_winnable(table, limit=150_000)
+        judged = brute_force_winnable(table, limit=100_000)
     except RuntimeError:
         pytest.skip("too large for the brute-force judge")
     assert (solve(table) is not None) == judged
