@@ -35,7 +35,10 @@ every memoised verdict is exact.
 
 The search is a depth-first search that tries the unit moves most promising first (fewest cells
 used after the move, then fewest dealt cards left) and memoises every position's verdict: lost,
-or the step of a winning line. A winning line is turned back into single-card moves (S3.1) by
+or the step of a winning line. Two dominance rules spare it work without changing a verdict:
+once every king is home or in a column of its own, a unit that can go onto a king's run does
+so at once (``_unit_moves``); and in a kings' group, a member where a king waits in a cell beside
+a free column only contributes moves of kings' units into that column (``_search``). A winning line is turned back into single-card moves (S3.1) by
 carrying units through the cells and replaying each step on a real ``Layout``; that line is
 checked move by move by the rules as it is built.
 """
@@ -46,7 +49,7 @@ from collections import OrderedDict
 from operator import itemgetter
 from typing import Sequence
 
-from .rules import CELLS, COLUMNS, DECK, KING, Card, Layout
+from .rules import CELLS, COLUMNS, KING, Card, Layout
 
 LANE = 16  # each suit's 13 cards take 13 bits of a 16-bit lane: bit 16*suit + rank order
 _LANES = range(4)
@@ -55,7 +58,7 @@ GUARDS = ONES << 13  # a bit above each suit's king keeps lane arithmetic inside
 CARD_BITS = sum(((1 << 13) - 1) << (LANE * suit) for suit in _LANES)
 KING_BITS = ONES << KING
 KINGS_OF = tuple(sum(1 << (LANE * suit + KING) for suit in _LANES if group >> suit & 1) for group in range(16))
-DEPTH_BITS = 5  # a column holds at most 6 dealt cards plus 12 appended ones
+DEPTH_BITS = 5  # a column holds at most 6 dealt cards plus 12 appended ones: 18 < 32
 KINGS_SHIFT = DEPTH_BITS * COLUMNS
 
 GOAL = ("goal",)
@@ -70,9 +73,6 @@ _promise = itemgetter(0, 1, 2, 3)
 
 def card_bit(card: Card) -> int:
     return 1 << (LANE * card.suit_index + card.order)
-
-
-_CARD_OF_BIT = {card_bit(card): card for card in DECK.cards}
 
 
 def _suit_of_bit(bit: int) -> int:
@@ -97,9 +97,12 @@ class Solver:
     taken as dealt). Positions are judged from real layouts of that deal; verdicts are memoised
     for the solver's life, so asking after every move costs little."""
 
-    def __init__(self, piles: Sequence[Sequence[Card]]):
+    def __init__(self, piles: Sequence[Sequence[Card]], *, prune: bool = True):
         if len(piles) != COLUMNS:
             raise ValueError(f"a deal has {COLUMNS} columns")
+        if any(len(pile) >= 1 << DEPTH_BITS for pile in piles):
+            raise ValueError("no column of a game holds that many cards")
+        self.prune = prune  # the two dominance rules of _unit_moves and _search (tests compare)
         self.piles = [tuple(pile) for pile in piles]
         self._prefix: list[tuple[int, ...]] = []  # [pile][depth]: the bits of the first depth cards
         self._bottom: list[tuple[int, ...]] = []  # [pile][depth]: the bit of card depth-1 (0 at depth 0)
@@ -266,12 +269,13 @@ class Solver:
         """The unit moves of a position: (pile, to_column, child position), but those the memo
         knows to be lost; and whether the move is forced.
 
-        With ``forcing``, a unit that can go onto the end of a king's run in a column of its own,
-        uncovering a dealt card, is the only move returned (the first such, by column): that
-        move is always good (the unit can still do there all it could do where it was, it covers
-        nothing that will need digging out, and it uncovers the card it lay on), so the search
-        tries no other. (A unit that would leave its column empty is not forced: that gains only
-        a column for a king, and the line reads better when it waits.)"""
+        With ``forcing``, when every king is home or in a column of its own (so no king will ever
+        leave its column again), a unit that can go onto the end of a king's run, uncovering a
+        dealt card, is the only move returned (the first such, by column): that move is always
+        good (the unit can still do there all it could do where it was, it covers nothing that
+        will need digging out, and it uncovers the card it lay on), so the search tries no other.
+        (A unit that would leave its column empty is not forced: that gains only a column, and
+        no king needs one.)"""
         depths, kings, key, in_columns, bottoms, _lowest, floating, held, used = position
         free = CELLS - used
         free_columns = depths.count(0) - kings.bit_count()
@@ -300,7 +304,7 @@ class Solver:
                     to_column = False
             elif wanted & reachable:
                 to_column = True
-                if forcing and new_depth and wanted & held and kings:
+                if forcing and new_depth and wanted & held and not (in_columns | floating) & KING_BITS & ~KINGS_OF[kings]:
                     bit = wanted  # climb the run it would lie on: does it hang from a king with a column?
                     while bit & held and not bit & KING_BITS:
                         bit <<= 1
@@ -334,7 +338,7 @@ class Solver:
             memo[position[2]] = GOAL
             return True
         self.positions += 1
-        moves, forced = self._unit_moves(position, forcing=True)
+        moves, forced = self._unit_moves(position, forcing=self.prune)
         if forced:
             pile, _to_column, child = moves[0]
             won = self._search(child)
@@ -344,13 +348,16 @@ class Solver:
         children = []
         empty = position[0].count(0)
         for member_index, (member, _moves) in enumerate(group):
-            if len(group) > 1 and empty > member[1].bit_count() and member[6] & KING_BITS & ~KINGS_OF[member[1]]:
-                # A king waits in a cell while a column is free: the member with that king in the
-                # column can do all this one can (its run needs no cells there, and goes back to
-                # them whenever this one's would leave them), so only such members are tried.
-                continue
             if member_index:
                 moves, _forced = self._unit_moves(member)
+            if self.prune and len(group) > 1 and empty > member[1].bit_count() \
+                    and member[6] & KING_BITS & ~KINGS_OF[member[1]]:
+                # A king waits in a cell while a column is free. The member with that king in
+                # the column makes every other unit move as well or better (more cells free, as
+                # many places), and can come back here; only a king's unit taking the free column
+                # needs this member.
+                depths = member[0]
+                moves = [move for move in moves if self._units[move[0]][depths[move[0]]][3]]
             for pile, to_column, child in moves:
                 children.append((child[8], child[3].bit_count(), member[1], pile, member_index, to_column, child))
         children.sort(key=_promise)
@@ -495,17 +502,15 @@ def _bottom_run(column: Sequence[Card]) -> int:
     return length
 
 
-def _tidy_move(layout: Layout, keep_out_of: int | None = None) -> tuple[str, str] | None:
+def _tidy_move(layout: Layout) -> tuple[str, str] | None:
     """A free move that makes the layout more canonical: a card to its foundation, or a card in
-    a cell onto its next higher card at a column's bottom (not onto column ``keep_out_of``,
-    whose run is being carried away)."""
+    a cell onto its next higher card at a column's bottom."""
     for index, column in enumerate(layout.columns):
         if column:
             home = layout.foundation_for(column[-1])
             if home is not None:
                 return (f"t{index + 1}", home)
-    bottoms = {(column[-1].suit, column[-1].order): index for index, column in enumerate(layout.columns)
-               if column and index != keep_out_of}
+    bottoms = {(column[-1].suit, column[-1].order): index for index, column in enumerate(layout.columns) if column}
     for index, card in enumerate(layout.cells):
         if card is None:
             continue
