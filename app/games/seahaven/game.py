@@ -32,7 +32,7 @@ from app.core.names import is_computer_name
 from .rules import (
     CELLS, COLUMNS, DECK, FOUNDATIONS, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name,
 )
-from .solver import Solver, solver_for
+from .solver import Solver, keep, solver_for
 
 STATE_FORMAT = 1
 MAX_DEAL = 999_999_999
@@ -85,7 +85,9 @@ def first_winnable_deal(number: int, classic: bool) -> int:
     """The first deal number from ``number`` on (wrapping round) that can be won (S5.2)."""
     while True:
         layout = Layout.deal(deal_cards(number), classic)
-        if solver_for(layout.columns).winnable(layout):
+        solver = Solver(layout.columns)  # lost deals' memos are not kept
+        if solver.winnable(layout):
+            keep(solver)
             return number
         number = number % MAX_DEAL + 1
 

@@ -265,9 +265,10 @@ class Solver:
             cursor += 1
         return list(zip(members, edges))
 
-    def _unit_moves(self, position: tuple, forcing: bool = False) -> tuple[list[tuple], bool]:
+    def _unit_moves(self, position: tuple, forcing: bool = False, kings_only: bool = False) -> tuple[list[tuple], bool]:
         """The unit moves of a position: (pile, to_column, child position), but those the memo
-        knows to be lost; and whether the move is forced.
+        knows to be lost (``kings_only``: only the units whose top card is a king); and whether
+        the move is forced.
 
         With ``forcing``, when every king is home or in a column of its own (so no king will ever
         leave its column again), a unit that can go onto the end of a king's run, uncovering a
@@ -287,6 +288,8 @@ class Solver:
             if not depth:
                 continue
             length, below, wanted, king_suit, new_depth, leaving, new_bottom, key_change = self._units[index][depth]
+            if kings_only and not king_suit:
+                continue
             unit = length
             while below & floating:  # floating cards lying on the run belong to the unit
                 unit += 1
@@ -348,14 +351,15 @@ class Solver:
         children = []
         empty = position[0].count(0)
         for member_index, (member, _moves) in enumerate(group):
+            # A king waiting in a cell beside a free column: the member with that king in the
+            # column makes every other unit move as well or better (more cells free, as many
+            # places), and can come back here; only a king's unit taking the free column needs
+            # this member.
+            waiting = (self.prune and len(group) > 1 and empty > member[1].bit_count()
+                       and member[6] & KING_BITS & ~KINGS_OF[member[1]])
             if member_index:
-                moves, _forced = self._unit_moves(member)
-            if self.prune and len(group) > 1 and empty > member[1].bit_count() \
-                    and member[6] & KING_BITS & ~KINGS_OF[member[1]]:
-                # A king waits in a cell while a column is free. The member with that king in
-                # the column makes every other unit move as well or better (more cells free, as
-                # many places), and can come back here; only a king's unit taking the free column
-                # needs this member.
+                moves, _forced = self._unit_moves(member, kings_only=waiting)
+            elif waiting:
                 depths = member[0]
                 moves = [move for move in moves if self._units[move[0]][depths[move[0]]][3]]
             for pile, to_column, child in moves:
@@ -576,21 +580,32 @@ def _expand(tidy: Layout, step: tuple) -> list[tuple[str, str]]:
 # -- solvers shared by the doors -------------------------------------------------------------------------
 
 _SOLVERS: "OrderedDict[tuple, Solver]" = OrderedDict()
-_KEEP = 64  # deals whose memo is kept: a family's tables in play, with room to spare
+_KEEP = 16  # deals whose memo is kept: a family's tables in play, with room to spare
+
+
+def _deal_key(piles: Sequence[Sequence[Card]]) -> tuple:
+    return tuple(tuple(card.id for card in pile) for pile in piles)
 
 
 def solver_for(piles: Sequence[Sequence[Card]]) -> Solver:
     """The solver of a deal, kept while the deal is in play (its memo makes later questions
-    about the same deal cheap)."""
-    key = tuple(tuple(card.id for card in pile) for pile in piles)
+    about the same deal cheap: a hint or a verdict after a move costs little)."""
+    key = _deal_key(piles)
     solver = _SOLVERS.get(key)
     if solver is None:
-        solver = _SOLVERS[key] = Solver(piles)
-        while len(_SOLVERS) > _KEEP:
-            _SOLVERS.popitem(last=False)
+        solver = Solver(piles)
+        keep(solver)
     else:
         _SOLVERS.move_to_end(key)
     return solver
+
+
+def keep(solver: Solver) -> None:
+    """Keep a solver among the shared ones (the least recently used goes)."""
+    _SOLVERS[_deal_key(solver.piles)] = solver
+    _SOLVERS.move_to_end(_deal_key(solver.piles))
+    while len(_SOLVERS) > _KEEP:
+        _SOLVERS.popitem(last=False)
 
 
 def solve(layout: Layout) -> list[tuple[str, str]] | None:
