@@ -38,9 +38,12 @@ used after the move, then fewest dealt cards left) and memoises every position's
 or the step of a winning line. Two dominance rules spare it work without changing a verdict:
 once every king is home or in a column of its own, a unit that can go onto a king's run does
 so at once (``_unit_moves``); and in a kings' group, a member where a king waits in a cell beside
-a free column only contributes moves of kings' units into that column (``_search``). A winning line is turned back into single-card moves (S3.1) by
-carrying units through the cells and replaying each step on a real ``Layout``; that line is
-checked move by move by the rules as it is built.
+a free column only contributes moves of kings' units into that column (``_search``).
+
+A winning line is made of single-card moves (S3.1): from a real ``Layout``, the free moves that
+make it canonical, then the memoised step, a unit carried card by card through the cells
+(``_expand``), and so on; the rules check every move. ``hint`` gives the next move of that line
+and depends on the layout only, even half way through carrying a unit.
 """
 
 from __future__ import annotations
@@ -307,7 +310,8 @@ class Solver:
                     to_column = False
             elif wanted & reachable:
                 to_column = True
-                if forcing and new_depth and wanted & held and not (in_columns | floating) & KING_BITS & ~KINGS_OF[kings]:
+                if (forcing and new_depth and wanted & held
+                        and not (in_columns | floating) & KING_BITS & ~KINGS_OF[kings]):
                     bit = wanted  # climb the run it would lie on: does it hang from a king with a column?
                     while bit & held and not bit & KING_BITS:
                         bit <<= 1

@@ -120,7 +120,8 @@ def argument_parser(solve: bool) -> argparse.ArgumentParser:
     source.add_argument("--deck", metavar="FILE", help="deal from a deck file: the 52 card codes, top first")
     source.add_argument("--seed", metavar="N", type=int, help="shuffle repeatably from this seed")
     source.add_argument("--deal", metavar="N", type=int, help=f"play deal number N (1 to {MAX_DEAL})")
-    parser.add_argument("--classic", action="store_true", help="the classic deal: cards 51 and 52 start in cells 2 and 3")
+    parser.add_argument("--classic", action="store_true",
+                        help="the classic deal: cards 51 and 52 start in cells 2 and 3")
     if solve:
         parser.add_argument("--moves", action="store_true", help="also print the winning line, one command a line")
     return parser

@@ -51,7 +51,8 @@ def small_position(seed: int, left: int = 13, in_cells: int = 2, width: int = 10
     for _ in range(left):
         # most cards from two suits: long same-suit stretches make the positions hard
         open_suits = [s for s in suits if cut[s] > 0]
-        suit = rng.choice([s for s in open_suits if s in "CD"] or open_suits) if rng.random() < 0.8 else rng.choice(open_suits)
+        favoured = [s for s in open_suits if s in "CD"] or open_suits
+        suit = rng.choice(favoured) if rng.random() < 0.8 else rng.choice(open_suits)
         cut[suit] -= 1
     out = [card for card in cards if card.order >= cut[card.suit]]
     cells = [None] * 4

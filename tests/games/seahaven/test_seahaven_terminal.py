@@ -78,7 +78,8 @@ def test_s4_5_the_first_screen_is_the_deal_and_its_layout_and_nothing_else_is_as
     status, lines = run_terminal(["--deck", str(STUCK_AFTER_FOUR)], "")
     table = Layout.deal(deal_cards(242))
     assert status == 0
-    assert lines[0] == f"Seahaven Towers, deal from the deck file {STUCK_AFTER_FOUR} (open deal). Type h for the commands."
+    assert lines[0] == (f"Seahaven Towers, deal from the deck file {STUCK_AFTER_FOUR} (open deal). "
+                        "Type h for the commands.")
     assert lines[1:13] == layout_lines(table)
     assert lines[13:] == [PROMPT]  # the only prompt, then the end of input
 
