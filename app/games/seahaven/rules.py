@@ -217,18 +217,22 @@ class Layout:
 
     def legal_moves(self) -> list[tuple[str, str]]:
         """Every legal move as (source, target): columns' bottom cards first, then cells; for each
-        card its foundation, then columns, then empty cells."""
+        card its foundation (an ace: every empty one), then columns, then empty cells."""
         moves: list[tuple[str, str]] = []
         sources = [f"t{i + 1}" for i, column in enumerate(self.columns) if column]
         sources += [f"c{i + 1}" for i, card in enumerate(self.cells) if card is not None]
         bottoms = {column[-1]: f"t{i + 1}" for i, column in enumerate(self.columns) if column}
         empty_columns = [f"t{i + 1}" for i, column in enumerate(self.columns) if not column]
         empty_cells = [f"c{i + 1}" for i, card in enumerate(self.cells) if card is None]
+        empty_foundations = [f"f{i + 1}" for i, pile in enumerate(self.foundations) if not pile]
         for source in sources:
             card = self.card_at(source)
-            home = self.foundation_for(card)
-            if home is not None:
-                moves.append((source, home))
+            if card.order == ACE:
+                moves += [(source, place) for place in empty_foundations]  # S3.2: any empty one
+            else:
+                home = self.foundation_for(card)
+                if home is not None:
+                    moves.append((source, home))
             if card.order == KING:
                 moves += [(source, place) for place in empty_columns if place != source]
             else:

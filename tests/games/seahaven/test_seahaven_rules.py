@@ -121,6 +121,8 @@ def test_s3_2_an_empty_foundation_takes_any_ace_then_only_that_suit_upwards():
     board = table(["AH", "AC", "2H", "3C"])
     refused = refusal(board, "t3", "f1")
     assert str(refused) == "2H cannot go onto empty foundation 1: an empty foundation takes only an ace (S3.2)"
+    assert {target for source, target in board.legal_moves() if source == "t1" and target[0] == "f"} == \
+        {"f1", "f2", "f3", "f4"}
     board.move("t1", "f3")  # any empty foundation
     refused = refusal(board, "t2", "f3")
     assert str(refused) == "AC cannot go onto AH: a foundation takes the next higher card of its own suit (S3.2)"
