@@ -6,4 +6,5 @@ from __future__ import annotations
 from . import mason  # noqa: F401  (first: Menu A is Mason Rummy's)
 from . import rummy  # noqa: F401
 from . import twentyone  # noqa: F401
+from . import seahaven  # noqa: F401
 from . import points  # noqa: F401

@@ -1,0 +1,261 @@
+"""The layout of Seahaven Towers and its moves (S1-S3): pure data and checks, no game protocol.
+
+A ``Layout`` holds the ten columns (``columns[i][0]`` is the top card, the first one dealt to
+the column; ``columns[i][-1]`` its *bottom* card, the only one that may move, S2.1), the four
+cells (a card or None) and the four foundations (``foundations[i][-1]`` is the top card).
+
+Places are named as the terminal's commands number them, from 1: ``t1``-``t10`` (tableau
+columns), ``c1``-``c4`` (cells), ``f1``-``f4`` (foundations). A move takes the one card a place
+offers (S3.1) to another place; ``check`` says why a move is refused (S3.5) without changing
+anything, ``move`` checks and then moves.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from app.core import IllegalAction
+from app.core.cards import Card, standard_deck
+
+# S1.1: a standard deck, ace low. Seahaven Towers counts no points.
+DECK = standard_deck("seahaven", ace="low", points={rank: 0 for rank in "A23456789TJQK"})
+
+COLUMNS = 10  # S2.1
+CELLS = 4
+FOUNDATIONS = 4
+ACE = 0  # Card.order of an ace (S1.1: ace low)
+KING = 12
+OPEN_DEAL_SIZE = 52  # S2.3
+CLASSIC_COLUMN_CARDS = 50  # S2.4: cards 51 and 52 go to cells 2 and 3
+CLASSIC_CELLS = (1, 2)
+
+KIND_NAMES = {"t": "column", "c": "cell", "f": "foundation"}
+KIND_SIZES = {"t": COLUMNS, "c": CELLS, "f": FOUNDATIONS}
+PLACES = tuple(f"{kind}{number}" for kind in "tcf" for number in range(1, KIND_SIZES[kind] + 1))
+_PLACE_INDEX = {place: (place[0], int(place[1:]) - 1) for place in PLACES}
+
+
+class IllegalMove(IllegalAction):
+    """A card move the rules refuse (S3.5). ``rule`` is the rule's number (``"S3.3"``),
+    ``cards`` the ids of the cards concerned."""
+
+    code = "illegal_move"
+
+    def __init__(self, message: str, rule: str, cards: Iterable[Card] = ()):
+        super().__init__(message)
+        self.rule = rule
+        self.cards = tuple(card.id for card in cards)
+
+
+class NotAPlace(ValueError):
+    """A text that names no column, cell or foundation; the message says what does."""
+
+
+def parse_place(text: str) -> str:
+    """``t3``, ``C2``, `` f1 `` -> the place's canonical name, or ``NotAPlace``."""
+    if not isinstance(text, str):
+        raise NotAPlace(f"{text!r} is not a place")
+    name = text.strip().lower()
+    if name in _PLACE_INDEX:
+        return name
+    kind, number = name[:1], name[1:]
+    if kind in KIND_NAMES and number.isdigit() and number.isascii():
+        size = KIND_SIZES[kind]
+        raise NotAPlace(f"there is no {KIND_NAMES[kind]} {number.lstrip('0')[:9] or '0'}: "
+                        f"{KIND_NAMES[kind]}s are numbered 1 to {size}")
+    shown = text.strip()[:12]
+    raise NotAPlace(f"'{shown}' is not a place: t1-t{COLUMNS} are the columns, c1-c{CELLS} the cells, "
+                    f"f1-f{FOUNDATIONS} the foundations")
+
+
+def place_name(place: str) -> str:
+    """``t3`` -> ``column 3``."""
+    kind, index = _PLACE_INDEX[place]
+    return f"{KIND_NAMES[kind]} {index + 1}"
+
+
+def describe_move(card: Card, source: str, target: str) -> str:
+    return f"{card.code} from {place_name(source)} to {place_name(target)}"
+
+
+class Layout:
+    """The cards on the table. Plain lists of ``Card``; copy before trying things."""
+
+    __slots__ = ("columns", "cells", "foundations")
+
+    def __init__(self, columns: Sequence[Sequence[Card]], cells: Sequence[Card | None],
+                 foundations: Sequence[Sequence[Card]]):
+        self.columns = [list(column) for column in columns]
+        self.cells = list(cells)
+        self.foundations = [list(pile) for pile in foundations]
+
+    @classmethod
+    def deal(cls, cards: Sequence[Card], classic: bool = False) -> "Layout":
+        """S2.2-S2.4: card i goes to column (i mod 10) + 1; in the classic deal the last two
+        cards go to cells 2 and 3 instead."""
+        columns: list[list[Card]] = [[] for _ in range(COLUMNS)]
+        cells: list[Card | None] = [None] * CELLS
+        on_columns = CLASSIC_COLUMN_CARDS if classic else OPEN_DEAL_SIZE
+        for position, card in enumerate(cards[:on_columns]):
+            columns[position % COLUMNS].append(card)
+        for cell, card in zip(CLASSIC_CELLS, cards[on_columns:]):
+            cells[cell] = card
+        return cls(columns, cells, [[] for _ in range(FOUNDATIONS)])
+
+    def copy(self) -> "Layout":
+        return Layout(self.columns, self.cells, self.foundations)
+
+    def cards(self) -> list[Card]:
+        """Every card on the table, once each."""
+        found = [card for column in self.columns for card in column]
+        found += [card for card in self.cells if card is not None]
+        found += [card for pile in self.foundations for card in pile]
+        return found
+
+    def cards_home(self) -> int:
+        return sum(len(pile) for pile in self.foundations)
+
+    def is_won(self) -> bool:
+        """S3.6: every card is on a foundation."""
+        return self.cards_home() == DECK.size
+
+    # -- what a place offers ----------------------------------------------------------------------
+
+    def card_at(self, place: str) -> Card | None:
+        """The card a place shows: a column's bottom card, a cell's card, a foundation's top."""
+        kind, index = _PLACE_INDEX[place]
+        if kind == "c":
+            return self.cells[index]
+        pile = self.columns[index] if kind == "t" else self.foundations[index]
+        return pile[-1] if pile else None
+
+    def foundation_for(self, card: Card) -> str | None:
+        """The foundation that takes ``card`` now (S3.2), or None: the one of its suit, or the
+        first empty one for an ace."""
+        for index, pile in enumerate(self.foundations):
+            if pile and pile[-1].suit == card.suit:
+                return f"f{index + 1}" if pile[-1].order + 1 == card.order else None
+        if card.order == ACE:
+            for index, pile in enumerate(self.foundations):
+                if not pile:
+                    return f"f{index + 1}"
+        return None
+
+    # -- the rules ------------------------------------------------------------------------------------
+
+    def check(self, source: str, target: str) -> Card:
+        """The card that would move from ``source`` to ``target``, or ``IllegalMove`` saying which
+        rule refuses it (S3.5). Both are place names (``parse_place``)."""
+        kind, index = _PLACE_INDEX[source]
+        if kind == "f":
+            top = self.card_at(source)
+            held = f": {top.code} stays on {place_name(source)}" if top else ""
+            raise IllegalMove(f"cards never leave a foundation{held} (S3.2)", "S3.2", [top] if top else [])
+        card = self.card_at(source)
+        if card is None:
+            raise IllegalMove(f"{place_name(source)} is empty: there is no card to move (S3.1)", "S3.1")
+        if source == target:
+            raise IllegalMove(f"{card.code} is in {place_name(source)} already: a move takes a card "
+                              "somewhere else (S3.1)", "S3.1", [card])
+        kind, index = _PLACE_INDEX[target]
+        if kind == "c":
+            held = self.cells[index]
+            if held is not None:
+                raise IllegalMove(f"{card.code} cannot go into {place_name(target)}: it holds {held.code}, "
+                                  "and a cell holds one card (S3.4)", "S3.4", [card, held])
+        elif kind == "f":
+            pile = self.foundations[index]
+            if not pile:
+                if card.order != ACE:
+                    raise IllegalMove(f"{card.code} cannot go onto empty {place_name(target)}: an empty "
+                                      "foundation takes only an ace (S3.2)", "S3.2", [card])
+            else:
+                top = pile[-1]
+                if top.suit != card.suit or top.order + 1 != card.order:
+                    raise IllegalMove(f"{card.code} cannot go onto {top.code}: a foundation takes the next "
+                                      "higher card of its own suit (S3.2)", "S3.2", [card, top])
+        else:
+            column = self.columns[index]
+            if not column:
+                if card.order != KING:
+                    raise IllegalMove(f"{card.code} cannot go into empty {place_name(target)}: an empty "
+                                      "column takes only a king (S3.3)", "S3.3", [card])
+            else:
+                bottom = column[-1]
+                if bottom.suit != card.suit or bottom.order != card.order + 1:
+                    raise IllegalMove(f"{card.code} cannot go onto {bottom.code}: a column takes the next "
+                                      "lower card of its own suit (S3.3)", "S3.3", [card, bottom])
+        return card
+
+    def move(self, source: str, target: str) -> Card:
+        """Check the move, then make it; returns the card moved."""
+        card = self.check(source, target)
+        self._take(source)
+        self._put(target, card)
+        return card
+
+    def take_back(self, source: str, target: str) -> Card:
+        """Undo the move ``source`` -> ``target``: the card on top of ``target`` goes back to
+        ``source`` (whatever the rules say about that direction)."""
+        card = self._take(target)
+        self._put(source, card)
+        return card
+
+    def _take(self, place: str) -> Card:
+        kind, index = _PLACE_INDEX[place]
+        if kind == "c":
+            card, self.cells[index] = self.cells[index], None
+            return card
+        return (self.columns if kind == "t" else self.foundations)[index].pop()
+
+    def _put(self, place: str, card: Card) -> None:
+        kind, index = _PLACE_INDEX[place]
+        if kind == "c":
+            self.cells[index] = card
+        else:
+            (self.columns if kind == "t" else self.foundations)[index].append(card)
+
+    def legal_moves(self) -> list[tuple[str, str]]:
+        """Every legal move as (source, target): columns' bottom cards first, then cells; for each
+        card its foundation (an ace: every empty one), then columns, then empty cells."""
+        moves: list[tuple[str, str]] = []
+        sources = [f"t{i + 1}" for i, column in enumerate(self.columns) if column]
+        sources += [f"c{i + 1}" for i, card in enumerate(self.cells) if card is not None]
+        bottoms = {column[-1]: f"t{i + 1}" for i, column in enumerate(self.columns) if column}
+        empty_columns = [f"t{i + 1}" for i, column in enumerate(self.columns) if not column]
+        empty_cells = [f"c{i + 1}" for i, card in enumerate(self.cells) if card is None]
+        empty_foundations = [f"f{i + 1}" for i, pile in enumerate(self.foundations) if not pile]
+        for source in sources:
+            card = self.card_at(source)
+            if card.order == ACE:
+                moves += [(source, place) for place in empty_foundations]  # S3.2: any empty one
+            else:
+                home = self.foundation_for(card)
+                if home is not None:
+                    moves.append((source, home))
+            if card.order == KING:
+                moves += [(source, place) for place in empty_columns if place != source]
+            else:
+                for bottom, place in bottoms.items():
+                    if bottom.suit == card.suit and bottom.order == card.order + 1:
+                        moves.append((source, place))
+            moves += [(source, place) for place in empty_cells if place != source]
+        return moves
+
+    def has_legal_move(self) -> bool:
+        """Cheaper than ``legal_moves``: any empty cell takes a card, else look closer."""
+        if any(card is None for card in self.cells) and any(self.columns):
+            return True
+        return bool(self.legal_moves())
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Layout) and self.columns == other.columns and self.cells == other.cells
+                and self.foundations == other.foundations)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        columns = " | ".join(" ".join(card.code for card in column) for column in self.columns)
+        cells = " ".join(card.code if card else "--" for card in self.cells)
+        homes = " ".join(pile[-1].code if pile else "--" for pile in self.foundations)
+        return f"Layout({columns} / cells {cells} / foundations {homes})"
