@@ -191,6 +191,20 @@
 
   // -- htmx swaps ---------------------------------------------------------------------------------------
 
+  // While this page's own form is on its way, a live refresh (the event stream saying the table
+  // changed: by that very action, most likely) waits for the form's answer instead of racing it.
+  var posting = 0;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig || {};
+    if (config.verb && config.verb !== "get") { posting += 1; return; }
+    var target = event.detail.target;
+    if (posting > 0 && target && target.id === "table") event.preventDefault();
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail.requestConfig || {};
+    if (config.verb && config.verb !== "get" && posting > 0) posting -= 1;
+  });
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     if (!target || target.id !== "table" || !event.detail.shouldSwap) return;

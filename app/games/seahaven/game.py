@@ -415,7 +415,7 @@ class SeahavenDefinition(GameDefinition):
             except NotAPlace as error:
                 raise BadAction(str(error).capitalize() + ".") from None
             card = None
-            if "cards" in data:
+            if data.get("cards"):  # (a form with no card selected posts an empty list)
                 cards = data["cards"]
                 if not isinstance(cards, (list, tuple)) or len(cards) != 1 or not isinstance(cards[0], str):
                     raise BadAction("A move takes one card at a time (S3.1).")
