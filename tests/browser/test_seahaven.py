@@ -21,11 +21,14 @@ PHONE_ONLY = (("phone", PHONE),)
 BOARD_JS = """() => {
   const t = document.getElementById('table');
   const text = (el) => el ? el.innerText.replace(/\\s+/g, ' ').trim() : null;
+  const cards = (el) => Array.from(el.querySelectorAll('[data-card]'), e => e.dataset.card);
+  const top = (el) => cards(el)[0] || null;
+  const focused = document.activeElement;
   return {
     version: Number(t.dataset.version),
-    columns: Array.from(t.querySelectorAll('.sh-col'), c => Array.from(c.querySelectorAll('[data-card]'), e => e.dataset.card)),
-    cells: Array.from(t.querySelectorAll('.sh-cell'), c => (c.querySelector('[data-card]') || {dataset: {}}).dataset.card || null),
-    foundations: Array.from(t.querySelectorAll('.sh-foundation'), c => (c.querySelector('[data-card]') || {dataset: {}}).dataset.card || null),
+    columns: Array.from(t.querySelectorAll('.sh-col'), cards),
+    cells: Array.from(t.querySelectorAll('.sh-cell'), top),
+    foundations: Array.from(t.querySelectorAll('.sh-foundation'), top),
     selected: Array.from(t.querySelectorAll('.sh-src[aria-pressed=true]'), e => e.dataset.card),
     destinations: Array.from(t.querySelectorAll('.sh-to:not([hidden])'), e => e.dataset.to),
     moves: text(t.querySelector('.sh-moves')),
@@ -34,7 +37,7 @@ BOARD_JS = """() => {
     hint: text(t.querySelector('.sh-hint')),
     alert: text(t.querySelector('[role=alert]')),
     results: text(t.querySelector('.results')),
-    focused: document.activeElement ? (document.activeElement.dataset.to || document.activeElement.dataset.card || document.activeElement.textContent.trim()) : null,
+    focused: focused ? (focused.dataset.to || focused.dataset.card || focused.textContent.trim()) : null,
   };
 }"""
 
@@ -60,8 +63,8 @@ def set_up(device, *, deck: str | None = None, deal: int | None = None, name: st
 
 def wait_past(page, version: int) -> dict:
     page.wait_for_function("""(v) => { const t = document.getElementById('table');
-      return !!t && Number(t.dataset.version) > v && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }""",
-                           arg=version)
+      return !!t && Number(t.dataset.version) > v
+             && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }""", arg=version)
     return board(page)
 
 
@@ -76,7 +79,9 @@ def destination(page, place: str):
 DOUBLE_TAP_MS = 450  # static/js/games/seahaven.js: a second tap within this sends the card home
 # The time between the two taps as the page saw them (clicks on a card's button).
 TAP_TIMES_JS = """document.addEventListener('click', function (e) {
-  if (e.target.closest && e.target.closest('.sh-src')) (window.__shTaps = window.__shTaps || []).push(performance.now());
+  if (e.target.closest && e.target.closest('.sh-src')) {
+    (window.__shTaps = window.__shTaps || []).push(performance.now());
+  }
 }, true);"""
 
 
@@ -158,6 +163,31 @@ def test_short_win_at_phone_width_by_tapping_with_hint_and_undo(device, screensh
     assert phone.unexpected_problems() == []
 
 
+def test_s3_6_no_legal_moves_at_phone_width_and_undo_from_there(device, screenshot):
+    phone = device("phone", viewport=dict(PHONE), has_touch=True, is_mobile=True)
+    page = phone.page
+    set_up(phone, deck="stuck_after_four.deck")
+    for version, (card, cell) in enumerate((("8C", "c1"), ("JC", "c2"), ("5D", "c3"), ("TH", "c4")), start=1):
+        source(page, card).tap()
+        destination(page, cell).tap()
+        shown = wait_past(page, version)
+    assert shown["mark"] == "\u2717 cannot be won from here" and shown["cells"] == ["8C", "JC", "5D", "TH"]
+    assert "No legal moves." in page.locator("#table .sh-stuck").inner_text()
+    assert page.locator("#table .sh-src").count() == 0
+    # the dock's buttons are on the screen without scrolling
+    box = page.locator("#table .sh-undo").bounding_box()
+    assert box and box["y"] + box["height"] <= PHONE["height"]
+    screenshot(page, "stuck", sizes=PHONE_ONLY)
+    page.locator("#table .sh-undo").tap()
+    shown = wait_past(page, 5)
+    assert shown["cells"] == ["8C", "JC", "5D", None] and page.locator("#table .sh-stuck").count() == 0
+    for version in (6, 7, 8):  # back to the deal, which can be won
+        page.locator("#table .sh-undo").tap()
+        shown = wait_past(page, version)
+    assert shown["mark"] == "\u2713 still winnable" and shown["cells"] == [None] * 4 and shown["moves"] == "0 moves"
+    assert phone.unexpected_problems() == []
+
+
 def test_a_move_by_keyboard_alone(device, live_server):
     laptop = device("laptop")
     page = laptop.page
@@ -179,13 +209,25 @@ def test_a_move_by_keyboard_alone(device, live_server):
     assert shown["cells"][1] == "2C"
     # after the move, focus is on a card again
     assert shown["focused"] in {card for column in shown["columns"] for card in column[-1:]} | {"2C"}
+    # AC home by keyboard (Enter on it, then on its foundation), then Undo by keyboard: focus stays on Undo
+    page.locator("#table .sh-src[data-card='AC']").focus()
+    page.keyboard.press("Enter")
+    page.locator("#table .sh-to[data-to='f1']").focus()
+    page.keyboard.press("Enter")
+    shown = wait_past(page, 2)
+    assert shown["foundations"][0] == "AC"
+    page.locator("#table .sh-undo").focus()
+    page.keyboard.press("Enter")
+    shown = wait_past(page, 3)
+    assert shown["foundations"][0] is None and shown["focused"] == "Undo"
     # the timer ticks (the page got the seconds played with the table: none yet)
     page.wait_for_function("() => /^0:0[1-9]$/.test(document.querySelector('#table .sh-clock').textContent)")
-    assert live_server.state(slug).layout.cells[1].id == "2C"
+    state = live_server.state(slug)
+    assert state.layout.cells[1].id == "2C" and state.moves_made() == 1 and state.undos == 1
     assert laptop.unexpected_problems() == []
 
 
-def test_a_move_without_javascript(device, live_server):
+def test_a_move_without_javascript(device, live_server, screenshot):
     plain = device("no script", java_script_enabled=False, viewport=dict(PHONE))
     page = plain.page
     slug = set_up(plain, deck="short_win.deck")
@@ -196,6 +238,7 @@ def test_a_move_without_javascript(device, live_server):
     destination(page, "c1").click()
     page.wait_for_url(re.compile(rf"/games/{slug}$"))
     assert board(page)["cells"][0] == "2C"
+    screenshot(page, "after-one-move", sizes=PHONE_ONLY)
     page.get_by_role("button", name="AC \u2192 foundation 1").click()  # the dock's "to a foundation"
     page.wait_for_url(re.compile(rf"/games/{slug}$"))
     assert board(page)["foundations"][0] == "AC" and live_server.state(slug).moves_made() == 2

@@ -244,9 +244,12 @@ def test_s6_1_without_a_script_each_card_that_may_go_home_has_a_button(player):
 
 
 @pytest.mark.parametrize("fields, message", [
-    ([("from", "t1"), ("cards", "2C"), ("move", "move|to=t5")], "2C cannot go onto TD: a column takes the next lower card of its own suit (S3.3)"),
-    ([("from", "t1"), ("cards", "2C"), ("move", "move|to=f1")], "2C cannot go onto empty foundation 1: an empty foundation takes only an ace (S3.2)"),
-    ([("from", "t2"), ("cards", "2C"), ("move", "move|to=c1")], "2C is not the card in column 2 (7C is): only that card may move from there (S3.1)"),
+    ([("from", "t1"), ("cards", "2C"), ("move", "move|to=t5")],
+     "2C cannot go onto TD: a column takes the next lower card of its own suit (S3.3)"),
+    ([("from", "t1"), ("cards", "2C"), ("move", "move|to=f1")],
+     "2C cannot go onto empty foundation 1: an empty foundation takes only an ace (S3.2)"),
+    ([("from", "t2"), ("cards", "2C"), ("move", "move|to=c1")],
+     "2C is not the card in column 2 (7C is): only that card may move from there (S3.1)"),
     ([("move", "move|from=f1|to=c1")], "cards never leave a foundation (S3.2)"),
 ])
 def test_s3_5_a_refused_move_shows_the_rule_and_changes_nothing(app, player, fields, message):
@@ -503,5 +506,6 @@ def test_a_spectator_s_steps_and_the_replay_show_the_board_move_by_move(player, 
     page = table(player, slug)
     press(player, slug, page, plain_button(page, "give_up"))
     replay = Page(spectator.client.get(f"/games/{slug}/replay?step=1").get_data(as_text=True))
-    cells = [[e.get("data-card") for e in cell.iter() if e.get("data-card")] for cell in replay.find_all("li", "sh-cell")]
+    cells = [[e.get("data-card") for e in cell.iter() if e.get("data-card")]
+             for cell in replay.find_all("li", "sh-cell")]
     assert cells[0] == ["2C"] and replay.find("span", "sh-moves").text == "1 move"

@@ -247,7 +247,7 @@ class SeahavenState(GameState):
             if found is not None:
                 home[source] = found
         prompt = {
-            PLAYING: "move a card: tap it, then where it goes",
+            PLAYING: "move a card",
             STUCK: "no legal moves: undo a move or give up",
             WON: "you won",
             GIVEN_UP: "the game was given up",

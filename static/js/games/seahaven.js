@@ -5,7 +5,8 @@
 //   dock's form takes the card and its place; a second tap on the card puts it down again;
 // - a double tap sends a card to its foundation (data-home, the view's to_foundation);
 // - by keyboard: Tab to a card, Enter or Space, focus goes to its first destination, Tab on
-//   through the others, Escape puts the card down;
+//   through the others, Escape puts the card down; after the move focus is on the first card
+//   that may move (after Undo, on Undo again);
 // - the timer ticks (the server gives the seconds played when the table was drawn).
 // Loaded once for every page (base.html); the table is swapped in again on every update, so
 // everything listens on the document.
@@ -15,6 +16,8 @@
   var picked = { place: null, at: 0 }; // the last card this page selected, and when
   var sending = false; // a move is on its way: further taps wait for the new table
   var keyboard = false; // the last input was a key (focus then follows the cards)
+  var keyboardMoveAt = 0; // when a move (or an undo) was last made by keyboard
+  var refocus = ".sh-src"; // where focus goes on then: the first card that may move, or Undo again
 
   document.documentElement.classList.add("sh-js"); // hides the dock's buttons meant for no script
 
@@ -78,11 +81,16 @@
   document.addEventListener("click", function (event) {
     var target = event.target && event.target.closest ? event.target : null;
     var b = board();
+    if (target && keyboard && target.closest("#table.game-seahaven .sh-undo")) {
+      keyboardMoveAt = Date.now();
+      refocus = ".sh-undo:not([disabled])";
+    }
     if (!target || !b || !b.contains(target)) return;
     var to = target.closest(".sh-to");
     if (to) {
       if (sending) event.preventDefault();
       else sending = true; // the button submits #act-form (htmx)
+      if (keyboard) { keyboardMoveAt = Date.now(); refocus = ".sh-src"; }
       return;
     }
     var source = target.closest(".sh-src");
@@ -132,18 +140,20 @@
     if (region && said) region.textContent = said;
   }
 
-  // A new table: nothing is on its way any more. After this player's own move, a keyboard player
-  // goes on from the first card that may move.
-  document.addEventListener("table:settled", function (event) {
+  // A new table: nothing is on its way any more. After a move made by keyboard, focus goes on
+  // from the first card that may move (again if a live update swapped the table once more).
+  document.addEventListener("table:settled", function () {
     sending = false;
     picked = { place: null, at: 0 };
     var table = document.querySelector("#table.game-seahaven");
     if (!table) { lastMark = null; return; }
     announce(table);
     var b = board();
-    if (b && keyboard && event.detail && event.detail.own) {
-      var first = b.querySelector(".sh-src");
-      if (first) first.focus({ preventScroll: true });
+    var lost = !document.activeElement || document.activeElement === document.body || !table.contains(document.activeElement)
+      || document.activeElement.closest(".dock");
+    if (b && keyboard && lost && Date.now() - keyboardMoveAt < 5000) {
+      var next = table.querySelector(refocus) || b.querySelector(".sh-src");
+      if (next) next.focus({ preventScroll: true });
     }
   });
   document.addEventListener("htmx:afterSettle", function () { sending = false; });
