@@ -243,6 +243,12 @@ def import_game(text: str) -> GameRecord:
     return record
 
 
+def first_action_at(record: GameRecord) -> datetime | None:
+    """When the game's first action was applied, or None before it."""
+    return db.session.scalar(sa.select(ActionRecord.created_at).where(ActionRecord.game_id == record.id)
+                             .order_by(ActionRecord.version).limit(1))
+
+
 def count_actions(record: GameRecord, after_version: int, upto_version: int) -> int:
     return db.session.scalar(sa.select(sa.func.count()).select_from(ActionRecord).where(
         ActionRecord.game_id == record.id, ActionRecord.version > after_version,

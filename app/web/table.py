@@ -7,13 +7,16 @@ its ``legal(seat)``. An action is the form as plain data, read by the game's
 
 from __future__ import annotations
 
+import json
+from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 
 from .. import replays, store, tables
 from ..htmx import is_htmx
-from ..models import ABANDONED, FINISHED, OWN, GameRecord
+from ..models import ABANDONED, FINISHED, OWN, GameRecord, utcnow
 from . import identity
 
 bp = Blueprint("table", __name__, url_prefix="/games")
@@ -39,6 +42,38 @@ def access(record: GameRecord) -> tables.Held:
     if key not in cache:
         cache[key] = tables.held_seats(record, identity.tokens_for(record.slug))
     return cache[key]
+
+
+class Clock:
+    """How long a game has been played: from its first action to its end (or now). A template
+    that shows a timer reads it; nothing is asked of the database unless one does."""
+
+    def __init__(self, record: GameRecord):
+        self.record = record
+
+    @cached_property
+    def started_at(self) -> datetime | None:
+        """When the first action was applied (an imported game: when it was started), or None."""
+        if self.record.imported:
+            return self.record.created_at
+        return replays.first_action_at(self.record)
+
+    @property
+    def ended_at(self) -> datetime | None:
+        if self.record.status == ABANDONED:
+            return self.record.updated_at
+        return self.record.finished_at
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None and self.ended_at is None
+
+    @cached_property
+    def seconds(self) -> int:
+        """Whole seconds played so far (0 before the first action)."""
+        if self.started_at is None:
+            return 0
+        return max(0, int(((self.ended_at or utcnow()) - self.started_at).total_seconds()))
 
 
 def table_context(record: GameRecord, state, held: tables.Held, *, watching: bool = False,
@@ -117,6 +152,8 @@ def table_context(record: GameRecord, state, held: tables.Held, *, watching: boo
         "idle_seat": None if watching else tables.idle_seat(record, state, held, current_app.config["IDLE_SECONDS"]),
         "is_host": host,
         "own_device": OWN,
+        "clock": Clock(record),
+        "options": json.loads(record.options or "{}"),  # as set up (a rematch is set up the same way)
     }
 
 
@@ -139,9 +176,15 @@ def render_table(record: GameRecord, *, message: str | None = None, status: int 
     return render_template(template, **context), status
 
 
+def selected_in_query() -> list[str]:
+    """Cards a link or a GET form selects (``?cards=7H``): a board that works without JavaScript
+    can select a card by loading the table again."""
+    return request.args.getlist("cards")[:60]
+
+
 @bp.get("/<slug>")
 def table(slug: str):
-    return render_table(load_record(slug))
+    return render_table(load_record(slug), selected=selected_in_query())
 
 
 @bp.get("/<slug>/watch")
@@ -158,7 +201,8 @@ def table_fragment(slug: str):
     since = request.args.get("since", type=int)
     if since is not None and since == record.version:
         return "", 204
-    return render_table(record, watching=request.args.get("watch") == "1", fragment=True, since=since)
+    return render_table(record, watching=request.args.get("watch") == "1", fragment=True, since=since,
+                        selected=selected_in_query())
 
 
 def action_data(form) -> dict[str, Any]:

@@ -237,19 +237,33 @@ class SeahavenState(GameState):
         stuck = self.is_stuck()
         status = STUCK if stuck else self.status
         targets: dict[str, list[str]] = {}
+        arrivals: dict[str, list[str]] = {}
         for source, target in layout.legal_moves() if not self.is_over() else []:
             targets.setdefault(source, []).append(target)
+            arrivals.setdefault(target, []).append(source)
         home = {}
         for source, places in targets.items():
             found = next((place for place in places if place[0] == "f"), None)
             if found is not None:
                 home[source] = found
         prompt = {
-            PLAYING: "move a card: tap it, then where it goes",
+            PLAYING: "move a card",
             STUCK: "no legal moves: undo a move or give up",
             WON: "you won",
             GIVEN_UP: "the game was given up",
         }[status]
+        # S5.2: the "still winnable?" mark and the hint, from the solver (memoised per deal, so
+        # usually a lookup after a move); None once the game is over.
+        winnable = hint = None
+        if status == PLAYING:
+            winnable = self.winnable()
+            step = self.hint() if winnable else None
+            if step is not None:
+                card = layout.card_at(step.source)
+                hint = {"from": step.source, "to": step.target, "card": card.id,
+                        "text": describe_move(card, step.source, step.target)}
+        elif stuck:
+            winnable = False
         summary = None
         if self.is_over():
             summary = {"won": self.status == WON, "moves": self.moves_made(), "cards_home": layout.cards_home(),
@@ -262,12 +276,16 @@ class SeahavenState(GameState):
             "turn": self.to_move(),
             "stage": self.stage(),
             "prompt": prompt,
-            "hand": None,
+            "hand": [] if seat == 0 else None,  # the player holds no cards; a spectator sees no hand
             "log": [dict(event, cards=list(event["cards"])) for event in self.log],
             "summary": summary,
             "deal": self.deal,
             "classic": self.classic,
+            "winnable_only": self.winnable_only,
             "status": status,
+            "stuck": stuck,
+            "winnable": winnable,
+            "hint": hint,
             "columns": [[card.id for card in column] for column in layout.columns],
             "cells": [card.id if card is not None else None for card in layout.cells],
             "foundations": [[card.id for card in pile] for pile in layout.foundations],
@@ -278,6 +296,7 @@ class SeahavenState(GameState):
             "last_move": ({"from": self.history[-1][0], "to": self.history[-1][1], "card": self.history[-1][2].id}
                           if self.history else None),
             "targets": targets,
+            "arrivals": arrivals,  # the other way round: for each place, the places whose card may go there
             "to_foundation": home,
         }
 
@@ -415,8 +434,9 @@ class SeahavenDefinition(GameDefinition):
             except NotAPlace as error:
                 raise BadAction(str(error).capitalize() + ".") from None
             card = None
-            if data.get("cards"):  # (a form with no card selected posts an empty list)
-                cards = data["cards"]
+            cards = data.get("cards")
+            named = not (cards is None or isinstance(cards, (list, tuple)) and not cards)  # a form's [] names none
+            if named:
                 if not isinstance(cards, (list, tuple)) or len(cards) != 1 or not isinstance(cards[0], str):
                     raise BadAction("A move takes one card at a time (S3.1).")
                 try:

@@ -1,0 +1,511 @@
+"""Seahaven Towers at the web table (S2, S5.2, S6), through the pages and forms as a browser uses
+them without JavaScript: set-up at /setup/seahaven (a deal number, the classic deal, deal only
+winnable games, a stacked deck), a move as two taps (the card: the table loaded with
+``?cards=<id>``; then a destination button of the board, which posts the dock's #act-form),
+the "to a foundation" buttons, refusals (the rule shown, nothing changed), unlimited undo, give
+up, the hint (a GET: nothing changes), the "still winnable?" mark, "No legal moves", the timer,
+spectators, a restart, the statistics per name, and "play this deal again".
+
+``short_win.deck`` (decks/seahaven/README.md) is won in 53 moves: 2C to a cell, AC home, 2C
+home, then every card straight home. ``stuck_after_four.deck`` (deal 242) has no legal move
+left once 8C, JC, 5D and TH (columns 1-4's bottom cards) fill the cells."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from app.games.seahaven.game import deal_cards
+from app.games.seahaven.rules import Layout
+from support.web import Page, Player, database_dump
+
+SHORT_WIN = "short_win.deck"
+STUCK = "stuck_after_four.deck"
+# Deal 1 (open) can be won; after QC from column 1 to cell 1 it cannot, though moves are left.
+LOSING_DEAL, LOSING_CARD, LOSING_FROM, LOSING_TO = 1, "QC", "t1", "c1"
+
+
+# -- helpers ---------------------------------------------------------------------------------------------
+
+
+def set_up(player, *, deal: int | str = 0, classic: bool = False, winnable_only: bool = False, deck: str = "",
+           name: str = "Ann") -> str:
+    """The set-up form of /setup/seahaven, posted (a checked box follows its hidden "0"); the new
+    table's slug."""
+    data = [("seats", "1"), ("name0", name), ("device0", "here"), ("deal", str(deal)), ("classic", "0"),
+            ("winnable_only", "0"), ("deck", deck)]
+    if classic:
+        data.append(("classic", "1"))
+    if winnable_only:
+        data.append(("winnable_only", "1"))
+    response = post_fields(player, "/setup/seahaven", data)
+    assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
+    location = response.headers["Location"]
+    assert location.startswith("/games/"), location
+    return location.rsplit("/", 1)[1]
+
+
+def post_fields(player, url: str, fields: list[tuple[str, str]], htmx: bool = False):
+    from werkzeug.datastructures import MultiDict
+
+    data = MultiDict(fields)
+    if "csrf_token" not in data:
+        data.add("csrf_token", player.csrf_token())
+    return player.client.post(url, data=data, headers={"HX-Request": "true"} if htmx else {})
+
+
+def table(player, slug: str, **query) -> Page:
+    """The table page, with ``query`` (cards=..., hint=1) as a link or a GET form asks for it."""
+    response = player.client.get(f"/games/{slug}", query_string=query)
+    assert response.status_code == 200
+    return Page(response.get_data(as_text=True))
+
+
+def form_fields(page: Page, form_id: str) -> list[tuple[str, str]]:
+    """The fields a browser sends for the form ``form_id`` (its named inputs, disabled ones left
+    out), without the pressed button."""
+    form = page.find("form", id=form_id)
+    assert form is not None, f"no form #{form_id} on the page"
+    return [(element.get("name"), element.get("value") or "") for element in form.iter()
+            if element.tag == "input" and element.get("name") and "disabled" not in element.attrs]
+
+
+def press(player, slug: str, page: Page, button, htmx: bool = True):
+    """Press ``button`` (an element of ``page``): its form's fields and its own name and value
+    are posted to the form's action, as a browser does."""
+    form_id = button.get("form")
+    fields = form_fields(page, form_id) + [(button.get("name"), button.get("value"))]
+    return post_fields(player, f"/games/{slug}/act", fields, htmx=htmx)
+
+
+def sources(page: Page) -> dict[str, str]:
+    """The cards that may be tapped: place -> card id."""
+    return {button.get("data-from"): button.get("data-card") for button in page.find_all("button", "sh-src")}
+
+
+def shown_destinations(page: Page) -> list[str]:
+    return [button.get("data-to") for button in page.find_all("button", "sh-to") if "hidden" not in button.attrs]
+
+
+def tap(player, slug: str, card: str) -> Page:
+    """The first tap: the card's button submits the GET form #sh-pick (``?cards=<id>``)."""
+    before = table(player, slug)
+    button = next(b for b in before.find_all("button", "sh-src") if b.get("data-card") == card)
+    assert button.get("form") == "sh-pick" and button.get("name") == "cards" and button.get("value") == card
+    assert before.find("form", id="sh-pick").get("method") == "get"
+    return table(player, slug, cards=card)
+
+
+def move(player, slug: str, card: str, place: str, htmx: bool = True):
+    """Tap ``card``, then the destination ``place``; the answer of the move's post."""
+    page = tap(player, slug, card)
+    button = page.find("button", "sh-to", data_to=place)
+    assert button is not None and "hidden" not in button.attrs, (place, shown_destinations(page))
+    return press(player, slug, page, button, htmx=htmx)
+
+
+def plain_button(page: Page, value: str):
+    """A button of the dock's #sh-plain form (Undo, Give up, to a foundation) by its value."""
+    return next((b for b in page.find_all("button") if b.get("form") == "sh-plain" and b.get("value") == value), None)
+
+
+def columns_shown(page: Page) -> list[list[str]]:
+    return [[element.get("data-card") for element in column.iter() if element.get("data-card")]
+            for column in page.find_all("li", "sh-col")]
+
+
+def statistics(player) -> dict[str, list[str]]:
+    """The Seahaven Towers table of the scores page: name -> its figures as shown."""
+    page = Page(player.client.get("/scores").get_data(as_text=True))
+    heading = page.find("h2", id="stats-seahaven")
+    assert heading is not None
+    elements = page.elements
+    after = elements[elements.index(heading):]
+    tables = [element for element in after if element.tag == "table"]
+    rows = {}
+    if tables and not any(e.tag == "h2" for e in after[1:after.index(tables[0])]):
+        for row in tables[0].find_all("tr")[1:]:
+            cells = [cell.text for cell in row.iter() if cell.tag in ("th", "td")]
+            rows[cells[0]] = cells[1:]
+    return rows
+
+
+def win_short_deal(player, slug: str) -> None:
+    """short_win.deck through the forms: 2C to cell 1 by two taps, then every card home with the
+    dock's "to a foundation" buttons (each one press)."""
+    assert move(player, slug, "2C", "c1").status_code == 200
+    for _ in range(60):
+        page = table(player, slug)
+        if page.game_over:
+            return
+        home = [b for b in page.find_all("button") if b.get("form") == "sh-plain"
+                and (b.get("value") or "").startswith("move|from=")]
+        assert home, "no card can go home"
+        assert press(player, slug, page, home[0]).status_code == 200
+    raise AssertionError("short_win.deck was not won")
+
+
+# -- set-up and the board ----------------------------------------------------------------------------------
+
+
+def test_s2_4_set_up_with_a_deal_number_and_the_classic_deal_deals_those_cards(player):
+    slug = set_up(player, deal=1234, classic=True)
+    state, version = player.state(slug)
+    assert state.deal == 1234 and state.classic and version == 1
+    assert state.dealt == deal_cards(1234)
+    layout = Layout.deal(deal_cards(1234), classic=True)
+    page = table(player, slug)
+    # the ten columns, top card first, as dealt; cards 51 and 52 in cells 2 and 3 (S2.4)
+    assert columns_shown(page) == [[card.id for card in column] for column in layout.columns]
+    cells = [[e.get("data-card") for e in cell.iter() if e.get("data-card")] for cell in page.find_all("li", "sh-cell")]
+    assert cells == [[], [layout.cells[1].id], [layout.cells[2].id], []]
+    assert "Deal 1234, classic deal" in page.html and page.my_turn
+    # every card face up, once each (S2.1)
+    assert sorted(page.cards) == sorted(card.id for card in layout.cards())
+
+
+def test_the_set_up_form_offers_the_options_and_a_link_fills_in_a_deal(player):
+    page = Page(player.client.get("/setup/seahaven?deal=77&classic=1").get_data(as_text=True))
+    assert page.find("input", name="deal").get("value") == "77"
+    boxes = {e.get("name"): "checked" in e.attrs for e in page.find_all("input", type="checkbox")}
+    assert boxes == {"classic": True, "winnable_only": False}
+    assert "Deal only winnable games" in page.html
+
+
+def test_s5_2_deal_only_winnable_games_takes_the_first_winnable_deal_from_the_number(player):
+    from app.games.seahaven.game import first_winnable_deal
+
+    slug = set_up(player, deal=500, winnable_only=True)
+    state, _version = player.state(slug)
+    assert state.deal == first_winnable_deal(500, False) and state.winnable()
+    assert "still winnable" in table(player, slug).html
+
+
+def test_a_stacked_deck_of_the_game_s_folder_deals_as_it_is(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    state, _version = player.state(slug)
+    assert state.deal is None
+    assert columns_shown(table(player, slug))[0] == ["6C", "5C", "4C", "3C", "AC", "2C"]
+
+
+# -- moving cards: two taps (S6.1) ---------------------------------------------------------------------
+
+
+def test_s6_1_the_first_tap_marks_the_card_and_shows_only_the_places_it_may_go(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    page = table(player, slug)
+    state, _version = player.state(slug)
+    view = state.view(0)
+    # the tappable cards are exactly the view's sources; no destination is shown yet
+    assert sources(page) == {place: (view["columns"][int(place[1:]) - 1][-1] if place[0] == "t"
+                                     else view["cells"][int(place[1:]) - 1]) for place in view["targets"]}
+    assert shown_destinations(page) == []
+    page = tap(player, slug, "2C")
+    chosen = page.find("button", "sh-src", data_card="2C")
+    assert chosen.get("aria-pressed") == "true" and chosen.get("name") is None  # tapping it again puts it down
+    assert sorted(shown_destinations(page)) == sorted(view["targets"]["t1"])
+    assert page.find("div", "sh-board").get("data-from") == "t1"
+    assert dict(form_fields(page, "act-form"))["from"] == "t1" and dict(form_fields(page, "act-form"))["cards"] == "2C"
+    assert "2C</strong> selected" in page.html
+
+
+def test_s3_1_a_move_posted_by_the_second_tap_is_applied_and_logged(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    response = move(player, slug, "2C", "c1")
+    assert response.status_code == 200
+    state, version = player.state(slug)
+    assert version == 2 and state.layout.cells[0].id == "2C" and state.moves_made() == 1
+    page = Page(response.get_data(as_text=True))
+    assert "Moved 2C from column 1 to cell 1" in page.html
+    assert page.find("span", "sh-moves").text == "1 move"
+    # a plain form post (no htmx) is answered with a redirect to the table
+    response = move(player, slug, "AC", "f1", htmx=False)
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/games/{slug}")
+    assert player.state(slug)[0].layout.foundations[0][0].id == "AC"
+
+
+def test_s6_1_without_a_script_each_card_that_may_go_home_has_a_button(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    move(player, slug, "2C", "c1")
+    page = table(player, slug)
+    state, _version = player.state(slug)
+    home = {b.get("value") for b in page.find_all("button") if b.get("form") == "sh-plain"
+            and (b.get("value") or "").startswith("move|")}
+    assert home == {f"move|from={source}|to={to}" for source, to in state.view(0)["to_foundation"].items()}
+    assert press(player, slug, page, plain_button(page, "move|from=t1|to=f1")).status_code == 200
+    assert player.state(slug)[0].layout.foundations[0][-1].id == "AC"
+    # a card selected by its first tap can also be sent home from the dock
+    page = tap(player, slug, "2C")
+    home_button = page.find("button", "sh-home")
+    assert home_button.get("value") == "move|to=f1" and "hidden" not in home_button.attrs
+    assert press(player, slug, page, home_button).status_code == 200
+    assert [card.id for card in player.state(slug)[0].layout.foundations[0]] == ["AC", "2C"]
+
+
+@pytest.mark.parametrize("fields, message", [
+    ([("from", "t1"), ("cards", "2C"), ("move", "move|to=t5")],
+     "2C cannot go onto TD: a column takes the next lower card of its own suit (S3.3)"),
+    ([("from", "t1"), ("cards", "2C"), ("move", "move|to=f1")],
+     "2C cannot go onto empty foundation 1: an empty foundation takes only an ace (S3.2)"),
+    ([("from", "t2"), ("cards", "2C"), ("move", "move|to=c1")],
+     "2C is not the card in column 2 (7C is): only that card may move from there (S3.1)"),
+    ([("move", "move|from=f1|to=c1")], "cards never leave a foundation (S3.2)"),
+])
+def test_s3_5_a_refused_move_shows_the_rule_and_changes_nothing(app, player, fields, message):
+    slug = set_up(player, deck=SHORT_WIN)
+    page = table(player, slug)
+    before = database_dump(app)
+    response = post_fields(player, f"/games/{slug}/act", [*form_fields(page, "sh-plain")[:3], *fields], htmx=True)
+    assert response.status_code == 422
+    answer = Page(response.get_data(as_text=True))
+    assert answer.alerts == [message]
+    assert database_dump(app) == before
+
+
+def test_a_refused_move_keeps_its_card_selected(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    page = tap(player, slug, "2C")
+    fields = [field for field in form_fields(page, "act-form")] + [("move", "move|to=t5")]
+    answer = Page(post_fields(player, f"/games/{slug}/act", fields, htmx=True).get_data(as_text=True))
+    assert answer.alerts and answer.find("button", "sh-src", data_card="2C").get("aria-pressed") == "true"
+
+
+def test_a_form_of_an_older_table_is_refused_as_stale(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    old = tap(player, slug, "2C")
+    move(player, slug, "2C", "c1")
+    answer = press(player, slug, old, old.find("button", "sh-to", data_to="c2"))
+    assert answer.status_code == 409 and player.state(slug)[1] == 2
+
+
+# -- undo, give up -------------------------------------------------------------------------------------
+
+
+def test_s6_1_undo_takes_moves_back_as_often_as_there_are(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    page = table(player, slug)
+    assert plain_button(page, "undo") is None and "disabled" in page.find("button", "sh-undo").attrs
+    move(player, slug, "2C", "c1")
+    move(player, slug, "AC", "f1")
+    for expected in (1, 0):
+        page = table(player, slug)
+        assert press(player, slug, page, plain_button(page, "undo")).status_code == 200
+        state, _version = player.state(slug)
+        assert state.moves_made() == expected
+    assert state.layout == Layout.deal(state.dealt) and state.undos == 2
+    page = table(player, slug)
+    assert "Undid the move of 2C from column 1 to cell 1" in page.html and plain_button(page, "undo") is None
+
+
+def test_s6_2_giving_up_ends_the_game_counted_as_played_not_won(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    move(player, slug, "2C", "c1")
+    move(player, slug, "AC", "f1")
+    page = table(player, slug)
+    assert press(player, slug, page, plain_button(page, "give_up")).status_code == 200
+    page = table(player, slug)
+    assert page.game_over and "Ann gave up with 1 card home after 2 moves." in page.html
+    assert not page.find_all("button", "sh-src") and not page.find_all("button", "sh-to")
+    assert statistics(player) == {"Ann": ["1", "0", ""]}
+
+
+# -- the solver at the table (S5.2) ----------------------------------------------------------------------------
+
+
+def test_s5_2_the_hint_is_a_get_that_shows_the_next_move_and_changes_nothing(app, player):
+    slug = set_up(player, deal=1234)
+    state, _version = player.state(slug)
+    hint = state.hint()
+    before = database_dump(app)
+    page = table(player, slug, hint=1)
+    assert database_dump(app) == before  # neither the game, its log, nor a statistic
+    card = state.layout.card_at(hint.source)
+    assert f"Hint: move {card.code} from" in page.find("p", "sh-hint").text
+    # the hint's card is selected and its destination marked, ready for the second tap
+    assert page.find("button", "sh-src", data_card=card.id).get("aria-pressed") == "true"
+    hinted = page.find("button", "sh-hinted")
+    assert hinted.get("data-to") == hint.target and "autofocus" in hinted.attrs
+    assert press(player, slug, page, hinted).status_code == 200
+    after, version = player.state(slug)
+    assert version == 2 and after.history[-1][:2] == (hint.source, hint.target)
+
+
+def test_s5_2_the_hint_of_a_lost_position_says_so(player):
+    slug = set_up(player, deal=LOSING_DEAL)
+    move(player, slug, LOSING_CARD, LOSING_TO)
+    page = table(player, slug, hint=1)
+    assert "No hint: this position cannot be won" in page.find("p", "sh-hint").text
+
+
+def test_s5_2_the_winnable_mark_follows_every_move(player):
+    slug = set_up(player, deal=LOSING_DEAL)
+    state, _version = player.state(slug)
+    assert state.winnable() and state.layout.card_at(LOSING_FROM).id == LOSING_CARD
+    assert table(player, slug).find("span", "sh-mark").text == "\u2713 still winnable"
+    answer = Page(move(player, slug, LOSING_CARD, LOSING_TO).get_data(as_text=True))
+    state, _version = player.state(slug)
+    assert not state.winnable() and not state.is_stuck()
+    assert answer.find("span", "sh-mark").text == "\u2717 cannot be won from here"
+    assert "sh-lost" in answer.find("span", "sh-mark").classes
+    page = table(player, slug)
+    press(player, slug, page, plain_button(page, "undo"))
+    assert table(player, slug).find("span", "sh-mark").text == "\u2713 still winnable"
+
+
+def test_s3_6_no_legal_moves_is_said_on_the_board_and_undo_is_still_offered(player):
+    slug = set_up(player, deck=STUCK)
+    for card, cell in (("8C", "c1"), ("JC", "c2"), ("5D", "c3"), ("TH", "c4")):
+        assert move(player, slug, card, cell).status_code == 200
+    page = table(player, slug)
+    assert "No legal moves." in page.find("p", "sh-stuck").text
+    assert "no legal moves: undo a move or give up" in page.find("div", "status-bar").text
+    assert page.find("span", "sh-mark").text == "\u2717 cannot be won from here"
+    assert not page.find_all("button", "sh-src")
+    assert plain_button(page, "undo") is not None and plain_button(page, "give_up") is not None
+
+
+# -- the timer, the counter -------------------------------------------------------------------------------
+
+
+def test_s6_1_the_timer_starts_with_the_first_move_and_stops_at_the_end(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    clock = table(player, slug).find("span", "sh-clock")
+    assert clock.get("data-running") == "no" and clock.text == "0:00" and clock.get("role") == "timer"
+    move(player, slug, "2C", "c1")
+    clock = table(player, slug).find("span", "sh-clock")
+    # without a script the page shows the minutes so far; the script ticks from data-seconds
+    assert clock.get("data-running") == "yes" and clock.text == "0 min" and int(clock.get("data-seconds")) < 60
+    page = table(player, slug)
+    press(player, slug, page, plain_button(page, "give_up"))
+    clock = table(player, slug).find("span", "sh-clock")
+    assert clock.get("data-running") == "no" and re.fullmatch(r"\d+:\d\d", clock.text)
+
+
+# -- spectators, restarts ------------------------------------------------------------------------------------
+
+
+def test_a_spectator_sees_the_whole_board_but_no_controls(player, make_player):
+    slug = set_up(player, deal=1234)
+    state, _version = player.state(slug)
+    hint = state.hint()
+    move(player, slug, state.layout.card_at(hint.source).id, hint.target)
+    link = table(player, slug).find("a", href=f"/games/{slug}/watch")
+    assert link is not None and link.text == "spectator link"
+    spectator = make_player()
+    page = Page(spectator.client.get(f"/games/{slug}/watch").get_data(as_text=True))
+    state, _version = player.state(slug)
+    assert columns_shown(page) == [[card.id for card in column] for column in state.layout.columns]
+    assert not page.find_all("button", "sh-src") and not page.find_all("button", "sh-to")
+    assert page.find("form", id="act-form") is None and "You are watching" in page.html
+    assert page.find("span", "sh-mark") is not None and page.find("span", "sh-moves").text == "1 move"
+    # someone else's browser at the table's own address is a spectator too: it cannot move
+    other = make_player()
+    page = table(other, slug)
+    assert not page.find_all("button", "sh-src") and not page.my_turn
+
+
+def test_s6_2_a_restart_loses_nothing(app, player):
+    from app import create_app
+    from config import TestConfig
+
+    slug = set_up(player, deck=SHORT_WIN)
+    move(player, slug, "2C", "c1")
+    move(player, slug, "AC", "f1")
+    before = table(player, slug)
+    second = create_app(TestConfig, instance_path=app.instance_path,
+                        SQLALCHEMY_DATABASE_URI=app.config["SQLALCHEMY_DATABASE_URI"],
+                        DECKS_FOLDER=app.config["DECKS_FOLDER"])
+    moved = Player(second)
+    moved.client.set_cookie("session", player.client.get_cookie("session").value)
+    after = table(moved, slug)
+    assert after.cards == before.cards and after.find("span", "sh-moves").text == "2 moves"
+    assert "Moved AC from column 1 to foundation 1" in after.html and after.my_turn
+    assert move(moved, slug, "2C", "f1").status_code == 200
+    from app.extensions import db
+
+    with second.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+# -- the end: results, statistics, the same deal again ---------------------------------------------------------
+
+
+def test_s3_6_s6_2_a_won_and_a_given_up_game_make_the_statistics_per_name(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    win_short_deal(player, slug)
+    page = table(player, slug)
+    state, _version = player.state(slug)
+    assert state.layout.is_won() and state.moves_made() == 53
+    assert page.game_over and "Ann won! All 52 cards are home in 53 moves" in page.find("section", "results").text
+    assert statistics(player) == {"Ann": ["1", "1", "53"]}
+    other = set_up(player, deal=1234)
+    page = table(player, other)
+    press(player, other, page, plain_button(page, "give_up"))
+    assert statistics(player) == {"Ann": ["2", "1", "53"]}
+
+
+def test_play_this_deal_again_deals_the_same_cards_with_the_same_options(player):
+    slug = set_up(player, deal=0, classic=True)  # a random deal number, shown
+    first, _version = player.state(slug)
+    page = table(player, slug)
+    press(player, slug, page, plain_button(page, "give_up"))
+    page = table(player, slug)
+    again = next(form for form in page.forms if any(text == "Play this deal again" for _n, _v, text in form["buttons"]))
+    assert again["action"] == "/setup/seahaven" and again["inputs"]["deal"] == [str(first.deal)]
+    fields = [(name, value) for name, values in again["inputs"].items() for value in values]
+    response = post_fields(player, again["action"], fields)
+    assert response.status_code == 303
+    replay = response.headers["Location"].rsplit("/", 1)[1]
+    second, version = player.state(replay)
+    assert replay != slug and version == 1
+    assert second.deal == first.deal and second.classic and second.dealt == first.dealt
+    assert second.layout == Layout.deal(first.dealt, classic=True)
+    # pressed twice (a double click), it lands on the same new game
+    assert post_fields(player, again["action"], fields).headers["Location"].endswith(replay)
+    # a friend can set the same deal up from the link
+    link = table(player, slug).find("a", href=f"/setup/seahaven?deal={first.deal}&classic=1")
+    assert link is not None
+
+
+def test_new_deal_after_a_random_deal_is_the_rematch_with_a_new_shuffle(player):
+    slug = set_up(player)
+    first, _version = player.state(slug)
+    page = table(player, slug)
+    press(player, slug, page, plain_button(page, "give_up"))
+    page = table(player, slug)
+    assert page.posts_ending("/rematch") and page.has_button("New deal")
+    response = player.post(f"/games/{slug}/rematch", {})
+    assert response.status_code == 303
+    second, _version = player.state(response.headers["Location"].rsplit("/", 1)[1])
+    assert second.deal != first.deal
+
+
+def test_play_a_stacked_deal_again_is_the_rematch_with_the_same_deck(player):
+    slug = set_up(player, deck=SHORT_WIN)
+    page = table(player, slug)
+    press(player, slug, page, plain_button(page, "give_up"))
+    page = table(player, slug)
+    again = next(form for form in page.forms if any(text == "Play this deal again" for _n, _v, text in form["buttons"]))
+    assert again["action"] == f"/games/{slug}/rematch"
+    response = player.post(again["action"], {})
+    second, _version = player.state(response.headers["Location"].rsplit("/", 1)[1])
+    assert second.dealt == player.state(slug)[0].dealt and second.moves_made() == 0
+
+
+def test_a_spectator_s_steps_and_the_replay_show_the_board_move_by_move(player, make_player):
+    slug = set_up(player, deck=SHORT_WIN)
+    move(player, slug, "2C", "c1")
+    move(player, slug, "AC", "f1")
+    spectator = make_player()
+    steps = spectator.client.get(f"/games/{slug}/steps?after=1&upto=3").get_data(as_text=True)
+    boards = re.findall(r'<template class="step" data-version="(\d)" data-text="([^"]*)">', steps)
+    assert boards == [("2", "Moved 2C from column 1 to cell 1"), ("3", "Moved AC from column 1 to foundation 1")]
+    assert "sh-src" not in steps and "sh-clock" not in steps  # a step is drawn as a spectator saw it
+    page = table(player, slug)
+    press(player, slug, page, plain_button(page, "give_up"))
+    replay = Page(spectator.client.get(f"/games/{slug}/replay?step=1").get_data(as_text=True))
+    cells = [[e.get("data-card") for e in cell.iter() if e.get("data-card")]
+             for cell in replay.find_all("li", "sh-cell")]
+    assert cells[0] == ["2C"] and replay.find("span", "sh-moves").text == "1 move"
