@@ -263,7 +263,7 @@ class GameMachine(RuleBasedStateMachine):
 
 
 TestGameMachine = GameMachine.TestCase
-TestGameMachine.settings = settings(max_examples=100, stateful_step_count=50, deadline=None,
+TestGameMachine.settings = settings(max_examples=70, stateful_step_count=50, deadline=None,
                                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 TestGameMachine.pytestmark = [pytest.mark.slow]  # 100 games of up to 50 steps: about 35 s
 

@@ -103,8 +103,13 @@ def test_s5_1_verdicts_agree_with_a_brute_force_search_on_crowded_deals(seed):
         assert replay(table, line).is_won()
 
 
+# Deals whose crowded position the brute-force judge settles within its limit (the others would
+# only spend the suite's time before being skipped).
+MORE_CROWDED = [40, 41, 42, 44, 45, 46, 47, 48, 49, 50, 52, 53, 54, 55, 57, 59, 60, 61, 62, 63, 64, 66, 68, 69]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(40, 70))
+@pytest.mark.parametrize("seed", MORE_CROWDED)
 def test_s5_1_verdicts_agree_with_brute_force_on_many_more_crowded_deals(seed):
     table = crowded_position(seed, classic=seed % 2 == 1, extra=3)
     try:
