@@ -29,7 +29,8 @@ CSRF_MESSAGE = "did not come from this site"
 
 def snapshot(app, decks_folder) -> tuple:
     scores = Path(app.config["SCORES_CSV_PATH"])
-    return (database_dump(app), sorted((p.name, p.read_bytes()) for p in decks_folder.iterdir()),
+    return (database_dump(app), sorted((str(p.relative_to(decks_folder)), p.read_bytes())
+                                        for p in decks_folder.rglob("*") if p.is_file()),
             scores.read_bytes() if scores.exists() else None)
 
 
