@@ -8,7 +8,7 @@ import secrets
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 
-from .. import stacked_decks, store, tables
+from .. import limits, stacked_decks, store, tables
 from ..core import registry
 from ..core.decks import DeckError
 from ..core.names import NameRefused, admit_new_name, is_computer_name
@@ -154,7 +154,14 @@ def start_game(setup: dict):
             session["setup"] = setup
             return render_deck(setup, f"That deck cannot be used any more: {error}.", "", 422)
     specs = [tables.SeatSpec(s["name"], s["ai"], HERE if s["ai"] else s["device"]) for s in setup["seats"]]
-    record, tokens = tables.create_game(MASON, specs, deck=deck, deck_name=setup.get("deck"))
+    try:
+        record, tokens = tables.create_game(MASON, specs, deck=deck, deck_name=setup.get("deck"),
+                                            creator=limits.client_address())
+    except tables.TooMany as error:  # the last seat is asked again, the others stay chosen
+        store.db.session.rollback()
+        setup["seats"].pop()
+        session["setup"] = setup
+        return render_seat(setup, None, error.message, error.status)
     identity.remember(record.slug, tokens)
     session.pop("setup", None)
     session["setup_done"] = record.slug
@@ -239,7 +246,12 @@ def start_other_game(key: str):
         return render_game_setup(definition, message=str(error), status=422, form=form)
     except DeckError as error:
         return render_game_setup(definition, message=f"That deck cannot be used: {error}.", status=422, form=form)
-    record, tokens = tables.create_game(definition, specs, options=options, deck=deck, deck_name=deck_name)
+    try:
+        record, tokens = tables.create_game(definition, specs, options=options, deck=deck, deck_name=deck_name,
+                                            creator=limits.client_address())
+    except tables.TooMany as error:
+        store.db.session.rollback()
+        return render_game_setup(definition, message=error.message, status=error.status, form=form)
     identity.remember(record.slug, tokens)
     if token:
         started = dict(list(started.items())[-5:])

@@ -197,7 +197,9 @@ class PreparedRequest:
 
     def __init__(self, browser: "Browser", method: str, path: str, body: bytes | None, headers: dict):
         self.browser = browser
-        self.connection = http.client.HTTPConnection(browser.host, browser.port, timeout=browser.timeout)
+        source = (browser.source, 0) if browser.source else None
+        self.connection = http.client.HTTPConnection(browser.host, browser.port, timeout=browser.timeout,
+                                                     source_address=source)
         self.connection.connect()
         self.method, self.path, self.body, self.headers = method, path, body, headers
 
@@ -216,12 +218,15 @@ class PreparedRequest:
 
 
 class Browser:
-    """One browser (one cookie jar) talking HTTP to the live server, form posts like the pages'."""
+    """One browser (one cookie jar) talking HTTP to the live server, form posts like the pages'.
+    ``source``: the client address to connect from (any 127.x.y.z on loopback: another device,
+    as the server's per-address limits see it)."""
 
-    def __init__(self, base_url: str, timeout: float = 60.0):
+    def __init__(self, base_url: str, timeout: float = 60.0, source: str | None = None):
         parsed = urllib.parse.urlsplit(base_url)
         self.host, self.port = parsed.hostname, parsed.port
         self.timeout = timeout
+        self.source = source
         self.cookies: dict[str, str] = {}
         self._csrf: str | None = None
 
