@@ -7,6 +7,7 @@ hash is stored. There is never a fixed default.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import sys
@@ -83,3 +84,17 @@ def check_admin_password(config: dict, instance_path: str, password: str) -> boo
     except (OSError, RuntimeError):
         return False
     return check_password_hash(stored, password)
+
+
+def admin_credential(config: dict, instance_path: str) -> str:
+    """A fingerprint of the admin password as it is now (the configured one, else the stored
+    hash): an admin session opened with another password is over."""
+    configured = config.get("ADMIN_PASSWORD")
+    if configured:
+        source = "environment:" + configured
+    else:
+        try:
+            source = "hash:" + _read_when_written(os.path.join(instance_path, ADMIN_HASH_FILE))
+        except (OSError, RuntimeError):
+            source = "none"
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()

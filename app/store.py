@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 
 import sqlalchemy as sa
@@ -60,6 +61,15 @@ def new_slug() -> str:
     return secrets.token_hex(5)
 
 
+SLUG = re.compile(r"[0-9A-Za-z_-]{1,16}")
+
+
+def valid_slug(slug: object) -> bool:
+    """Whether ``slug`` can be a game's id: checked before any query, so that no odd character
+    (a NUL, which PostgreSQL refuses) ever reaches the database."""
+    return isinstance(slug, str) and SLUG.fullmatch(slug) is not None
+
+
 def definition_of(record: GameRecord) -> GameDefinition:
     return registry.get(record.kind)
 
@@ -94,7 +104,7 @@ GAME_BY_SLUG_FOR_UPDATE = GAME_BY_SLUG.with_for_update(of=GameRecord)
 
 
 def find_game(slug: str) -> GameRecord | None:
-    if not isinstance(slug, str) or len(slug) > 16:
+    if not valid_slug(slug):
         return None
     return db.session.execute(GAME_BY_SLUG, {"slug": slug}).unique().scalar_one_or_none()
 
@@ -114,6 +124,8 @@ def begin_write() -> None:
 
 
 def lock_game(slug: str) -> GameRecord | None:
+    if not valid_slug(slug):
+        return None
     begin_write()
     return db.session.execute(GAME_BY_SLUG_FOR_UPDATE, {"slug": slug}).unique().scalar_one_or_none()
 
