@@ -75,7 +75,9 @@ class Server:
                     if key not in ("DATABASE_URL", "SECRET_KEY", "GUNICORN_CMD_ARGS")}
         self.env.update(PORT=str(self.port), WORKERS=str(workers), MASON_INSTANCE=self.instance,
                         MASON_BENCH_ROUTES="1", EVENTS_MAX_SECONDS="3600", MASON_PUBLIC_URL=self.url,
-                        ADMIN_PASSWORD=ADMIN_PASSWORD, DECKS_FOLDER=os.path.join(ROOT, "decks"))
+                        ADMIN_PASSWORD=ADMIN_PASSWORD, DECKS_FOLDER=os.path.join(ROOT, "decks"),
+                        # every simulated device connects from 127.0.0.1: lift the per-address limits
+                        EVENTS_PER_ADDRESS="100000", GAMES_PER_HOUR="100000")
         self.access_log = os.path.join(self.instance, "access.log")
         if access_log:
             self.env["GUNICORN_CMD_ARGS"] = f"--access-logfile {self.access_log}" + (
@@ -86,8 +88,11 @@ class Server:
         self.process: subprocess.Popen | None = None
 
     def upgrade(self) -> None:
-        subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "db", "upgrade"], cwd=self.root,
-                       env=self.env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        """``flask db upgrade``; if it fails, the benchmark stops with its error output."""
+        done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "db", "upgrade"], cwd=self.root,
+                              env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"the database upgrade failed (exit status {done.returncode}):\n{done.stdout[-3000:]}")
 
     def start(self, upgrade: bool = True) -> None:
         if upgrade:
