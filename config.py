@@ -23,6 +23,9 @@ class Config:
     SESSION_COOKIE_SAMESITE = "Lax"
     PERMANENT_SESSION_LIFETIME = 60 * 60 * 24 * 30
     WTF_CSRF_TIME_LIMIT = None  # a table can stay open all evening
+    # instance/scores.csv follows the score table in the background, at most once per this many
+    # seconds (app/scores_file.py): a game's end does not wait for it.
+    SCORES_FILE_SECONDS = float(os.environ.get("SCORES_FILE_SECONDS", "2"))
     # Live updates: how often an event stream checks the database for a new game version.
     EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", "0.05"))
     # ...and is woken at once by a commit in any worker process (a hint; app/web/events.py).
@@ -67,3 +70,4 @@ class TestConfig(Config):
     ADMIN_PASSWORD = "test-admin-password"
     EVENTS_MAX_SECONDS = 2.0
     GAMES_PER_HOUR = 100_000  # the tests set up many games from one address (tests that limit it set it)
+    SCORES_FILE_SECONDS = 0.0  # instance/scores.csv is written as soon as it can be (tests wait for it)

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
-from . import stacked_decks, store, tables
+from . import scores_file, stacked_decks, store
 from .core import registry
 from .core.decks import DeckError
 from .extensions import db
@@ -40,12 +40,12 @@ def scores_group():
 @click.argument("path", required=False, type=click.Path(dir_okay=False, writable=True))
 def export_scores(path: str | None):
     """Write the score table to PATH (atomically), or print it."""
-    table = store.score_table()
     if path:
-        write_atomically(path, table.save_scores(), prefix=".scores-")
-        click.echo(f"Wrote {len(table)} rows to {path}.")
+        write_atomically(path, store.scores_csv_chunks(), prefix=".scores-")
+        click.echo(f"Wrote {store.score_count()} rows to {path}.")
     else:
-        sys.stdout.write(table.to_csv())
+        for chunk in store.scores_csv_chunks():
+            sys.stdout.write(chunk)
 
 
 @scores_group.command("import")
@@ -67,7 +67,7 @@ def import_scores(path: str, yes: bool):
     store.begin_write()
     store.replace_scores(incoming)
     db.session.commit()
-    tables.write_scores_file()
+    scores_file.write_now()
     click.echo("Imported.")
 
 

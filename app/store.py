@@ -14,6 +14,7 @@ import hmac
 import json
 import re
 import secrets
+import time
 
 import sqlalchemy as sa
 from blinker import signal
@@ -216,21 +217,136 @@ def record_statistics(definition: GameDefinition, results: list[SeatResult]) -> 
 def statistics(definition: GameDefinition) -> list[tuple[str, dict]]:
     """Every name's statistics in ``definition``'s game, sorted by name ignoring case."""
     rows = db.session.scalars(sa.select(GameStat).where(GameStat.game == definition.key)
-                              .order_by(GameStat.name_key)).all()
+                              .order_by(by_name(GameStat.name_key))).all()
     return [(row.name, json.loads(row.figures or "{}")) for row in rows]
 
 
-def known_names(definition: GameDefinition) -> list[str]:
-    """Names that have played ``definition``'s game, for a set-up form to offer."""
-    if definition.has_score_table:
-        return score_table().names()
-    return [name for name, _figures in statistics(definition)]
+def statistics_count(definition: GameDefinition) -> int:
+    return db.session.scalar(sa.select(sa.func.count()).select_from(GameStat).where(GameStat.game == definition.key))
 
+
+def statistics_page(definition: GameDefinition, page: int, size: int) -> list[tuple[str, dict]]:
+    """One page (from 1) of ``definition``'s statistics, sorted by name ignoring case: a page
+    reads ``size`` rows, however many are stored."""
+    rows = db.session.execute(sa.select(GameStat.name, GameStat.figures).where(GameStat.game == definition.key)
+                              .order_by(by_name(GameStat.name_key)).offset((page - 1) * size).limit(size)).all()
+    return [(name, json.loads(figures or "{}")) for name, figures in rows]
+
+
+def known_names(definition: GameDefinition, limit: int = 200) -> list[str]:
+    """Names that have played ``definition``'s game (the first ``limit`` by name), for a set-up
+    form to offer."""
+    if definition.has_score_table:
+        return score_names(limit=limit)[0]
+    return db.session.scalars(sa.select(GameStat.name).where(GameStat.game == definition.key)
+                              .order_by(by_name(GameStat.name_key)).limit(limit)).all()
+
+
+def by_name(column):
+    """ORDER BY a casefolded name column in code point order, as Python sorts (R3.3): SQLite
+    compares bytes already; PostgreSQL's default collation may follow a locale instead."""
+    return sa.collate(column, "C") if db.engine.dialect.name == "postgresql" else column
+
+
+def like_pattern(text: str) -> str:
+    """A LIKE pattern for names containing ``text`` (compared as casefolded keys)."""
+    escaped = text.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+# Mason Rummy's score table (R7.4): pages of it, searches in it, and the whole of it only where a
+# whole table is asked for (scores.csv, an import), read in chunks.
+
+SCORE_SORTS = {"name": ScoreEntry.name_key, "won": ScoreEntry.won, "lost": ScoreEntry.lost, "best": ScoreEntry.best}
+
+
+def score_count(search: str = "") -> int:
+    """How many rows the score table has (whose names contain ``search``)."""
+    where = [ScoreEntry.name_key.like(like_pattern(search), escape="\\")] if search else []
+    return db.session.scalar(sa.select(sa.func.count()).select_from(ScoreEntry).where(*where))
+
+
+def score_page(page: int, size: int, sort: str = "name", descending: bool = False,
+               search: str = "") -> list[ScoreRow]:
+    """One page (from 1) of the score table sorted by ``sort`` (ties by name), of the names
+    that contain ``search``."""
+    where = [ScoreEntry.name_key.like(like_pattern(search), escape="\\")] if search else []
+    column = SCORE_SORTS.get(sort, ScoreEntry.name_key)
+    order = []
+    if column is not ScoreEntry.name_key:
+        key = column.desc() if descending else column.asc()
+        order.append(key.nulls_last() if column is ScoreEntry.best else key)
+    name_key = by_name(ScoreEntry.name_key)
+    order.append(name_key.desc() if descending and column is ScoreEntry.name_key else name_key)
+    rows = db.session.execute(sa.select(ScoreEntry.name, ScoreEntry.won, ScoreEntry.lost, ScoreEntry.best)
+                              .where(*where).order_by(*order).offset((page - 1) * size).limit(size)).all()
+    return [ScoreRow(*row) for row in rows]
+
+
+def score_names(search: str = "", leave_out: set[str] = frozenset(), limit: int = 20) -> tuple[list[str], int]:
+    """Menu C (R3.3): the first ``limit`` names, sorted ignoring case, that contain ``search``,
+    leaving out the casefolded names ``leave_out``; and how many such names there are."""
+    where = []
+    if search:
+        where.append(ScoreEntry.name_key.like(like_pattern(search), escape="\\"))
+    if leave_out:
+        where.append(ScoreEntry.name_key.not_in(sorted(leave_out)))
+    total = db.session.scalar(sa.select(sa.func.count()).select_from(ScoreEntry).where(*where))
+    names = db.session.scalars(sa.select(ScoreEntry.name).where(*where)
+                               .order_by(by_name(ScoreEntry.name_key)).limit(limit)).all()
+    return list(names), total
+
+
+def score_row(name: str) -> ScoreRow | None:
+    """The row of exactly ``name`` (R7.4), or None."""
+    row = db.session.execute(sa.select(ScoreEntry.name, ScoreEntry.won, ScoreEntry.lost, ScoreEntry.best)
+                             .where(ScoreEntry.name_key == name.casefold())).first()
+    return ScoreRow(*row) if row is not None and row.name == name else None
 
 
 def score_table() -> ScoreTable:
-    rows = db.session.scalars(sa.select(ScoreEntry)).all()
-    return ScoreTable(ScoreRow(row.name, row.won, row.lost, row.best) for row in rows)
+    """The whole score table (for what needs all of it: a comparison, a digest)."""
+    return ScoreTable(chunk_row for chunk in score_chunks() for chunk_row in chunk)
+
+
+def score_chunks(size: int = 2000):
+    """The whole score table in name order, ``size`` rows at a time, read by one statement (one
+    consistent snapshot). Between chunks the reader pauses for a moment (``time.sleep(0)``:
+    under gevent, the worker's other requests run), so a big table never stalls a worker."""
+    for partition in _score_partitions(size):
+        yield [ScoreRow(name, won, lost, best) for name, won, lost, best, _id in partition]
+
+
+def _score_partitions(size: int = 2000):
+    statement = (sa.select(ScoreEntry.name, ScoreEntry.won, ScoreEntry.lost, ScoreEntry.best, ScoreEntry.id)
+                 .order_by(by_name(ScoreEntry.name_key)))
+    with db.engine.connect() as connection:
+        result = connection.execution_options(stream_results=True, yield_per=size).execute(statement)
+        for partition in result.partitions():
+            yield partition
+            time.sleep(0)
+
+
+def scores_csv_chunks():
+    """The score table as ``scores.csv`` text (R7.5, ``ScoreTable.to_csv`` a chunk at a time):
+    the header, then the rows in name order."""
+    yield ScoreTable().to_csv()
+    for chunk in score_chunks():
+        yield ScoreTable(chunk).to_csv().split("\n", 1)[1]
+
+
+def stored_scores_digest() -> tuple[str, tuple]:
+    """``scores_digest`` of the score table as stored, read in chunks, and its
+    ``scores_fingerprint`` from the same rows (one statement, one snapshot)."""
+    digest = hashlib.sha256(ScoreTable().to_csv().encode())
+    count = won = lost = best = top = 0
+    for partition in _score_partitions():
+        rows = [ScoreRow(name, w, l, b) for name, w, l, b, _id in partition]
+        digest.update(ScoreTable(rows).to_csv().split("\n", 1)[1].encode())
+        count += len(partition)
+        for _name, w, l, b, row_id in partition:
+            won, lost, best, top = won + w, lost + l, best + (b or 0), max(top, row_id)
+    return digest.hexdigest(), (count, won, lost, best, top)
 
 
 def name_in_scores(name: str) -> bool:
@@ -254,12 +370,29 @@ def record_scores(results: list[tuple[str, int, bool]]) -> None:
             entry.won, entry.lost, entry.best = row.won, row.lost, row.best
 
 
-def replace_scores(table: ScoreTable) -> None:
-    """Make the score rows exactly ``table`` (an import), inside the caller's transaction."""
+def score_rows_for_insert(table: ScoreTable) -> list[dict]:
+    return [{"name": row.name, "name_key": key, "won": row.won, "lost": row.lost, "best": row.best}
+            for key, row in table.scores.items()]
+
+
+def replace_scores(table: ScoreTable | None, rows: list[dict] | None = None) -> None:
+    """Make the score rows exactly ``table`` (an import), inside the caller's transaction: one
+    DELETE and one bulk INSERT (``rows``: ``score_rows_for_insert(table)``, if made already)."""
     db.session.execute(sa.delete(ScoreEntry))
-    for key, row in table.scores.items():
-        db.session.add(ScoreEntry(name=row.name, name_key=key, won=row.won, lost=row.lost, best=row.best))
+    rows = score_rows_for_insert(table) if rows is None else rows
+    if rows:
+        db.session.execute(sa.insert(ScoreEntry.__table__), rows)
 
 
 def scores_digest(table: ScoreTable) -> str:
+    """A digest of a score table's content (its R7.5 text)."""
     return hashlib.sha256(table.to_csv().encode()).hexdigest()
+
+
+def scores_fingerprint() -> tuple:
+    """A cheap mark of the score table's content that every game end changes (won + lost only
+    grow; a new name adds a row): one aggregate query, for a check under the write lock."""
+    return tuple(db.session.execute(sa.select(
+        sa.func.count(), sa.func.coalesce(sa.func.sum(ScoreEntry.won), 0),
+        sa.func.coalesce(sa.func.sum(ScoreEntry.lost), 0), sa.func.coalesce(sa.func.sum(ScoreEntry.best), 0),
+        sa.func.coalesce(sa.func.max(ScoreEntry.id), 0))).one())

@@ -13,7 +13,6 @@ everything a request does is one transaction.
 from __future__ import annotations
 
 import base64
-import fcntl
 import hashlib
 import hmac
 import json
@@ -26,14 +25,13 @@ import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import selectinload
 
-from . import limits, store
+from . import limits, scores_file, store
 from .core.autoplay import autoplay
 from .core.cards import Card
 from .core.protocol import (
     BadAction, Bot, GameDefinition, GameIsOver, GameState, IllegalAction, NotYourTurn, Outcome,
 )
 from .extensions import db
-from .files import write_atomically
 from .models import FINISHED, HERE, OWN, PLAYING, GameRecord, SeatRecord, utcnow
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -285,8 +283,8 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
 
 
 def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome], **changes) -> None:
-    """Save the game; if it just ended, record the results in the same transaction and then
-    refresh Mason Rummy's scores.csv."""
+    """Save the game; if it just ended, record the results in the same transaction, and then
+    Mason Rummy's scores.csv follows (in the background)."""
     if record.shown_seat is not None and any(outcome.seat not in (None, record.shown_seat) for outcome in actions):
         # Another seat moved (a computer stand-in, a seat on another device...): whoever holds a
         # shared device now, the next hot-seat turn starts with the hand-over screen again.
@@ -308,8 +306,10 @@ def finish(record: GameRecord, state: GameState) -> None:
 
 
 def after_finish(record: GameRecord) -> None:
+    """After the commit of a game's end: instance/scores.csv follows the score table, written in
+    the background (app/scores_file.py), so a game's end costs the same however big the table."""
     if store.definition_of(record).has_score_table:
-        write_scores_file()
+        scores_file.mark_stale()
 
 
 def reveal(slug: str, tokens: Mapping[str, str], form_version: int | None) -> Result:
@@ -368,23 +368,6 @@ def idle_seat(record: GameRecord, state: GameState, held: Held, idle_seconds: in
 
 
 # -- game end --------------------------------------------------------------------------------
-
-
-def write_scores_file() -> None:
-    """Keep instance/scores.csv equal to Mason Rummy's score table (R7.5), written atomically.
-
-    A lock file orders writers from several processes, and each writes the table as it is once
-    it holds the lock, so the file never goes back to an older table."""
-    path = current_app.config["SCORES_CSV_PATH"]
-    with open(path + ".lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            db.session.rollback()
-            table = store.score_table()
-            db.session.rollback()
-            write_atomically(path, table.save_scores(), prefix=".scores-")
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def unfinished_games(limit: int = 50) -> list[GameRecord]:

@@ -14,14 +14,15 @@ from flask import (
 )
 from werkzeug.utils import secure_filename
 
-from .. import stacked_decks, store, tables
+from .. import scores_file, stacked_decks, store, tables
 from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
 from ..extensions import db
 from ..files import write_atomically
 from ..games.mason import MASON, ScoresFileError, ScoreTable
 from ..games.mason.scores import decode_scores_bytes, diff_tables
-from ..models import AdminFailure, AdminSession, PendingImport, utcnow
+from ..models import AdminFailure, AdminSession, PendingImport, ScoreEntry, utcnow
+from ..offload import off_the_event_loop
 from ..secrets import admin_credential, check_admin_password
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -260,50 +261,97 @@ def import_form():
     return render_template("admin/import.html", error=None)
 
 
+PREVIEW_ROWS = 100  # rows listed per kind of change; the counts say how many in all
+
+
+def parse_scores(text: str) -> ScoreTable:
+    return ScoreTable.from_csv(text)
+
+
+def preview_of(current: ScoreTable, incoming: ScoreTable) -> dict:
+    diff = diff_tables(current, incoming)
+    return {kind: diff[kind][:PREVIEW_ROWS] for kind in ("added", "changed", "removed")} | {
+        "counts": {kind: len(diff[kind]) for kind in ("added", "changed", "removed")},
+        "unchanged": diff["unchanged"]}
+
+
+def apply_parts(text: str) -> list[dict]:
+    """The rows an import will insert, made from the previewed file."""
+    return store.score_rows_for_insert(ScoreTable.from_csv(text))
+
+
 @bp.post("/scores/import")
 @admin_required
 def import_preview():
-    """Validate the whole file (R7.5), then show what would change; nothing changes yet."""
+    """Validate the whole file (R7.5), then show what would change; nothing changes yet. The
+    parsing and comparing run off the worker's event loop (app/offload.py); the table is read in
+    chunks: a 30,000-row file keeps no other request waiting."""
     try:
         _name, data = uploaded("scores", ".csv", MAX_SCORES_BYTES)
         text = decode_scores_bytes(data)
-        incoming = ScoreTable.from_csv(text)
+        incoming = off_the_event_loop(parse_scores, text)
     except (ValueError, ScoresFileError) as error:
         return render_template("admin/import.html", error=f"The file was not imported: {error}"), 400
-    # Read the table and store the preview in one write transaction: on SQLite a read transaction
-    # that then writes fails with "database is locked" if another worker wrote in between.
-    store.begin_write()
     current = store.score_table()
-    pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=store.scores_digest(current))
+    digest = off_the_event_loop(store.scores_digest, current)
+    diff = off_the_event_loop(preview_of, current, incoming)
+    pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=digest)
+    store.begin_write()
     db.session.add(pending)
     db.session.commit()
-    return render_template("admin/import_preview.html", token=pending.token, diff=diff_tables(current, incoming),
-                           total=len(incoming))
+    return render_template("admin/import_preview.html", token=pending.token, diff=diff, total=len(incoming),
+                           shown=PREVIEW_ROWS)
+
+
+CHANGED_SINCE_PREVIEW = ("The score table changed since the preview (a game ended): upload the file again "
+                         "to see a new preview.")
 
 
 @bp.post("/scores/import/<token>")
 @admin_required
 def import_apply(token: str):
-    """Apply a previewed import, all or nothing, unless the table changed since the preview."""
-    store.begin_write()
+    """Apply a previewed import, all or nothing, unless the table changed since the preview.
+
+    In bulk and in two steps, so that no other request waits behind it: first, without any
+    lock, the file is parsed off the event loop and the stored table is compared with the one
+    the preview saw (read in chunks); then one short write transaction checks that no game has
+    ended since (an aggregate of the table), deletes the old rows and inserts the new ones in
+    one statement."""
     pending = None
     if IMPORT_TOKEN.fullmatch(token):  # checked before the query (token_urlsafe's alphabet)
         pending = db.session.scalar(sa.select(PendingImport).where(PendingImport.token == token))
     if pending is None:
         db.session.rollback()
         return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
+    pending_id, text, seen_digest = pending.id, pending.csv_text, pending.table_digest
+    db.session.rollback()
     if "cancel" in request.form:
-        db.session.delete(pending)
-        db.session.commit()
+        forget_import(pending_id)
         return redirect(url_for("admin.index"), 303)
-    current = store.score_table()
-    if store.scores_digest(current) != pending.table_digest:
-        db.session.delete(pending)
+    digest, fingerprint = store.stored_scores_digest()
+    if digest != seen_digest:
+        forget_import(pending_id)
+        return render_template("admin/import.html", error=CHANGED_SINCE_PREVIEW), 409
+    rows = off_the_event_loop(apply_parts, text)
+
+    store.begin_write()
+    if db.engine.dialect.name == "postgresql":  # game ends wait until the import is in
+        db.session.execute(sa.text(f"LOCK TABLE {ScoreEntry.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
+    if db.session.get(PendingImport, pending_id) is None:  # applied or cancelled meanwhile
+        db.session.rollback()
+        return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
+    if store.scores_fingerprint() != fingerprint:
+        db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
         db.session.commit()
-        return render_template("admin/import.html", error=(
-            "The score table changed since the preview (a game ended): upload the file again to see a new preview.")), 409
-    store.replace_scores(ScoreTable.from_csv(pending.csv_text))
-    db.session.delete(pending)
+        return render_template("admin/import.html", error=CHANGED_SINCE_PREVIEW), 409
+    store.replace_scores(None, rows)
+    db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
     db.session.commit()
-    tables.write_scores_file()
+    scores_file.mark_stale()
     return redirect(url_for("scores.index", imported=1), 303)
+
+
+def forget_import(pending_id: int) -> None:
+    store.begin_write()
+    db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
+    db.session.commit()
