@@ -42,7 +42,8 @@ sys.path.insert(0, ROOT)
 
 from app.games.mason.cards import Card  # noqa: E402
 from app.games.mason.melds import CardSet  # noqa: E402
-from app.games.mason.players import Hand, next_computer_play  # noqa: E402
+from app.games.mason.bot import next_computer_play  # noqa: E402
+from app.games.mason.players import Hand  # noqa: E402
 
 ADMIN_PASSWORD = "bench-admin-password"
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
