@@ -127,7 +127,7 @@ class PendingImport(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(sa.String(40), unique=True)
     csv_text: Mapped[str] = mapped_column(sa.Text)
-    table_digest: Mapped[str] = mapped_column(sa.String(64))
+    table_digest: Mapped[str] = mapped_column(sa.String(64))  # store.scores_mark() of the table previewed
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -23,6 +23,7 @@ from flask import Flask, current_app
 
 from . import store
 from .files import write_atomically
+from .offload import off_the_event_loop
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,8 @@ def write_now(app: Flask | None = None) -> None:
             except BlockingIOError:
                 time.sleep(0.02)
         try:
-            write_atomically(path, store.scores_csv_chunks(), prefix=".scores-")
+            write_atomically(path, store.scores_csv_chunks(), prefix=".scores-",
+                             sync=lambda fd: off_the_event_loop(os.fsync, fd))
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
 

@@ -14,7 +14,6 @@ import hmac
 import json
 import re
 import secrets
-import time
 
 import sqlalchemy as sa
 from blinker import signal
@@ -28,6 +27,7 @@ from .core.names import COMPUTER_NAME, is_computer_name
 from .core.protocol import GameDefinition, GameState, Outcome, SeatResult
 from .database import IMMEDIATE, release_write_turn, take_write_turn
 from .extensions import db
+from .offload import let_others_run
 from .games.mason import ScoreRow, ScoreTable
 from .models import FINISHED, PLAYING, ActionRecord, GameRecord, GameStat, ScoreEntry, utcnow
 
@@ -309,22 +309,22 @@ def score_table() -> ScoreTable:
     return ScoreTable(chunk_row for chunk in score_chunks() for chunk_row in chunk)
 
 
-def score_chunks(size: int = 2000):
+def score_chunks(size: int = 500):
     """The whole score table in name order, ``size`` rows at a time, read by one statement (one
-    consistent snapshot). Between chunks the reader pauses for a moment (``time.sleep(0)``:
+    consistent snapshot). Between chunks the reader pauses for a moment (``let_others_run``:
     under gevent, the worker's other requests run), so a big table never stalls a worker."""
     for partition in _score_partitions(size):
         yield [ScoreRow(name, won, lost, best) for name, won, lost, best, _id in partition]
 
 
-def _score_partitions(size: int = 2000):
+def _score_partitions(size: int = 500):
     statement = (sa.select(ScoreEntry.name, ScoreEntry.won, ScoreEntry.lost, ScoreEntry.best, ScoreEntry.id)
                  .order_by(by_name(ScoreEntry.name_key)))
     with db.engine.connect() as connection:
         result = connection.execution_options(stream_results=True, yield_per=size).execute(statement)
         for partition in result.partitions():
             yield partition
-            time.sleep(0)
+            let_others_run()
 
 
 def scores_csv_chunks():
@@ -335,18 +335,31 @@ def scores_csv_chunks():
         yield ScoreTable(chunk).to_csv().split("\n", 1)[1]
 
 
-def stored_scores_digest() -> tuple[str, tuple]:
-    """``scores_digest`` of the score table as stored, read in chunks, and its
-    ``scores_fingerprint`` from the same rows (one statement, one snapshot)."""
-    digest = hashlib.sha256(ScoreTable().to_csv().encode())
+def score_table_and_mark() -> tuple[ScoreTable, str]:
+    """The whole score table (read in chunks) and its ``scores_mark``, from the same rows (one
+    statement, one snapshot): what an import preview compares and remembers."""
+    table = ScoreTable()
     count = won = lost = best = top = 0
     for partition in _score_partitions():
-        rows = [ScoreRow(name, w, l, b) for name, w, l, b, _id in partition]
-        digest.update(ScoreTable(rows).to_csv().split("\n", 1)[1].encode())
-        count += len(partition)
-        for _name, w, l, b, row_id in partition:
+        for name, w, l, b, row_id in partition:
+            table.scores[name.casefold()] = ScoreRow(name, w, l, b)
             won, lost, best, top = won + w, lost + l, best + (b or 0), max(top, row_id)
-    return digest.hexdigest(), (count, won, lost, best, top)
+        count += len(partition)
+    return table, _mark((count, won, lost, best, top))
+
+
+def scores_mark() -> str:
+    """A mark of the score table's content that every game end changes (won + lost only grow, a
+    new name adds a row) and an import too: one aggregate query, cheap enough to check under
+    the write lock."""
+    return _mark(db.session.execute(sa.select(
+        sa.func.count(), sa.func.coalesce(sa.func.sum(ScoreEntry.won), 0),
+        sa.func.coalesce(sa.func.sum(ScoreEntry.lost), 0), sa.func.coalesce(sa.func.sum(ScoreEntry.best), 0),
+        sa.func.coalesce(sa.func.max(ScoreEntry.id), 0))).one())
+
+
+def _mark(figures) -> str:
+    return hashlib.sha256(repr(tuple(int(figure) for figure in figures)).encode()).hexdigest()
 
 
 def name_in_scores(name: str) -> bool:
@@ -370,29 +383,25 @@ def record_scores(results: list[tuple[str, int, bool]]) -> None:
             entry.won, entry.lost, entry.best = row.won, row.lost, row.best
 
 
-def score_rows_for_insert(table: ScoreTable) -> list[dict]:
-    return [{"name": row.name, "name_key": key, "won": row.won, "lost": row.lost, "best": row.best}
-            for key, row in table.scores.items()]
+def score_rows_for_insert(table: ScoreTable) -> list[tuple]:
+    """The rows of ``table`` as ``replace_scores`` inserts them."""
+    return [(row.name, key, row.won, row.lost, row.best) for key, row in table.scores.items()]
 
 
-def replace_scores(table: ScoreTable | None, rows: list[dict] | None = None) -> None:
+def replace_scores(table: ScoreTable | None, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
     """Make the score rows exactly ``table`` (an import), inside the caller's transaction: one
-    DELETE and one bulk INSERT (``rows``: ``score_rows_for_insert(table)``, if made already)."""
+    DELETE, then the rows (``rows``: ``score_rows_for_insert(table)``, if made already) inserted
+    in bulk by the database driver.
+
+    ``chunk`` rows a statement, with a pause between statements (under gevent the worker's
+    other requests run in it; the transaction holds the write lock a little longer, but no
+    request of this worker waits for all of it)."""
     db.session.execute(sa.delete(ScoreEntry))
     rows = score_rows_for_insert(table) if rows is None else rows
-    if rows:
-        db.session.execute(sa.insert(ScoreEntry.__table__), rows)
-
-
-def scores_digest(table: ScoreTable) -> str:
-    """A digest of a score table's content (its R7.5 text)."""
-    return hashlib.sha256(table.to_csv().encode()).hexdigest()
-
-
-def scores_fingerprint() -> tuple:
-    """A cheap mark of the score table's content that every game end changes (won + lost only
-    grow; a new name adds a row): one aggregate query, for a check under the write lock."""
-    return tuple(db.session.execute(sa.select(
-        sa.func.count(), sa.func.coalesce(sa.func.sum(ScoreEntry.won), 0),
-        sa.func.coalesce(sa.func.sum(ScoreEntry.lost), 0), sa.func.coalesce(sa.func.sum(ScoreEntry.best), 0),
-        sa.func.coalesce(sa.func.max(ScoreEntry.id), 0))).one())
+    mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
+    statement = (f"INSERT INTO {ScoreEntry.__tablename__} (name, name_key, won, lost, best) "
+                 f"VALUES ({', '.join([mark] * 5)})")
+    connection = db.session.connection()
+    for start in range(0, len(rows), chunk):
+        connection.exec_driver_sql(statement, rows[start:start + chunk])
+        let_others_run()

@@ -14,15 +14,14 @@ from flask import (
 )
 from werkzeug.utils import secure_filename
 
-from .. import scores_file, stacked_decks, store, tables
+from .. import score_import, scores_file, stacked_decks, store, tables
 from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
 from ..extensions import db
 from ..files import write_atomically
 from ..games.mason import MASON, ScoresFileError, ScoreTable
-from ..games.mason.scores import decode_scores_bytes, diff_tables
+from ..games.mason.scores import decode_scores_bytes
 from ..models import AdminFailure, AdminSession, PendingImport, ScoreEntry, utcnow
-from ..offload import off_the_event_loop
 from ..secrets import admin_credential, check_admin_password
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -261,46 +260,26 @@ def import_form():
     return render_template("admin/import.html", error=None)
 
 
-PREVIEW_ROWS = 100  # rows listed per kind of change; the counts say how many in all
-
-
-def parse_scores(text: str) -> ScoreTable:
-    return ScoreTable.from_csv(text)
-
-
-def preview_of(current: ScoreTable, incoming: ScoreTable) -> dict:
-    diff = diff_tables(current, incoming)
-    return {kind: diff[kind][:PREVIEW_ROWS] for kind in ("added", "changed", "removed")} | {
-        "counts": {kind: len(diff[kind]) for kind in ("added", "changed", "removed")},
-        "unchanged": diff["unchanged"]}
-
-
-def apply_parts(text: str) -> list[dict]:
-    """The rows an import will insert, made from the previewed file."""
-    return store.score_rows_for_insert(ScoreTable.from_csv(text))
-
-
 @bp.post("/scores/import")
 @admin_required
 def import_preview():
-    """Validate the whole file (R7.5), then show what would change; nothing changes yet. The
-    parsing and comparing run off the worker's event loop (app/offload.py); the table is read in
-    chunks: a 30,000-row file keeps no other request waiting."""
+    """Validate the whole file (R7.5), then show what would change; nothing changes yet. Parsed,
+    read and compared a slice at a time (app/score_import.py): a 30,000-row file keeps no other
+    request waiting."""
     try:
         _name, data = uploaded("scores", ".csv", MAX_SCORES_BYTES)
         text = decode_scores_bytes(data)
-        incoming = off_the_event_loop(parse_scores, text)
+        incoming = score_import.parse(text)
     except (ValueError, ScoresFileError) as error:
         return render_template("admin/import.html", error=f"The file was not imported: {error}"), 400
-    current = store.score_table()
-    digest = off_the_event_loop(store.scores_digest, current)
-    diff = off_the_event_loop(preview_of, current, incoming)
-    pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=digest)
+    current, mark = store.score_table_and_mark()
+    diff = score_import.preview(current, incoming)
+    pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=mark)
     store.begin_write()
     db.session.add(pending)
     db.session.commit()
     return render_template("admin/import_preview.html", token=pending.token, diff=diff, total=len(incoming),
-                           shown=PREVIEW_ROWS)
+                           shown=score_import.PREVIEW_ROWS)
 
 
 CHANGED_SINCE_PREVIEW = ("The score table changed since the preview (a game ended): upload the file again "
@@ -312,27 +291,22 @@ CHANGED_SINCE_PREVIEW = ("The score table changed since the preview (a game ende
 def import_apply(token: str):
     """Apply a previewed import, all or nothing, unless the table changed since the preview.
 
-    In bulk and in two steps, so that no other request waits behind it: first, without any
-    lock, the file is parsed off the event loop and the stored table is compared with the one
-    the preview saw (read in chunks); then one short write transaction checks that no game has
-    ended since (an aggregate of the table), deletes the old rows and inserts the new ones in
-    one statement."""
+    In bulk, so that no other request waits behind it: the file is parsed a slice at a time,
+    without any lock; then one short write transaction checks that the table is still the one
+    the preview saw (``store.scores_mark``: no game has ended since), deletes the old rows and
+    inserts the new ones in bulk."""
     pending = None
     if IMPORT_TOKEN.fullmatch(token):  # checked before the query (token_urlsafe's alphabet)
         pending = db.session.scalar(sa.select(PendingImport).where(PendingImport.token == token))
     if pending is None:
         db.session.rollback()
         return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
-    pending_id, text, seen_digest = pending.id, pending.csv_text, pending.table_digest
+    pending_id, text, seen = pending.id, pending.csv_text, pending.table_digest
     db.session.rollback()
     if "cancel" in request.form:
         forget_import(pending_id)
         return redirect(url_for("admin.index"), 303)
-    digest, fingerprint = store.stored_scores_digest()
-    if digest != seen_digest:
-        forget_import(pending_id)
-        return render_template("admin/import.html", error=CHANGED_SINCE_PREVIEW), 409
-    rows = off_the_event_loop(apply_parts, text)
+    rows = score_import.rows_for_insert(score_import.parse(text))
 
     store.begin_write()
     if db.engine.dialect.name == "postgresql":  # game ends wait until the import is in
@@ -340,7 +314,7 @@ def import_apply(token: str):
     if db.session.get(PendingImport, pending_id) is None:  # applied or cancelled meanwhile
         db.session.rollback()
         return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
-    if store.scores_fingerprint() != fingerprint:
+    if not secrets.compare_digest(store.scores_mark(), seen):
         db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
         db.session.commit()
         return render_template("admin/import.html", error=CHANGED_SINCE_PREVIEW), 409
