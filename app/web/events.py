@@ -270,6 +270,23 @@ def browser_id() -> str | None:
     return hashlib.sha256(secret.encode()).hexdigest()[:16] if isinstance(secret, str) else None
 
 
+def close_connection_after(response: Response) -> Response:
+    """Close the client's connection once ``response`` is sent. gunicorn keeps a connection
+    open for the next request (``--keep-alive``, 5 s) and drops a ``Connection: close`` header
+    set by the app, so a client refused hundreds of streams would otherwise hold that many of
+    the worker's connections for seconds, idle: the socket is shut down instead."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        def shut() -> None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+        response.call_on_close(shut)
+    return response
+
+
 REFUSED = "Too many live streams from this device or to this table: the page refreshes itself every few seconds instead.\n"
 # A dropped stream's browser waits this long before it tries again (meanwhile its page polls).
 DROPPED_RETRY_MS = 30000
@@ -277,21 +294,26 @@ DROPPED_RETRY_MS = 30000
 
 @bp.get("/games/<slug>/events")
 def stream(slug: str):
+    if not store.valid_slug(slug):
+        abort(404)
+    # Admitted (or refused) before any query: a refusal costs no database connection.
+    ticket = gate().admit(limits.client_address(), slug, browser_id())
+    if ticket is None:  # the page polls (its hx-trigger has "every 5s"); the SSE extension retries later
+        response = Response(REFUSED, status=429, mimetype="text/plain",
+                            headers={"Retry-After": "30", "Cache-Control": "no-store"})
+        return close_connection_after(response)
+    doors = gate()
     record = store.find_game(slug)
     if record is None:
+        doors.release(ticket)
         abort(404)
     # ``v``: the version the page was showing; if the game has moved on since, say so at once.
     known = request.args.get("v", type=int)
     current = record.version
     db.session.remove()  # do not hold a database connection for the life of the stream
-    ticket = gate().admit(limits.client_address(), slug, browser_id())
-    if ticket is None:  # the page polls (its hx-trigger has "every 5s"); the SSE extension retries later
-        return Response(REFUSED, status=429, mimetype="text/plain",
-                        headers={"Retry-After": "30", "Connection": "close", "Cache-Control": "no-store"})
     hub = watcher()
     keepalive = current_app.config["EVENTS_KEEPALIVE_SECONDS"]
     lifetime = current_app.config["EVENTS_MAX_SECONDS"]
-    doors = gate()
 
     def events():
         nonlocal known
