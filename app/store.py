@@ -393,15 +393,23 @@ def replace_scores(table: ScoreTable | None, rows: list[tuple] | None = None, ch
     DELETE, then the rows (``rows``: ``score_rows_for_insert(table)``, if made already) inserted
     in bulk by the database driver.
 
-    ``chunk`` rows a statement, with a pause between statements (under gevent the worker's
-    other requests run in it; the transaction holds the write lock a little longer, but no
-    request of this worker waits for all of it)."""
+    SQLite: ``chunk`` rows a statement, with a pause between statements (under gevent the
+    worker's other requests run in it; the transaction holds the write lock a little longer,
+    but no request of this worker waits for all of it). PostgreSQL: one COPY, likewise paused
+    every ``chunk`` rows."""
     db.session.execute(sa.delete(ScoreEntry))
     rows = score_rows_for_insert(table) if rows is None else rows
-    mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
-    statement = (f"INSERT INTO {ScoreEntry.__tablename__} (name, name_key, won, lost, best) "
-                 f"VALUES ({', '.join([mark] * 5)})")
+    columns = "name, name_key, won, lost, best"
     connection = db.session.connection()
+    if db.engine.dialect.name == "postgresql":
+        with connection.connection.driver_connection.cursor() as cursor:
+            with cursor.copy(f"COPY {ScoreEntry.__tablename__} ({columns}) FROM STDIN") as copy:
+                for count, row in enumerate(rows, start=1):
+                    copy.write_row(row)
+                    if count % chunk == 0:
+                        let_others_run()
+        return
+    statement = f"INSERT INTO {ScoreEntry.__tablename__} ({columns}) VALUES (?, ?, ?, ?, ?)"
     for start in range(0, len(rows), chunk):
         connection.exec_driver_sql(statement, rows[start:start + chunk])
         let_others_run()
