@@ -4,6 +4,7 @@ gevent workers) on a free port, with its own instance folder and database."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -17,6 +18,21 @@ ADMIN_PASSWORD = "live-admin-password"
 
 
 def free_port() -> int:
+    """A free port below the kernel's ephemeral range: a port the kernel picked (bind to port 0)
+    can be given to another test's outgoing connection before the server binds it."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as handle:
+            ephemeral = int(handle.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        ephemeral = 32768
+    for _ in range(200):
+        port = random.randrange(10000, max(ephemeral, 10001))
+        with socket.socket() as probe:
+            try:
+                probe.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -52,6 +68,11 @@ class LiveServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                if "already in use" in self.log()[-500:] and not getattr(self, "_moved", False):
+                    self._moved = True  # another test took the port meanwhile: once more, on another
+                    self.port = free_port()
+                    self.start(timeout)
+                    return
                 raise RuntimeError(f"the server exited at start:\n{self.log()}")
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=2) as response:
