@@ -5,9 +5,11 @@ PY := $(VENV)/bin/python
 PORT ?= 5000
 WORKERS ?= 2
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install run test test-fast browser-deps bench clean
+.PHONY: install install-dev run test test-fast browser-deps bench clean
 
+# What serving needs (requirements.txt): all `make run` installs.
 install: $(STAMP)
 
 $(STAMP): requirements.txt pyproject.toml
@@ -16,25 +18,32 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
+# ...and the tests' and benchmarks' tools (requirements-dev.txt), for `make test` and `make bench`.
+install-dev: $(DEV_STAMP)
+
+$(DEV_STAMP): $(STAMP) requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $(DEV_STAMP)
+
 # Serve on every interface with gunicorn (gevent workers), after upgrading the database.
 run: install
 	$(VENV)/bin/flask --app wsgi db upgrade
 	PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m app.serve
 
 # The whole suite: rules, terminal, web (test client), real server processes and real browsers.
-test: install browser-deps
+test: install-dev browser-deps
 	$(PY) -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
 
 # Everything but the browser tests and the slow ones (over about 5 s each: whole games through
 # the web, live servers, long property and fuzz runs).
-test-fast: install
+test-fast: install-dev
 	$(PY) -m pytest -n 2 --dist loadfile -m "not browser and not slow" $(PYTEST_ARGS)
 
 # Debian's chromium for the Playwright tests (Playwright cannot download browsers here).
 browser-deps:
 	@scripts/ensure-chromium
 
-bench: install
+bench: install-dev
 	$(PY) bench/engine.py
 
 clean:

@@ -23,6 +23,9 @@ class Config:
     SESSION_COOKIE_SAMESITE = "Lax"
     PERMANENT_SESSION_LIFETIME = 60 * 60 * 24 * 30
     WTF_CSRF_TIME_LIMIT = None  # a table can stay open all evening
+    # instance/scores.csv follows the score table in the background, at most once per this many
+    # seconds (app/scores_file.py): a game's end does not wait for it.
+    SCORES_FILE_SECONDS = float(os.environ.get("SCORES_FILE_SECONDS", "2"))
     # Live updates: how often an event stream checks the database for a new game version.
     EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", "0.05"))
     # ...and is woken at once by a commit in any worker process (a hint; app/web/events.py).
@@ -34,6 +37,27 @@ class Config:
     IDLE_SECONDS = int(os.environ.get("IDLE_SECONDS", "120"))
     ADMIN_MAX_FAILURES = 5
     ADMIN_FAILURE_WINDOW_SECONDS = 15 * 60
+    # An admin login lasts this long (a server-side session: logout and a new password end it).
+    ADMIN_SESSION_HOURS = 12
+    # A join code (own-device seat) stops working after this many hours, and when its game ends.
+    JOIN_CODE_HOURS = float(os.environ.get("JOIN_CODE_HOURS", "24"))
+    # Wrong join codes a client address may try before it must wait: with 20 tries per 10
+    # minutes, finding one of a few open codes among 32^6 takes centuries.
+    JOIN_MAX_FAILURES = 20
+    JOIN_FAILURE_WINDOW_SECONDS = 10 * 60
+    # Games a client address may set up per hour (each can add names to the score table).
+    GAMES_PER_HOUR = int(os.environ.get("GAMES_PER_HOUR", "30"))
+    # Live event streams, counted in each worker process (a gevent worker holds at most 1000
+    # connections, app/serve.py): per client address, per game, and in all, so that streams never
+    # take the connections page requests need. A stream whose game has not changed for
+    # EVENTS_IDLE_SECONDS may be dropped to make room; a refused page falls back to polling.
+    EVENTS_PER_ADDRESS = int(os.environ.get("EVENTS_PER_ADDRESS", "16"))
+    EVENTS_PER_GAME = int(os.environ.get("EVENTS_PER_GAME", "32"))
+    EVENTS_PER_WORKER = int(os.environ.get("EVENTS_PER_WORKER", "500"))
+    EVENTS_IDLE_SECONDS = float(os.environ.get("EVENTS_IDLE_SECONDS", "600"))
+    # Host names the server answers besides IP addresses, localhost and this machine's own names
+    # (comma separated): a web page elsewhere cannot reach the table by DNS rebinding.
+    ALLOWED_HOSTS = [name.strip().lower() for name in os.environ.get("ALLOWED_HOSTS", "").split(",") if name.strip()]
     # The `flask db` commands (Flask-Migrate). The served app (app/serve.py sets MASON_SERVING=1)
     # leaves them out: gunicorn never runs them, and Alembic with Mako and Pygments would take
     # about 10 MB in every worker process.
@@ -45,3 +69,5 @@ class TestConfig(Config):
     SECRET_KEY = "test-secret-key-not-for-production"
     ADMIN_PASSWORD = "test-admin-password"
     EVENTS_MAX_SECONDS = 2.0
+    GAMES_PER_HOUR = 100_000  # the tests set up many games from one address (tests that limit it set it)
+    SCORES_FILE_SECONDS = 0.0  # instance/scores.csv is written as soon as it can be (tests wait for it)

@@ -50,4 +50,8 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
 
     web.register(app)
     register_commands(app)
+    if os.environ.get("MASON_SERVING") == "1":  # a server starts: bring instance/scores.csv up to date
+        from . import scores_file
+
+        scores_file.mark_stale(app)
     return app

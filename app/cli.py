@@ -8,16 +8,18 @@ from __future__ import annotations
 import sys
 
 import click
+import sqlalchemy as sa
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
-from . import stacked_decks, store, tables
+from . import scores_file, stacked_decks, store
 from .core import registry
 from .core.decks import DeckError
 from .extensions import db
 from .files import write_atomically
 from .games.mason import ScoresFileError, ScoreTable
 from .games.mason.scores import decode_scores_bytes, diff_tables
+from .models import AdminSession
 from .secrets import set_admin_password
 
 
@@ -38,12 +40,12 @@ def scores_group():
 @click.argument("path", required=False, type=click.Path(dir_okay=False, writable=True))
 def export_scores(path: str | None):
     """Write the score table to PATH (atomically), or print it."""
-    table = store.score_table()
     if path:
-        write_atomically(path, table.save_scores(), prefix=".scores-")
-        click.echo(f"Wrote {len(table)} rows to {path}.")
+        write_atomically(path, store.scores_csv_chunks(), prefix=".scores-")
+        click.echo(f"Wrote {store.score_count()} rows to {path}.")
     else:
-        sys.stdout.write(table.to_csv())
+        for chunk in store.scores_csv_chunks():
+            sys.stdout.write(chunk)
 
 
 @scores_group.command("import")
@@ -65,7 +67,7 @@ def import_scores(path: str, yes: bool):
     store.begin_write()
     store.replace_scores(incoming)
     db.session.commit()
-    tables.write_scores_file()
+    scores_file.write_now()
     click.echo("Imported.")
 
 
@@ -103,11 +105,23 @@ def admin_group():
 
 
 @admin_group.command("set-password")
-@click.option("--password", prompt=True, hide_input=True, confirmation_prompt=True,
-              help="The new password (asked for if not given).")
-def set_password(password: str):
-    """Store a new admin password (only its hash is kept, in the instance folder)."""
+@click.option("--password-file", type=click.File("r", encoding="utf-8"),
+              help="Read the new password from the first line of this file ('-': standard input), "
+                   "to run without a terminal.")
+@click.option("--password", help="The new password (visible to other users of this machine: "
+                                 "prefer --password-file or the prompt).")
+def set_password(password: str | None, password_file):
+    """Store a new admin password (only its hash is kept, in the instance folder). Asked for
+    twice unless --password-file or --password gives it. Every admin login ends: the browsers
+    log in again with the new password."""
+    if password_file is not None:
+        password = password_file.readline().rstrip("\r\n")
+    elif password is None:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     if len(password) < 8:
         raise click.ClickException("Use at least 8 characters.")
     set_admin_password(current_app.instance_path, password)
-    click.echo("The admin password was changed.")
+    store.begin_write()
+    db.session.execute(sa.delete(AdminSession))
+    db.session.commit()
+    click.echo("The admin password was changed. Every admin login has ended: log in again with the new password.")

@@ -107,6 +107,8 @@ class SeatRecord(db.Model):
     device: Mapped[str] = mapped_column(sa.String(8), default=HERE)
     token_hash: Mapped[str | None] = mapped_column(sa.String(64), default=None)
     join_code: Mapped[str | None] = mapped_column(sa.String(12), default=None, unique=True)
+    # A join code stops working after this (and when the game ends, which removes it).
+    code_expires_at: Mapped[datetime | None] = mapped_column(default=None)
     ai_standin: Mapped[bool] = mapped_column(default=False)
 
     game: Mapped[GameRecord] = relationship(back_populates="seats")
@@ -135,7 +137,7 @@ class PendingImport(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(sa.String(40), unique=True)
     csv_text: Mapped[str] = mapped_column(sa.Text)
-    table_digest: Mapped[str] = mapped_column(sa.String(64))
+    table_digest: Mapped[str] = mapped_column(sa.String(64))  # store.scores_mark() of the table previewed
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -147,3 +149,30 @@ class AdminFailure(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     address: Mapped[str] = mapped_column(sa.String(64), index=True)
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+class RateEvent(db.Model):
+    """One counted event of a client address (a wrong join code, a game set up), kept in the
+    database so that every worker process counts the same events (app/limits.py)."""
+
+    __tablename__ = "rate_events"
+    __table_args__ = (sa.Index("ix_rate_events_kind_address_at", "kind", "address", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    address: Mapped[str] = mapped_column(sa.String(64))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class AdminSession(db.Model):
+    """A logged-in admin browser. The session cookie holds only a random id whose hash is this
+    row's ``token_hash``: logout deletes the row, a new admin password (``credential`` no longer
+    matches) voids it, and it expires at ``expires_at``, so a copied cookie stops working."""
+
+    __tablename__ = "admin_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    credential: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(index=True)

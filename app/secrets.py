@@ -7,12 +7,16 @@ hash is stored. There is never a fixed default.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
+import shlex
 import sys
 import time
 
 from werkzeug.security import check_password_hash, generate_password_hash
+
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SECRET_KEY_FILE = "secret_key"
 ADMIN_HASH_FILE = "admin_password.hash"
@@ -56,10 +60,25 @@ def ensure_admin_password(instance_path: str) -> None:
     password = secrets.token_urlsafe(12)
     if _create_once(path, generate_password_hash(password) + "\n"):
         print(
-            "\n  Mason Rummy admin password (shown once; change it with `flask --app wsgi admin set-password`):"
-            f"\n      {password}\n",
+            "\n  Mason Rummy admin password (shown once; only its hash is kept):"
+            f"\n      {password}"
+            f"\n  To change it, run in {PROJECT_ROOT}:"
+            f"\n      {set_password_command()}\n",
             file=sys.stderr, flush=True,
         )
+
+
+def set_password_command() -> str:
+    """The command that changes the admin password, as it works from the project folder: the
+    ``flask`` of the Python running now (the project's .venv), which a plain ``flask`` on the
+    PATH is not."""
+    folder = os.path.dirname(sys.executable)
+    flask = os.path.join(folder, "flask")
+    if not os.path.exists(flask):
+        return f"{shlex.quote(sys.executable)} -m flask --app wsgi admin set-password"
+    relative = os.path.relpath(flask, PROJECT_ROOT)
+    shown = relative if not relative.startswith("..") else flask
+    return f"{shlex.quote(shown)} --app wsgi admin set-password"
 
 
 def set_admin_password(instance_path: str, password: str) -> None:
@@ -83,3 +102,17 @@ def check_admin_password(config: dict, instance_path: str, password: str) -> boo
     except (OSError, RuntimeError):
         return False
     return check_password_hash(stored, password)
+
+
+def admin_credential(config: dict, instance_path: str) -> str:
+    """A fingerprint of the admin password as it is now (the configured one, else the stored
+    hash): an admin session opened with another password is over."""
+    configured = config.get("ADMIN_PASSWORD")
+    if configured:
+        source = "environment:" + configured
+    else:
+        try:
+            source = "hash:" + _read_when_written(os.path.join(instance_path, ADMIN_HASH_FILE))
+        except (OSError, RuntimeError):
+            source = "none"
+    return hashlib.sha256(source.encode("utf-8", "surrogatepass")).hexdigest()

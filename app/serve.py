@@ -25,9 +25,27 @@ def lan_address() -> str:
         probe.close()
 
 
+def port_in_use(port: int) -> bool:
+    """Whether another program already listens on ``port`` (on any interface), checked the way
+    gunicorn will bind it."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        probe.bind(("0.0.0.0", port))
+    except OSError:
+        return True
+    finally:
+        probe.close()
+    return False
+
+
 def main() -> None:
     port = int(os.environ.get("PORT", "5000"))
     workers = int(os.environ.get("WORKERS", "2"))
+    if port_in_use(port):
+        print(f"\n  Port {port} is already in use: is the table (or another server) already running?"
+              f"\n  Stop it, or serve on another port: make run PORT={port + 1}\n", file=sys.stderr, flush=True)
+        sys.exit(1)
     address = lan_address()
     os.environ.setdefault("MASON_PUBLIC_URL", f"http://{address}:{port}")
     os.environ["MASON_SERVING"] = "1"  # the workers leave out the `flask db` commands (config.py)
@@ -42,10 +60,12 @@ def main() -> None:
     if not os.environ.get("ADMIN_PASSWORD"):
         ensure_admin_password(instance)
 
-    print(f"\n  Mason Rummy is ready. Open {os.environ['MASON_PUBLIC_URL']} on any device on this network"
-          f"\n  (on this computer: http://127.0.0.1:{port}). Stop with Ctrl+C.\n", flush=True)
+    # Printed by the first worker once it serves (app/gunicorn_config.py), not before.
+    os.environ["MASON_READY_MESSAGE"] = (
+        f"\n  Mason Rummy is ready. Open {os.environ['MASON_PUBLIC_URL']} on any device on this network"
+        f"\n  (on this computer: http://127.0.0.1:{port}). Stop with Ctrl+C.\n")
     command = [
-        sys.executable, "-m", "gunicorn",
+        sys.executable, "-m", "gunicorn", "--config", "python:app.gunicorn_config",
         "--worker-class", "gevent", "--workers", str(workers), "--worker-connections", "1000",
         "--bind", f"0.0.0.0:{port}", "--graceful-timeout", "5", "--keep-alive", "5",
         "--chdir", PROJECT_ROOT, "wsgi:app",

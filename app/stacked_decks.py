@@ -26,10 +26,11 @@ def folder_for(decks_root: str, definition: GameDefinition) -> str:
 
 
 def deck_names(decks_root: str, definition: GameDefinition) -> list[str]:
-    """The ``.deck`` files of a game's folder, sorted."""
+    """The ``.deck`` files of a game's folder, sorted; a name longer than ``MAX_DECK_NAME`` (a
+    file copied there by hand) is left out, since a game could not keep it."""
     try:
         return sorted(name for name in os.listdir(folder_for(decks_root, definition))
-                      if name.endswith(DECK_SUFFIX) and not name.startswith("."))
+                      if name.endswith(DECK_SUFFIX) and not name.startswith(".") and len(name) <= MAX_DECK_NAME)
     except OSError:
         return []
 
@@ -48,6 +49,8 @@ def read_deck_file(path: str | os.PathLike, definition: GameDefinition | None = 
 
 def resolve(decks_root: str, definition: GameDefinition, answer: str, seats: int | None = None) -> tuple[str, list[Card]]:
     """A deck of the game's folder by name (``.deck`` may be left out); only plain names."""
+    if len(answer) > MAX_DECK_NAME:
+        raise DeckError(f"a deck file's name has at most {MAX_DECK_NAME} characters")
     names = deck_names(decks_root, definition)
     name = answer if answer in names else (answer + DECK_SUFFIX if answer + DECK_SUFFIX in names else answer)
     if os.path.basename(name) != name or name.startswith("."):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 
 import sqlalchemy as sa
@@ -26,6 +27,7 @@ from .core.names import COMPUTER_NAME, is_computer_name
 from .core.protocol import GameDefinition, GameState, Outcome, SeatResult
 from .database import IMMEDIATE, release_write_turn, take_write_turn
 from .extensions import db
+from .offload import let_others_run
 from .games.mason import ScoreRow, ScoreTable
 from .models import FINISHED, PLAYING, ActionRecord, GameRecord, GameStat, ScoreEntry, utcnow
 
@@ -58,6 +60,15 @@ def token_matches(token: str | None, token_hash: str | None) -> bool:
 
 def new_slug() -> str:
     return secrets.token_hex(5)
+
+
+SLUG = re.compile(r"[0-9A-Za-z_-]{1,16}")
+
+
+def valid_slug(slug: object) -> bool:
+    """Whether ``slug`` can be a game's id: checked before any query, so that no odd character
+    (a NUL, which PostgreSQL refuses) ever reaches the database."""
+    return isinstance(slug, str) and SLUG.fullmatch(slug) is not None
 
 
 def definition_of(record: GameRecord) -> GameDefinition:
@@ -94,7 +105,7 @@ GAME_BY_SLUG_FOR_UPDATE = GAME_BY_SLUG.with_for_update(of=GameRecord)
 
 
 def find_game(slug: str) -> GameRecord | None:
-    if not isinstance(slug, str) or len(slug) > 16:
+    if not valid_slug(slug):
         return None
     return db.session.execute(GAME_BY_SLUG, {"slug": slug}).unique().scalar_one_or_none()
 
@@ -114,6 +125,8 @@ def begin_write() -> None:
 
 
 def lock_game(slug: str) -> GameRecord | None:
+    if not valid_slug(slug):
+        return None
     begin_write()
     return db.session.execute(GAME_BY_SLUG_FOR_UPDATE, {"slug": slug}).unique().scalar_one_or_none()
 
@@ -204,21 +217,149 @@ def record_statistics(definition: GameDefinition, results: list[SeatResult]) -> 
 def statistics(definition: GameDefinition) -> list[tuple[str, dict]]:
     """Every name's statistics in ``definition``'s game, sorted by name ignoring case."""
     rows = db.session.scalars(sa.select(GameStat).where(GameStat.game == definition.key)
-                              .order_by(GameStat.name_key)).all()
+                              .order_by(by_name(GameStat.name_key))).all()
     return [(row.name, json.loads(row.figures or "{}")) for row in rows]
 
 
-def known_names(definition: GameDefinition) -> list[str]:
-    """Names that have played ``definition``'s game, for a set-up form to offer."""
-    if definition.has_score_table:
-        return score_table().names()
-    return [name for name, _figures in statistics(definition)]
+def statistics_count(definition: GameDefinition) -> int:
+    return db.session.scalar(sa.select(sa.func.count()).select_from(GameStat).where(GameStat.game == definition.key))
 
+
+def statistics_page(definition: GameDefinition, page: int, size: int) -> list[tuple[str, dict]]:
+    """One page (from 1) of ``definition``'s statistics, sorted by name ignoring case: a page
+    reads ``size`` rows, however many are stored."""
+    rows = db.session.execute(sa.select(GameStat.name, GameStat.figures).where(GameStat.game == definition.key)
+                              .order_by(by_name(GameStat.name_key)).offset((page - 1) * size).limit(size)).all()
+    return [(name, json.loads(figures or "{}")) for name, figures in rows]
+
+
+def known_names(definition: GameDefinition, limit: int = 200) -> list[str]:
+    """Names that have played ``definition``'s game (the first ``limit`` by name), for a set-up
+    form to offer."""
+    if definition.has_score_table:
+        return score_names(limit=limit)[0]
+    return db.session.scalars(sa.select(GameStat.name).where(GameStat.game == definition.key)
+                              .order_by(by_name(GameStat.name_key)).limit(limit)).all()
+
+
+def by_name(column):
+    """ORDER BY a casefolded name column in code point order, as Python sorts (R3.3): SQLite
+    compares bytes already; PostgreSQL's default collation may follow a locale instead."""
+    return sa.collate(column, "C") if db.engine.dialect.name == "postgresql" else column
+
+
+def like_pattern(text: str) -> str:
+    """A LIKE pattern for names containing ``text`` (compared as casefolded keys)."""
+    escaped = text.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+# Mason Rummy's score table (R7.4): pages of it, searches in it, and the whole of it only where a
+# whole table is asked for (scores.csv, an import), read in chunks.
+
+SCORE_SORTS = {"name": ScoreEntry.name_key, "won": ScoreEntry.won, "lost": ScoreEntry.lost, "best": ScoreEntry.best}
+
+
+def score_count(search: str = "") -> int:
+    """How many rows the score table has (whose names contain ``search``)."""
+    where = [ScoreEntry.name_key.like(like_pattern(search), escape="\\")] if search else []
+    return db.session.scalar(sa.select(sa.func.count()).select_from(ScoreEntry).where(*where))
+
+
+def score_page(page: int, size: int, sort: str = "name", descending: bool = False,
+               search: str = "") -> list[ScoreRow]:
+    """One page (from 1) of the score table sorted by ``sort`` (ties by name), of the names
+    that contain ``search``."""
+    where = [ScoreEntry.name_key.like(like_pattern(search), escape="\\")] if search else []
+    column = SCORE_SORTS.get(sort, ScoreEntry.name_key)
+    order = []
+    if column is not ScoreEntry.name_key:
+        key = column.desc() if descending else column.asc()
+        order.append(key.nulls_last() if column is ScoreEntry.best else key)
+    name_key = by_name(ScoreEntry.name_key)
+    order.append(name_key.desc() if descending and column is ScoreEntry.name_key else name_key)
+    rows = db.session.execute(sa.select(ScoreEntry.name, ScoreEntry.won, ScoreEntry.lost, ScoreEntry.best)
+                              .where(*where).order_by(*order).offset((page - 1) * size).limit(size)).all()
+    return [ScoreRow(*row) for row in rows]
+
+
+def score_names(search: str = "", leave_out: set[str] = frozenset(), limit: int = 20) -> tuple[list[str], int]:
+    """Menu C (R3.3): the first ``limit`` names, sorted ignoring case, that contain ``search``,
+    leaving out the casefolded names ``leave_out``; and how many such names there are."""
+    where = []
+    if search:
+        where.append(ScoreEntry.name_key.like(like_pattern(search), escape="\\"))
+    if leave_out:
+        where.append(ScoreEntry.name_key.not_in(sorted(leave_out)))
+    total = db.session.scalar(sa.select(sa.func.count()).select_from(ScoreEntry).where(*where))
+    names = db.session.scalars(sa.select(ScoreEntry.name).where(*where)
+                               .order_by(by_name(ScoreEntry.name_key)).limit(limit)).all()
+    return list(names), total
+
+
+def score_row(name: str) -> ScoreRow | None:
+    """The row of exactly ``name`` (R7.4), or None."""
+    row = db.session.execute(sa.select(ScoreEntry.name, ScoreEntry.won, ScoreEntry.lost, ScoreEntry.best)
+                             .where(ScoreEntry.name_key == name.casefold())).first()
+    return ScoreRow(*row) if row is not None and row.name == name else None
 
 
 def score_table() -> ScoreTable:
-    rows = db.session.scalars(sa.select(ScoreEntry)).all()
-    return ScoreTable(ScoreRow(row.name, row.won, row.lost, row.best) for row in rows)
+    """The whole score table (for what needs all of it: a comparison, a digest)."""
+    return ScoreTable(chunk_row for chunk in score_chunks() for chunk_row in chunk)
+
+
+def score_chunks(size: int = 500):
+    """The whole score table in name order, ``size`` rows at a time, read by one statement (one
+    consistent snapshot). Between chunks the reader pauses for a moment (``let_others_run``:
+    under gevent, the worker's other requests run), so a big table never stalls a worker."""
+    for partition in _score_partitions(size):
+        yield [ScoreRow(name, won, lost, best) for name, won, lost, best, _id in partition]
+
+
+def _score_partitions(size: int = 500):
+    statement = (sa.select(ScoreEntry.name, ScoreEntry.won, ScoreEntry.lost, ScoreEntry.best, ScoreEntry.id)
+                 .order_by(by_name(ScoreEntry.name_key)))
+    with db.engine.connect() as connection:
+        result = connection.execution_options(stream_results=True, yield_per=size).execute(statement)
+        for partition in result.partitions():
+            yield partition
+            let_others_run()
+
+
+def scores_csv_chunks():
+    """The score table as ``scores.csv`` text (R7.5, ``ScoreTable.to_csv`` a chunk at a time):
+    the header, then the rows in name order."""
+    yield ScoreTable().to_csv()
+    for chunk in score_chunks():
+        yield ScoreTable(chunk).to_csv().split("\n", 1)[1]
+
+
+def score_table_and_mark() -> tuple[ScoreTable, str]:
+    """The whole score table (read in chunks) and its ``scores_mark``, from the same rows (one
+    statement, one snapshot): what an import preview compares and remembers."""
+    table = ScoreTable()
+    count = won = lost = best = top = 0
+    for partition in _score_partitions():
+        for name, w, l, b, row_id in partition:
+            table.scores[name.casefold()] = ScoreRow(name, w, l, b)
+            won, lost, best, top = won + w, lost + l, best + (b or 0), max(top, row_id)
+        count += len(partition)
+    return table, _mark((count, won, lost, best, top))
+
+
+def scores_mark() -> str:
+    """A mark of the score table's content that every game end changes (won + lost only grow, a
+    new name adds a row) and an import too: one aggregate query, cheap enough to check under
+    the write lock."""
+    return _mark(db.session.execute(sa.select(
+        sa.func.count(), sa.func.coalesce(sa.func.sum(ScoreEntry.won), 0),
+        sa.func.coalesce(sa.func.sum(ScoreEntry.lost), 0), sa.func.coalesce(sa.func.sum(ScoreEntry.best), 0),
+        sa.func.coalesce(sa.func.max(ScoreEntry.id), 0))).one())
+
+
+def _mark(figures) -> str:
+    return hashlib.sha256(repr(tuple(int(figure) for figure in figures)).encode()).hexdigest()
 
 
 def name_in_scores(name: str) -> bool:
@@ -242,12 +383,33 @@ def record_scores(results: list[tuple[str, int, bool]]) -> None:
             entry.won, entry.lost, entry.best = row.won, row.lost, row.best
 
 
-def replace_scores(table: ScoreTable) -> None:
-    """Make the score rows exactly ``table`` (an import), inside the caller's transaction."""
+def score_rows_for_insert(table: ScoreTable) -> list[tuple]:
+    """The rows of ``table`` as ``replace_scores`` inserts them."""
+    return [(row.name, key, row.won, row.lost, row.best) for key, row in table.scores.items()]
+
+
+def replace_scores(table: ScoreTable | None, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
+    """Make the score rows exactly ``table`` (an import), inside the caller's transaction: one
+    DELETE, then the rows (``rows``: ``score_rows_for_insert(table)``, if made already) inserted
+    in bulk by the database driver.
+
+    SQLite: ``chunk`` rows a statement, with a pause between statements (under gevent the
+    worker's other requests run in it; the transaction holds the write lock a little longer,
+    but no request of this worker waits for all of it). PostgreSQL: one COPY, likewise paused
+    every ``chunk`` rows."""
     db.session.execute(sa.delete(ScoreEntry))
-    for key, row in table.scores.items():
-        db.session.add(ScoreEntry(name=row.name, name_key=key, won=row.won, lost=row.lost, best=row.best))
-
-
-def scores_digest(table: ScoreTable) -> str:
-    return hashlib.sha256(table.to_csv().encode()).hexdigest()
+    rows = score_rows_for_insert(table) if rows is None else rows
+    columns = "name, name_key, won, lost, best"
+    connection = db.session.connection()
+    if db.engine.dialect.name == "postgresql":
+        with connection.connection.driver_connection.cursor() as cursor:
+            with cursor.copy(f"COPY {ScoreEntry.__tablename__} ({columns}) FROM STDIN") as copy:
+                for count, row in enumerate(rows, start=1):
+                    copy.write_row(row)
+                    if count % chunk == 0:
+                        let_others_run()
+        return
+    statement = f"INSERT INTO {ScoreEntry.__tablename__} ({columns}) VALUES (?, ?, ?, ?, ?)"
+    for start in range(0, len(rows), chunk):
+        connection.exec_driver_sql(statement, rows[start:start + chunk])
+        let_others_run()

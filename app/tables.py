@@ -13,26 +13,25 @@ everything a request does is one transaction.
 from __future__ import annotations
 
 import base64
-import fcntl
 import hashlib
 import hmac
 import json
 import secrets
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, Callable, Mapping
 
 import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import selectinload
 
-from . import store
+from . import limits, scores_file, store
 from .core.autoplay import autoplay
 from .core.cards import Card
 from .core.protocol import (
     BadAction, Bot, GameDefinition, GameIsOver, GameState, IllegalAction, NotYourTurn, Outcome,
 )
 from .extensions import db
-from .files import write_atomically
 from .models import ABANDONED, FINISHED, HERE, OWN, PLAYING, GameRecord, SeatRecord, utcnow
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -69,7 +68,16 @@ class Refused(TableError):
     status = 422
 
 
+class TooMany(TableError):
+    """A client address over one of its limits (wrong join codes, games set up)."""
+
+    status = 429
+
+
 STALE = "The table changed before your action arrived, so nothing was done. Here it is now."
+RELEASED = "The host released your seat: ask them for its new code to play on."
+NO_OPEN_SEAT = ("No open seat has that code. Check the code, or ask the host for a new one "
+                "(a code works once, and expires when its game ends or after a day).")
 
 
 def refusal(error: IllegalAction) -> TableError:
@@ -95,6 +103,8 @@ class Held:
 
     seats: set[int] = field(default_factory=set)
     host: bool = False
+    # Seats this browser once held (it still has their tokens) that the host has released since.
+    released: set[int] = field(default_factory=set)
 
     def __contains__(self, seat: object) -> bool:
         return seat in self.seats
@@ -111,8 +121,11 @@ def held_seats(record: GameRecord, tokens: Mapping[str, str]) -> Held:
     really hold."""
     held = Held(host=store.token_matches(tokens.get("host"), record.host_token_hash))
     for seat in record.seats:
-        if store.token_matches(tokens.get(str(seat.number)), seat.token_hash):
+        token = tokens.get(str(seat.number))
+        if store.token_matches(token, seat.token_hash):
             held.seats.add(seat.number)
+        elif token:  # only the server writes tokens into the signed session: this seat was released
+            held.released.add(seat.number)
     return held
 
 
@@ -125,11 +138,12 @@ def is_host(record: GameRecord, tokens: Mapping[str, str]) -> bool:
 
 def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: Mapping[str, Any] | None = None,
                 deck: list[Card] | None = None, deck_name: str | None = None, claim: set[int] | None = None,
-                in_transaction: bool = False) -> tuple[GameRecord, dict]:
+                in_transaction: bool = False, creator: str | None = None) -> tuple[GameRecord, dict]:
     """Create a game; return it with the tokens of the seats this browser now holds.
 
     ``claim`` lists the seats this browser takes (by default every hot-seat seat); every other
-    human seat gets a join code for its own device. Computer seats that start play at once."""
+    human seat gets a join code for its own device. Computer seats that start play at once.
+    ``creator``: the client address setting the game up, held to ``GAMES_PER_HOUR`` (TooMany)."""
     options = definition.validate_options(options or {})
     state = definition.new_state([spec.name for spec in specs], options=options,
                                  seed=None if deck else secrets.randbits(63), stacked_deck=deck)
@@ -151,9 +165,11 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
             tokens[str(number)] = token = store.new_token()
             seat.token_hash = store.hash_token(token)
         else:
-            seat.join_code = new_join_code()
+            issue_join_code(seat)
         record.seats.append(seat)
-    if not in_transaction:  # (a rematch creates its game inside its own locked transaction)
+    if creator is not None:
+        count_game_set_up(creator)  # begins the write transaction
+    elif not in_transaction:  # (a rematch creates its game inside its own locked transaction)
         store.begin_write()
     actions = play_computer_turns(state, record)
     record.state = store.dump_state(state)
@@ -173,8 +189,32 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
     return record, tokens
 
 
+def count_game_set_up(address: str) -> None:
+    """Count a game set up from ``address``, or refuse it (TooMany) past ``GAMES_PER_HOUR``: every
+    game can add names to the score table, which must not grow without limit. Starts the write
+    transaction that creates the game, so the count and the game are one."""
+    limit = current_app.config["GAMES_PER_HOUR"]
+    limits.begin_counting()
+    if limits.recent(limits.GAME_SET_UP, address, 3600) >= limit:
+        db.session.rollback()
+        raise TooMany(f"This device has set up {limit} games in the last hour: finish or resume one "
+                      "of them, or wait a while before setting up another.")
+    limits.count(limits.GAME_SET_UP, address, 3600)
+
+
 def new_join_code() -> str:
     return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+def issue_join_code(seat: SeatRecord) -> None:
+    """A fresh join code for an own-device seat nobody holds, valid for ``JOIN_CODE_HOURS``."""
+    seat.token_hash = None
+    seat.join_code = new_join_code()
+    seat.code_expires_at = utcnow() + timedelta(hours=current_app.config["JOIN_CODE_HOURS"])
+
+
+def code_is_live(seat: SeatRecord) -> bool:
+    return seat.join_code is not None and (seat.code_expires_at is None or seat.code_expires_at > utcnow())
 
 
 # -- playing ---------------------------------------------------------------------------------
@@ -219,7 +259,7 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
         if not held.at_table:
             raise Forbidden("Only the players at this table can do that.")
     elif seat is None or seat not in held:
-        raise Forbidden("This browser does not hold that seat.")
+        raise Forbidden(RELEASED if seat in held.released else "This browser does not hold that seat.")
     if form_version != record.version:
         raise Conflict(STALE)
     if record.status != PLAYING:
@@ -243,8 +283,12 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
 
 
 def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome], **changes) -> None:
-    """Save the game; if it just ended, record the results in the same transaction and then
-    refresh Mason Rummy's scores.csv."""
+    """Save the game; if it just ended, record the results in the same transaction, and then
+    Mason Rummy's scores.csv follows (in the background)."""
+    if record.shown_seat is not None and any(outcome.seat not in (None, record.shown_seat) for outcome in actions):
+        # Another seat moved (a computer stand-in, a seat on another device...): whoever holds a
+        # shared device now, the next hot-seat turn starts with the hand-over screen again.
+        changes.setdefault("shown_seat", None)
     ended = state.is_over() and record.status == PLAYING
     if ended:
         finish(record, state)
@@ -255,15 +299,20 @@ def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome],
 
 def finish(record: GameRecord, state: GameState) -> None:
     """The moment a game ends (R7.4): its results, in the caller's transaction (and kept with
-    the game, for the list of finished games)."""
+    the game, for the list of finished games). Its join codes stop working: nobody needs a seat
+    at a finished table."""
     store.record_results(store.definition_of(record), state.results())
     record.results = json.dumps([{"seat": r.seat, "name": state.label(r.seat), "won": r.won, "score": r.score}
                                  for r in state.results()])
+    for seat in record.seats:
+        seat.join_code = seat.code_expires_at = None
 
 
 def after_finish(record: GameRecord) -> None:
+    """After the commit of a game's end: instance/scores.csv follows the score table, written in
+    the background (app/scores_file.py), so a game's end costs the same however big the table."""
     if store.definition_of(record).has_score_table:
-        write_scores_file()
+        scores_file.mark_stale()
 
 
 def reveal(slug: str, tokens: Mapping[str, str], form_version: int | None) -> Result:
@@ -324,23 +373,6 @@ def idle_seat(record: GameRecord, state: GameState, held: Held, idle_seconds: in
 # -- game end --------------------------------------------------------------------------------
 
 
-def write_scores_file() -> None:
-    """Keep instance/scores.csv equal to Mason Rummy's score table (R7.5), written atomically.
-
-    A lock file orders writers from several processes, and each writes the table as it is once
-    it holds the lock, so the file never goes back to an older table."""
-    path = current_app.config["SCORES_CSV_PATH"]
-    with open(path + ".lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            db.session.rollback()
-            table = store.score_table()
-            db.session.rollback()
-            write_atomically(path, table.save_scores(), prefix=".scores-")
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
-
-
 def unfinished_games(limit: int = 50) -> list[GameRecord]:
     """The most recently played unfinished games, with their seats (one query for all of them)."""
     return list(db.session.scalars(
@@ -352,8 +384,9 @@ def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
     """A new game with the same players, seats, options and stacked deck (a shuffled game is
     reshuffled).
 
-    This browser takes the new game's seats it held in the old one; the others follow with
-    ``follow_rematch`` (their old table links to the new one)."""
+    Every seat somebody holds passes to its holder at once (``hand_on_seats``): no join code
+    exists for it, so nobody else can take it. This browser gets its seats now; the others follow
+    with ``follow_rematch`` (their old table links to the new one)."""
     record = store.lock_game(slug)
     if record is None:
         raise NotFound("There is no such game.")
@@ -373,7 +406,8 @@ def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
     # is locked: a doubled Rematch click (or both players at once) makes one rematch, not two.
     new_record, _tokens = create_game(definition, specs, options=json.loads(record.options or "{}"), deck=deck,
                                       deck_name=record.deck_name, claim=set(), in_transaction=True)
-    new_tokens = carry_seats(record, new_record, tokens)
+    hand_on_seats(record, new_record)
+    new_tokens, _lost = carry_seats(record, new_record, tokens)
     store.save_game(record, None, [], rematch_slug=new_record.slug)
     if new_record.status == FINISHED:
         after_finish(new_record)
@@ -381,69 +415,121 @@ def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
 
 
 def follow_rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
-    """Take, in the rematch, the seats this browser held in the finished game."""
+    """Take, in the rematch, the seats this browser held in the finished game. A browser whose
+    seats are all gone (the host released them in the rematch) is told so (Conflict)."""
     record = store.lock_game(slug)
     if record is None or not record.rematch_slug:
         raise NotFound("There is no rematch of this game.")
     if not held_seats(record, tokens).at_table:
         raise Forbidden("Only the players at this table can join its rematch.")
     new_record = store.find_game(record.rematch_slug)
-    new_tokens = carry_seats(record, new_record, tokens)
-    db.session.commit()
+    new_tokens, lost = carry_seats(record, new_record, tokens)
+    db.session.rollback()  # nothing to write: the seats were handed on when the rematch was made
+    if lost and not any(key != "host" for key in new_tokens):
+        names = ", ".join(new_record.seats[number].name for number in sorted(lost))
+        raise Conflict(f"Your seat in the rematch ({names}) is no longer yours: the host released it. "
+                       "Ask the host for its new code to join, or watch the rematch.")
     return new_record, new_tokens
 
 
-def carry_seats(old: GameRecord, new: GameRecord, tokens: Mapping[str, str]) -> dict:
-    """Give this browser, in the rematch ``new``, the seats (and host role) it holds in ``old``.
+def hand_on_seats(old: GameRecord, new: GameRecord) -> None:
+    """Give each seat of the rematch ``new`` to whoever holds it in ``old``, and the host role to
+    the old host: the new token hashes are made now from the old ones, so only a browser that
+    proves the old token can learn the new one (``carry_seats``). A seat nobody held keeps the
+    fresh join code ``create_game`` gave it."""
+    new.host_token_hash = store.hash_token(successor_token(old.host_token_hash, new.slug, "host"))
+    for old_seat, seat in zip(old.seats, new.seats):
+        if seat.is_ai or old_seat.token_hash is None:
+            continue
+        seat.token_hash = store.hash_token(successor_token(old_seat.token_hash, new.slug, str(seat.number)))
+        seat.join_code = seat.code_expires_at = None
 
-    The new tokens are derived from the old ones (an HMAC with the secret key), so every answer
-    to a doubled Rematch or follow carries the same tokens: whichever answer's cookie the browser
-    keeps, it holds its seats. A seat someone else has claimed meanwhile is left to them."""
+
+def carry_seats(old: GameRecord, new: GameRecord, tokens: Mapping[str, str]) -> tuple[dict, set[int]]:
+    """The tokens, in the rematch ``new``, of the seats (and host role) this browser holds in
+    ``old``, and the numbers of its seats that are no longer its own there (released since).
+
+    A token is derived from the old token's hash (``successor_token``), so every answer to a
+    doubled Rematch or follow carries the same tokens: whichever answer's cookie the browser
+    keeps, it holds its seats."""
     carried: dict[str, str] = {}
+    lost: set[int] = set()
     held = held_seats(old, tokens)
     if held.host:
-        carried["host"] = token = _carried_token(tokens["host"], new.slug, "host")
-        new.host_token_hash = store.hash_token(token)
+        token = successor_token(store.hash_token(tokens["host"]), new.slug, "host")
+        if store.token_matches(token, new.host_token_hash):
+            carried["host"] = token
     for number in held.seats:
         seat = new.seats[number]
-        token = _carried_token(tokens[str(number)], new.slug, str(number))
-        if seat.is_ai or seat.token_hash not in (None, store.hash_token(token)):
-            continue
-        carried[str(number)] = token
-        seat.token_hash = store.hash_token(token)
-        seat.join_code = None
-    return carried
+        token = successor_token(store.hash_token(tokens[str(number)]), new.slug, str(number))
+        if store.token_matches(token, seat.token_hash):
+            carried[str(number)] = token
+        elif not seat.is_ai:
+            lost.add(number)
+    return carried, lost
 
 
-def _carried_token(old_token: str, new_slug: str, key: str) -> str:
+def successor_token(old_token_hash: str, new_slug: str, key: str) -> str:
+    """The token of seat ``key`` (or "host") in the rematch ``new_slug``, from the hash of its
+    token in the finished game: an HMAC with the secret key, so only the server can make it."""
     secret = str(current_app.config["SECRET_KEY"]).encode()
-    digest = hmac.new(secret, f"rematch|{new_slug}|{key}|{old_token}".encode(), hashlib.sha256).digest()
+    digest = hmac.new(secret, f"rematch|{new_slug}|{key}|{old_token_hash}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:store.TOKEN_BYTES]).decode().rstrip("=")
 
 
 # -- seats on their own devices (LAN play) --------------------------------------------------------
 
 
-def find_seat_by_code(code: str) -> SeatRecord | None:
-    code = (code or "").strip().upper().replace(" ", "").replace("-", "")
-    if not code or len(code) > 12:
+def normal_code(code: object) -> str | None:
+    """A typed join code as codes are stored (upper case, without spaces or dashes), or None if
+    it cannot be one: the alphabet and the length are checked before any query."""
+    if not isinstance(code, str) or len(code) > 40:
         return None
-    return db.session.scalar(sa.select(SeatRecord).where(SeatRecord.join_code == code))
+    code = code.strip().upper().replace(" ", "").replace("-", "")
+    if len(code) != JOIN_CODE_LENGTH or not all(char in JOIN_CODE_ALPHABET for char in code):
+        return None
+    return code
 
 
-def claim_seat(code: str) -> tuple[GameRecord, dict]:
-    """Claim an own-device seat with its join code: this browser gets the seat's token. The
-    code then stops working, so a second browser cannot take the seat (unless released)."""
-    store.begin_write()
+def find_seat_by_code(code: object) -> SeatRecord | None:
+    """The open seat a join code names: the code has not expired and its game is being played."""
+    code = normal_code(code)
+    if code is None:
+        return None
+    seat = db.session.scalar(sa.select(SeatRecord).where(SeatRecord.join_code == code))
+    if seat is None or not code_is_live(seat) or seat.game.status != PLAYING:
+        return None
+    return seat
+
+
+def look_up_code(code: object, address: str) -> SeatRecord | None:
+    """``find_seat_by_code`` for a client address, which may try ``JOIN_MAX_FAILURES`` wrong codes
+    in ``JOIN_FAILURE_WINDOW_SECONDS``; after that every code (even a right one) gets TooMany until
+    the window has passed. A wrong code is counted and committed at once; a right one leaves the
+    write transaction open for the caller (a claim is made in it)."""
+    config = current_app.config
+    window = config["JOIN_FAILURE_WINDOW_SECONDS"]
+    limits.begin_counting()
+    if limits.recent(limits.WRONG_JOIN_CODE, address, window) >= config["JOIN_MAX_FAILURES"]:
+        db.session.rollback()
+        raise TooMany(f"Too many wrong codes from this device: try again in {limits.minutes(window)} minutes.")
     seat = find_seat_by_code(code)
     if seat is None:
-        raise NotFound("No open seat has that code. Check the code, or ask the host for a new one.")
+        limits.count(limits.WRONG_JOIN_CODE, address, window)
+        db.session.commit()
+    return seat
+
+
+def claim_seat(code: str, address: str) -> tuple[GameRecord, dict]:
+    """Claim an own-device seat with its join code: this browser gets the seat's token. The
+    code then stops working, so a second browser cannot take the seat (unless released)."""
+    seat = look_up_code(code, address)
+    if seat is None:
+        raise NotFound(NO_OPEN_SEAT)
     record = seat.game
-    if record.status != PLAYING:
-        raise Conflict("That game is over.")
     token = store.new_token()
     seat.token_hash = store.hash_token(token)
-    seat.join_code = None
+    seat.join_code = seat.code_expires_at = None
     number = seat.number
     store.save_game(record, None, [])  # a new version, so the other screens show who joined
     return record, {str(number): token}
@@ -457,14 +543,16 @@ def _host_seat(slug: str, number: int) -> tuple[GameRecord, SeatRecord]:
 
 
 def release_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
-    """The host frees an own-device seat: its old token stops working, a new code is made."""
+    """The host frees an own-device seat: its old token stops working, a new code is made (the
+    old holder's table then says the host released their seat)."""
     record, seat = _host_seat(slug, number)
     if not is_host(record, tokens):
         raise Forbidden("Only the host can release a seat.")
     if seat.is_ai or seat.device != OWN:
         raise TableError("Only a seat on its own device can be released.")
-    seat.token_hash = None
-    seat.join_code = new_join_code()
+    if record.status != PLAYING:
+        raise Conflict("This game is over.")
+    issue_join_code(seat)  # (also how the host renews an expired code)
     store.save_game(record, None, [])
 
 

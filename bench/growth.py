@@ -80,7 +80,7 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
     devices) to the SQLite database of the (already upgraded) instance folder."""
     import sqlalchemy as sa
 
-    from app import create_app, store, tables
+    from app import create_app, scores_file, store, tables
     from app.extensions import db
     from app.models import FINISHED, HERE, OWN, ActionRecord, GameRecord, SeatRecord, utcnow
     from app.games.mason import MASON
@@ -125,7 +125,7 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
         if finished:
             store.replace_scores(scores)
             db.session.commit()
-            tables.write_scores_file()
+            scores_file.write_now(app)
         db.session.remove()
         db.engine.dispose()
 
@@ -158,7 +158,7 @@ def in_process(sites: list["Site"], rounds: int = 3, count: int = 2000) -> dict:
     """CPU microseconds of the reads every page and action starts with (store.find_game with the
     seats, store.load_state) and of Menu A's query, in this process on each database: no HTTP,
     no server, so the machine's noise hardly shows."""
-    from app import create_app, store, tables
+    from app import create_app, scores_file, store, tables
     from app.extensions import db
 
     apps = []

@@ -46,7 +46,9 @@ def bench_server(workers: int = 2, prefix: str = "mason-bench-", env: dict | Non
     (upgraded at the first start), the bench-only routes (MASON_BENCH_ROUTES=1), event streams kept
     open for an hour. ``access_log``: gunicorn logs every request (True: its default format; a
     string: that format) to ``server.access_log``."""
-    return LiveServer(workers=workers, env={"MASON_BENCH_ROUTES": "1", **(env or {})}, root=root,
+    # every simulated device connects from 127.0.0.1: the per-address limits are lifted
+    unlimited = {"EVENTS_PER_ADDRESS": "100000", "GAMES_PER_HOUR": "100000"}
+    return LiveServer(workers=workers, env={"MASON_BENCH_ROUTES": "1", **unlimited, **(env or {})}, root=root,
                       access_log=access_log, admin_password=ADMIN_PASSWORD, events_max_seconds=3600, prefix=prefix)
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import ipaddress
 import os
+import socket
+import urllib.parse
 
 from flask import Flask, render_template, request, url_for
 from flask_compress import Compress
@@ -46,6 +49,18 @@ def register(app: Flask) -> None:
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
+    names = own_host_names(app.config.get("ALLOWED_HOSTS") or ())
+
+    @app.before_request
+    def check_host():
+        """DNS rebinding: a page on another site can point its own name at this server, but
+        the browser then sends that name as the Host. Only IP addresses, localhost and this
+        machine's own names (and ALLOWED_HOSTS) are answered."""
+        host = request.environ.get("HTTP_HOST")
+        if host is not None and not host_is_allowed(host, names):
+            return render_error(400, "This server answers only to its own addresses (such as the one "
+                                     "`make run` printed). Add other names to ALLOWED_HOSTS.")
+
     @app.after_request
     def security_headers(response):
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -76,6 +91,50 @@ def register(app: Flask) -> None:
         app.logger.exception("Unhandled error")
         return render_error(500, "Something went wrong on the server. Nothing you did was lost: "
                                  "every finished action is saved. Reload the page.")
+
+
+@functools.cache
+def machine_names() -> frozenset[str]:
+    """This machine's own names (its host name, fully qualified and on mDNS as ``.local``)."""
+    names = {"localhost"}
+    for name in (socket.gethostname(), socket.getfqdn()):
+        name = name.lower().rstrip(".")
+        if name:
+            names.update((name, name.split(".")[0], name.split(".")[0] + ".local"))
+    return frozenset(names)
+
+
+def own_host_names(allowed) -> frozenset[str]:
+    names = set(machine_names()) | {name.lower().rstrip(".") for name in allowed}
+    public = urllib.parse.urlsplit(os.environ.get("MASON_PUBLIC_URL", "")).hostname
+    if public:
+        names.add(public.lower())
+    return frozenset(names)
+
+
+def host_is_allowed(host: str, names: frozenset[str]) -> bool:
+    """Whether a Host header names this server: an IP address (a LAN address cannot be
+    rebound), localhost, or one of ``names``; with an optional port."""
+    host = host.strip().lower()
+    if host.startswith("["):  # an IPv6 address: [::1]:5000
+        literal, bracket, port = host[1:].partition("]")
+        if not bracket or (port and not (port.startswith(":") and port[1:].isdigit())):
+            return False
+        try:
+            ipaddress.IPv6Address(literal)
+        except ValueError:
+            return False
+        return True
+    name, colon, port = host.partition(":")
+    if colon and not port.isdigit():
+        return False
+    try:
+        ipaddress.IPv4Address(name)
+        return True
+    except ValueError:
+        pass
+    name = name.rstrip(".")
+    return name in names or name.endswith(".localhost")
 
 
 def render_error(status: int, message: str):

@@ -4,33 +4,85 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import secrets
 from datetime import timedelta
 
 import sqlalchemy as sa
 from flask import (
-    Blueprint, abort, current_app, redirect, render_template, request, session, url_for,
+    Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for,
 )
 from werkzeug.utils import secure_filename
 
-from .. import stacked_decks, store, tables
+from .. import score_import, scores_file, stacked_decks, store, tables
 from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
 from ..extensions import db
 from ..files import write_atomically
 from ..games.mason import MASON, ScoresFileError, ScoreTable
-from ..games.mason.scores import decode_scores_bytes, diff_tables
-from ..models import AdminFailure, PendingImport, utcnow
-from ..secrets import check_admin_password
+from ..games.mason.scores import decode_scores_bytes
+from ..models import AdminFailure, AdminSession, PendingImport, ScoreEntry, utcnow
+from ..secrets import admin_credential, check_admin_password
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 MAX_DECK_BYTES = 64 * 1024  # a deck is 65 codes; anything this large is not one
 MAX_SCORES_BYTES = 1024 * 1024
+IMPORT_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 def is_admin() -> bool:
-    return session.get("admin") is True
+    """Whether this browser is logged in as the admin: its session cookie holds the id of a live
+    server-side admin session (app/models.py AdminSession), opened with the current password."""
+    if "is_admin" not in g:
+        g.is_admin = admin_session() is not None
+    return g.is_admin
+
+
+def admin_session() -> AdminSession | None:
+    """The live admin session the cookie names ("<row id>.<token>"): found by its id, then the
+    token checked against the stored hash in constant time."""
+    row_id, token = split_admin_cookie(session.get("admin"))
+    if row_id is None:
+        return None
+    row = db.session.get(AdminSession, row_id)
+    if row is None or not store.token_matches(token, row.token_hash) or row.expires_at <= utcnow():
+        return None
+    if not secrets.compare_digest(row.credential, admin_credential(current_app.config, current_app.instance_path)):
+        return None
+    return row
+
+
+def start_admin_session() -> None:
+    """In the caller's write transaction: a new admin session for this browser (and the expired
+    ones of anybody go)."""
+    now = utcnow()
+    db.session.execute(sa.delete(AdminSession).where(AdminSession.expires_at <= now))
+    token = store.new_token()
+    row = AdminSession(token_hash=store.hash_token(token), created_at=now,
+                       credential=admin_credential(current_app.config, current_app.instance_path),
+                       expires_at=now + timedelta(hours=current_app.config["ADMIN_SESSION_HOURS"]))
+    db.session.add(row)
+    db.session.flush()
+    session["admin"] = f"{row.id}.{token}"
+
+
+def split_admin_cookie(value) -> tuple[int | None, str]:
+    row_id, _, token = value.partition(".") if isinstance(value, str) else ("", "", "")
+    if not row_id.isdigit() or len(row_id) > 18 or not token:
+        return None, ""
+    return int(row_id), token
+
+
+def end_admin_session() -> None:
+    """Logout (and Quit): this browser's admin session ends on the server, so a copy of the
+    cookie taken before is worth nothing."""
+    row = admin_session()
+    session.pop("admin", None)
+    if row is not None:
+        store.begin_write()
+        db.session.execute(sa.delete(AdminSession).where(AdminSession.id == row.id))
+        db.session.commit()
 
 
 def admin_required(view):
@@ -84,14 +136,14 @@ def do_login():
         db.session.add(AdminFailure(address=address))
         db.session.commit()
         return render_template("admin/login.html", next=target, message="That is not the admin password."), 401
-    db.session.rollback()
-    session["admin"] = True
+    start_admin_session()
+    db.session.commit()
     return redirect(target, 303)
 
 
 @bp.post("/logout")
 def logout():
-    session.pop("admin", None)
+    end_admin_session()
     return redirect(url_for("menu.index"), 303)
 
 
@@ -165,6 +217,9 @@ def upload_deck():
     try:
         definition = deck_game()
         name, data = uploaded("deck", ".deck", MAX_DECK_BYTES)
+        if len(name) > stacked_decks.MAX_DECK_NAME:  # a game keeps its deck's name (games.deck_name)
+            raise ValueError(f"a deck file's name can have at most {stacked_decks.MAX_DECK_NAME} characters "
+                             f"(this one has {len(name)}): rename the file and upload it again.")
         definition.parse_deck(decode_deck_bytes(data))
     except (ValueError, DeckError) as error:
         return render_admin(error=f"The deck was not stored: {error}", status=400)
@@ -172,8 +227,13 @@ def upload_deck():
     target = os.path.join(folder, name)
     if os.path.exists(target) and request.form.get("replace") != "1":
         return render_admin(error=f"A deck named {name} already exists: tick 'replace' to overwrite it.", status=409)
-    os.makedirs(folder, exist_ok=True)
-    write_atomically(target, data, prefix=".upload-")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        write_atomically(target, data, prefix=".upload-")  # (never leaves its temporary file)
+    except OSError as error:
+        current_app.logger.warning("deck upload %s not stored: %s", name, error.strerror)
+        return render_admin(error=f"The deck was not stored: the decks folder refused it ({error.strerror}).",
+                            status=400)
     return render_admin(message=f"{name} was checked and stored.")
 
 
@@ -203,45 +263,69 @@ def import_form():
 @bp.post("/scores/import")
 @admin_required
 def import_preview():
-    """Validate the whole file (R7.5), then show what would change; nothing changes yet."""
+    """Validate the whole file (R7.5), then show what would change; nothing changes yet. Parsed,
+    read and compared a slice at a time (app/score_import.py): a 30,000-row file keeps no other
+    request waiting."""
     try:
         _name, data = uploaded("scores", ".csv", MAX_SCORES_BYTES)
         text = decode_scores_bytes(data)
-        incoming = ScoreTable.from_csv(text)
+        incoming = score_import.parse(text)
     except (ValueError, ScoresFileError) as error:
         return render_template("admin/import.html", error=f"The file was not imported: {error}"), 400
-    # Read the table and store the preview in one write transaction: on SQLite a read transaction
-    # that then writes fails with "database is locked" if another worker wrote in between.
+    current, mark = store.score_table_and_mark()
+    diff = score_import.preview(current, incoming)
+    pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=mark)
     store.begin_write()
-    current = store.score_table()
-    pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=store.scores_digest(current))
     db.session.add(pending)
     db.session.commit()
-    return render_template("admin/import_preview.html", token=pending.token, diff=diff_tables(current, incoming),
-                           total=len(incoming))
+    return render_template("admin/import_preview.html", token=pending.token, diff=diff, total=len(incoming),
+                           shown=score_import.PREVIEW_ROWS)
+
+
+CHANGED_SINCE_PREVIEW = ("The score table changed since the preview (a game ended): upload the file again "
+                         "to see a new preview.")
 
 
 @bp.post("/scores/import/<token>")
 @admin_required
 def import_apply(token: str):
-    """Apply a previewed import, all or nothing, unless the table changed since the preview."""
-    store.begin_write()
-    pending = db.session.scalar(sa.select(PendingImport).where(PendingImport.token == token))
+    """Apply a previewed import, all or nothing, unless the table changed since the preview.
+
+    In bulk, so that no other request waits behind it: the file is parsed a slice at a time,
+    without any lock; then one short write transaction checks that the table is still the one
+    the preview saw (``store.scores_mark``: no game has ended since), deletes the old rows and
+    inserts the new ones in bulk."""
+    pending = None
+    if IMPORT_TOKEN.fullmatch(token):  # checked before the query (token_urlsafe's alphabet)
+        pending = db.session.scalar(sa.select(PendingImport).where(PendingImport.token == token))
     if pending is None:
         db.session.rollback()
         return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
+    pending_id, text, seen = pending.id, pending.csv_text, pending.table_digest
+    db.session.rollback()
     if "cancel" in request.form:
-        db.session.delete(pending)
-        db.session.commit()
+        forget_import(pending_id)
         return redirect(url_for("admin.index"), 303)
-    current = store.score_table()
-    if store.scores_digest(current) != pending.table_digest:
-        db.session.delete(pending)
+    rows = score_import.rows_for_insert(score_import.parse(text))
+
+    store.begin_write()
+    if db.engine.dialect.name == "postgresql":  # game ends wait until the import is in
+        db.session.execute(sa.text(f"LOCK TABLE {ScoreEntry.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
+    if db.session.get(PendingImport, pending_id) is None:  # applied or cancelled meanwhile
+        db.session.rollback()
+        return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
+    if not secrets.compare_digest(store.scores_mark(), seen):
+        db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
         db.session.commit()
-        return render_template("admin/import.html", error=(
-            "The score table changed since the preview (a game ended): upload the file again to see a new preview.")), 409
-    store.replace_scores(ScoreTable.from_csv(pending.csv_text))
-    db.session.delete(pending)
+        return render_template("admin/import.html", error=CHANGED_SINCE_PREVIEW), 409
+    store.replace_scores(None, rows)
+    db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
     db.session.commit()
-    tables.write_scores_file()
+    scores_file.mark_stale()
     return redirect(url_for("scores.index", imported=1), 303)
+
+
+def forget_import(pending_id: int) -> None:
+    store.begin_write()
+    db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
+    db.session.commit()

@@ -11,17 +11,19 @@ Under gunicorn's gevent workers the watcher thread and the streams are greenlets
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import socket
 import threading
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 
 import sqlalchemy as sa
-from flask import Blueprint, Flask, Response, abort, current_app, has_app_context, request
+from flask import Blueprint, Flask, Response, abort, current_app, has_app_context, request, session
 
-from .. import store
+from .. import limits, store
 from ..extensions import db
 from ..models import GameRecord
 
@@ -116,11 +118,14 @@ class VersionWatcher:
                 del self.watching[slug]
                 self.versions.pop(slug, None)
 
-    def wait(self, slug: str, known: int, timeout: float) -> int | None:
-        """The game's version once it differs from ``known``, or None after ``timeout``."""
+    def wait(self, slug: str, known: int, timeout: float, stream: "Stream | None" = None) -> int | None:
+        """The game's version once it differs from ``known``, or None after ``timeout`` (or as soon
+        as ``stream`` is dropped)."""
         deadline = time.monotonic() + timeout
         with self.changed:
             while True:
+                if stream is not None and stream.dropped:
+                    return None
                 version = self.versions.get(slug, known)
                 if version != known:
                     return version
@@ -188,10 +193,119 @@ def watcher() -> VersionWatcher:
     return existing
 
 
+# -- how many streams a worker process holds ---------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Stream:
+    """One open event stream, as the gate counts it."""
+
+    address: str
+    slug: str
+    browser: str | None  # the browser's session (a hash of its CSRF secret), if it has one
+    last_change: float = field(default_factory=time.monotonic)  # when it last carried an event
+    dropped: bool = False
+
+
+class StreamGate:
+    """Which streams a worker process lets open. Each stream holds one of the worker's
+    connections (gevent: 1000 at most, app/serve.py) for as long as it lives, so this process
+    holds at most ``EVENTS_PER_ADDRESS`` streams of one client address, ``EVENTS_PER_GAME`` of
+    one game and ``EVENTS_PER_WORKER`` in all (half the connections: the rest are kept for page
+    requests). A browser needs one stream per table: its new stream replaces its older one (a
+    reloaded page's old stream may linger until its next keep-alive). When a limit is reached,
+    the stream that has carried no change for longest makes room if that is over
+    ``EVENTS_IDLE_SECONDS``; otherwise the new stream is refused, and its page keeps polling."""
+
+    def __init__(self, config, hub: VersionWatcher):
+        self.per_address = config["EVENTS_PER_ADDRESS"]
+        self.per_game = config["EVENTS_PER_GAME"]
+        self.total = config["EVENTS_PER_WORKER"]
+        self.idle_seconds = config["EVENTS_IDLE_SECONDS"]
+        self.hub = hub
+        self.lock = threading.Lock()
+        self.streams: list[Stream] = []
+
+    def admit(self, address: str, slug: str, browser: str | None) -> Stream | None:
+        with self.lock:
+            now = time.monotonic()
+            if browser is not None:
+                for old in [s for s in self.streams if s.browser == browser and s.slug == slug and s.address == address]:
+                    self._drop(old)
+            for limit, same in ((self.per_address, lambda s: s.address == address),
+                                (self.per_game, lambda s: s.slug == slug), (self.total, lambda s: True)):
+                group = [s for s in self.streams if same(s)]
+                while len(group) >= limit:
+                    idlest = min(group, key=lambda s: s.last_change, default=None)
+                    if idlest is None or now - idlest.last_change < self.idle_seconds:
+                        return None
+                    self._drop(idlest)
+                    group.remove(idlest)
+            stream = Stream(address, slug, browser)
+            self.streams.append(stream)
+            return stream
+
+    def release(self, stream: Stream) -> None:
+        with self.lock:
+            if stream in self.streams:
+                self.streams.remove(stream)
+
+    def _drop(self, stream: Stream) -> None:
+        stream.dropped = True
+        self.streams.remove(stream)
+        with self.hub.changed:
+            self.hub.changed.notify_all()  # it is waiting for a change: wake it to end
+
+
+def gate() -> StreamGate:
+    app = current_app._get_current_object()
+    existing = app.extensions.get("mason_stream_gate")
+    if existing is None:
+        existing = app.extensions["mason_stream_gate"] = StreamGate(app.config, watcher())
+    return existing
+
+
+def browser_id() -> str | None:
+    secret = session.get("csrf_token")
+    return hashlib.sha256(secret.encode()).hexdigest()[:16] if isinstance(secret, str) else None
+
+
+def close_connection_after(response: Response) -> Response:
+    """Close the client's connection once ``response`` is sent. gunicorn keeps a connection
+    open for the next request (``--keep-alive``, 5 s) and drops a ``Connection: close`` header
+    set by the app, so a client refused hundreds of streams would otherwise hold that many of
+    the worker's connections for seconds, idle: the socket is shut down instead."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is not None:
+        def shut() -> None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+        response.call_on_close(shut)
+    return response
+
+
+REFUSED = "Too many live streams from this device or to this table: the page refreshes itself every few seconds instead.\n"
+# A dropped stream's browser waits this long before it tries again (meanwhile its page polls).
+DROPPED_RETRY_MS = 30000
+
+
 @bp.get("/games/<slug>/events")
 def stream(slug: str):
+    if not store.valid_slug(slug):
+        abort(404)
+    # Admitted (or refused) before any query: a refusal costs no database connection.
+    ticket = gate().admit(limits.client_address(), slug, browser_id())
+    if ticket is None:  # the page polls (its hx-trigger has "every 5s"); the SSE extension retries later
+        response = Response(REFUSED, status=429, mimetype="text/plain",
+                            headers={"Retry-After": "30", "Cache-Control": "no-store"})
+        return close_connection_after(response)
+    doors = gate()
     record = store.find_game(slug)
     if record is None:
+        doors.release(ticket)
         abort(404)
     # ``v``: the version the page was showing; if the game has moved on since, say so at once.
     known = request.args.get("v", type=int)
@@ -211,14 +325,21 @@ def stream(slug: str):
             known = current
             ends = time.monotonic() + lifetime
             while time.monotonic() < ends:
-                version = hub.wait(slug, known, min(keepalive, max(0.0, ends - time.monotonic())))
+                version = hub.wait(slug, known, min(keepalive, max(0.0, ends - time.monotonic())), ticket)
+                if ticket.dropped:
+                    yield f"retry: {DROPPED_RETRY_MS}\n\n"
+                    return
                 if version is None:
                     yield ": keep-alive\n\n"
                     continue
                 known = version
+                ticket.last_change = time.monotonic()
                 yield f"event: changed\ndata: {version}\n\n"
         finally:
             hub.unsubscribe(slug)
+            doors.release(ticket)
 
-    return Response(events(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response = Response(events(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(lambda: doors.release(ticket))  # even if the stream never started
+    return response

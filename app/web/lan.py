@@ -8,7 +8,7 @@ import os
 import segno
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 
-from .. import store, tables
+from .. import limits, store, tables
 from ..models import OWN
 from . import identity
 from .table import after_post, answer_refusal, load_record
@@ -22,32 +22,40 @@ def public_url(path: str) -> str:
     return base.rstrip("/") + path
 
 
+def code_page(code: str, status: int = 200, message: str | None = None):
+    """The join page for ``code``: the seat it would claim (a wrong code is counted against this
+    address, app/tables.py ``look_up_code``), or the form with a message."""
+    seat = None
+    if code:
+        try:
+            found = tables.look_up_code(code, limits.client_address())
+        except tables.TableError as error:
+            return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
+        if found is not None:
+            seat = {"number": found.number, "name": found.name, "names": [s.name for s in found.game.seats]}
+        store.db.session.rollback()  # nothing to write for a right code: a GET only shows the seat
+        if seat is None and status == 200:
+            message, status = message or tables.NO_OPEN_SEAT, 404
+    return render_template("lan/join.html", code=code[:12], seat=seat, message=message), status
+
+
 @bp.get("/join")
 def join_page():
-    code = request.args.get("code", "")
-    seat = tables.find_seat_by_code(code) if code else None
-    if code and seat is None:  # typed on Menu A: say so, as the /join/<code> link does
-        return render_template("lan/join.html", code=code[:12], seat=None, message=NO_SEAT), 404
-    return render_template("lan/join.html", code=code, seat=seat, message=None)
-
-
-NO_SEAT = "No open seat has that code: it may be mistyped, or already taken. Check it, or ask the host."
+    return code_page(request.args.get("code", ""))
 
 
 @bp.get("/join/<code>")
 def join_link(code: str):
     """A join link only shows what it would claim; claiming is a POST (link previews in chat
     apps must not take the seat)."""
-    seat = tables.find_seat_by_code(code)
-    message = None if seat else NO_SEAT
-    return render_template("lan/join.html", code=code, seat=seat, message=message), 200 if seat else 404
+    return code_page(code)
 
 
 @bp.post("/join")
 def claim():
     code = request.form.get("code", "")
     try:
-        record, tokens = tables.claim_seat(code)
+        record, tokens = tables.claim_seat(code, limits.client_address())
     except tables.TableError as error:  # answered here: the join page, not a table
         store.db.session.rollback()
         return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
@@ -57,17 +65,18 @@ def claim():
 
 @bp.get("/games/<slug>/seats/<int:number>/invite")
 def invite(slug: str, number: int):
-    """The join link, QR code and short code of an own-device seat, for the players to share."""
+    """The join link, QR code and short code of an own-device seat nobody holds yet: for the
+    host's eyes only (anyone who reads a code can take the seat)."""
     record = load_record(slug)
-    if not tables.held_seats(record, identity.tokens_for(slug)).at_table:
+    if not tables.held_seats(record, identity.tokens_for(slug)).host:
         abort(403)
     if not 0 <= number < len(record.seats):
         abort(404)
     seat = record.seats[number]
-    if seat.device == OWN and seat.join_code is None and seat.token_hash is not None:
+    if seat.device == OWN and seat.token_hash is not None:
         # the page updates itself (its event stream) when the seat is claimed: say so
         return render_template("lan/invite.html", record=record, seat=seat, joined=True)
-    if seat.device != OWN or seat.join_code is None:
+    if seat.device != OWN or not tables.code_is_live(seat):
         return redirect(url_for("table.table", slug=slug), 303)
     link = public_url(url_for("lan.join_link", code=seat.join_code))
     qr = segno.make(link, error="m").svg_data_uri(scale=5, border=2)
@@ -93,9 +102,9 @@ def invite_qr(slug: str, number: int):
     """The QR code of an own-device seat's join link, as an image the table shows beside the
     seat while nobody has joined (an image of its own keeps the table's page light)."""
     record = load_record(slug)
-    if not tables.held_seats(record, identity.tokens_for(slug)).at_table:
-        abort(403)
-    if not 0 <= number < len(record.seats) or record.seats[number].join_code is None:
+    if not tables.held_seats(record, identity.tokens_for(slug)).host:
+        abort(403)  # anyone who reads the code can take the seat
+    if not 0 <= number < len(record.seats) or not tables.code_is_live(record.seats[number]):
         abort(404)
     link = public_url(url_for("lan.join_link", code=record.seats[number].join_code))
     buffer = io.BytesIO()

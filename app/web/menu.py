@@ -59,6 +59,9 @@ def quit_session():
     offers to resume them."""
     kept = {slug: identity.tokens_for(slug) for slug in identity.table_slugs()
             if (record := store.find_game(slug)) is not None and record.status == tables.PLAYING}
+    from .admin import end_admin_session
+
+    end_admin_session()
     session.clear()
     if kept:
         session["tables"] = kept

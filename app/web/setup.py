@@ -8,10 +8,10 @@ import secrets
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 
-from .. import stacked_decks, store, tables
+from .. import limits, stacked_decks, store, tables
 from ..core import registry
 from ..core.decks import DeckError
-from ..core.names import NameRefused, admit_new_name, is_computer_name
+from ..core.names import MAX_NAME_LENGTH, NameRefused, admit_new_name, check_player_name, is_computer_name
 from ..core.protocol import OptionError
 from ..games.mason import MASON
 from ..games.mason.menus import MENU_B, NotAChoice, parse_choice
@@ -85,18 +85,38 @@ def choose_deck():
 # -- seats: Menu B, a new name, or Menu C --------------------------------------------------------
 
 
-def returning_names(setup: dict) -> list[str]:
-    """R3.3: the score table's names, sorted ignoring case, without humans already seated."""
-    seated = {seat["name"].casefold() for seat in setup["seats"] if not seat["ai"]}
-    return [name for name in store.score_table().names() if name.casefold() not in seated]
+MENU_C_NAMES = 20  # Menu C lists this many names at most; its search box finds the others
 
 
-def render_seat(setup: dict, kind: int | None = None, message: str | None = None, status: int = 200, **form):
+def seated_keys(setup: dict) -> set[str]:
+    return {seat["name"].casefold() for seat in setup["seats"] if not seat["ai"]}
+
+
+def returning_names(setup: dict, search: str = "") -> tuple[list[str], int]:
+    """R3.3: the score table's names, sorted ignoring case, without humans already seated: the
+    first ``MENU_C_NAMES`` of those containing ``search``, and how many there are in all (the
+    database sorts and counts: a score table of any size costs the same)."""
+    return store.score_names(search, seated_keys(setup), MENU_C_NAMES)
+
+
+def is_returning_name(setup: dict, name: str) -> bool:
+    """Whether ``name`` is exactly a score-table name (R3.3) not seated yet (R3.4)."""
+    try:
+        check_player_name(name)  # (a well-formed name before any query)
+    except NameRefused:
+        return False
+    if name != name.strip() or name.casefold() in seated_keys(setup):
+        return False
+    return store.score_row(name) is not None
+
+
+def render_seat(setup: dict, kind: int | None = None, message: str | None = None, status: int = 200,
+                search: str = "", **form):
     template = "setup/_seat_form.html" if is_htmx() else "setup/seat.html"
     number = len(setup["seats"]) + 1
-    names = returning_names(setup) if kind == RETURNING else []
+    names, total = returning_names(setup, search) if kind == RETURNING else ([], 0)
     return render_template(template, setup=setup, number=number, kind=kind, menu_b=MENU_B,
-                           names=names, message=message, form=form), status
+                           names=names, total=total, search=search, message=message, form=form), status
 
 
 @bp.get("/seat")
@@ -111,9 +131,9 @@ def seat():
         kind = parse_choice(raw, len(MENU_B))
     except NotAChoice as error:
         return render_seat(setup, None, str(error), 400)
-    if kind == RETURNING and not returning_names(setup):
+    if kind == RETURNING and not returning_names(setup)[1]:
         return render_seat(setup, None, "There are no returning players to choose from.", 200)
-    return render_seat(setup, kind)
+    return render_seat(setup, kind, search=request.args.get("q", "").strip()[:MAX_NAME_LENGTH])
 
 
 @bp.post("/seat")
@@ -135,7 +155,7 @@ def add_seat():
             return render_seat(setup, NEW, str(error), 422, name=raw.strip()[:40], device=device)
     else:
         name = request.form.get("name", "")
-        if name not in returning_names(setup):
+        if not is_returning_name(setup, name):
             return render_seat(setup, RETURNING, "Choose one of the returning players listed.", 422)
     setup["seats"].append({"name": name, "ai": is_computer_name(name), "device": device})
     if len(setup["seats"]) < setup["players"]:
@@ -154,7 +174,14 @@ def start_game(setup: dict):
             session["setup"] = setup
             return render_deck(setup, f"That deck cannot be used any more: {error}.", "", 422)
     specs = [tables.SeatSpec(s["name"], s["ai"], HERE if s["ai"] else s["device"]) for s in setup["seats"]]
-    record, tokens = tables.create_game(MASON, specs, deck=deck, deck_name=setup.get("deck"))
+    try:
+        record, tokens = tables.create_game(MASON, specs, deck=deck, deck_name=setup.get("deck"),
+                                            creator=limits.client_address())
+    except tables.TooMany as error:  # the last seat is asked again, the others stay chosen
+        store.db.session.rollback()
+        setup["seats"].pop()
+        session["setup"] = setup
+        return render_seat(setup, None, error.message, error.status)
     identity.remember(record.slug, tokens)
     session.pop("setup", None)
     session["setup_done"] = record.slug
@@ -201,7 +228,7 @@ def render_game_setup(definition, *, message: str | None = None, status: int = 2
     token = form.get("setup_token") or secrets.token_urlsafe(12)
     return render_template(
         "setup/game.html", game=definition, seats=seats, form=form, message=message, token=token,
-        decks=deck_names(definition), known=store.known_names(definition)[:200],
+        decks=deck_names(definition), known=store.known_names(definition, 200),
         option_values={option.key: option_value(form, option.key, option.default) for option in definition.options},
     ), status
 
@@ -246,7 +273,12 @@ def start_other_game(key: str):
         return render_game_setup(definition, message=str(error), status=422, form=form)
     except DeckError as error:
         return render_game_setup(definition, message=f"That deck cannot be used: {error}.", status=422, form=form)
-    record, tokens = tables.create_game(definition, specs, options=options, deck=deck, deck_name=deck_name)
+    try:
+        record, tokens = tables.create_game(definition, specs, options=options, deck=deck, deck_name=deck_name,
+                                            creator=limits.client_address())
+    except tables.TooMany as error:
+        store.db.session.rollback()
+        return render_game_setup(definition, message=error.message, status=error.status, form=form)
     identity.remember(record.slug, tokens)
     if token:
         started = dict(list(started.items())[-5:])

@@ -94,18 +94,24 @@ def table_context(record: GameRecord, state, held: tables.Held, *, watching: boo
     else:
         moves = []
     host = held.host and not watching
-    manages = host or (bool(held.seats) and not watching)  # may see join codes and the seats panel
+    manages = host or (bool(held.seats) and not watching)  # sees the seats panel
+    finished = record.status == FINISHED or state.is_over()
+    abandoned = record.status == ABANDONED
     seats = []
     for seat in record.seats:
+        open_seat = seat.device == OWN and not seat.is_ai and seat.token_hash is None and not (finished or abandoned)
+        live_code = open_seat and tables.code_is_live(seat)
         seats.append({
             "number": seat.number, "name": state.label(seat.number), "is_ai": seat.is_ai, "device": seat.device,
             "claimed": seat.token_hash is not None, "standin": seat.ai_standin,
-            "join_code": seat.join_code if manages else None,
+            # Whoever reads a code can take the seat: only the host sees it, while nobody holds it.
+            "join_code": seat.join_code if host and live_code else None,
+            "code_expired": host and open_seat and not live_code,
         })
-    finished = record.status == FINISHED or state.is_over()
-    abandoned = record.status == ABANDONED
     if abandoned:
         moves, handover = [], None
+    if message is None and held.released and not watching:
+        message = tables.RELEASED
     log = view.get("log") or []
     log_start = max(0, len(log) - LOG_LINES)
     by_computer = tables.standin_lines(record, log_start, len(log)) if record.standins else {}

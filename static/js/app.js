@@ -19,6 +19,7 @@
   var shownVersion = null; // the version of the table shown (or being shown step by step)
   var pacing = null; // the steps being shown: {finish, stop}
   var kept = null; // the selection to keep across a live update
+  var keptFolds = null; // the <details> this player opened, by their summary, kept open across a live update
   var ownAction = false; // the swap answers this page's own form
 
   function reducedMotion() {
@@ -219,11 +220,31 @@
     ownAction = own;
     // A live update (someone else's action, a seat claimed) keeps this player's selection.
     kept = ownAction ? null : cardInputs(target).filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
+    // ... and what it unfolded (a confirmation it is about to press must not close under it).
+    keptFolds = ownAction ? null : folds(target);
     stopPacing();
   });
 
+  function foldKey(details) {
+    var summary = details.querySelector("summary");
+    return (details.getAttribute("data-owner") || "") + "|" + (summary ? summary.textContent.trim() : "");
+  }
+
+  function folds(root) {
+    var open = {};
+    Array.prototype.forEach.call(root.querySelectorAll("details[open]"), function (d) { open[foldKey(d)] = true; });
+    return open;
+  }
+
   document.addEventListener("htmx:afterSwap", function () {
     var table = document.getElementById("table");
+    if (table && keptFolds) {
+      Array.prototype.forEach.call(table.querySelectorAll("details"), function (d) {
+        var key = foldKey(d);
+        if (keptFolds[key] === true) d.open = true; // (what the server opens, it may open)
+      });
+    }
+    keptFolds = null;
     if (!table || !kept || !kept.length) return;
     cardInputs(table).forEach(function (input) {
       if (!input.disabled && kept.indexOf(input.value) >= 0) input.checked = true;

@@ -368,11 +368,14 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
         hana.get_by_text("The computer is playing for you, Hana.").wait_for()
         hana.locator(".log .badge", has_text="AI for Hana").first.wait_for()
         screenshot(hana, "standin")
+        # item 8: the host abandons the game, after a confirmation; the confirmation she opened
+        # stays open while another device's action updates her table
+        ann.locator("summary", has_text="Abandon this game").click()
+        version = ann.locator("#table").get_attribute("data-version")
         hana.get_by_role("button", name="I'm back: take my seat back").click()
         hana.wait_for_function("() => !document.querySelector('.banner.standin')")
-
-        # item 8: the host abandons the game, after a confirmation
-        ann.locator("summary", has_text="Abandon this game").click()
+        ann.wait_for_function(f"() => document.querySelector('#table').dataset.version !== '{version}'")
+        assert ann.locator("#table details.confirm").evaluate("d => d.open"), "a live update closed the confirmation"
         screenshot(ann, "abandon-confirmation", sizes=(("desktop", DESKTOP["viewport"]),))
         ann.get_by_role("button", name="Yes, abandon this game").click()
         ann.get_by_text("This game was abandoned").wait_for()

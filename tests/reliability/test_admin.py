@@ -177,3 +177,85 @@ def test_wrong_passwords_sent_at_once_to_the_live_server_are_limited_and_never_f
     assert set(statuses) <= {401, 429}, statuses
     assert sum(statuses.values()) == 90
     assert statuses[401] == 5, statuses  # the count and the insert are one locked transaction
+
+
+# -- issue 15 item 11: admin sessions live on the server ----------------------------------------------
+
+
+def copy_of(browser: Player, app) -> Player:
+    """Another browser holding a copy of ``browser``'s session cookie (as a thief would)."""
+    thief = Player(app)
+    thief.client.set_cookie("session", browser.client.get_cookie("session").value)
+    return thief
+
+
+def test_a_copied_admin_cookie_stops_working_at_logout_on_the_live_server(live_server, database_url):
+    """A copy of the admin's cookie taken before Logout opens /admin until the admin logs out,
+    then never again, on both workers."""
+    admin = Browser(live_server.url)
+    assert admin.post("/admin/login", {"password": live_server.admin_password, "next": "/admin"}).status == 303
+    thief = Browser(live_server.url)
+    thief.cookies = dict(admin.cookies)
+    assert [thief.get("/admin").status for _ in range(4)] == [200] * 4
+    assert admin.post("/admin/logout", {}).status == 303
+    answers = [thief.get("/admin") for _ in range(4)]  # (several: both workers)
+    assert [answer.status for answer in answers] == [303] * 4
+    assert all(answer.headers["location"].startswith("/admin/login") for answer in answers)
+    thief._csrf = None
+    assert thief.post("/admin/decks/quick_out.deck/delete", {}).status == 403
+    record_figures(database_url, "admin_sessions", copied_cookie_after_logout=303)
+
+
+def test_a_new_admin_password_ends_every_admin_session(database_url, decks_folder, tmp_path):
+    """`flask admin set-password` (the hash in the instance folder) ends the sessions opened with
+    the old password, and so does a changed ADMIN_PASSWORD (another start of the server)."""
+    application = fresh_app(database_url, tmp_path / "no-env-password", decks_folder, ADMIN_PASSWORD=None)
+    try:
+        cli = application.test_cli_runner()
+        assert cli.invoke(args=["admin", "set-password", "--password", "first password"]).exit_code == 0
+        admin = Player(application)
+        assert login(admin, "first password").status_code == 303
+        thief = copy_of(admin, application)
+        assert thief.get("/admin").status_code == 200
+        result = cli.invoke(args=["admin", "set-password", "--password", "second password"])
+        assert result.exit_code == 0, result.output
+        for browser in (admin, thief):
+            response = browser.get("/admin")
+            assert response.status_code == 303 and response.headers["Location"].startswith("/admin/login")
+        assert login(admin, "second password").status_code == 303
+        assert admin.get("/admin").status_code == 200
+    finally:
+        dispose(application)
+    # ADMIN_PASSWORD from the environment: a session opened with one password is void under another
+    first = fresh_app(database_url, tmp_path / "env-1", decks_folder, ADMIN_PASSWORD="environment one")
+    second = fresh_app(database_url, tmp_path / "env-2", decks_folder, ADMIN_PASSWORD="environment two")
+    try:
+        admin = Player(first)
+        assert login(admin, "environment one").status_code == 303
+        assert admin.get("/admin").status_code == 200
+        moved = copy_of(admin, second)  # the same cookie, the server restarted with a new password
+        assert moved.get("/admin").status_code == 303
+    finally:
+        dispose(first)
+        dispose(second)
+
+
+def test_an_admin_session_expires_after_12_hours(app, player):
+    from app.models import AdminSession
+
+    assert app.config["ADMIN_SESSION_HOURS"] == 12
+    assert login(player, app.config["ADMIN_PASSWORD"]).status_code == 303
+    with app.app_context():
+        row = db.session.scalars(sa.select(AdminSession)).one()
+        hours = (row.expires_at - row.created_at).total_seconds() / 3600
+        assert hours == 12
+        assert player.client.get_cookie("session") and row.token_hash not in player.client.get_cookie("session").value
+        db.session.execute(sa.update(AdminSession).values(expires_at=utcnow() - timedelta(seconds=1)))
+        db.session.commit()
+    response = player.get("/admin")
+    assert response.status_code == 303 and response.headers["Location"].startswith("/admin/login")
+    # Quit ends the admin session on the server too
+    assert login(player, app.config["ADMIN_PASSWORD"]).status_code == 303
+    thief = copy_of(player, app)
+    player.post("/quit")
+    assert thief.get("/admin").status_code == 303

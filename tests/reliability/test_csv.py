@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from reliability_helpers import record_figures
 from support.web import Page, Player, database_dump
 
-from app import store
+from app import scores_file, store
 from app.games.mason import ScoreRow, ScoresFileError, ScoreTable
 from app.games.mason.players import is_computer_name
 from app.games.mason.scores import check_player_name
@@ -167,7 +167,8 @@ def test_export_import_export_is_unchanged_through_the_web(app):
         assert preview.status_code == 200, Page(preview.get_data(as_text=True)).alerts
         assert applied.status_code == 303
         assert admin.get("/scores.csv").get_data(as_text=True) == exported
-        # the scores.csv file in the instance folder is the same file (R7.5)
+        # the scores.csv file in the instance folder is the same file (R7.5), once written
+        assert scores_file.wait_until_written(app)
         with open(app.config["SCORES_CSV_PATH"], encoding="utf-8", newline="") as handle:
             assert handle.read() == exported
 

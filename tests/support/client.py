@@ -76,7 +76,7 @@ class PreparedRequest:
 
     def __init__(self, browser: "Browser", method: str, path: str, body: bytes | None, headers: dict):
         self.browser = browser
-        self.connection = http.client.HTTPConnection(browser.host, browser.port, timeout=browser.timeout)
+        self.connection = browser.new_connection()
         self.connection.connect()
         self.method, self.path, self.body, self.headers = method, path, body, headers
 
@@ -94,17 +94,21 @@ class PreparedRequest:
 
 
 class Browser:
-    """One browser (one cookie jar) talking HTTP to a live server, posting forms like its pages."""
+    """One browser (one cookie jar) talking HTTP to a live server, posting forms like its pages.
+    ``source``: the client address to connect from (any 127.x.y.z on loopback: another device, as
+    the server's per-address limits see it)."""
 
     IDLE_REUSE = 3.0  # gunicorn closes idle keep-alive connections after 5 s
 
-    def __init__(self, base_url: str, name: str = "browser", *, timeout: float = 60.0, keep_alive: bool = False):
+    def __init__(self, base_url: str, name: str = "browser", *, timeout: float = 60.0, keep_alive: bool = False,
+                 source: str | None = None):
         parsed = urllib.parse.urlsplit(base_url)
         self.base_url = base_url
         self.host, self.port = parsed.hostname, parsed.port
         self.name = name
         self.timeout = timeout
         self.keep_alive = keep_alive
+        self.source = source
         self.cookies: dict[str, str] = {}
         self._csrf: str | None = None
         self.connection: http.client.HTTPConnection | None = None
@@ -170,8 +174,12 @@ class Browser:
         if self.connection is not None and time.monotonic() - self.last_used > self.IDLE_REUSE:
             self.close()
         if self.connection is None:
-            self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+            self.connection = self.new_connection()
         return self.connection
+
+    def new_connection(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(self.host, self.port, timeout=self.timeout,
+                                          source_address=(self.source, 0) if self.source else None)
 
     def close(self) -> None:
         if self.connection is not None:

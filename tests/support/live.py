@@ -11,6 +11,7 @@ The master's and workers' pids, CPU time and memory come from /proc.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -29,7 +30,21 @@ NOT_INHERITED = ("DATABASE_URL", "SECRET_KEY", "GUNICORN_CMD_ARGS")
 
 
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    """A free port below the kernel's ephemeral range: a port the kernel picked (bind to port 0)
+    can be given to another test's outgoing connection before the server binds it."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as handle:
+            ephemeral = int(handle.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        ephemeral = 32768
+    for _ in range(200):
+        port = random.randrange(10000, max(ephemeral, 10001))
+        with socket.socket() as probe:
+            try:
+                probe.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -71,15 +86,19 @@ class LiveServer:
                 f" --access-logformat '{access_log}'" if isinstance(access_log, str) else "")
         self.env.update(env or {})
         self._reader = None
+        self.move_if_taken = True  # a port taken between free_port() and the start: try another, once
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def upgrade(self) -> None:
-        """``flask db upgrade`` on the server's database, as `make run` does first."""
-        subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "db", "upgrade"], cwd=self.root,
-                       env=self.env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        """``flask db upgrade`` on the server's database, as `make run` does first; if it fails,
+        its output says why."""
+        done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "db", "upgrade"], cwd=self.root,
+                              env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"the database upgrade failed (exit status {done.returncode}):\n{done.stdout[-3000:]}")
         self.needs_upgrade = False
 
     def start(self, timeout: float = 60.0, upgrade: bool | None = None) -> None:
@@ -94,6 +113,11 @@ class LiveServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                if "already in use" in self.log()[-500:] and self.move_if_taken:
+                    self.move_if_taken = False  # another test took the port meanwhile: once more, on another
+                    self.port = free_port()
+                    self.start(timeout)
+                    return
                 raise RuntimeError(f"the server exited at start:\n{self.log()}")
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=2) as response:

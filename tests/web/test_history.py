@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from support.games import admin_login, play_game, play_turn_like_ai, score_rows, upload
 from support.web import Page
 
-from app import replays, store
+from app import replays, store, tables
 from app.extensions import db
 from app.models import ABANDONED, ActionRecord
 
@@ -196,8 +196,7 @@ def test_the_host_abandons_a_game_after_confirming_and_no_score_changes(app, pla
 def test_a_wrong_code_typed_on_menu_a_says_so(player):
     response = player.get("/join?code=ZZZZZZ")
     assert response.status_code == 404
-    assert Page(response.get_data(as_text=True)).alerts == [
-        "No open seat has that code: it may be mistyped, or already taken. Check it, or ask the host."]
+    assert Page(response.get_data(as_text=True)).alerts == [tables.NO_OPEN_SEAT]
 
 
 def test_own_device_seats_show_their_qr_code_and_code_on_the_host_table_at_once(player, make_player):

@@ -623,6 +623,9 @@ def test_r7_a_whole_stacked_game_to_the_final_results_updates_the_scores_at_once
     assert score_rows(app) == [("AI", 0, 1, None), ("Doris", 1, 0, 0)]
     csv_path = app.config["SCORES_CSV_PATH"]
     assert csv_path.startswith(app.instance_path)
+    from app import scores_file
+
+    assert scores_file.wait_until_written(app)  # (written in the background: app/scores_file.py)
     with open(csv_path, encoding="utf-8", newline="") as handle:
         assert handle.read() == ('"name","games won","games lost","best score"\n'
                                  '"AI","0","1",""\n'
