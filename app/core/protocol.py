@@ -75,6 +75,25 @@ class GameIsOver(IllegalAction):
     code = "game_over"
 
 
+# Refusals that several card games share; each game's rule book says when.
+
+
+class PileEmpty(IllegalAction):
+    """The chosen pile cannot give a card."""
+
+    code = "pile_empty"
+
+
+class CardNotInHand(IllegalAction):
+    code = "card_not_in_hand"
+
+
+class BadSelection(IllegalAction):
+    """Not a selection at all: no cards, a card selected twice, an unknown card."""
+
+    code = "bad_selection"
+
+
 # -- moves, outcomes, results ------------------------------------------------------------------------
 
 

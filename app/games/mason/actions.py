@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any, Mapping, NamedTuple
 
 from app.core.cards import Card, InvalidCardError
-from app.core.protocol import BadAction, GameIsOver, IllegalAction, NotYourTurn, WrongPhase
+from app.core.protocol import (  # noqa: F401  (PileEmpty R5.3, BadSelection R5.5: re-exported for the game)
+    BadAction, BadSelection, CardNotInHand, GameIsOver, IllegalAction, NotYourTurn, PileEmpty, WrongPhase,
+)
 
 from .cards import DECK
 
@@ -101,22 +103,6 @@ def _first_format(data: Mapping[str, Any]) -> dict:
     if kind == "discard":
         return {"action": "discard", "cards": [data.get("card")]}
     return {"action": kind, "cards": data.get("cards", [])}
-
-
-class PileEmpty(IllegalAction):
-    """R5.3: the chosen pile cannot give a card."""
-
-    code = "pile_empty"
-
-
-class CardNotInHand(IllegalAction):
-    code = "card_not_in_hand"
-
-
-class BadSelection(IllegalAction):
-    """R5.5: empty, repeated or unknown cards: not a selection at all."""
-
-    code = "bad_selection"
 
 
 class LayDownRefused(IllegalAction):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Mapping, NamedTuple
 
 from app.core.cards import Card, InvalidCardError
-from app.core.protocol import BadAction, IllegalAction
+from app.core.protocol import BadAction, BadSelection, CardNotInHand, IllegalAction, PileEmpty  # noqa: F401
 
 from .cards import DECK
 
@@ -58,20 +58,6 @@ Action = DrawCard | MeldCards | LayOff | DiscardCard | DealHand
 
 
 # -- refusals (the shared core's typed refusals, and this game's own) ---------------------------
-
-
-class PileEmpty(IllegalAction):
-    code = "pile_empty"
-
-
-class CardNotInHand(IllegalAction):
-    code = "card_not_in_hand"
-
-
-class BadSelection(IllegalAction):
-    """No cards, or a card selected twice."""
-
-    code = "bad_selection"
 
 
 class MeldRefused(IllegalAction):
