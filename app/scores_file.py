@@ -49,6 +49,8 @@ def write_now(app: Flask | None = None) -> None:
 class Writer:
     """The background writer of one process."""
 
+    RETRY_SECONDS = 1.0  # after a failed write, however short the interval
+
     def __init__(self, app: Flask):
         self.app = app
         self.interval = float(app.config["SCORES_FILE_SECONDS"])
@@ -58,6 +60,7 @@ class Writer:
         self.last_write = float("-inf")
         self.idle = threading.Event()
         self.idle.set()
+        self.stopped = False
 
     def mark_stale(self) -> None:
         with self.lock:
@@ -70,7 +73,7 @@ class Writer:
     def _run(self) -> None:
         while True:
             with self.lock:
-                if not self.stale:
+                if not self.stale or self.stopped:
                     self.thread = None
                     self.idle.set()
                     return
@@ -81,15 +84,23 @@ class Writer:
                 self.stale = False  # changes from now on need another write
             try:
                 write_now(self.app)
-            except Exception:  # a full disk, a database restarting: try again after the pause
+            except Exception:  # a full disk, a database restarting: try again after a pause
                 log.exception("writing scores.csv failed")
                 with self.lock:
                     self.stale = True
+                time.sleep(self.RETRY_SECONDS)
             self.last_write = time.monotonic()
 
     def wait(self, timeout: float) -> bool:
         """Until the file is up to date (for tests and for a clean stop); False on timeout."""
         return self.idle.wait(timeout)
+
+    def stop(self, timeout: float) -> None:
+        """Write what is pending (``timeout`` at most), then write no more: the app is going away
+        (its database too, in the tests)."""
+        self.wait(timeout)
+        with self.lock:
+            self.stopped = True
 
 
 def writer(app: Flask | None = None) -> Writer:

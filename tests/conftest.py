@@ -64,8 +64,11 @@ def app(database_url, decks_folder, tmp_path):
     application = create_app(TestConfig, instance_path=str(instance), SQLALCHEMY_DATABASE_URI=database_url,
                              DECKS_FOLDER=str(decks_folder))
     yield application
+    from app import scores_file
     from app.extensions import db
 
+    if "mason_scores_file" in application.extensions:  # its writer must not outlive the database
+        scores_file.writer(application).stop(timeout=10)
     with application.app_context():
         db.session.remove()
         db.engine.dispose()
