@@ -94,6 +94,7 @@ def test_join_codes_are_shown_only_to_the_host_and_only_while_the_seat_is_open(l
     for number in (1, 2):
         invite = bob.get(f"/games/{slug}/seats/{number}/invite")
         assert invite.status == 403 and carol_code not in invite.body
+        assert bob.get(f"/games/{slug}/seats/{number}/qr.svg").status == 403  # the image encodes the link
     assert Page(bob.table(slug).body).seat == 1  # Bob does hold his own seat
 
     host_sees = host.get(f"/games/{slug}").body
