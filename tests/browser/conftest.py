@@ -121,9 +121,18 @@ class Device:
             page.locator("#name").fill(name)
             page.locator(f"input[name=device][value={device}]").check()
             page.get_by_role("button", name=f"Take seat {number}").click()
-        page.locator("#table").wait_for()
-        match = re.search(r"/games/([^/?#]+)$", page.url)
-        assert match, page.url
+        return self.game_slug()
+
+    def start_set_up_game(self, table: str = "#table") -> str:
+        """Press a filled-in set-up form's "Start the game"; the new game's slug."""
+        self.page.get_by_role("button", name="Start the game").click()
+        return self.game_slug(table)
+
+    def game_slug(self, table: str = "#table") -> str:
+        """The slug of the game whose table this page is loading (``table``: the table's selector)."""
+        self.page.locator(table).wait_for()
+        match = re.search(r"/games/([^/?#]+)$", self.page.url)
+        assert match, self.page.url
         return match.group(1)
 
 

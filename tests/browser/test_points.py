@@ -37,11 +37,7 @@ def set_up(device, seats: list[str], deck: str | None = None, deals: int = 1) ->
     page.locator("#opt-deals").fill(str(deals))
     if deck:
         page.locator(f"input[name=deck][value='{deck}']").check()
-    page.get_by_role("button", name="Start the game").click()
-    page.locator("#table").wait_for()
-    match = re.search(r"/games/([^/?#]+)$", page.url)
-    assert match, page.url
-    return match.group(1)
+    return device.start_set_up_game()
 
 
 def choose_seat_count(page, count: int) -> None:

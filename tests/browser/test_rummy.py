@@ -125,11 +125,7 @@ def set_up(device, seats: list[tuple[str, str]], deck: str, target: int, bonus: 
     box = page.locator("input[type=checkbox][name=rummy_bonus]")
     box.check() if bonus else box.uncheck()
     page.locator(f"input[name=deck][value='{deck}']").check()
-    page.get_by_role("button", name="Start the game").click()
-    page.locator("#table").wait_for()
-    match = re.search(r"/games/([^/?#]+)$", page.url)
-    assert match, page.url
-    return match.group(1)
+    return device.start_set_up_game()
 
 
 def invite_link(host, name: str) -> str:

@@ -54,11 +54,7 @@ def set_up(device, *, deck: str | None = None, deal: int | None = None, name: st
         page.locator("#opt-deal").fill(str(deal))
     if deck:
         page.locator(f"input[name=deck][value='{deck}']").check()
-    page.get_by_role("button", name="Start the game").click()
-    page.locator("#table.game-seahaven").wait_for()
-    match = re.search(r"/games/([^/?#]+)$", page.url)
-    assert match, page.url
-    return match.group(1)
+    return device.start_set_up_game("#table.game-seahaven")
 
 
 def wait_past(page, version: int) -> dict:

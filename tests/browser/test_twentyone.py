@@ -101,11 +101,7 @@ def set_up(device, seats: list[tuple[str, str]], deck: str, rounds: int) -> str:
         page.locator(f"input[name=device{number}][value={where}]").check()
     page.locator("#opt-rounds").fill(str(rounds))
     page.locator(f"input[name=deck][value='{deck}']").check()
-    page.get_by_role("button", name="Start the game").click()
-    page.locator("#table").wait_for()
-    match = re.search(r"/games/([^/?#]+)$", page.url)
-    assert match, page.url
-    return match.group(1)
+    return device.start_set_up_game()
 
 
 def join_with_code(guest, code: str, name: str) -> None:

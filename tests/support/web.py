@@ -11,6 +11,7 @@ import json
 
 from support.pages import Page  # noqa: F401  (the one page parser; tests import it from here too)
 
+
 def setup_forms(names: list[str], deck: str | None = None, devices: list[str] | None = None,
                 returning=frozenset()) -> list[tuple[str, dict]]:
     """The forms that set up a Mason Rummy game, in order: Menu A (2 or 3 players; with ``deck``
@@ -25,6 +26,14 @@ def setup_forms(names: list[str], deck: str | None = None, devices: list[str] | 
         device = devices[index] if devices and index < len(devices) else "here"
         forms.append(("/setup/seat", {"kind": "2" if name in returning else "1", "name": name, "device": device}))
     return forms
+
+
+def new_game_slug(response) -> str:
+    """The slug of the game a set-up form's answer (303 to the table) leads to."""
+    assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
+    location = response.headers["Location"]
+    assert location.startswith("/games/"), location
+    return location.rsplit("/", 1)[1]
 
 
 class Player:
@@ -68,14 +77,31 @@ class Player:
         for path, form in setup_forms(names, deck, devices, returning):
             response = self.post(path, form)
             assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
-        location = response.headers["Location"]
-        assert location.startswith("/games/"), location
-        return location.rsplit("/", 1)[1]
+        return new_game_slug(response)
+
+    def set_up(self, key: str, names: list[str], devices: list[str] | None = None, **options) -> str:
+        """Post the generic set-up form of /setup/<key> as a browser posts it: a seat per name
+        (on ``devices``, "here" by default) and the game's option fields (a list value sends the
+        field several times, as a checkbox after its hidden "0" does); returns the game's slug."""
+        data = {"seats": str(len(names))}
+        data.update({key_: value if isinstance(value, list) else str(value) for key_, value in options.items()})
+        for number, name in enumerate(names):
+            data[f"name{number}"] = name
+            data[f"device{number}"] = devices[number] if devices and number < len(devices) else "here"
+        return new_game_slug(self.post(f"/setup/{key}", data))
 
     # -- the table -------------------------------------------------------------------------------
 
     def table(self, slug: str) -> Page:
         return self.page(f"/games/{slug}")
+
+    def table_past_handover(self, slug: str) -> Page:
+        """The table as this browser shows it, past a hot-seat hand-over screen if there is one."""
+        page = self.table(slug)
+        if page.has_button("show my hand"):
+            assert self.reveal(slug).status_code == 200
+            page = self.table(slug)
+        return page
 
     def act(self, slug: str, action: str, cards=(), version: int | None = None, seat: int | None = None,
             htmx: bool = True):

@@ -31,16 +31,10 @@ NOT_SHOWN_ATTRIBUTES = {"hx-headers", "src", "content", "href", "hx-get", "hx-po
 
 
 def set_up(player, names, deck: str | None = DECK, deals: int = 1, devices=None) -> str:
-    """The generic set-up form, as a browser posts it; returns the new game's slug."""
-    data = {"seats": str(len(names)), "deals": str(deals), "deck": deck or "", "setup_token": ""}
-    for number, name in enumerate(names):
-        data[f"name{number}"] = name
-        data[f"device{number}"] = (devices or {}).get(number, "here")
-    response = player.post("/setup/points", data)
-    assert response.status_code == 303, text(response)[:2000]
-    location = response.headers["Location"]
-    assert location.startswith("/games/"), location
-    return location.rsplit("/", 1)[1]
+    """The generic set-up form, as a browser posts it (``devices``: {seat: "own"}); returns the new
+    game's slug."""
+    on = [(devices or {}).get(number, "here") for number in range(len(names))]
+    return player.set_up("points", names, on, deals=deals, deck=deck or "", setup_token="")
 
 
 def act(player, slug, htmx: bool = True, **fields):

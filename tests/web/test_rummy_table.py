@@ -32,25 +32,12 @@ DISCARD_PILE = "draw|source=discard"
 def set_up(player, names, *, devices=None, deck: str | None = None, target: int = 100, bonus: bool = True) -> str:
     """The set-up form of /setup/rummy posted as a browser posts it (the rummy bonus checkbox
     follows its hidden "0"); the new table's slug."""
-    data = {"seats": str(len(names)), "target": str(target), "rummy_bonus": ["0", "1"] if bonus else "0",
-            "deck": deck or ""}
-    for number, name in enumerate(names):
-        data[f"name{number}"] = name
-        data[f"device{number}"] = devices[number] if devices and number < len(devices) else "here"
-    response = player.post("/setup/rummy", data)
-    assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
-    location = response.headers["Location"]
-    assert location.startswith("/games/"), location
-    return location.rsplit("/", 1)[1]
+    return player.set_up("rummy", names, devices, target=target, rummy_bonus=["0", "1"] if bonus else "0",
+                         deck=deck or "")
 
 
 def table(player, slug: str) -> Page:
-    """The table as this browser shows it, past a hot-seat hand-over screen if there is one."""
-    page = player.table(slug)
-    if page.has_button("show my hand"):
-        assert player.reveal(slug).status_code == 200
-        page = player.table(slug)
-    return page
+    return player.table_past_handover(slug)
 
 
 def buttons(page: Page, name: str = "move") -> list[str]:

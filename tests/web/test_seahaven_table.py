@@ -33,17 +33,8 @@ def set_up(player, *, deal: int | str = 0, classic: bool = False, winnable_only:
            name: str = "Ann") -> str:
     """The set-up form of /setup/seahaven, posted (a checked box follows its hidden "0"); the new
     table's slug."""
-    data = [("seats", "1"), ("name0", name), ("device0", "here"), ("deal", str(deal)), ("classic", "0"),
-            ("winnable_only", "0"), ("deck", deck)]
-    if classic:
-        data.append(("classic", "1"))
-    if winnable_only:
-        data.append(("winnable_only", "1"))
-    response = post_fields(player, "/setup/seahaven", data)
-    assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
-    location = response.headers["Location"]
-    assert location.startswith("/games/"), location
-    return location.rsplit("/", 1)[1]
+    return player.set_up("seahaven", [name], deal=deal, classic=["0", "1"] if classic else "0",
+                         winnable_only=["0", "1"] if winnable_only else "0", deck=deck)
 
 
 def post_fields(player, url: str, fields: list[tuple[str, str]], htmx: bool = False):

@@ -29,24 +29,11 @@ TURN_CAP = 60
 
 def set_up(player, names, *, devices=None, deck: str | None = None, rounds: int = 5) -> str:
     """The set-up form of /setup/twentyone, posted; the new table's slug."""
-    data = {"seats": str(len(names)), "rounds": str(rounds), "deck": deck or ""}
-    for number, name in enumerate(names):
-        data[f"name{number}"] = name
-        data[f"device{number}"] = devices[number] if devices else "here"
-    response = player.post("/setup/twentyone", data)
-    assert response.status_code == 303, Page(response.get_data(as_text=True)).alerts
-    location = response.headers["Location"]
-    assert location.startswith("/games/"), location
-    return location.rsplit("/", 1)[1]
+    return player.set_up("twentyone", names, devices, rounds=rounds, deck=deck or "")
 
 
 def table(player, slug: str) -> Page:
-    """The table as this browser shows it, past a hot-seat hand-over screen if there is one."""
-    page = player.table(slug)
-    if page.has_button("show my hand"):
-        assert player.reveal(slug).status_code == 200
-        page = player.table(slug)
-    return page
+    return player.table_past_handover(slug)
 
 
 def press(player, slug: str, action: str, *, htmx: bool = True):
