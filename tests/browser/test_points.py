@@ -228,6 +228,7 @@ def test_a_four_seat_table_with_two_computer_players_on_a_desktop(live_server, d
     for card in ticked:
         page.locator(f"#table .points-hand label.card[data-card='{card}']").click()
     assert sorted(laptop.table.checked()) == sorted(ticked)
+    before = laptop.table.version()  # (Bob's claim makes the next version)
 
     bob = device("Bob's phone", viewport=dict(PHONE), is_mobile=True, has_touch=True)
     bob.goto("/")
