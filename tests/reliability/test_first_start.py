@@ -33,7 +33,7 @@ from support.live import ADMIN_PASSWORD, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_TOOLS = {"pytest", "pytest-xdist", "execnet", "hypothesis", "sortedcontainers", "playwright", "pyinstrument",
-              "py-spy", "iniconfig", "pluggy", "pygments", "packaging"}
+              "py-spy", "iniconfig", "pluggy", "pygments"}
 
 
 def requirement_names(path: Path) -> dict[str, str]:
