@@ -284,7 +284,11 @@ class Solver:
         position = self.position_of(tidy)
         if not self._search(position):
             return None
-        steps = _expand(tidy, self.memo[position[0]])
+        # a king the search counts as in a column of its own (kings_to_columns) goes there first
+        waiting = [card.suit_index for card in tidy.cells
+                   if card is not None and card.order == KING and position[1] >> card.suit_index & 1]
+        step = ("king", min(waiting), True, position[0]) if waiting else self.memo[position[0]]
+        steps = _expand(tidy, step)
         table = tidy.copy()
         for move in steps:
             if table == layout:
@@ -389,9 +393,10 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
             if done:
                 kings &= ~_DONE_SUITS[done >> 13]
         key |= kings << KINGS_SHIFT
-        if lost is not None and lost.get(key, 1) is None:
-            return None
         floating = CARD_BITS & ~(in_columns | (lowest - ONES))
+        waiting = floating & KING_BITS & ~KINGS_OF[kings]
+        if lost is not None and not waiting and lost.get(key, 1) is None:
+            return None
         held = ((bottoms >> 1) | KINGS_OF[kings]) & floating
         while True:
             more = held | ((held >> 1) & floating)
@@ -406,8 +411,35 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
             next_home ^= bit
             at = bit.bit_length()
             burial += (key >> _SHIFT[column_of[at]] & DEPTH_MASK) - dealt_at[at]
-        return (key, kings, in_columns, bottoms, tops, lowest, floating, held,
-                floating.bit_count() - held.bit_count(), ((lowest - ONES) & CARD_BITS).bit_count(), burial)
+        position = (key, kings, in_columns, bottoms, tops, lowest, floating, held,
+                    floating.bit_count() - held.bit_count(), ((lowest - ONES) & CARD_BITS).bit_count(), burial)
+        if waiting:
+            position = kings_to_columns(position)
+            if lost is not None and lost.get(position[0], 1) is None:
+                return None
+        return position
+
+    def kings_to_columns(position: tuple) -> tuple:
+        """The position with every king waiting in a cell moved into an empty column, when its
+        kings' group is that member's alone to search (the module's docstring), else as it is."""
+        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial = position
+        floating_kings = floating & KING_BITS
+        waiting = floating_kings & ~KINGS_OF[kings]
+        empty = _empty_columns(key)
+        floating_count = floating_kings.bit_count()
+        if floating_count > empty or (floating_count == empty and tops & KING_BITS):
+            return position
+        not_floating = ~floating
+        while waiting:
+            king = waiting & -waiting
+            waiting ^= king
+            at = king.bit_length() - 1
+            length = at + 1 - (not_floating & (king - 1)).bit_length()  # the king and the cards on it
+            held |= (king << 1) - (king >> (length - 1))
+            used -= length
+            kings |= 1 << (at // LANE)
+        return ((key & _DEPTHS_MASK) | kings << KINGS_SHIFT, kings, in_columns, bottoms, tops, lowest, floating, held,
+                used, home, burial)
 
     def unit_moves(position: tuple, rank: int, forcing: bool, kings_only: bool) -> tuple[list[tuple], bool]:
         """The unit moves of a position, as (order, column, to_column, child), but those the memo
@@ -489,9 +521,10 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                     continue
                 child_used = child[8]
             else:
-                if memo_get(child_key, 1) is None:
-                    continue
                 child_floating = floating | leaving
+                waiting = child_floating & KING_BITS & ~KINGS_OF[child_kings]
+                if not waiting and memo_get(child_key, 1) is None:
+                    continue
                 if uncovered:
                     # floating cards now lying on the uncovered card leave their cells
                     lying = uncovered_at - (~child_floating & below_uncovered).bit_length()
@@ -507,6 +540,11 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                 child = (child_key, child_kings, child_in, bottoms ^ bottoms_change, tops ^ tops_change, lowest,
                          child_floating, child_held, child_used, home,
                          burial - length * (lowest & prefixes[index][new_depth]).bit_count())
+                if waiting:
+                    child = kings_to_columns(child)
+                    if memo_get(child[0], 1) is None:
+                        continue
+                    child_used = child[8]
             if child_used == CELLS and child[2]:
                 # no cell free: lost at once if no card can go onto a column (or a king into a
                 # free column), so it is not worth a search of its own
@@ -532,6 +570,13 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
         if not floating_kings:
             return [(position, ())]
         empty = _empty_columns(key)
+        if floating_kings & ~KINGS_OF[kings]:
+            if used == CELLS and empty == kings.bit_count():
+                return [(position, ())]  # no column for a king in a cell, no cell for a king's run
+        elif used == CELLS or floating_kings.bit_count() < empty or not tops & KING_BITS:
+            # no cell for a king's run; or every king in a column with one to spare (or no
+            # king's unit that could use one): the other members wait (see kings_to_columns)
+            return [(position, ())]
         # each floating king's run (the king and the floating cards lying on it, in turn): its
         # cards lie in the king's column if it has one, else in the cells
         run_cards = [0, 0, 0, 0]
