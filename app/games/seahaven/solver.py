@@ -75,12 +75,17 @@ _DEPTHS_MASK = (1 << KINGS_SHIFT) - 1
 _DONE_SUITS = {sum(1 << (LANE * suit) for suit in _LANES if group >> suit & 1): group for group in range(16)}
 _FIELD_LOWS = sum(1 << shift for shift in _SHIFT)  # the lowest bit of each column's depth field
 _NO_LIMIT = 1 << 62
-# A child's place in the order of trial, one int: most cards home, then fewest dealt cards covering
-# the suits' next cards, then fewest cells used, then the kings' group member (its kings) and the
-# column: a fixed order.
-_CARDS = 52
-_BURIAL_BITS, _USED_BITS, _TIE_BITS = 8, 3, 8
-_KINGS_RANK = 1 << 4
+# A child's place in the order of trial is one int, from the high bits down: cards not home,
+# dealt cards covering the suits' next cards (8 bits), cells used (3 bits), the kings' group
+# member's kings (4 bits) and the column (4 bits). No two children of a group tie.
+# The fields of a unit move (Solver._units[column][depth]): the change of the key; the dealt card
+# it uncovers (0 if none); whether the column is then left with a king's run only; the run's
+# length; its bottom card's bit position and the bits below that card; the bit of its top card's
+# suit if that card is a king; the dealt cards leaving; the changes of bottoms and tops; its bottom
+# card; the uncovered card's bit position and the bits below it; the depth left and the dealt cards
+# left in the column.
+(_U_KEY, _U_UNCOVERED, _U_CONVERTS, _U_LENGTH, _U_BOTTOM_AT, _U_BELOW_BOTTOM, _U_KING, _U_LEAVING, _U_BOTTOMS,
+ _U_TOPS, _U_BOTTOM, _U_UNCOVERED_AT, _U_BELOW_UNCOVERED, _U_NEW_DEPTH, _U_LEFT) = range(15)
 _KING_OF_SUIT = tuple(1 << (LANE * suit + KING) for suit in _LANES)
 _KING_AT = tuple(LANE * suit + KING for suit in _LANES)
 # [bit_length of a card bit]: the cards from that card up to its suit's king (the forced rule)
@@ -166,21 +171,18 @@ class Solver:
             tops_at.append(tuple(top))
             king_runs.append(king_run)
             king_suits.append(1 << _suit_of_bit(bits[0]) if king_run else 0)
-            # [depth]: moving the bottom run as a unit: its length, its top card's king suit (0
-            # if no king), the depth left, the dealt cards leaving, the change of bottoms, tops
-            # and key, its bottom card (bit, position, bits below), the card it uncovers (bit,
-            # position, bits below), and whether the column is then left with a king's run only
+            # [depth]: moving the bottom run as a unit (fields: the _U_* names)
             units: list[tuple | None] = [None]
             shift = _SHIFT[index]
             for depth in range(1, len(pile) + 1):
                 length = run[depth]
                 new_depth = depth - length
                 top_bit, bottom_bit, uncovered = top[depth], bottom[depth], bottom[new_depth]
-                units.append((length, 1 << _suit_of_bit(top_bit) if top_bit & KING_BITS else 0, new_depth,
+                units.append((length << shift, uncovered, 0 < new_depth <= king_run, length,
+                              bottom_bit.bit_length() - 1, bottom_bit - 1,
+                              1 << _suit_of_bit(top_bit) if top_bit & KING_BITS else 0,
                               prefix[depth] ^ prefix[new_depth], bottom_bit ^ uncovered, top_bit ^ top[new_depth],
-                              length << shift, bottom_bit, bottom_bit.bit_length() - 1, bottom_bit - 1,
-                              uncovered, uncovered.bit_length() - 1, uncovered - 1,
-                              0 < new_depth <= king_run))
+                              bottom_bit, uncovered.bit_length() - 1, uncovered - 1, new_depth, prefix[new_depth]))
             units_of.append(tuple(units))
         self._prefix, self._bottom, self._top = prefixes, bottoms_at, tops_at
         self._units = units_of
@@ -404,15 +406,17 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                 break
             held = more
         # the dealt cards covering each suit's next card for its foundation
+        depths = key & _DEPTHS_MASK
         burial = 0
         next_home = lowest & in_columns
         while next_home:
             bit = next_home & -next_home
             next_home ^= bit
             at = bit.bit_length()
-            burial += (key >> _SHIFT[column_of[at]] & DEPTH_MASK) - dealt_at[at]
+            burial += (depths >> _SHIFT[column_of[at]] & DEPTH_MASK) - dealt_at[at]
         position = (key, kings, in_columns, bottoms, tops, lowest, floating, held,
-                    floating.bit_count() - held.bit_count(), ((lowest - ONES) & CARD_BITS).bit_count(), burial)
+                    floating.bit_count() - held.bit_count(), ((lowest - ONES) & CARD_BITS).bit_count(), burial,
+                    COLUMNS - ((depths | depths >> 1 | depths >> 2 | depths >> 3 | depths >> 4) & _FIELD_LOWS).bit_count())
         if waiting:
             position = kings_to_columns(position)
             if lost is not None and lost.get(position[0], 1) is None:
@@ -422,10 +426,9 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
     def kings_to_columns(position: tuple) -> tuple:
         """The position with every king waiting in a cell moved into an empty column, when its
         kings' group is that member's alone to search (the module's docstring), else as it is."""
-        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial = position
+        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial, empty = position
         floating_kings = floating & KING_BITS
         waiting = floating_kings & ~KINGS_OF[kings]
-        empty = _empty_columns(key)
         floating_count = floating_kings.bit_count()
         if floating_count > empty or (floating_count == empty and tops & KING_BITS):
             return position
@@ -439,14 +442,14 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
             used -= length
             kings |= 1 << (at // LANE)
         return ((key & _DEPTHS_MASK) | kings << KINGS_SHIFT, kings, in_columns, bottoms, tops, lowest, floating, held,
-                used, home, burial)
+                used, home, burial, empty)
 
     def unit_moves(position: tuple, rank: int, forcing: bool, kings_only: bool) -> tuple[list[tuple], bool]:
         """The unit moves of a position, as (order, column, to_column, child), but those the memo
         knows to be lost and those lost at a glance (``kings_only``: only the units whose top
         card is a king); and whether the move is forced (the rule of the module's docstring).
         ``rank`` (the position's kings) breaks ties in the order."""
-        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial = position
+        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial, empty = position
         free = CELLS - used
         not_floating = ~floating
         onto_column = tops & ((bottoms | held) >> 1) & NOT_KINGS  # the unit's place is a column's
@@ -464,7 +467,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                 candidates = onto_column | king_tops | (tops & singles)
             else:
                 candidates = (onto_column | king_tops) & singles
-        free_columns = _empty_columns(key) - kings.bit_count() if king_tops else 0
+        free_columns = empty - kings.bit_count()
         if (forcing and onto_column & (held >> 1)
                 and not (in_columns | floating) & KING_BITS & ~KINGS_OF[kings]):
             # every king home or in a column of its own: a unit going onto a king's run
@@ -478,56 +481,61 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                     continue
                 index = column_of[top.bit_length()]
                 unit = units_of[index][key >> _SHIFT[index] & DEPTH_MASK]
-                if not unit[2] or unit[0] + unit[8] - (not_floating & unit[9]).bit_length() - 1 > free:
+                if (not unit[_U_NEW_DEPTH] or unit[_U_LENGTH] + unit[_U_BOTTOM_AT]
+                        - (not_floating & unit[_U_BELOW_BOTTOM]).bit_length() - 1 > free):
                     continue
                 if forced < 0 or index < forced:
                     forced = index
             if forced >= 0:
                 unit = units_of[forced][key >> _SHIFT[forced] & DEPTH_MASK]
-                child = settle((key & _DEPTHS_MASK) - unit[6], kings, in_columns ^ unit[3], bottoms ^ unit[4],
-                               tops ^ unit[5], [forced], None)
+                child = settle((key & _DEPTHS_MASK) - unit[_U_KEY], kings, in_columns ^ unit[_U_LEAVING],
+                               bottoms ^ unit[_U_BOTTOMS], tops ^ unit[_U_TOPS], [forced], None)
                 return [(0, forced, True, child)], True
         moves = []
-        rank = rank * _KINGS_RANK
+        rank <<= 4
+        # kings waiting in cells: the children's keys are canonical only after kings_to_columns
+        waiting = floating & KING_BITS & ~KINGS_OF[kings]
         while candidates:
             top = candidates & -candidates
             candidates ^= top
             index = column_of[top.bit_length()]
-            (length, king_suit, new_depth, leaving, bottoms_change, tops_change, key_change, bottom, bottom_at,
-             below_bottom, uncovered, uncovered_at, below_uncovered, converts) = \
-                units_of[index][key >> _SHIFT[index] & DEPTH_MASK]
-            tail = bottom_at - (not_floating & below_bottom).bit_length()  # floating cards lying on it
-            unit = length + tail
-            child_kings = kings
+            unit = units_of[index][key >> _SHIFT[index] & DEPTH_MASK]
+            tail = unit[_U_BOTTOM_AT] - (not_floating & unit[_U_BELOW_BOTTOM]).bit_length()  # floating cards on it
+            size = unit[_U_LENGTH] + tail
             if top & onto_column:
-                to_column = True
-                if unit > free + 1:
+                if size > free + 1:
                     continue
-            elif king_suit and free_columns > 0:
                 to_column = True
-                if unit > free + 1:
+                child_key = key - unit[_U_KEY]
+                child_kings = kings
+            elif unit[_U_KING] and free_columns > 0:
+                if size > free + 1:
                     continue
-                child_kings = kings | king_suit
+                to_column = True
+                child_kings = kings | unit[_U_KING]
+                child_key = key - unit[_U_KEY] + (unit[_U_KING] << KINGS_SHIFT)
             else:
-                to_column = False
-                if unit > free:
+                if size > free:
                     continue
-            child_key = key - key_change + ((child_kings ^ kings) << KINGS_SHIFT)
-            child_in = in_columns ^ leaving
-            if uncovered & lowest or converts:
-                child = settle(child_key & _DEPTHS_MASK, child_kings, child_in, bottoms ^ bottoms_change,
-                               tops ^ tops_change, [index], memo)
+                to_column = False
+                child_key = key - unit[_U_KEY]
+                child_kings = kings
+            uncovered = unit[_U_UNCOVERED]
+            if uncovered & lowest or unit[_U_CONVERTS]:
+                child = settle(child_key & _DEPTHS_MASK, child_kings, in_columns ^ unit[_U_LEAVING],
+                               bottoms ^ unit[_U_BOTTOMS], tops ^ unit[_U_TOPS], [index], memo)
                 if child is None:
                     continue
                 child_used = child[8]
             else:
-                child_floating = floating | leaving
-                waiting = child_floating & KING_BITS & ~KINGS_OF[child_kings]
-                if not waiting and memo_get(child_key, 1) is None:
+                leaving = unit[_U_LEAVING]
+                child_waiting = waiting or (leaving & KING_BITS and not to_column)
+                if not child_waiting and memo_get(child_key, 1) is None:
                     continue
+                child_floating = floating | leaving
                 if uncovered:
                     # floating cards now lying on the uncovered card leave their cells
-                    lying = uncovered_at - (~child_floating & below_uncovered).bit_length()
+                    lying = unit[_U_UNCOVERED_AT] - (~child_floating & unit[_U_BELOW_UNCOVERED]).bit_length()
                     now_held = uncovered - (uncovered >> lying)
                 else:
                     lying = now_held = 0
@@ -535,12 +543,14 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                     child_held = held | leaving | now_held
                     child_used = used - lying
                 else:
+                    bottom = unit[_U_BOTTOM]
                     child_held = (held & ~(bottom - (bottom >> tail))) | now_held
-                    child_used = used + unit - lying
-                child = (child_key, child_kings, child_in, bottoms ^ bottoms_change, tops ^ tops_change, lowest,
-                         child_floating, child_held, child_used, home,
-                         burial - length * (lowest & prefixes[index][new_depth]).bit_count())
-                if waiting:
+                    child_used = used + size - lying
+                child = (child_key, child_kings, in_columns ^ leaving, bottoms ^ unit[_U_BOTTOMS],
+                         tops ^ unit[_U_TOPS], lowest, child_floating, child_held, child_used, home,
+                         burial - unit[_U_LENGTH] * (lowest & unit[_U_LEFT]).bit_count(),
+                         empty if unit[_U_NEW_DEPTH] else empty + 1)
+                if child_waiting:
                     child = kings_to_columns(child)
                     if memo_get(child[0], 1) is None:
                         continue
@@ -552,10 +562,12 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                 singles = child_tops & child_bottoms & ~(child_floating << 1)
                 if (not singles & ((child_bottoms | child[7]) >> 1) & NOT_KINGS
                         and not ((singles | (child_floating & ~KINGS_OF[child[1]])) & KING_BITS
-                                 and _empty_columns(child[0]) > child[1].bit_count())):
+                                 and child[11] > child[1].bit_count())):
                     continue
-            order = ((((_CARDS - child[9]) << _BURIAL_BITS) + child[10] << _USED_BITS) + child_used << _TIE_BITS)
-            moves.append((order + rank + index, index, to_column, child))
+            # the order of trial (see _ORDER_BITS): most cards home, fewest dealt cards covering
+            # the suits' next cards, fewest cells used; then the member's kings and the column
+            moves.append(((((52 - child[9] << 8) + child[10] << 3) + child_used << 8) + rank + index,
+                          index, to_column, child))
         return moves, False
 
     def kings_group(position: tuple) -> list[tuple]:
@@ -565,11 +577,10 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
         moved to a column frees the cells it needs to come back; one moved to the cells frees
         its column), so the group is the same from any of its members. A single member if no
         king can move."""
-        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial = position
+        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial, empty = position
         floating_kings = floating & KING_BITS
         if not floating_kings:
             return [(position, ())]
-        empty = _empty_columns(key)
         if floating_kings & ~KINGS_OF[kings]:
             if used == CELLS and empty == kings.bit_count():
                 return [(position, ())]  # no column for a king in a cell, no cell for a king's run
@@ -635,7 +646,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                     else:
                         member_used += run_lengths[suit]
             group.append(((depths_key | member << KINGS_SHIFT, member, in_columns, bottoms, tops, lowest, floating,
-                           member_held, member_used, home, burial), member_edges))
+                           member_held, member_used, home, burial, empty), member_edges))
         return group
 
     def search(position: tuple) -> bool:
@@ -670,7 +681,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
             memo[key] = None
             return False
         children = []
-        empty = _empty_columns(key)
+        empty = position[11]
         for member_index, (member, _moves) in enumerate(group):
             # A king waiting in a cell beside a free column: the member with that king in the
             # column makes every other unit move as well or better (more cells free, as many
@@ -684,7 +695,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                 member_moves, _forced = unit_moves(member, member[1], False, bool(waiting))
             elif waiting:
                 member_moves = [move for move in moves
-                                if units_of[move[1]][key >> _SHIFT[move[1]] & DEPTH_MASK][1]]
+                                if units_of[move[1]][key >> _SHIFT[move[1]] & DEPTH_MASK][_U_KING]]
             else:
                 member_moves = moves
             for order, pile, to_column, child in member_moves:
