@@ -150,6 +150,7 @@ class Solver:
         locals and closure cells)."""
         prefixes, bottoms_at, tops_at, king_runs, king_suits, units_of = [], [], [], [], [], []
         column_of = [0] * (LANE * 4 + 1)  # [bit_length of a dealt card's bit]: its column
+        above_of = [0] * (LANE * 4 + 1)  # ...the dealt card it covers (0 for the first)
         dealt_at = [0] * (LANE * 4 + 1)  # ...and how many cards were dealt to it before, plus one
         for index, pile in enumerate(self.piles):
             bits = [card_bit(card) for card in pile]
@@ -157,6 +158,7 @@ class Solver:
             for depth, bit in enumerate(bits):
                 column_of[bit.bit_length()] = index
                 dealt_at[bit.bit_length()] = depth + 1
+                above_of[bit.bit_length()] = bits[depth - 1] if depth else 0
                 prefix.append(prefix[-1] | bit)
                 bottom.append(bit)
                 run.append(run[-1] + 1 if depth and bits[depth - 1] == bit << 1 else 1)
@@ -189,7 +191,8 @@ class Solver:
         self._pile_of = {card_bit(card): index for index, pile in enumerate(self.piles) for card in pile}
         (self._search, self._settle, self._count, self._get_limit,
          self._set_limit) = _searcher(self, prefixes, bottoms_at, tops_at, tuple(king_runs), tuple(king_suits),
-                                      tuple(units_of), tuple(column_of), tuple(dealt_at))
+                                      tuple(units_of), tuple(column_of), tuple(dealt_at),
+                                      tuple(above_of))
 
     def _from_depths(self, depths: Sequence[int], kings: int) -> tuple:
         in_columns = bottoms = tops = key = 0
@@ -343,7 +346,7 @@ def _record_win(memo: dict, group: list[tuple], winner: int, step: tuple) -> Non
 
 
 def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_suits, units_of, column_of,
-              dealt_at):
+              dealt_at, above_of):
     """The search of one deal, as closures over its tables: (search, settle, count, get_limit,
     set_limit)."""
     memo = solver.memo
@@ -555,39 +558,57 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                     if memo_get(child[0], 1) is None:
                         continue
                     child_used = child[8]
-            if child_used == CELLS and child[2]:
-                # no cell free: lost at once if no card can go onto a column (or a king into a
-                # free column), so it is not worth a search of its own
-                child_tops, child_bottoms, child_floating = child[4], child[3], child[6]
-                singles = child_tops & child_bottoms & ~(child_floating << 1)
-                if (not singles & ((child_bottoms | child[7]) >> 1) & NOT_KINGS
-                        and not ((singles | (child_floating & ~KINGS_OF[child[1]])) & KING_BITS
-                                 and child[11] > child[1].bit_count())):
-                    continue
+            if child_used == CELLS and child[2] and stuck(child):
+                memo[child[0]] = None
+                continue
             # the order of trial (see _ORDER_BITS): most cards home, fewest dealt cards covering
             # the suits' next cards, fewest cells used; then the member's kings and the column
             moves.append(((((52 - child[9] << 8) + child[10] << 3) + child_used << 8) + rank + index,
                           index, to_column, child))
         return moves, False
 
+    def stuck(position: tuple) -> bool:
+        """A position with no cell free is lost if no card can ever go home from it, nor leave a
+        cell: the only moves are then single cards going onto columns (and kings into free
+        columns), so it is lost if those moves, made in any order, never uncover a card that
+        goes home or that a card in a cell can go onto, nor empty a column. Judged on an
+        over-estimate of what those moves reach (every card that could ever move, moved, with
+        each moved card a place for its next lower one), so "lost" is exact."""
+        _key, kings, in_columns, bottoms, _tops, lowest, floating, held, _used, _home, _burial, empty = position
+        if empty > kings.bit_count():
+            if floating & KING_BITS & ~KINGS_OF[kings]:
+                return False  # a king in a cell can take the free column
+            kings_move = KING_BITS  # a king at a column's bottom could take it
+        else:
+            kings_move = 0
+        cells = floating & ~held
+        goes_home = lowest & in_columns
+        places = (bottoms | held) & ~(held << 1)  # the cards at the ends of the columns
+        movable = bottoms & ~(held << 1)  # the columns' bottom cards with no card lying on them
+        moving = movable & ((places >> 1) | kings_move)
+        while moving:
+            places |= moving
+            movable ^= moving
+            while moving:
+                card = moving & -moving
+                moving ^= card
+                uncovered = above_of[card.bit_length()]
+                if not uncovered or uncovered & goes_home or (uncovered >> 1) & cells:
+                    return False
+                places |= uncovered
+                movable |= uncovered
+            moving = movable & ((places >> 1) | kings_move)
+        return True
+
     def kings_group(position: tuple) -> list[tuple]:
         """The positions reachable from ``position`` by moving kings' runs between the cells and
         empty columns, ``position`` first, each as (position, king moves): a king move is
         (suit, to_column, index of the member it leads to). Every king move can be undone (a run
         moved to a column frees the cells it needs to come back; one moved to the cells frees
-        its column), so the group is the same from any of its members. A single member if no
-        king can move."""
+        its column), so the group is the same from any of its members. (``search`` knows at a
+        glance most positions whose group is themselves alone.)"""
         key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial, empty = position
         floating_kings = floating & KING_BITS
-        if not floating_kings:
-            return [(position, ())]
-        if floating_kings & ~KINGS_OF[kings]:
-            if used == CELLS and empty == kings.bit_count():
-                return [(position, ())]  # no column for a king in a cell, no cell for a king's run
-        elif used == CELLS or floating_kings.bit_count() < empty or not tops & KING_BITS:
-            # no cell for a king's run; or every king in a column with one to spare (or no
-            # king's unit that could use one): the other members wait (see kings_to_columns)
-            return [(position, ())]
         # each floating king's run (the king and the floating cards lying on it, in turn): its
         # cards lie in the king's column if it has one, else in the cells
         run_cards = [0, 0, 0, 0]
@@ -671,7 +692,18 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
             won = search(child)
             memo[key] = ("unit", pile, True, child[0]) if won else None
             return won
-        group = kings_group(position) if position[6] & KING_BITS else None
+        floating_kings = position[6] & KING_BITS
+        if not floating_kings:
+            group = None
+        elif floating_kings & ~KINGS_OF[kings]:
+            # no column for a king in a cell, and no cell for a king's run: alone
+            group = None if position[8] == CELLS and position[11] == kings.bit_count() else kings_group(position)
+        elif position[8] == CELLS or floating_kings.bit_count() < position[11] or not position[4] & KING_BITS:
+            # every king in a column: no cell for a king's run, or one column to spare (or no
+            # king's unit that could use one), so the other members wait (see kings_to_columns)
+            group = None
+        else:
+            group = kings_group(position)
         if group is None or len(group) == 1:
             moves.sort()
             for _order, pile, to_column, child in moves:
