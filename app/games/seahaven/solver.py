@@ -153,42 +153,38 @@ class Solver:
         above_of = [0] * (LANE * 4 + 1)  # ...the dealt card it covers (0 for the first)
         dealt_at = [0] * (LANE * 4 + 1)  # ...and how many cards were dealt to it before, plus one
         for index, pile in enumerate(self.piles):
-            bits = [card_bit(card) for card in pile]
-            prefix, bottom, run, top = [0], [0], [0], [0]
-            for depth, bit in enumerate(bits):
-                column_of[bit.bit_length()] = index
-                dealt_at[bit.bit_length()] = depth + 1
-                above_of[bit.bit_length()] = bits[depth - 1] if depth else 0
+            shift = _SHIFT[index]
+            prefix, bottom, top, units = [0], [0], [0], [None]
+            run = king_run = 0
+            above = 0
+            for depth, card in enumerate(pile, 1):
+                at = LANE * card.suit_index + card.order
+                bit = 1 << at
+                column_of[at + 1] = index
+                dealt_at[at + 1] = depth
+                above_of[at + 1] = above
+                run = run + 1 if above == bit << 1 else 1
+                if depth == run and (bit << run - 1) & KING_BITS:
+                    king_run = run  # the column's first cards: a king's run
+                top_bit = bottom[depth - run + 1] if run > 1 else bit
+                new_depth = depth - run
+                uncovered = bottom[new_depth]
+                # moving the bottom run as a unit (fields: the _U_* names)
+                units.append((run << shift, uncovered, 0 < new_depth <= king_run, run, at, bit - 1,
+                              1 << at // LANE if top_bit & KING_BITS else 0, (prefix[-1] | bit) ^ prefix[new_depth],
+                              bit ^ uncovered, top_bit ^ top[new_depth],
+                              bit, uncovered.bit_length() - 1, uncovered - 1, new_depth, prefix[new_depth]))
                 prefix.append(prefix[-1] | bit)
                 bottom.append(bit)
-                run.append(run[-1] + 1 if depth and bits[depth - 1] == bit << 1 else 1)
-                top.append(bits[depth + 1 - run[-1]])
-            king_run = 0
-            if bits and bits[0] & KING_BITS:
-                king_run = 1
-                while king_run < len(bits) and bits[king_run] << king_run == bits[0]:
-                    king_run += 1
+                top.append(top_bit)
+                above = bit
             prefixes.append(tuple(prefix))
             bottoms_at.append(tuple(bottom))
             tops_at.append(tuple(top))
             king_runs.append(king_run)
-            king_suits.append(1 << _suit_of_bit(bits[0]) if king_run else 0)
-            # [depth]: moving the bottom run as a unit (fields: the _U_* names)
-            units: list[tuple | None] = [None]
-            shift = _SHIFT[index]
-            for depth in range(1, len(pile) + 1):
-                length = run[depth]
-                new_depth = depth - length
-                top_bit, bottom_bit, uncovered = top[depth], bottom[depth], bottom[new_depth]
-                units.append((length << shift, uncovered, 0 < new_depth <= king_run, length,
-                              bottom_bit.bit_length() - 1, bottom_bit - 1,
-                              1 << _suit_of_bit(top_bit) if top_bit & KING_BITS else 0,
-                              prefix[depth] ^ prefix[new_depth], bottom_bit ^ uncovered, top_bit ^ top[new_depth],
-                              bottom_bit, uncovered.bit_length() - 1, uncovered - 1, new_depth, prefix[new_depth]))
+            king_suits.append(1 << pile[0].suit_index if king_run else 0)
             units_of.append(tuple(units))
         self._prefix, self._bottom, self._top = prefixes, bottoms_at, tops_at
-        self._units = units_of
-        self._pile_of = {card_bit(card): index for index, pile in enumerate(self.piles) for card in pile}
         (self._search, self._settle, self._count, self._get_limit,
          self._set_limit) = _searcher(self, prefixes, bottoms_at, tops_at, tuple(king_runs), tuple(king_suits),
                                       tuple(units_of), tuple(column_of), tuple(dealt_at),
