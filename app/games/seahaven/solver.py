@@ -75,10 +75,7 @@ _DEPTHS_MASK = (1 << KINGS_SHIFT) - 1
 _DONE_SUITS = {sum(1 << (LANE * suit) for suit in _LANES if group >> suit & 1): group for group in range(16)}
 _FIELD_LOWS = sum(1 << shift for shift in _SHIFT)  # the lowest bit of each column's depth field
 _NO_LIMIT = 1 << 62
-# A child's place in the order of trial is one int, from the high bits down: cards not home,
-# dealt cards covering the suits' next cards (8 bits), cells used (3 bits), the kings' group
-# member's kings (4 bits) and the column (4 bits). No two children of a group tie.
-# The fields of a unit move (Solver._units[column][depth]): the change of the key; the dealt card
+# The fields of a unit move (``units_of[column][depth]``): the change of the key; the dealt card
 # it uncovers (0 if none); whether the column is then left with a king's run only; the run's
 # length; its bottom card's bit position and the bits below that card; the bit of its top card's
 # suit if that card is a king; the dealt cards leaving; the changes of bottoms and tops; its bottom
@@ -108,10 +105,6 @@ def card_bit(card: Card) -> int:
     return 1 << (LANE * card.suit_index + card.order)
 
 
-def _suit_of_bit(bit: int) -> int:
-    return (bit.bit_length() - 1) // LANE
-
-
 class Solver:
     """The solver for one deal: ``piles`` are the ten columns as dealt (or any layout's columns,
     taken as dealt). Positions are judged from real layouts of that deal; verdicts are memoised
@@ -125,7 +118,7 @@ class Solver:
             raise ValueError(f"a deal has {COLUMNS} columns")
         if any(len(pile) > DEPTH_MASK for pile in piles):
             raise ValueError("no column of a game holds that many cards")
-        self.prune = prune  # the two dominance rules (tests compare with them off)
+        self.prune = prune  # the search's shortcuts (the module's docstring); tests compare without
         self.piles = [tuple(pile) for pile in piles]
         self.memo: dict[int, tuple | None] = {}
         self._build()
@@ -137,13 +130,17 @@ class Solver:
 
     # -- tables ------------------------------------------------------------------------------------
     #
-    # A position is a tuple (key, kings, in columns, bottoms, tops, lowest, floating, held, used):
-    # the key packs each column's depth (DEPTH_BITS a column) and, above them, ``kings`` (bit s:
-    # suit s's king has a column of its own); the card sets are bit masks (``card_bit``): the
-    # dealt cards still in the columns, the columns' bottom cards, the top cards of the columns'
-    # bottom runs, the lowest card of each suit not home (a guard bit for a suit all home), the
-    # floating cards (neither in the columns as dealt nor home) and those of them lying in
-    # columns; ``used`` is the number of cells the floating cards need.
+    # A position is a tuple (key, kings, in columns, bottoms, tops, lowest, floating, held, used,
+    # home, burial, empty): the key packs each column's depth (DEPTH_BITS a column) and, above
+    # them, ``kings`` (bit s: suit s's king has a column of its own); the card sets are bit masks
+    # (``card_bit``): the dealt cards still in the columns, the columns' bottom cards, the top
+    # cards of the columns' bottom runs, the lowest card of each suit not home (a guard bit for a
+    # suit all home), the floating cards (neither in the columns as dealt nor home) and those of
+    # them lying in columns; ``used`` is the number of cells the floating cards need, ``home`` the
+    # cards home, ``burial`` the dealt cards covering the suits' next cards for their foundations
+    # and ``empty`` the columns with no dealt card (kings' columns among them). A child is made
+    # from its parent by changing only what the move changes (``unit_moves``); ``settle`` makes
+    # one from scratch when cards go home.
 
     def _build(self) -> None:
         """The deal's tables, and the search over them as closures (the hot loop reads only
@@ -318,11 +315,6 @@ class Solver:
             raise RuntimeError(f"a winning line lost its way at {table!r}")
         return moves
 
-def _empty_columns(key: int) -> int:
-    """How many columns of the key have no dealt card left."""
-    depths = key & _DEPTHS_MASK
-    return COLUMNS - ((depths | depths >> 1 | depths >> 2 | depths >> 3 | depths >> 4) & _FIELD_LOWS).bit_count()
-
 
 def _record_win(memo: dict, group: list[tuple], winner: int, step: tuple) -> None:
     """Memoise a won group: the winner makes ``step``; every other member moves kings towards
@@ -395,7 +387,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                 kings &= ~_DONE_SUITS[done >> 13]
         key |= kings << KINGS_SHIFT
         floating = CARD_BITS & ~(in_columns | (lowest - ONES))
-        waiting = floating & KING_BITS & ~KINGS_OF[kings]
+        waiting = floating & KING_BITS & ~KINGS_OF[kings] if prune else 0
         if lost is not None and not waiting and lost.get(key, 1) is None:
             return None
         held = ((bottoms >> 1) | KINGS_OF[kings]) & floating
@@ -416,7 +408,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
         position = (key, kings, in_columns, bottoms, tops, lowest, floating, held,
                     floating.bit_count() - held.bit_count(), ((lowest - ONES) & CARD_BITS).bit_count(), burial,
                     COLUMNS - ((depths | depths >> 1 | depths >> 2 | depths >> 3 | depths >> 4) & _FIELD_LOWS).bit_count())
-        if waiting:
+        if waiting and prune:
             position = kings_to_columns(position)
             if lost is not None and lost.get(position[0], 1) is None:
                 return None
@@ -493,7 +485,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
         moves = []
         rank <<= 4
         # kings waiting in cells: the children's keys are canonical only after kings_to_columns
-        waiting = floating & KING_BITS & ~KINGS_OF[kings]
+        waiting = floating & KING_BITS & ~KINGS_OF[kings] if prune else 0
         while candidates:
             top = candidates & -candidates
             candidates ^= top
@@ -528,7 +520,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                 child_used = child[8]
             else:
                 leaving = unit[_U_LEAVING]
-                child_waiting = waiting or (leaving & KING_BITS and not to_column)
+                child_waiting = waiting or (prune and leaving & KING_BITS and not to_column)
                 if not child_waiting and memo_get(child_key, 1) is None:
                     continue
                 child_floating = floating | leaving
@@ -554,11 +546,12 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                     if memo_get(child[0], 1) is None:
                         continue
                     child_used = child[8]
-            if child_used == CELLS and child[2] and stuck(child):
+            if child_used == CELLS and prune and child[2] and stuck(child):
                 memo[child[0]] = None
                 continue
-            # the order of trial (see _ORDER_BITS): most cards home, fewest dealt cards covering
-            # the suits' next cards, fewest cells used; then the member's kings and the column
+            # the order of trial, one int, from the high bits down: cards not home, dealt cards
+            # covering the suits' next cards (8 bits), cells used (3 bits), then the kings of the
+            # group's member (4 bits) and the column (4 bits), so no two children tie
             moves.append(((((52 - child[9] << 8) + child[10] << 3) + child_used << 8) + rank + index,
                           index, to_column, child))
         return moves, False
@@ -691,6 +684,8 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
         floating_kings = position[6] & KING_BITS
         if not floating_kings:
             group = None
+        elif not prune:
+            group = kings_group(position)
         elif floating_kings & ~KINGS_OF[kings]:
             # no column for a king in a cell, and no cell for a king's run: alone
             group = None if position[8] == CELLS and position[11] == kings.bit_count() else kings_group(position)
