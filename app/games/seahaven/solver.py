@@ -36,12 +36,37 @@ every memoised verdict is exact.
 The search is a depth-first search that tries the unit moves most promising first (most cards
 home after the move, then fewest dealt cards covering the suits' next cards for their
 foundations, then fewest cells used) and memoises every position's verdict: lost, or the step of
-a winning line. Two dominance rules spare it work without changing a verdict: once every king is
-home or in a column of its own, a unit that can go onto a king's run does so at once
-(``unit_moves``); and in a kings' group, a member where a king waits in a cell beside a free
-column only contributes moves of kings' units into that column (``search``). A child with no
-cell free and no card that can go onto a column (nor a king into a free column) is lost at a
-glance: it has no move at all, so it is skipped rather than searched.
+a winning line. Its shortcuts change no verdict (``Solver(prune=False)`` switches them all off;
+the tests compare):
+
+- *A unit onto a king's run* (``unit_moves``): once every king is home or in a column of its own,
+  a unit that can go onto the end of a king's run, uncovering a dealt card, does so at once: no
+  king will leave its column again, so the unit can still do there all it could do where it was,
+  it covers nothing that will need digging out, and it uncovers the card it lay on.
+- *A king waiting in a cell beside a free column* (``search``): the member of the kings' group
+  with that king in the column makes every other unit move as well or better (more cells free,
+  as many places) and can come back, so such a member only contributes moves of kings' units
+  into the free column.
+- *Kings into their columns* (``kings_to_columns``): by the rule above, when the columns with no
+  dealt card left (kings' columns among them) outnumber the floating kings (kings in cells or in
+  columns of their own), or match them and no king is the top card of a column's bottom run, the
+  member with every floating king in a
+  column is the only one with moves of its own, and every member reaches it (a king in a cell
+  can always take a free column). So the position is that member: its key is the only one of
+  the group the search meets, and ``hint`` first moves the waiting kings into the columns.
+- *Lost at a glance* (``stuck``): with no cell free, the only moves are single cards going onto
+  columns (and kings into free columns); a child where no sequence of such moves could uncover a
+  card that goes home, or one a card in a cell could go onto, or empty a column, never frees a
+  cell nor sends a card home, so it is lost. The test over-estimates what those moves reach
+  (every card that could ever move, moved, each a place for its next lower card), so a position
+  it calls lost is lost.
+
+Positions are tuples of ints (bit masks of cards, the depths packed in one key); a child is made
+from its parent by changing only what its move changes, and one whose key the memo knows to be
+lost is dropped before it is built. ``winnable``, ``hint`` and ``line`` take a ``budget``: the
+most positions one call may expand (``positions`` counts them) before it raises
+``SolverBudgetExceeded``; verdicts are memoised only once complete, so the memo stays exact and a
+later call carries on (redoing at most the positions the search was in the middle of).
 
 A winning line is made of single-card moves (S3.1): from a real ``Layout``, the free moves that
 make it canonical, then the memoised step, a unit carried card by card through the cells
