@@ -10,7 +10,8 @@ winnable with its sampling error, the time per verdict (median, p99, max, mean) 
 of this one process (``time.process_time``: one core, not inflated by other programs waiting for
 the same core) and in wall-clock seconds, and the positions the search expanded. Then, unless
 ``--no-lines``, the winning line of every winnable deal is built (single-card moves, S3.1) and
-replayed through the rules to the win, and its time and length are reported apart.
+replayed through the rules to the win (in a second pass, after every verdict), and its time and
+length are reported apart.
 
 The baseline: jhoenicke/seahaven's C solver, measured in the same run on the same classic deals
 (S2.4: the C program deals card i to pile i mod 10 and the last two to the cells, as we do).
@@ -87,7 +88,7 @@ class CSolver:
 def run_kind(classic: bool, first: int, deals: int, lines: bool, c_solver: CSolver | None) -> dict:
     cpu, wall, positions, line_cpu, line_moves = [], [], [], [], []
     c_cpu, c_positions, disagree = [], [], []
-    won = 0
+    won = []
     for number in range(first, first + deals):
         cards = deal_cards(number)
         if c_solver is not None:
@@ -103,20 +104,23 @@ def run_kind(classic: bool, first: int, deals: int, lines: bool, c_solver: CSolv
         positions.append(solver.positions)
         if c_solver is not None and c_verdict != verdict:
             disagree.append(number)
-        if not verdict:
-            continue
-        won += 1
-        if lines:
-            start = time.process_time()
-            line = solver.line(table)
-            line_cpu.append(time.process_time() - start)
-            played = table.copy()
-            for source, target in line:
-                played.move(source, target)  # the rules check every move
-            if not played.is_won():
-                raise SystemExit(f"deal {number}: the winning line does not win")
-            line_moves.append(len(line))
-    return {"cpu": cpu, "wall": wall, "positions": positions, "won": won, "deals": deals,
+        if verdict:
+            won.append(number)
+    # the lines in a pass of their own, so that the verdicts' pass is the same with or without them
+    for number in won if lines else ():
+        table = Layout.deal(deal_cards(number), classic)
+        solver = Solver(table.columns)
+        solver.winnable(table)
+        start = time.process_time()
+        line = solver.line(table)
+        line_cpu.append(time.process_time() - start)
+        played = table.copy()
+        for source, target in line:
+            played.move(source, target)  # the rules check every move
+        if not played.is_won():
+            raise SystemExit(f"deal {number}: the winning line does not win")
+        line_moves.append(len(line))
+    return {"cpu": cpu, "wall": wall, "positions": positions, "won": len(won), "deals": deals,
             "line_cpu": line_cpu, "line_moves": line_moves, "c_cpu": c_cpu, "c_positions": c_positions,
             "disagree": disagree}
 
