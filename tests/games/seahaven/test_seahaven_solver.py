@@ -254,7 +254,32 @@ def test_s5_1_verdicts_match_the_stored_ones_on_every_stored_deal(classic):
     assert wrong == []
 
 
-# Classic deal 554 is the hardest of deals 1-1000 (winnable: thousands of positions); 5 is lost.
+@pytest.mark.slow
+@pytest.mark.parametrize("classic", [True, False])
+def test_s5_1_the_shortcuts_change_no_verdict_on_many_deals(classic):
+    # prune=False: the plain search, with every kings' group searched whole and no child judged
+    # at a glance
+    for number in range(1, 121):
+        table = Layout.deal(deal_cards(number), classic)
+        assert Solver(table.columns, prune=False).winnable(table) == VERDICTS[classic, number], number
+
+
+# The search counts KH as in a column of its own (a free column to spare, S3.3): the hint moves it
+# there first, and the line goes on from there.
+KING_IN_A_CELL = dict(columns=["6H QH", "JH 8H", "TH 9H 7H"], cells="KH -- -- --", home="KC KD 5H KS")
+
+
+def test_s5_2_a_king_waiting_in_a_cell_goes_to_an_empty_column_first():
+    table = layout(**KING_IN_A_CELL)
+    solver = Solver(table.columns)
+    assert solver.hint(table) == ("c1", "t4")
+    line = solver.line(table)
+    assert line[0] == ("c1", "t4") and replay(table, line).is_won()
+    assert brute_force_winnable(table)
+    assert Solver(table.columns, prune=False).winnable(table)
+
+
+# Classic deal 554 is the hardest of deals 1-1000 for the search (winnable, thousands of positions).
 HARD = 554
 
 
