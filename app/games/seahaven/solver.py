@@ -33,12 +33,40 @@ cells and the empty columns without changing the depths: the positions that diff
 way form a small group (at most 16), explored together, so the search never meets a cycle and
 every memoised verdict is exact.
 
-The search is a depth-first search that tries the unit moves most promising first (fewest cells
-used after the move, then fewest dealt cards left) and memoises every position's verdict: lost,
-or the step of a winning line. Two dominance rules spare it work without changing a verdict:
-once every king is home or in a column of its own, a unit that can go onto a king's run does
-so at once (``_unit_moves``); and in a kings' group, a member where a king waits in a cell beside
-a free column only contributes moves of kings' units into that column (``_search``).
+The search is a depth-first search that tries the unit moves most promising first (most cards
+home after the move, then fewest dealt cards covering the suits' next cards for their
+foundations, then fewest cells used) and memoises every position's verdict: lost, or the step of
+a winning line. Its shortcuts change no verdict (``Solver(prune=False)`` switches them all off;
+the tests compare):
+
+- *A unit onto a king's run* (``unit_moves``): once every king is home or in a column of its own,
+  a unit that can go onto the end of a king's run, uncovering a dealt card, does so at once: no
+  king will leave its column again, so the unit can still do there all it could do where it was,
+  it covers nothing that will need digging out, and it uncovers the card it lay on.
+- *A king waiting in a cell beside a free column* (``search``): the member of the kings' group
+  with that king in the column makes every other unit move as well or better (more cells free,
+  as many places) and can come back, so such a member only contributes moves of kings' units
+  into the free column.
+- *Kings into their columns* (``kings_to_columns``): by the rule above, when the columns with no
+  dealt card left (kings' columns among them) outnumber the floating kings (kings in cells or in
+  columns of their own), or match them and no king is the top card of a column's bottom run, the
+  member with every floating king in a
+  column is the only one with moves of its own, and every member reaches it (a king in a cell
+  can always take a free column). So the position is that member: its key is the only one of
+  the group the search meets, and ``hint`` first moves the waiting kings into the columns.
+- *Lost at a glance* (``stuck``): with no cell free, the only moves are single cards going onto
+  columns (and kings into free columns); a child where no sequence of such moves could uncover a
+  card that goes home, or one a card in a cell could go onto, or empty a column, never frees a
+  cell nor sends a card home, so it is lost. The test over-estimates what those moves reach
+  (every card that could ever move, moved, each a place for its next lower card), so a position
+  it calls lost is lost.
+
+Positions are tuples of ints (bit masks of cards, the depths packed in one key); a child is made
+from its parent by changing only what its move changes, and one whose key the memo knows to be
+lost is dropped before it is built. ``winnable``, ``hint`` and ``line`` take a ``budget``: the
+most positions one call may expand (``positions`` counts them) before it raises
+``SolverBudgetExceeded``; verdicts are memoised only once complete, so the memo stays exact and a
+later call carries on (redoing at most the positions the search was in the middle of).
 
 A winning line is made of single-card moves (S3.1): from a real ``Layout``, the free moves that
 make it canonical, then the memoised step, a unit carried card by card through the cells
@@ -49,354 +77,161 @@ and depends on the layout only, even half way through carrying a unit.
 from __future__ import annotations
 
 from collections import OrderedDict
-from operator import itemgetter
 from typing import Sequence
 
 from .rules import CELLS, COLUMNS, KING, Card, Layout
 
-LANE = 16  # each suit's 13 cards take 13 bits of a 16-bit lane: bit 16*suit + rank order
+LANE = 14  # each suit's 13 cards take bits 0-12 of a 14-bit lane (bit LANE*suit + rank order)
 _LANES = range(4)
 ONES = sum(1 << (LANE * suit) for suit in _LANES)
-GUARDS = ONES << 13  # a bit above each suit's king keeps lane arithmetic inside the lane
+GUARDS = ONES << 13  # bit 13 of each lane, above the king, keeps lane arithmetic inside the lane
 CARD_BITS = sum(((1 << 13) - 1) << (LANE * suit) for suit in _LANES)
 KING_BITS = ONES << KING
+NOT_KINGS = CARD_BITS & ~KING_BITS
 KINGS_OF = tuple(sum(1 << (LANE * suit + KING) for suit in _LANES if group >> suit & 1) for group in range(16))
 DEPTH_BITS = 5  # a column holds at most 6 dealt cards plus 12 appended ones: 18 < 32
+DEPTH_MASK = (1 << DEPTH_BITS) - 1
 KINGS_SHIFT = DEPTH_BITS * COLUMNS
 
 GOAL = ("goal",)
 _MISSING = object()
-_DEPTH_ONE = tuple(1 << (DEPTH_BITS * index) for index in range(COLUMNS))
+_SHIFT = tuple(DEPTH_BITS * index for index in range(COLUMNS))
 _DEPTHS_MASK = (1 << KINGS_SHIFT) - 1
-_DONE_MASK = ONES
 _DONE_SUITS = {sum(1 << (LANE * suit) for suit in _LANES if group >> suit & 1): group for group in range(16)}
-# fewest cells used, then fewest dealt cards left in the columns; then a fixed order
-_promise = itemgetter(0, 1, 2, 3)
+_FIELD_LOWS = sum(1 << shift for shift in _SHIFT)  # the lowest bit of each column's depth field
+_NO_LIMIT = 1 << 62
+# The fields of a unit move (``units_of[column][depth]``): the change of the key; the dealt card
+# it uncovers (0 if none); whether the column is then left with a king's run only; the run's
+# length; its bottom card's bit position and the bits below that card; the bit of its top card's
+# suit if that card is a king; the dealt cards leaving; the changes of bottoms and tops; its bottom
+# card; the uncovered card's bit position and the bits below it; the depth left and the dealt cards
+# left in the column.
+(_U_KEY, _U_UNCOVERED, _U_CONVERTS, _U_LENGTH, _U_BOTTOM_AT, _U_BELOW_BOTTOM, _U_KING, _U_LEAVING, _U_BOTTOMS,
+ _U_TOPS, _U_BOTTOM, _U_UNCOVERED_AT, _U_BELOW_UNCOVERED, _U_NEW_DEPTH, _U_LEFT) = range(15)
+_KING_OF_SUIT = tuple(1 << (LANE * suit + KING) for suit in _LANES)
+_KING_AT = tuple(LANE * suit + KING for suit in _LANES)
+# [bit_length of a card bit]: the cards from that card up to its suit's king (the forced rule)
+_UP_TO_KING = tuple(0 if not length or (length - 1) % LANE > KING
+                    else ((1 << (LANE * ((length - 1) // LANE) + KING + 1)) - (1 << (length - 1)))
+                    for length in range(LANE * 4 + 1))
+
+
+class SolverBudgetExceeded(RuntimeError):
+    """The search reached its budget (``budget`` positions expanded in one call) before a
+    verdict. Nothing is lost: every verdict found so far stays memoised, so asking again (with a
+    larger budget, or none) carries on from there."""
+
+    def __init__(self, budget: int):
+        super().__init__(f"the solver expanded its budget of {budget} positions without a verdict")
+        self.budget = budget
 
 
 def card_bit(card: Card) -> int:
     return 1 << (LANE * card.suit_index + card.order)
 
 
-def _suit_of_bit(bit: int) -> int:
-    return (bit.bit_length() - 1) // LANE
-
-
-def _floating(in_columns: int, bottoms: int, lowest: int, kings: int) -> tuple[int, int, int]:
-    """(floating cards, those lying in columns, cells needed): a floating card lies in a column
-    when its next higher card is a column's bottom card, or its king has a column, or its next
-    higher card lies in a column in its turn; the others take a cell each."""
-    floating = CARD_BITS & ~(in_columns | (lowest - ONES))
-    held = ((bottoms >> 1) | KINGS_OF[kings]) & floating
-    while True:
-        more = held | ((held >> 1) & floating)
-        if more == held:
-            return floating, held, floating.bit_count() - held.bit_count()
-        held = more
-
-
 class Solver:
     """The solver for one deal: ``piles`` are the ten columns as dealt (or any layout's columns,
     taken as dealt). Positions are judged from real layouts of that deal; verdicts are memoised
-    for the solver's life, so asking after every move costs little."""
+    for the solver's life, so asking after every move costs little.
+
+    ``winnable``, ``hint`` and ``line`` take an optional ``budget``: the most positions that
+    call may expand (``positions`` counts them); past it they raise ``SolverBudgetExceeded``."""
 
     def __init__(self, piles: Sequence[Sequence[Card]], *, prune: bool = True):
         if len(piles) != COLUMNS:
             raise ValueError(f"a deal has {COLUMNS} columns")
-        if any(len(pile) >= 1 << DEPTH_BITS for pile in piles):
+        if any(len(pile) > DEPTH_MASK for pile in piles):
             raise ValueError("no column of a game holds that many cards")
-        self.prune = prune  # the two dominance rules of _unit_moves and _search (tests compare)
+        self.prune = prune  # the search's shortcuts (the module's docstring); tests compare without
         self.piles = [tuple(pile) for pile in piles]
-        self._prefix: list[tuple[int, ...]] = []  # [pile][depth]: the bits of the first depth cards
-        self._bottom: list[tuple[int, ...]] = []  # [pile][depth]: the bit of card depth-1 (0 at depth 0)
-        self._run: list[tuple[int, ...]] = []  # [pile][depth]: length of the run ending at card depth-1
-        self._king_run: list[int] = []  # length of the king's run at the top of the pile, 0 if none
-        self._king_suit: list[int] = []  # the bit of that king's suit (for the kings' group)
-        for pile in self.piles:
-            bits = [card_bit(card) for card in pile]
-            prefix, bottom, run = [0], [0], [0]
-            for depth, bit in enumerate(bits):
+        self.memo: dict[int, tuple | None] = {}
+        self._build()
+
+    @property
+    def positions(self) -> int:
+        """Positions expanded so far (the memo's misses), over the solver's life."""
+        return self._count()
+
+    # -- tables ------------------------------------------------------------------------------------
+    #
+    # A position is a tuple (key, kings, in columns, bottoms, tops, lowest, floating, held, used,
+    # home, burial, empty): the key packs each column's depth (DEPTH_BITS a column) and, above
+    # them, ``kings`` (bit s: suit s's king has a column of its own); the card sets are bit masks
+    # (``card_bit``): the dealt cards still in the columns, the columns' bottom cards, the top
+    # cards of the columns' bottom runs, the lowest card of each suit not home (a guard bit for a
+    # suit all home), the floating cards (neither in the columns as dealt nor home) and those of
+    # them lying in columns; ``used`` is the number of cells the floating cards need, ``home`` the
+    # cards home, ``burial`` the dealt cards covering the suits' next cards for their foundations
+    # and ``empty`` the columns with no dealt card (kings' columns among them). A child is made
+    # from its parent by changing only what the move changes (``unit_moves``); ``settle`` makes
+    # one from scratch when cards go home.
+
+    def _build(self) -> None:
+        """The deal's tables, and the search over them as closures (the hot loop reads only
+        locals and closure cells)."""
+        prefixes, bottoms_at, tops_at, king_runs, king_suits, units_of = [], [], [], [], [], []
+        column_of = [0] * (LANE * 4 + 1)  # [bit_length of a dealt card's bit]: its column
+        above_of = [0] * (LANE * 4 + 1)  # ...the dealt card it covers (0 for the first)
+        dealt_at = [0] * (LANE * 4 + 1)  # ...and how many cards were dealt to it before, plus one
+        for index, pile in enumerate(self.piles):
+            shift = _SHIFT[index]
+            prefix, bottom, top, units = [0], [0], [0], [None]
+            run = king_run = 0
+            above = 0
+            for depth, card in enumerate(pile, 1):
+                at = LANE * card.suit_index + card.order
+                bit = 1 << at
+                column_of[at + 1] = index
+                dealt_at[at + 1] = depth
+                above_of[at + 1] = above
+                run = run + 1 if above == bit << 1 else 1
+                if depth == run and (bit << run - 1) & KING_BITS:
+                    king_run = run  # the column's first cards: a king's run
+                top_bit = bottom[depth - run + 1] if run > 1 else bit
+                new_depth = depth - run
+                uncovered = bottom[new_depth]
+                # moving the bottom run as a unit (fields: the _U_* names)
+                units.append((run << shift, uncovered, 0 < new_depth <= king_run, run, at, bit - 1,
+                              1 << at // LANE if top_bit & KING_BITS else 0, (prefix[-1] | bit) ^ prefix[new_depth],
+                              bit ^ uncovered, top_bit ^ top[new_depth],
+                              bit, uncovered.bit_length() - 1, uncovered - 1, new_depth, prefix[new_depth]))
                 prefix.append(prefix[-1] | bit)
                 bottom.append(bit)
-                run.append(run[-1] + 1 if depth and bits[depth - 1] == bit << 1 else 1)
-            self._prefix.append(tuple(prefix))
-            self._bottom.append(tuple(bottom))
-            self._run.append(tuple(run))
-            if bits and bits[0] & KING_BITS:
-                length = 1
-                while length < len(bits) and bits[length] << length == bits[0]:
-                    length += 1
-                self._king_run.append(length)
-                self._king_suit.append(1 << _suit_of_bit(bits[0]))
-            else:
-                self._king_run.append(0)
-                self._king_suit.append(0)
-        # [pile][depth]: what moving the pile's bottom run does (see _unit_moves)
-        self._units: list[list[tuple | None]] = []
-        for index, pile in enumerate(self.piles):
-            prefix, bottom, run = self._prefix[index], self._bottom[index], self._run[index]
-            units: list[tuple | None] = [None]
-            for depth in range(1, len(pile) + 1):
-                length = run[depth]
-                top = bottom[depth - length + 1]
-                new_depth = depth - length
-                king_suit = 1 << _suit_of_bit(top) if top & KING_BITS else 0
-                units.append((length, bottom[depth] >> 1, 0 if king_suit else top << 1, king_suit, new_depth,
-                              prefix[depth] ^ prefix[new_depth], bottom[depth] ^ bottom[new_depth],
-                              length * _DEPTH_ONE[index]))
-            self._units.append(units)
-        self._pile_of = {card_bit(card): index for index, pile in enumerate(self.piles) for card in pile}
-        self.memo: dict[int, tuple | None] = {}
-        self.positions = 0  # positions expanded, for the benchmark
+                top.append(top_bit)
+                above = bit
+            prefixes.append(tuple(prefix))
+            bottoms_at.append(tuple(bottom))
+            tops_at.append(tuple(top))
+            king_runs.append(king_run)
+            king_suits.append(1 << pile[0].suit_index if king_run else 0)
+            units_of.append(tuple(units))
+        self._prefix, self._bottom, self._top = prefixes, bottoms_at, tops_at
+        (self._search, self._settle, self._count, self._get_limit,
+         self._set_limit) = _searcher(self, prefixes, bottoms_at, tops_at, tuple(king_runs), tuple(king_suits),
+                                      tuple(units_of), tuple(column_of), tuple(dealt_at),
+                                      tuple(above_of))
 
-    # -- positions ----------------------------------------------------------------------------------
-    #
-    # A position is a tuple: (depths, kings, key, cards in columns, bottom cards, lowest card of
-    # each suit in the columns, floating cards, floating cards lying in columns, cells used).
-    # ``kings`` has bit s set when suit s's king has a column of its own; the key packs the
-    # depths and the kings into one int for the memo. Card sets are bit masks (``card_bit``).
-
-    def _settled(self, depths: list[int], kings: int, key: int, in_columns: int, bottoms: int,
-                 touched: list[int], lost: dict | None = None) -> tuple | None:
-        """The canonical position, in place: bottom cards go home while they can, and a column
-        left holding only its king's run becomes that king's column. ``touched``: the columns
-        whose depth changed (only they can have become a king's column). None if ``lost`` (the
-        memo) knows the position is lost: the search has no use for it."""
-        bottom, prefix, king_run, pile_of = self._bottom, self._prefix, self._king_run, self._pile_of
-        while True:
-            guarded = in_columns | GUARDS
-            lowest = guarded & ~(guarded - ONES)
-            going_home = bottoms & lowest
-            if going_home:
-                while going_home:
-                    bit = going_home & -going_home
-                    going_home ^= bit
-                    index = pile_of[bit]
-                    depth = depths[index] - 1
-                    depths[index] = depth
-                    in_columns ^= bit
-                    bottoms ^= bit | bottom[index][depth]
-                    key -= _DEPTH_ONE[index]
-                    touched.append(index)
-                continue
-            converted = False
-            for index in touched:
-                depth = depths[index]
-                if depth and depth <= king_run[index]:
-                    kings |= self._king_suit[index]
-                    in_columns ^= prefix[index][depth]
-                    bottoms ^= bottom[index][depth]
-                    key -= depth * _DEPTH_ONE[index]
-                    depths[index] = 0
-                    converted = True
-            if not converted:
-                break
-            touched = []
-        if kings:
-            done = lowest & GUARDS  # a suit with no card left in the columns is all home, king too
-            if done:
-                kings &= ~_DONE_SUITS[done >> 13 & _DONE_MASK]
-        key |= kings << KINGS_SHIFT
-        if lost is not None and lost.get(key, _MISSING) is None:
-            return None
-        # as _floating does, inline: this is the search's innermost loop
-        floating = CARD_BITS & ~(in_columns | (lowest - ONES))
-        held = ((bottoms >> 1) | KINGS_OF[kings]) & floating
-        while True:
-            more = held | ((held >> 1) & floating)
-            if more == held:
-                break
-            held = more
-        return (tuple(depths), kings, key, in_columns, bottoms, lowest, floating, held,
-                floating.bit_count() - held.bit_count())
-
-    def _from_depths(self, depths: list[int], kings: int) -> tuple:
-        in_columns = bottoms = key = 0
+    def _from_depths(self, depths: Sequence[int], kings: int) -> tuple:
+        in_columns = bottoms = tops = key = 0
         for index, depth in enumerate(depths):
             in_columns |= self._prefix[index][depth]
             bottoms |= self._bottom[index][depth]
-            key += depth * _DEPTH_ONE[index]
-        return self._settled(list(depths), kings, key, in_columns, bottoms, list(range(COLUMNS)))
+            tops |= self._top[index][depth]
+            key |= depth << _SHIFT[index]
+        return self._settle(key, kings, in_columns, bottoms, tops, list(range(COLUMNS)), None)
 
-    def _with_kings(self, position: tuple, kings: int) -> tuple:
-        depths, _kings, key, in_columns, bottoms, lowest = position[:6]
-        floating, held, used = _floating(in_columns, bottoms, lowest, kings)
-        key = (key & _DEPTHS_MASK) | kings << KINGS_SHIFT
-        return (depths, kings, key, in_columns, bottoms, lowest, floating, held, used)
-
-    # -- the search ------------------------------------------------------------------------------------
-
-    def _kings_group(self, position: tuple) -> list[tuple]:
-        """The positions reachable from ``position`` by moving kings' runs between the cells and
-        empty columns, ``position`` first, each as (position, king moves): a king move is
-        (suit, to_column, index of the member it leads to). Every king move can be undone (a run
-        moved to a column frees the cells it needs to come back; one moved to the cells frees
-        its column), so the group is the same from any of its members."""
-        if not (position[6] & KING_BITS):
-            return [(position, ())]
-        members = [position]
-        index_of = {position[1]: 0}
-        edges: list[list[tuple[int, bool, int]]] = []
-        empty = position[0].count(0)
-        cursor = 0
-        while cursor < len(members):
-            current = members[cursor]
-            kings, floating, held, used = current[1], current[6], current[7], current[8]
-            free_columns = empty - kings.bit_count()
-            moves = []
-            for suit in _LANES:
-                king = 1 << (LANE * suit + KING)
-                if not floating & king:
-                    continue
-                if kings >> suit & 1:
-                    run, bit = 0, king
-                    while bit & held:
-                        run += 1
-                        bit >>= 1
-                    if run > CELLS - used:
-                        continue
-                    other, to_column = kings & ~(1 << suit), False
-                elif free_columns:
-                    other, to_column = kings | (1 << suit), True
-                else:
-                    continue
-                if other not in index_of:
-                    index_of[other] = len(members)
-                    members.append(self._with_kings(current, other))
-                moves.append((suit, to_column, index_of[other]))
-            edges.append(moves)
-            cursor += 1
-        return list(zip(members, edges))
-
-    def _unit_moves(self, position: tuple, forcing: bool = False, kings_only: bool = False) -> tuple[list[tuple], bool]:
-        """The unit moves of a position: (pile, to_column, child position), but those the memo
-        knows to be lost (``kings_only``: only the units whose top card is a king); and whether
-        the move is forced.
-
-        With ``forcing``, when every king is home or in a column of its own (so no king will ever
-        leave its column again), a unit that can go onto the end of a king's run, uncovering a
-        dealt card, is the only move returned (the first such, by column): that move is always
-        good (the unit can still do there all it could do where it was, it covers nothing that
-        will need digging out, and it uncovers the card it lay on), so the search tries no other.
-        (A unit that would leave its column empty is not forced: that gains only a column, and
-        no king needs one.)"""
-        depths, kings, key, in_columns, bottoms, _lowest, floating, held, used = position
-        free = CELLS - used
-        free_columns = depths.count(0) - kings.bit_count()
-        reachable = bottoms | held
-        key &= _DEPTHS_MASK
-        memo = self.memo
-        moves = []
-        for index, depth in enumerate(depths):
-            if not depth:
-                continue
-            length, below, wanted, king_suit, new_depth, leaving, new_bottom, key_change = self._units[index][depth]
-            if kings_only and not king_suit:
-                continue
-            unit = length
-            while below & floating:  # floating cards lying on the run belong to the unit
-                unit += 1
-                below >>= 1
-            if unit - 1 > free:
-                continue
-            child_kings = kings
-            if king_suit:
-                if free_columns:
-                    child_kings = kings | king_suit
-                    to_column = True
-                elif unit > free:
-                    continue
-                else:
-                    to_column = False
-            elif wanted & reachable:
-                to_column = True
-                if (forcing and new_depth and wanted & held
-                        and not (in_columns | floating) & KING_BITS & ~KINGS_OF[kings]):
-                    bit = wanted  # climb the run it would lie on: does it hang from a king with a column?
-                    while bit & held and not bit & KING_BITS:
-                        bit <<= 1
-                    if bit & held & KING_BITS:
-                        child_depths = list(depths)
-                        child_depths[index] = new_depth
-                        child = self._settled(child_depths, kings, key - key_change, in_columns ^ leaving,
-                                              bottoms ^ new_bottom, [index])
-                        return [(index, True, child)], True
-            elif unit > free:
-                continue
-            else:
-                to_column = False
-            child_depths = list(depths)
-            child_depths[index] = new_depth
-            child = self._settled(child_depths, child_kings, key - key_change, in_columns ^ leaving,
-                                  bottoms ^ new_bottom, [index], memo)
-            if child is not None:
-                moves.append((index, to_column, child))
-        return moves, False
-
-    def _search(self, position: tuple) -> bool:
-        """Exact: can ``position`` be won? Memoises the verdict of its whole kings' group: lost
-        (None), or the step of a winning line. The step chosen is the first winning one in a
-        fixed order, so it depends on the position only, never on what was searched before."""
-        memo = self.memo
-        entry = memo.get(position[2], _MISSING)
-        if entry is not _MISSING:
-            return entry is not None
-        if not position[3]:  # no dealt card left in the columns: every card goes home
-            memo[position[2]] = GOAL
-            return True
-        self.positions += 1
-        moves, forced = self._unit_moves(position, forcing=self.prune)
-        if forced:
-            pile, _to_column, child = moves[0]
-            won = self._search(child)
-            memo[position[2]] = ("unit", pile, True, child[2]) if won else None
-            return won
-        group = self._kings_group(position)
-        children = []
-        empty = position[0].count(0)
-        for member_index, (member, _moves) in enumerate(group):
-            # A king waiting in a cell beside a free column: the member with that king in the
-            # column makes every other unit move as well or better (more cells free, as many
-            # places), and can come back here; only a king's unit taking the free column needs
-            # this member.
-            waiting = (self.prune and len(group) > 1 and empty > member[1].bit_count()
-                       and member[6] & KING_BITS & ~KINGS_OF[member[1]])
-            if member_index:
-                moves, _forced = self._unit_moves(member, kings_only=waiting)
-            elif waiting:
-                depths = member[0]
-                moves = [move for move in moves if self._units[move[0]][depths[move[0]]][3]]
-            for pile, to_column, child in moves:
-                children.append((child[8], child[3].bit_count(), member[1], pile, member_index, to_column, child))
-        children.sort(key=_promise)
-        tried = set()
-        for _used, _left, _kings, pile, member_index, to_column, child in children:
-            if child[2] in tried:
-                continue
-            tried.add(child[2])
-            if self._search(child):
-                self._record_win(group, member_index, ("unit", pile, to_column, child[2]))
-                return True
-        for member, _moves in group:
-            memo[member[2]] = None
-        return False
-
-    def _record_win(self, group: list[tuple], winner: int, step: tuple) -> None:
-        """Memoise a won group: the winner makes ``step``; every other member moves kings
-        towards it, along a breadth-first tree grown from the winner in suit order."""
-        memo = self.memo
-        memo[group[winner][0][2]] = step
-        if len(group) == 1:
-            return
-        reached = {winner}
-        queue = [winner]
-        for current in queue:
-            for suit, to_column, other in group[current][1]:
-                if other not in reached:
-                    reached.add(other)
-                    queue.append(other)
-                    # ``other`` goes back to ``current`` by undoing this king move
-                    memo[group[other][0][2]] = ("king", suit, not to_column, group[current][0][2])
+    def _within(self, budget: int | None, work):
+        """``work()`` with at most ``budget`` more positions expanded (None: the caller's limit,
+        if any, still holds)."""
+        if budget is None:
+            return work()
+        outer = self._get_limit()
+        self._set_limit((min(outer[0], self._count() + max(0, budget)), budget))
+        try:
+            return work()
+        finally:
+            self._set_limit(outer)
 
     # -- real layouts ------------------------------------------------------------------------------------
 
@@ -444,11 +279,11 @@ class Solver:
                 return False
         return True
 
-    def winnable(self, layout: Layout) -> bool:
-        """S5.1: can this layout still be won? Exact."""
-        return self._search(self.position_of(layout))
+    def winnable(self, layout: Layout, budget: int | None = None) -> bool:
+        """S5.1: can this layout still be won? Exact. ``budget``: see ``SolverBudgetExceeded``."""
+        return self._within(budget, lambda: self._search(self.position_of(layout)))
 
-    def hint(self, layout: Layout) -> tuple[str, str] | None:
+    def hint(self, layout: Layout, budget: int | None = None) -> tuple[str, str] | None:
         """S5.2: the next move (source, target) of a winning line from ``layout``, or None if it
         cannot be won (or is won already).
 
@@ -457,6 +292,9 @@ class Solver:
         their places, ``_tidy_move``), then the memoised step of the tidy layout, card by card
         (``_expand``). A layout part way through such a step (a run half carried through the
         cells) is recognised as such, since tidying it gives back the layout the step began at."""
+        return self._within(budget, lambda: self._hint(layout))
+
+    def _hint(self, layout: Layout) -> tuple[str, str] | None:
         if layout.is_won():
             return None
         tidy = layout.copy()
@@ -469,7 +307,11 @@ class Solver:
         position = self.position_of(tidy)
         if not self._search(position):
             return None
-        steps = _expand(tidy, self.memo[position[2]])
+        # a king the search counts as in a column of its own (kings_to_columns) goes there first
+        waiting = [card.suit_index for card in tidy.cells
+                   if card is not None and card.order == KING and position[1] >> card.suit_index & 1]
+        step = ("king", min(waiting), True, position[0]) if waiting else self.memo[position[0]]
+        steps = _expand(tidy, step)
         table = tidy.copy()
         for move in steps:
             if table == layout:
@@ -477,10 +319,14 @@ class Solver:
             table.move(*move)
         return tidy_moves[0]
 
-    def line(self, layout: Layout) -> list[tuple[str, str]] | None:
+    def line(self, layout: Layout, budget: int | None = None) -> list[tuple[str, str]] | None:
         """A winning line from ``layout``: the hints, followed one after another. Single-card
         moves (source, target), each accepted by the rules, ending with every card home; None
-        if the layout cannot be won. Not always the shortest line."""
+        if the layout cannot be won. Not always the shortest line. ``budget``: for the whole
+        line (its hints rarely expand a position the verdict did not)."""
+        return self._within(budget, lambda: self._line(layout))
+
+    def _line(self, layout: Layout) -> list[tuple[str, str]] | None:
         if not self.winnable(layout):
             return None
         table = layout.copy()
@@ -493,6 +339,437 @@ class Solver:
         if not table.is_won():
             raise RuntimeError(f"a winning line lost its way at {table!r}")
         return moves
+
+
+def _record_win(memo: dict, group: list[tuple], winner: int, step: tuple) -> None:
+    """Memoise a won group: the winner makes ``step``; every other member moves kings towards
+    it, along a breadth-first tree grown from the winner in suit order."""
+    memo[group[winner][0][0]] = step
+    if len(group) == 1:
+        return
+    reached = {winner}
+    queue = [winner]
+    for current in queue:
+        for suit, to_column, other in group[current][1]:
+            if other not in reached:
+                reached.add(other)
+                queue.append(other)
+                # ``other`` goes back to ``current`` by undoing this king move
+                memo[group[other][0][0]] = ("king", suit, not to_column, group[current][0][0])
+
+
+def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_suits, units_of, column_of,
+              dealt_at, above_of):
+    """The search of one deal, as closures over its tables: (search, settle, count, get_limit,
+    set_limit)."""
+    memo = solver.memo
+    memo_get = memo.get
+    prune = solver.prune
+    count = 0
+    limit = _NO_LIMIT
+    budget_given = 0
+
+    def settle(key: int, kings: int, in_columns: int, bottoms: int, tops: int, touched: list[int],
+               lost: dict | None) -> tuple | None:
+        """The canonical position, from its depths (``key``, without the kings) and card sets:
+        bottom cards go home while they can, and a column left holding only its king's run
+        becomes that king's column. ``touched``: the columns whose depth changed (only they can
+        have become a king's column). None if ``lost`` (the memo) knows the position is lost."""
+        while True:
+            guarded = in_columns | GUARDS
+            lowest = guarded & ~(guarded - ONES)
+            going_home = bottoms & lowest
+            if going_home:
+                while going_home:
+                    bit = going_home & -going_home
+                    going_home ^= bit
+                    index = column_of[bit.bit_length()]
+                    shift = _SHIFT[index]
+                    depth = key >> shift & DEPTH_MASK
+                    key -= 1 << shift
+                    in_columns ^= bit
+                    bottoms ^= bit | bottoms_at[index][depth - 1]
+                    tops ^= tops_at[index][depth] ^ tops_at[index][depth - 1]
+                    touched.append(index)
+                continue
+            converted = False
+            for index in touched:
+                shift = _SHIFT[index]
+                depth = key >> shift & DEPTH_MASK
+                if depth and depth <= king_runs[index]:
+                    kings |= king_suits[index]
+                    in_columns ^= prefixes[index][depth]
+                    bottoms ^= bottoms_at[index][depth]
+                    tops ^= tops_at[index][depth]
+                    key -= depth << shift
+                    converted = True
+            if not converted:
+                break
+            touched = []
+        if kings:
+            done = lowest & GUARDS  # a suit with no card left in the columns is all home, king too
+            if done:
+                kings &= ~_DONE_SUITS[done >> 13]
+        key |= kings << KINGS_SHIFT
+        floating = CARD_BITS & ~(in_columns | (lowest - ONES))
+        waiting = floating & KING_BITS & ~KINGS_OF[kings] if prune else 0
+        if lost is not None and not waiting and lost.get(key, 1) is None:
+            return None
+        held = ((bottoms >> 1) | KINGS_OF[kings]) & floating
+        while True:
+            more = held | ((held >> 1) & floating)
+            if more == held:
+                break
+            held = more
+        # the dealt cards covering each suit's next card for its foundation
+        depths = key & _DEPTHS_MASK
+        burial = 0
+        next_home = lowest & in_columns
+        while next_home:
+            bit = next_home & -next_home
+            next_home ^= bit
+            at = bit.bit_length()
+            burial += (depths >> _SHIFT[column_of[at]] & DEPTH_MASK) - dealt_at[at]
+        position = (key, kings, in_columns, bottoms, tops, lowest, floating, held,
+                    floating.bit_count() - held.bit_count(), ((lowest - ONES) & CARD_BITS).bit_count(), burial,
+                    COLUMNS - ((depths | depths >> 1 | depths >> 2 | depths >> 3 | depths >> 4) & _FIELD_LOWS).bit_count())
+        if waiting and prune:
+            position = kings_to_columns(position)
+            if lost is not None and lost.get(position[0], 1) is None:
+                return None
+        return position
+
+    def kings_to_columns(position: tuple) -> tuple:
+        """The position with every king waiting in a cell moved into an empty column, when its
+        kings' group is that member's alone to search (the module's docstring), else as it is."""
+        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial, empty = position
+        floating_kings = floating & KING_BITS
+        waiting = floating_kings & ~KINGS_OF[kings]
+        floating_count = floating_kings.bit_count()
+        if floating_count > empty or (floating_count == empty and tops & KING_BITS):
+            return position
+        not_floating = ~floating
+        while waiting:
+            king = waiting & -waiting
+            waiting ^= king
+            at = king.bit_length() - 1
+            length = at + 1 - (not_floating & (king - 1)).bit_length()  # the king and the cards on it
+            held |= (king << 1) - (king >> (length - 1))
+            used -= length
+            kings |= 1 << (at // LANE)
+        return ((key & _DEPTHS_MASK) | kings << KINGS_SHIFT, kings, in_columns, bottoms, tops, lowest, floating, held,
+                used, home, burial, empty)
+
+    def unit_moves(position: tuple, rank: int, forcing: bool, kings_only: bool) -> tuple[list[tuple], bool]:
+        """The unit moves of a position, as (order, column, to_column, child), but those the memo
+        knows to be lost and those lost at a glance (``kings_only``: only the units whose top
+        card is a king); and whether the move is forced (the rule of the module's docstring).
+        ``rank`` (the position's kings) breaks ties in the order."""
+        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial, empty = position
+        free = CELLS - used
+        not_floating = ~floating
+        onto_column = tops & ((bottoms | held) >> 1) & NOT_KINGS  # the unit's place is a column's
+        king_tops = tops & KING_BITS
+        if kings_only:
+            candidates = king_tops
+            onto_column = 0
+        elif free > 1:
+            candidates = tops
+        else:
+            # units of one card (no floating card lying on it): all that fits in one cell, or
+            # that moves with no cell free
+            singles = tops & bottoms & ~(floating << 1)
+            if free:
+                candidates = onto_column | king_tops | (tops & singles)
+            else:
+                candidates = (onto_column | king_tops) & singles
+        free_columns = empty - kings.bit_count()
+        if (forcing and onto_column & (held >> 1)
+                and not (in_columns | floating) & KING_BITS & ~KINGS_OF[kings]):
+            # every king home or in a column of its own: a unit going onto a king's run
+            forced = -1
+            onto_king = onto_column & (held >> 1)
+            while onto_king:
+                top = onto_king & -onto_king
+                onto_king ^= top
+                above = _UP_TO_KING[top.bit_length() + 1]
+                if held & above != above:
+                    continue
+                index = column_of[top.bit_length()]
+                unit = units_of[index][key >> _SHIFT[index] & DEPTH_MASK]
+                if (not unit[_U_NEW_DEPTH] or unit[_U_LENGTH] + unit[_U_BOTTOM_AT]
+                        - (not_floating & unit[_U_BELOW_BOTTOM]).bit_length() - 1 > free):
+                    continue
+                if forced < 0 or index < forced:
+                    forced = index
+            if forced >= 0:
+                unit = units_of[forced][key >> _SHIFT[forced] & DEPTH_MASK]
+                child = settle((key & _DEPTHS_MASK) - unit[_U_KEY], kings, in_columns ^ unit[_U_LEAVING],
+                               bottoms ^ unit[_U_BOTTOMS], tops ^ unit[_U_TOPS], [forced], None)
+                return [(0, forced, True, child)], True
+        moves = []
+        rank <<= 4
+        # kings waiting in cells: the children's keys are canonical only after kings_to_columns
+        waiting = floating & KING_BITS & ~KINGS_OF[kings] if prune else 0
+        while candidates:
+            top = candidates & -candidates
+            candidates ^= top
+            index = column_of[top.bit_length()]
+            unit = units_of[index][key >> _SHIFT[index] & DEPTH_MASK]
+            tail = unit[_U_BOTTOM_AT] - (not_floating & unit[_U_BELOW_BOTTOM]).bit_length()  # floating cards on it
+            size = unit[_U_LENGTH] + tail
+            if top & onto_column:
+                if size > free + 1:
+                    continue
+                to_column = True
+                child_key = key - unit[_U_KEY]
+                child_kings = kings
+            elif unit[_U_KING] and free_columns > 0:
+                if size > free + 1:
+                    continue
+                to_column = True
+                child_kings = kings | unit[_U_KING]
+                child_key = key - unit[_U_KEY] + (unit[_U_KING] << KINGS_SHIFT)
+            else:
+                if size > free:
+                    continue
+                to_column = False
+                child_key = key - unit[_U_KEY]
+                child_kings = kings
+            uncovered = unit[_U_UNCOVERED]
+            if uncovered & lowest or unit[_U_CONVERTS]:
+                child = settle(child_key & _DEPTHS_MASK, child_kings, in_columns ^ unit[_U_LEAVING],
+                               bottoms ^ unit[_U_BOTTOMS], tops ^ unit[_U_TOPS], [index], memo)
+                if child is None:
+                    continue
+                child_used = child[8]
+            else:
+                leaving = unit[_U_LEAVING]
+                child_waiting = waiting or (prune and leaving & KING_BITS and not to_column)
+                if not child_waiting and memo_get(child_key, 1) is None:
+                    continue
+                child_floating = floating | leaving
+                if uncovered:
+                    # floating cards now lying on the uncovered card leave their cells
+                    lying = unit[_U_UNCOVERED_AT] - (~child_floating & unit[_U_BELOW_UNCOVERED]).bit_length()
+                    now_held = uncovered - (uncovered >> lying)
+                else:
+                    lying = now_held = 0
+                if to_column:
+                    child_held = held | leaving | now_held
+                    child_used = used - lying
+                else:
+                    bottom = unit[_U_BOTTOM]
+                    child_held = (held & ~(bottom - (bottom >> tail))) | now_held
+                    child_used = used + size - lying
+                child = (child_key, child_kings, in_columns ^ leaving, bottoms ^ unit[_U_BOTTOMS],
+                         tops ^ unit[_U_TOPS], lowest, child_floating, child_held, child_used, home,
+                         burial - unit[_U_LENGTH] * (lowest & unit[_U_LEFT]).bit_count(),
+                         empty if unit[_U_NEW_DEPTH] else empty + 1)
+                if child_waiting:
+                    child = kings_to_columns(child)
+                    if memo_get(child[0], 1) is None:
+                        continue
+                    child_used = child[8]
+            if child_used == CELLS and prune and child[2] and stuck(child):
+                memo[child[0]] = None
+                continue
+            # the order of trial, one int, from the high bits down: cards not home, dealt cards
+            # covering the suits' next cards (8 bits), cells used (3 bits), then the kings of the
+            # group's member (4 bits) and the column (4 bits), so no two children tie
+            moves.append(((((52 - child[9] << 8) + child[10] << 3) + child_used << 8) + rank + index,
+                          index, to_column, child))
+        return moves, False
+
+    def stuck(position: tuple) -> bool:
+        """A position with no cell free is lost if no card can ever go home from it, nor leave a
+        cell: the only moves are then single cards going onto columns (and kings into free
+        columns), so it is lost if those moves, made in any order, never uncover a card that
+        goes home or that a card in a cell can go onto, nor empty a column. Judged on an
+        over-estimate of what those moves reach (every card that could ever move, moved, with
+        each moved card a place for its next lower one), so "lost" is exact."""
+        _key, kings, in_columns, bottoms, _tops, lowest, floating, held, _used, _home, _burial, empty = position
+        if empty > kings.bit_count():
+            if floating & KING_BITS & ~KINGS_OF[kings]:
+                return False  # a king in a cell can take the free column
+            kings_move = KING_BITS  # a king at a column's bottom could take it
+        else:
+            kings_move = 0
+        cells = floating & ~held
+        goes_home = lowest & in_columns
+        places = (bottoms | held) & ~(held << 1)  # the cards at the ends of the columns
+        movable = bottoms & ~(held << 1)  # the columns' bottom cards with no card lying on them
+        moving = movable & ((places >> 1) | kings_move)
+        while moving:
+            places |= moving
+            movable ^= moving
+            while moving:
+                card = moving & -moving
+                moving ^= card
+                uncovered = above_of[card.bit_length()]
+                if not uncovered or uncovered & goes_home or (uncovered >> 1) & cells:
+                    return False
+                places |= uncovered
+                movable |= uncovered
+            moving = movable & ((places >> 1) | kings_move)
+        return True
+
+    def kings_group(position: tuple) -> list[tuple]:
+        """The positions reachable from ``position`` by moving kings' runs between the cells and
+        empty columns, ``position`` first, each as (position, king moves): a king move is
+        (suit, to_column, index of the member it leads to). Every king move can be undone (a run
+        moved to a column frees the cells it needs to come back; one moved to the cells frees
+        its column), so the group is the same from any of its members. (``search`` knows at a
+        glance most positions whose group is themselves alone.)"""
+        key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial, empty = position
+        floating_kings = floating & KING_BITS
+        # each floating king's run (the king and the floating cards lying on it, in turn): its
+        # cards lie in the king's column if it has one, else in the cells
+        run_cards = [0, 0, 0, 0]
+        run_lengths = [0, 0, 0, 0]
+        not_floating = ~floating
+        for suit in _LANES:
+            king = _KING_OF_SUIT[suit]
+            if floating_kings & king:
+                length = _KING_AT[suit] + 1 - (not_floating & (king - 1)).bit_length()
+                run_lengths[suit] = length
+                run_cards[suit] = (king << 1) - (king >> (length - 1))
+                if kings >> suit & 1:
+                    held &= ~run_cards[suit]
+                else:
+                    used -= length
+        # ``held`` and ``used``: as if every floating king were in a cell
+        members = [kings]
+        index_of = {kings: 0}
+        edges: list[list[tuple[int, bool, int]]] = []
+        cursor = 0
+        while cursor < len(members):
+            current = members[cursor]
+            current_used = used
+            for suit in _LANES:
+                if floating_kings & _KING_OF_SUIT[suit] and not current >> suit & 1:
+                    current_used += run_lengths[suit]
+            free_columns = empty - current.bit_count()
+            moves = []
+            for suit in _LANES:
+                if not floating_kings & _KING_OF_SUIT[suit]:
+                    continue
+                if current >> suit & 1:
+                    if run_lengths[suit] > CELLS - current_used:
+                        continue
+                    other, to_column = current & ~(1 << suit), False
+                elif free_columns:
+                    other, to_column = current | (1 << suit), True
+                else:
+                    continue
+                if other not in index_of:
+                    index_of[other] = len(members)
+                    members.append(other)
+                moves.append((suit, to_column, index_of[other]))
+            edges.append(moves)
+            cursor += 1
+        if len(members) == 1:
+            return [(position, ())]
+        group = [(position, edges[0])]
+        depths_key = key & _DEPTHS_MASK
+        for member, member_edges in zip(members[1:], edges[1:]):
+            member_held, member_used = held, used
+            for suit in _LANES:
+                if floating_kings & _KING_OF_SUIT[suit]:
+                    if member >> suit & 1:
+                        member_held |= run_cards[suit]
+                    else:
+                        member_used += run_lengths[suit]
+            group.append(((depths_key | member << KINGS_SHIFT, member, in_columns, bottoms, tops, lowest, floating,
+                           member_held, member_used, home, burial, empty), member_edges))
+        return group
+
+    def search(position: tuple) -> bool:
+        """Exact: can ``position`` be won? Memoises the verdict of its whole kings' group: lost
+        (None), or the step of a winning line. The step chosen is the first winning one in a
+        fixed order, so it depends on the position only, never on what was searched before."""
+        nonlocal count
+        key = position[0]
+        entry = memo_get(key, _MISSING)
+        if entry is not _MISSING:
+            return entry is not None
+        if not position[2]:  # no dealt card left in the columns: every card goes home
+            memo[key] = GOAL
+            return True
+        if count >= limit:
+            raise SolverBudgetExceeded(budget_given)
+        count += 1
+        kings = position[1]
+        moves, forced = unit_moves(position, kings, prune, False)
+        if forced:
+            _order, pile, _to_column, child = moves[0]
+            won = search(child)
+            memo[key] = ("unit", pile, True, child[0]) if won else None
+            return won
+        floating_kings = position[6] & KING_BITS
+        if not floating_kings:
+            group = None
+        elif not prune:
+            group = kings_group(position)
+        elif floating_kings & ~KINGS_OF[kings]:
+            # no column for a king in a cell, and no cell for a king's run: alone
+            group = None if position[8] == CELLS and position[11] == kings.bit_count() else kings_group(position)
+        elif position[8] == CELLS or floating_kings.bit_count() < position[11] or not position[4] & KING_BITS:
+            # every king in a column: no cell for a king's run, or one column to spare (or no
+            # king's unit that could use one), so the other members wait (see kings_to_columns)
+            group = None
+        else:
+            group = kings_group(position)
+        if group is None or len(group) == 1:
+            moves.sort()
+            for _order, pile, to_column, child in moves:
+                if search(child):
+                    memo[key] = ("unit", pile, to_column, child[0])
+                    return True
+            memo[key] = None
+            return False
+        children = []
+        empty = position[11]
+        for member_index, (member, _moves) in enumerate(group):
+            # A king waiting in a cell beside a free column: the member with that king in the
+            # column makes every other unit move as well or better (more cells free, as many
+            # places), and can come back here; only a king's unit taking the free column needs
+            # this member.
+            waiting = (prune and empty > member[1].bit_count()
+                       and member[6] & KING_BITS & ~KINGS_OF[member[1]])
+            if member_index:
+                if waiting and not member[4] & KING_BITS:
+                    continue
+                member_moves, _forced = unit_moves(member, member[1], False, bool(waiting))
+            elif waiting:
+                member_moves = [move for move in moves
+                                if units_of[move[1]][key >> _SHIFT[move[1]] & DEPTH_MASK][_U_KING]]
+            else:
+                member_moves = moves
+            for order, pile, to_column, child in member_moves:
+                children.append((order, pile, member_index, to_column, child))
+        children.sort()
+        for _order, pile, member_index, to_column, child in children:
+            if search(child):
+                _record_win(memo, group, member_index, ("unit", pile, to_column, child[0]))
+                return True
+        for member, _moves in group:
+            memo[member[0]] = None
+        return False
+
+    def counted() -> int:
+        return count
+
+    def get_limit() -> tuple[int, int]:
+        return limit, budget_given
+
+    def set_limit(new_limit: tuple[int, int]) -> None:
+        """The count of positions at which the search stops, and the budget it came from."""
+        nonlocal limit, budget_given
+        limit, budget_given = new_limit
+
+    return search, settle, counted, get_limit, set_limit
+
 
 _LONGEST_LINE = 2000
 

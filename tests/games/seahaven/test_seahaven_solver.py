@@ -3,12 +3,14 @@ winning lines that the rules accept move by move up to the win."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from seahaven_brute import brute_force_winnable, crowded_position, small_position
 from seahaven_helpers import DEFINITION, Layout, deal_cards, layout, state_with
 
 from app.games.seahaven.game import MoveCard
-from app.games.seahaven.solver import Solver, solve, solver_for
+from app.games.seahaven.solver import Solver, SolverBudgetExceeded, solve, solver_for
 
 # S5.1 positions built by hand. Run: 9H 8H 7H covers 6C (and 6H): with two free cells it can
 # only leave by being carried onto TH through the cells; the run TH 9H 8H 7H needs three.
@@ -199,3 +201,137 @@ def test_s5_1_the_dominance_rules_change_no_verdict(number, classic):
     line = pruned.line(table)
     if line is not None:
         assert replay(table, line).is_won()
+
+
+# -- verdicts stored once (solver_verdicts.txt), and the budget ---------------------------------------------
+
+
+def stored_verdicts() -> dict[tuple[bool, int], bool]:
+    """(classic, deal number) -> winnable, as stored in solver_verdicts.txt."""
+    verdicts, kind, number = {}, None, 0
+    for text in (Path(__file__).parent / "solver_verdicts.txt").read_text().splitlines():
+        if text.startswith("#") or not text.strip():
+            continue
+        if text[0].isalpha():
+            name, first = text.split()
+            kind, number = name == "classic", int(first)
+            continue
+        for mark in text.strip():
+            verdicts[kind, number] = mark == "1"
+            number += 1
+    return verdicts
+
+
+VERDICTS = stored_verdicts()
+
+
+def test_the_stored_verdicts_cover_a_thousand_deals_of_each_kind():
+    assert len(VERDICTS) == 2000
+    assert sum(VERDICTS[True, number] for number in range(1, 1001)) == 891  # the C solver's count too
+    assert sum(VERDICTS[False, number] for number in range(1, 1001)) == 983
+
+
+@pytest.mark.parametrize("classic", [True, False])
+@pytest.mark.parametrize("start", range(1, 6))
+def test_s5_1_verdicts_match_the_stored_ones_on_a_sample_of_deals(classic, start):
+    # every fifth deal: 200 classic and 200 open deals in all, each with a fresh solver
+    wrong = []
+    for number in range(start * 5 - 4, 1001, 25):
+        table = Layout.deal(deal_cards(number), classic)
+        if Solver(table.columns).winnable(table) != VERDICTS[classic, number]:
+            wrong.append(number)
+    assert wrong == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("classic", [True, False])
+def test_s5_1_verdicts_match_the_stored_ones_on_every_stored_deal(classic):
+    wrong = []
+    for number in range(1, 1001):
+        table = Layout.deal(deal_cards(number), classic)
+        if Solver(table.columns).winnable(table) != VERDICTS[classic, number]:
+            wrong.append(number)
+    assert wrong == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("classic", [True, False])
+def test_s5_1_the_shortcuts_change_no_verdict_on_many_deals(classic):
+    # prune=False: the plain search, with every kings' group searched whole and no child judged
+    # at a glance
+    for number in range(1, 121):
+        table = Layout.deal(deal_cards(number), classic)
+        assert Solver(table.columns, prune=False).winnable(table) == VERDICTS[classic, number], number
+
+
+# The search counts KH as in a column of its own (a free column to spare, S3.3): the hint moves it
+# there first, and the line goes on from there.
+KING_IN_A_CELL = dict(columns=["6H QH", "JH 8H", "TH 9H 7H"], cells="KH -- -- --", home="KC KD 5H KS")
+
+
+def test_s5_2_a_king_waiting_in_a_cell_goes_to_an_empty_column_first():
+    table = layout(**KING_IN_A_CELL)
+    solver = Solver(table.columns)
+    assert solver.hint(table) == ("c1", "t4")
+    line = solver.line(table)
+    assert line[0] == ("c1", "t4") and replay(table, line).is_won()
+    assert brute_force_winnable(table)
+    assert Solver(table.columns, prune=False).winnable(table)
+
+
+# Classic deal 554 is the hardest of deals 1-1000 for the search (winnable, thousands of positions).
+HARD = 554
+
+
+def test_a_budget_too_small_gives_no_verdict_and_a_later_call_carries_on():
+    table = Layout.deal(deal_cards(HARD), classic=True)
+    solver = Solver(table.columns)
+    with pytest.raises(SolverBudgetExceeded) as raised:
+        solver.winnable(table, budget=50)
+    assert raised.value.budget == 50 and solver.positions == 50
+    assert solver.winnable(table) is True  # no budget: the exact verdict, as before
+    fresh = Solver(table.columns)
+    assert fresh.winnable(table) is True
+    # the memo is the same as a search without a budget; redone: only the positions the search
+    # was in the middle of (at most one a level, and levels are fewer than the 50 positions)
+    assert solver.memo == fresh.memo
+    assert fresh.positions < solver.positions < fresh.positions + 50
+    assert solver.line(table) == fresh.line(table)
+
+
+def test_small_budgets_one_after_another_reach_the_exact_verdicts():
+    for number, classic in [(HARD, True), (1, True), (88, False)]:
+        table = Layout.deal(deal_cards(number), classic)
+        solver = Solver(table.columns)
+        tries = 0
+        while True:
+            tries += 1
+            try:
+                verdict = solver.winnable(table, budget=200)
+                break
+            except SolverBudgetExceeded:
+                assert tries < 1000
+        assert verdict == VERDICTS[classic, number]
+        assert tries > 1 or number != HARD
+
+
+def test_a_budget_bounds_hints_and_lines_too():
+    table = Layout.deal(deal_cards(HARD), classic=True)
+    with pytest.raises(SolverBudgetExceeded):
+        Solver(table.columns).hint(table, budget=10)
+    with pytest.raises(SolverBudgetExceeded):
+        Solver(table.columns).line(table, budget=10)
+    solver = Solver(table.columns)
+    assert solver.winnable(table, budget=10**6)
+    known = solver.positions
+    line = solver.line(table, budget=0)  # every step of the line is memoised already
+    assert solver.positions == known and replay(table, line).is_won()
+    assert solver.hint(table, budget=0) == line[0]
+
+
+def test_a_budget_of_a_call_does_not_outlive_it():
+    table = Layout.deal(deal_cards(HARD), classic=True)
+    solver = Solver(table.columns)
+    with pytest.raises(SolverBudgetExceeded):
+        solver.winnable(table, budget=5)
+    assert solver.hint(table) is not None  # no budget given: no limit
