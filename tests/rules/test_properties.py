@@ -27,7 +27,7 @@ from app.games.mason import (
     ScoreTable, is_computer_name, is_meld, is_run, judge_lay_down, parse_deck,
 )
 from app.games.mason.cards import points_of, sort_cards
-from app.games.mason.game import HAND_SIZE
+from app.games.mason.state import HAND_SIZE
 from app.games.mason.melds import MELD, RUN
 from app.games.mason.menus import NotAChoice, parse_choice, parse_selection
 from app.games.mason.bot import choose_computer_discard, computer_draw_source, next_computer_play

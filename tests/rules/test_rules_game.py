@@ -12,7 +12,7 @@ from app.games.mason import (
     WrongPhase,
 )
 from app.games.mason.cards import points_of
-from app.games.mason.game import STALL_REBUILDS
+from app.games.mason.state import STALL_REBUILDS
 from rules_test_helpers import (
     NAMES2, NAMES3, card, cards, deal, draw_and_discard, go_out_quickly, hand_codes, play_turn, quick_game,
     rebuilt,

@@ -697,7 +697,7 @@ def test_a_scores_csv_that_is_a_folder_is_reported_and_kept(folder):
 
 
 def test_scores_that_cannot_be_saved_are_reported_not_a_crash(folder, monkeypatch):
-    from app import terminal
+    from app.games.mason import __main__ as terminal  # the program behind python -m app.terminal
 
     def read_only(path, data, **_options):
         raise OSError(30, "Read-only file system")

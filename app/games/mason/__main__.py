@@ -2,7 +2,7 @@
 
 Run it from the folder that holds ``scores.csv`` and the deck files::
 
-    python -m app.terminal            # play
+    python -m app.terminal            # play (or: python -m app.games.mason)
     python -m app.terminal < answers  # replay a file of answers (R9.4)
 
 It reads exactly the menu answers, names, deck file names and Menu F selections, one per line,
@@ -16,22 +16,25 @@ import argparse
 import os
 import random
 import sys
-from typing import IO, Sequence
+from collections.abc import Sequence
+from typing import IO
 
-from .core.autoplay import autoplay, computer_seats
-from .core.names import NameRefused, admit_new_name, is_computer_name
-from .core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
-from .files import write_atomically
-from .games.mason import (
-    DISCARD_PILE, STOCK, Card, DeckError, Game, NextRound, Outcome, RoundOver, ScoresFileError, ScoreTable,
-    parse_deck,
+from app.core.autoplay import autoplay, computer_seats
+from app.core.names import NameRefused, admit_new_name, is_computer_name
+from app.core.terminal import (
+    Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes, write_atomically,
 )
-from .games.mason.menus import (
-    GAME_OPTIONS, MENU_A, MENU_B, MENU_D, MENU_E, QUIT, VIEW_SCORES, NotAChoice, parse_choice,
-    parse_selection,
+
+from .actions import DISCARD_PILE, STOCK, NextRound, RoundOver
+from .cards import Card
+from .decks import DeckError, parse_deck
+from .definition import DEFINITION
+from .menus import (
+    GAME_OPTIONS, MENU_A, MENU_B, MENU_D, MENU_E, QUIT, VIEW_SCORES, NotAChoice, parse_choice, parse_selection,
 )
-from .games.mason.players import DISCARD_CHOICE, LAY_DOWN_CHOICE
-from .games.mason.scores import decode_scores_bytes
+from .players import DISCARD_CHOICE, LAY_DOWN_CHOICE
+from .scores import ScoresFileError, ScoreTable, decode_scores_bytes
+from .state import MasonState, Outcome
 
 SCORES_FILE = "scores.csv"
 RULE = "-" * 64
@@ -59,14 +62,7 @@ class Terminal:
 
     def menu(self, title: str, options: Sequence[str], prompt: str = "Your choice") -> int:
         """Show a numbered menu and ask until one of its numbers is given (R9.1)."""
-        while True:
-            self.say(title)
-            for number, option in enumerate(options, start=1):
-                self.say(f"{number}. {option}")
-            try:
-                return parse_choice(self.ask(f"{prompt} (1-{len(options)}): "), len(options))
-            except NotAChoice as error:
-                self.say(str(error))
+        return self.console.menu(title, options, prompt)
 
     # -- the program ---------------------------------------------------------------------------------
 
@@ -127,7 +123,7 @@ class Terminal:
                 return
         names = self.choose_players(players)
         seed = self.rng.randrange(2**63)
-        game = Game.new(names, stacked_deck=deck, seed=None if deck else seed)
+        game = DEFINITION.new_state(names, stacked_deck=deck, seed=None if deck else seed)
         self.say(game.round_log()[0]["text"])
         controls = TerminalControls(self)
         computers = computer_seats(game)
@@ -193,7 +189,7 @@ class Terminal:
 
     # -- the table ---------------------------------------------------------------------------------
 
-    def show_table(self, game: Game, seat: int) -> None:
+    def show_table(self, game: MasonState, seat: int) -> None:
         """R4.4: discard top, stock size, everyone's sets and hand sizes, and the own hand."""
         view = game.view(seat)
         self.say(f"\nRound {view['round']} of {view['rounds']} - {view['turn_name']}'s turn")
@@ -205,14 +201,14 @@ class Terminal:
                      f"{player['score']} points; sets: {sets}")
         self.say("Your hand: " + " ".join(view["hand"]))
 
-    def menu_f(self, game: Game, seat: int) -> list[Card]:
+    def menu_f(self, game: MasonState, seat: int) -> list[Card]:
         hand = game.players[seat].hand.cards
         self.say("Menu F: Select Cards")
         for number, card in enumerate(hand, start=1):
             self.say(f"{number}. {card.label}")
         return hand
 
-    def round_summary(self, game: Game) -> None:
+    def round_summary(self, game: MasonState) -> None:
         """R9.3: each player's points this round and the game total."""
         round_number = len(game.round_scores)
         points = game.round_scores[-1]
@@ -223,7 +219,7 @@ class Terminal:
         for seat, (player, added) in enumerate(zip(game.players, points)):
             self.say(f"  {game.label(seat)}: {added} points this round, {player.score} in total")
 
-    def final_results(self, game: Game) -> None:
+    def final_results(self, game: MasonState) -> None:
         winners = game.winners()
         self.say("\nGame over. Final scores:")
         for seat, player in enumerate(game.players):
@@ -245,17 +241,17 @@ class TerminalControls:
     def __init__(self, terminal: Terminal):
         self.terminal = terminal
 
-    def choose_draw(self, game: Game, seat: int) -> str:
+    def choose_draw(self, game: MasonState, seat: int) -> str:
         self.terminal.show_table(game, seat)
         choice = self.terminal.menu("Menu D: Which Card to Draw", MENU_D)
         return STOCK if choice == 1 else DISCARD_PILE
 
-    def choose_action(self, game: Game, seat: int) -> str:
+    def choose_action(self, game: MasonState, seat: int) -> str:
         self.terminal.show_table(game, seat)
         choice = self.terminal.menu("Menu E: Next Action", MENU_E)
         return LAY_DOWN_CHOICE if choice == 1 else DISCARD_CHOICE
 
-    def choose_lay_down(self, game: Game, seat: int) -> list[Card]:
+    def choose_lay_down(self, game: MasonState, seat: int) -> list[Card]:
         while True:  # R5.5: Menu F again until the selection is well formed
             hand = self.terminal.menu_f(game, seat)
             answer = self.terminal.ask("Cards to play down (numbers separated by commas, such as 1,4,5): ")
@@ -264,7 +260,7 @@ class TerminalControls:
             except NotAChoice as error:
                 self.terminal.say(str(error))
 
-    def choose_discard(self, game: Game, seat: int) -> Card:
+    def choose_discard(self, game: MasonState, seat: int) -> Card:
         while True:  # R5.6: one number, asked even when one card is left
             hand = self.terminal.menu_f(game, seat)
             try:
@@ -272,10 +268,10 @@ class TerminalControls:
             except NotAChoice as error:
                 self.terminal.say(str(error))
 
-    def refused(self, game: Game, seat: int, message: str) -> None:
+    def refused(self, game: MasonState, seat: int, message: str) -> None:
         self.terminal.say(f"Not allowed: {message}")
 
-    def done(self, game: Game, seat: int, outcome: Outcome) -> None:
+    def done(self, game: MasonState, seat: int, outcome: Outcome) -> None:
         for event in outcome.events:
             self.terminal.say(event["text"])
         if outcome.drawn is not None and not game.players[seat].is_computer:
