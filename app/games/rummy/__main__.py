@@ -16,76 +16,78 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import IO, Sequence
+from collections.abc import Sequence
+from typing import IO
 
+from app.core.autoplay import autoplay, computer_seats
+from app.core.cards import Card
 from app.core.decks import DeckError
-from app.core.menus import NotAChoice, parse_choice, parse_selection
-from app.core.names import NameRefused, admit_new_name, is_computer_name
+from app.core.menus import NotAChoice, parse_selection
+from app.core.names import NameRefused, admit_new_name
 from app.core.protocol import IllegalAction, Outcome
 from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
 
-from .actions import DISCARD_PILE, STOCK, DealHand, DiscardCard, DrawCard, LayOff, MeldCards
+from .actions import DISCARD_PILE, STOCK, Action, DealHand, DiscardCard, DrawCard, LayOff, MeldCards
 from .cards import CARDS
-from .definition import CLASSIC_RUMMY
-from .game import (
-    DEFAULT_TARGET, DRAW_MENU, DRAW_MENU_TITLE, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS,
-    PLAY_MENU, PLAY_MENU_TITLE, RummyGame,
+from .definition import DEFINITION
+from .state import (
+    DEFAULT_TARGET, DRAW_MENU, DRAW_MENU_TITLE, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, PLAY_MENU,
+    PLAY_MENU_TITLE, RummyState,
 )
 
 MELD, LAY_OFF, DISCARD = 1, 2, 3  # the play menu's answers (C8.3)
 RULE = "-" * 64
 
 
+# -- set-up (C8.2) ---------------------------------------------------------------------------------
+
+
+def ask_players(console: Console) -> int:
+    while True:
+        answer = console.ask(f"How many players ({MIN_SEATS}-{MAX_SEATS})? ").strip()
+        if answer.isascii() and answer.isdigit() and len(answer) <= 2 and MIN_SEATS <= int(answer) <= MAX_SEATS:
+            return int(answer)
+        console.say(f"Please answer with a number from {MIN_SEATS} to {MAX_SEATS}.")
+
+
+def ask_names(console: Console, count: int) -> list[str]:
+    names: list[str] = []
+    for seat in range(1, count + 1):
+        while True:  # a refused name asks the same seat again
+            try:
+                names.append(admit_new_name(console.ask(f"Name of player {seat}: "), names))
+                break
+            except NameRefused as refusal:
+                console.say(str(refusal))
+    return names
+
+
 class Terminal:
     """One terminal session: the set-up questions, then the game to its end."""
 
-    def __init__(self, console: Console):
+    def __init__(self, console: Console, game: RummyState):
         self.console = console
         self.say = console.say
         self.ask = console.ask
-        self.game: RummyGame | None = None
+        self.game = game
         self.hand_before = 0  # the human's hand before their draw, to tell them what they drew
-
-    # -- set-up (C8.2) ---------------------------------------------------------------------------
-
-    def ask_players(self) -> int:
-        while True:
-            answer = self.ask(f"How many players ({MIN_SEATS}-{MAX_SEATS})? ").strip()
-            if answer.isascii() and answer.isdigit() and len(answer) <= 2 and MIN_SEATS <= int(answer) <= MAX_SEATS:
-                return int(answer)
-            self.say(f"Please answer with a number from {MIN_SEATS} to {MAX_SEATS}.")
-
-    def ask_names(self, count: int) -> list[str]:
-        names: list[str] = []
-        for seat in range(1, count + 1):
-            while True:  # a refused name asks the same seat again
-                try:
-                    names.append(admit_new_name(self.ask(f"Name of player {seat}: "), names))
-                    break
-                except NameRefused as refusal:
-                    self.say(str(refusal))
-        return names
 
     # -- the game ---------------------------------------------------------------------------------
 
-    def play(self, game: RummyGame) -> None:
-        self.game = game
+    def play(self) -> None:
+        game = self.game
         for event in game.log:
             self.say(event["text"])
+        computers = computer_seats(game)
         while not game.is_over():
+            autoplay(game, computers, on_outcome=self.report)  # the computer seats' turns
             seat = game.to_move()
+            if game.is_over():
+                break
             if seat is None:
                 self.report(game.apply(None, DealHand()))
-            elif is_computer_name(game.names[seat]):
-                self.computer_turn(seat)
             else:
                 self.human_turn(seat)
-
-    def computer_turn(self, seat: int) -> None:
-        game = self.game
-        bot = CLASSIC_RUMMY.bot
-        while game.to_move() == seat:  # one turn: the draw, the plays, the discard
-            self.report(game.apply(seat, bot.choose(game, seat)))
 
     def report(self, outcome: Outcome, seat: int | None = None) -> None:
         """What an action did: its public events, what a person drew from the stock (only they
@@ -129,24 +131,13 @@ class Terminal:
         self.say("Your hand: " + "  ".join(f"{number}) {code}" for number, code in enumerate(view["hand"], start=1)))
 
     def menu(self, title: str, options: Sequence[str]) -> int:
-        while True:
-            self.say(title)
-            for number, option in enumerate(options, start=1):
-                self.say(f"{number}. {option}")
-            try:
-                return parse_choice(self.ask(f"Your choice (1-{len(options)}): "), len(options))
-            except NotAChoice as error:
-                self.say(str(error))
+        return self.console.menu(title, options)
 
     def ask_number(self, question: str, count: int) -> int:
         """One number from 1 to ``count``; anything else asks the same question again."""
-        while True:
-            try:
-                return parse_choice(self.ask(f"{question} (1-{count}): "), count)
-            except NotAChoice as error:
-                self.say(str(error))
+        return self.console.ask_number(question, count)
 
-    def hand(self, seat: int) -> list:
+    def hand(self, seat: int) -> list[Card]:
         return self.game.players[seat].hand.cards()
 
     def human_turn(self, seat: int) -> None:
@@ -195,7 +186,7 @@ class Terminal:
         number = self.ask_number("Meld to lay it off on", melds)
         self.attempt(seat, LayOff(card, number))
 
-    def attempt(self, seat: int, action) -> None:
+    def attempt(self, seat: int, action: Action) -> None:
         """A meld or lay-off: applied, or refused with the reason; the play menu follows."""
         try:
             outcome = self.game.apply(seat, action)
@@ -243,22 +234,21 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     deck = None
     if args.deck is not None:  # C8.2: an invalid deck stops the program before any question
         try:
-            deck = CLASSIC_RUMMY.parse_deck(read_text_file(args.deck, what="deck file"))
+            deck = DEFINITION.parse_deck(read_text_file(args.deck, what="deck file"))
         except (FileProblem, DeckError) as error:
             print(f"That deck cannot be used: {error}.", file=stderr)
             return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     console = Console(stdin, stdout)
-    terminal = Terminal(console)
     options = {"target": args.target, "rummy_bonus": not args.no_rummy_bonus}
     bonus = "no rummy bonus" if args.no_rummy_bonus else "rummy bonus on"
     how = f"stacked deck {args.deck}" if deck is not None else f"shuffled with seed {seed}"
     console.say(f"Classic Rummy to {args.target} points, {bonus}, {how}.")
     try:
-        count = terminal.ask_players()
-        names = terminal.ask_names(count)
-        game = CLASSIC_RUMMY.new_state(names, options=options, seed=None if deck else seed, stacked_deck=deck)
-        terminal.play(game)
+        count = ask_players(console)
+        names = ask_names(console, count)
+        game = DEFINITION.new_state(names, options=options, seed=None if deck else seed, stacked_deck=deck)
+        Terminal(console, game).play()
     except EndOfInput:
         return 0
     except KeyboardInterrupt:
@@ -273,3 +263,6 @@ def run() -> int:
 
 
 __all__ = ["main", "run", "Terminal"]
+
+if __name__ == "__main__":
+    sys.exit(run())

@@ -1,8 +1,10 @@
-"""Classic Rummy as a state machine (C2-C5, C7): ``RummyGame`` is the protocol's ``GameState``.
+"""Classic Rummy as a state machine (C2-C5, C7): ``RummyState`` is the protocol's ``GameState``.
 
-``apply(seat, action)`` is the only way a game changes. It checks that the game is not over, the
-phase, the turn, that the cards are the seat's own and the rule; then it applies the action whole,
-or raises an ``IllegalAction`` having changed nothing (every check comes before the first change).
+``apply(seat, action)`` is the only way a game changes. The core's template checks that the game
+is not over, that the action is one of this game's and whose turn it is (or, for the next deal,
+that the hand is over); ``_step`` checks the phase, that the cards are the seat's own and the
+rule, then applies the action whole, or raises an ``IllegalAction`` having changed nothing (every
+check comes before the first change).
 
 Piles keep their top card last (``Pile.cards[-1]``). Hands are masks of card numbers
 (``cards.py``), so they are always in hand order. The state is plain data (``to_dict``); the same
@@ -16,20 +18,22 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from app.core.cards import Card
 from app.core.names import COMPUTER_NAME, is_computer_name
 from app.core.protocol import (
-    BadAction, GameIsOver, GameState, Move, NotYourTurn, Outcome, SeatResult, WrongPhase,
+    EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase,
+    Zone, copy_log,
 )
 
 from .actions import (
-    DISCARD_PILE, STOCK, BadSelection, CardNotInHand, DealHand, DiscardCard, DrawCard, LayOff,
+    DISCARD_PILE, STOCK, Action, BadSelection, CardNotInHand, DealHand, DiscardCard, DrawCard, LayOff,
     LayOffRefused, MeldCards, MeldRefused, PileEmpty, TakenCardRefused,
 )
 from .cards import (
-    BIT, CARDS, CODE_OF, DECK, NUMBER, codes_of, ids_of, mask_of, numbers, parse_card, points,
+    BIT, CARDS, CODE_OF, DECK, NUMBER, cards_of, codes_of, ids_of, mask_of, numbers, parse_card, points,
 )
 from .melds import KINDS, Meld, fitting_any, holds_meld, meld_kind, why_it_does_not_fit, why_not_a_meld
 
@@ -152,14 +156,33 @@ class Player:
         return self.name == COMPUTER_NAME
 
 
-class RummyGame(GameState):
+class RummyView(View):
+    """What a seat sees of a Classic Rummy game (C7.1): the shared keys and the board's."""
+
+    phase: str
+    hand_number: int
+    target: int
+    rummy_bonus: bool
+    discard_top: str | None
+    discard_size: int
+    stock_size: int
+    stock_turned_over: bool
+    melds: list[dict[str, Any]]
+    latest_meld: int | None
+    taken: str | None
+    drawn: str | None
+    fits: dict[str, list[int]]
+    winner: int | None
+
+
+class RummyState(GameState):
     """One game of Classic Rummy. See the module's docstring."""
 
-    definition: Any = None  # set by the package when it registers the definition
     deck = DECK
 
-    def __init__(self, names: Sequence[str], *, target: int = DEFAULT_TARGET, rummy_bonus: bool = True,
-                 seed: int | str | None = None, stacked_deck: Sequence[int] | None = None):
+    def __init__(self, definition: GameDefinition, names: Sequence[str], *, target: int = DEFAULT_TARGET,
+                 rummy_bonus: bool = True, seed: int | str | None = None, stacked_deck: Sequence[int] | None = None):
+        super().__init__(definition)
         self.players = [Player(name) for name in names]
         self.target = target
         self.rummy_bonus = rummy_bonus
@@ -177,20 +200,36 @@ class RummyGame(GameState):
         self.played = False  # this turn melded or laid off (C5.2)
         self.turned_over = False  # the stock was turned over in this hand (C4.2)
         self.seen = 0  # cards face up at some moment of this hand: public knowledge (C7.1)
-        self.hand_results: list[dict] = []
-        self.log: list[dict] = []
+        self.hand_results: list[dict[str, Any]] = []
+        self.log: list[Event] = []
         self.log_start = 0  # the current hand's first event
         self.winner: int | None = None
-        self.labels = [super(RummyGame, self).label(seat) for seat in range(len(self.players))]
+
+    @classmethod
+    def new(cls, definition: GameDefinition, names: Sequence[str], *, target: int = DEFAULT_TARGET,
+            rummy_bonus: bool = True, seed: int | str | None = None,
+            stacked_deck: Sequence[Card] | None = None) -> RummyState:
+        """A game with hand 1 dealt (C2). ``AI`` names (any case) are computer seats."""
+        if not MIN_SEATS <= len(names) <= MAX_SEATS:
+            raise ValueError(f"Classic Rummy seats {MIN_SEATS} to {MAX_SEATS} players, not {len(names)}")
+        if stacked_deck is None and seed is None:
+            raise ValueError("a shuffled game needs a seed")
+        deck = None
+        if stacked_deck is not None:
+            deck = [NUMBER.get(card, -1) for card in stacked_deck]
+            if sorted(deck) != list(range(52)):
+                raise ValueError("a stacked deck holds the 52 cards of Classic Rummy once each")
+        clean = [COMPUTER_NAME if is_computer_name(name) else name.strip() for name in names]
+        game = cls(definition, clean, target=target, rummy_bonus=rummy_bonus, seed=seed, stacked_deck=deck)
+        game.hand_number = 1
+        game._deal(Outcome(DealHand()))
+        return game
 
     # -- the protocol: reading -------------------------------------------------------------------
 
     @property
     def names(self) -> list[str]:
         return [player.name for player in self.players]
-
-    def label(self, seat: int) -> str:
-        return self.labels[seat]  # the names never change: computed once
 
     def to_move(self) -> int | None:
         return self.turn if self.phase is DRAW or self.phase is PLAY else None
@@ -227,66 +266,49 @@ class RummyGame(GameState):
                               menu=PLAY_MENU_TITLE))
         return moves
 
-    def card_locations(self) -> Counter:
-        found: Counter = Counter()
-        for player in self.players:
-            found.update(player.hand.cards())
-        for meld in self.melds:
-            found.update(CARDS[n] for n in numbers(meld.mask))
-        found.update(CARDS[n] for n in self.stock.cards)
-        found.update(CARDS[n] for n in self.discard.cards)
-        return found
-
-    def hidden_mask(self, seat: int | None) -> int:
-        """C7.1: the cards ``seat`` may not know now: the other hands and the stock, less the
-        cards every player saw face up during this hand (taken from the discard pile, or in a
-        stock turned over from the discard pile, C4.1)."""
-        hidden = mask_of(self.stock.cards)
-        for index, player in enumerate(self.players):
-            if index != seat:
-                hidden |= player.hand.mask
-        return hidden & ~self.seen
-
-    def hidden_from(self, seat: int | None) -> set[Card]:
-        return {CARDS[n] for n in numbers(self.hidden_mask(seat))}
+    def zones(self) -> list[Zone]:
+        """C7.1: the other hands and the stock are hidden, but for the cards every player saw face
+        up during this hand (taken from the discard pile, or in a stock turned over from the
+        discard pile, C4.1); the melds and the discard pile lie face up."""
+        seen = self.seen
+        stock = mask_of(self.stock.cards)
+        zones = [Zone("stock", cards_of(stock & ~seen), NOBODY),
+                 Zone("stock, seen during this hand", cards_of(stock & seen), EVERYONE),
+                 Zone("discard pile", [CARDS[number] for number in self.discard.cards], EVERYONE),
+                 Zone("melds", [card for meld in self.melds for card in cards_of(meld.mask)], EVERYONE)]
+        for seat, player in enumerate(self.players):
+            hand = player.hand.mask
+            zones.append(Zone(f"{self.label(seat)}'s hand, seen during this hand", cards_of(hand & seen), EVERYONE))
+            zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~seen), frozenset({seat})))
+        return zones
 
     # -- the protocol: changing ------------------------------------------------------------------
 
-    def apply(self, seat: int | None, action: Any) -> Outcome:
-        """Apply ``action`` for ``seat`` whole, or raise an ``IllegalAction`` changing nothing."""
-        if self.phase is OVER:
-            raise GameIsOver("The game is over.")
-        kind = type(action)
-        if kind is DealHand:
-            if seat is not None and not (type(seat) is int and 0 <= seat < len(self.players)):
-                raise NotYourTurn("Only a player at the table may deal.")
-            if self.phase is not BETWEEN_HANDS:
-                raise WrongPhase(f"Hand {self.hand_number} is still being played.")
-            outcome = Outcome(action, seat)
+    def out_of_turn_refusal(self, seat: int | None) -> str:
+        return f"It is {self.label(self.turn)}'s turn."
+
+    def between_rounds_refusal(self) -> str:
+        return f"Hand {self.hand_number} is over: deal the next hand first."
+
+    def mid_round_refusal(self) -> str:
+        return f"Hand {self.hand_number} is still being played."
+
+    def _step(self, seat: int | None, action: Action) -> Outcome:
+        """Apply ``action`` (the core has checked whose turn it is) whole, or raise an
+        ``IllegalAction`` changing nothing."""
+        outcome = Outcome(action, seat)
+        if type(action) is DealHand:  # between hands (the core checked), anyone at the table
             self.hand_number += 1
             self._deal(outcome)
-            return outcome
-        if kind not in (DrawCard, MeldCards, LayOff, DiscardCard):
-            raise BadAction("That is not a Classic Rummy action.")
-        if self.phase is BETWEEN_HANDS:
-            raise WrongPhase(f"Hand {self.hand_number} is over: deal the next hand first.")
-        if seat != self.turn:
-            raise NotYourTurn(f"It is {self.label(self.turn)}'s turn.")
-        outcome = Outcome(action, seat)
-        if kind is DrawCard:
+        elif type(action) is DrawCard:
             self._draw(action.source, outcome)
-        elif kind is DiscardCard:
+        elif type(action) is DiscardCard:
             self._discard(action.card, outcome)
-        elif kind is MeldCards:
+        elif type(action) is MeldCards:
             self._meld(action.cards, outcome)
-        else:
+        elif type(action) is LayOff:
             self._lay_off(action.card, action.meld, outcome)
         return outcome
-
-    def _record(self, outcome: Outcome, seat: int | None, text: str, cards: list[str] | None = None) -> None:
-        event = {"seat": seat, "text": text, "cards": cards or []}
-        self.log.append(event)
-        outcome.events.append(event)
 
     def _deal(self, outcome: Outcome) -> None:
         """C2.2-C2.4: one card at a time to each seat in turn, from the hand's first player, then
@@ -317,8 +339,8 @@ class RummyGame(GameState):
         self.turned_over = False
         self.seen = BIT[up]
         self.log_start = len(self.log)
-        self._record(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
-                                    f"turned up on the discard pile.", [CARDS[up].id])
+        self.record(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
+                                    f"turned up on the discard pile.", [CARDS[up]])
 
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase is not DRAW:
@@ -328,23 +350,23 @@ class RummyGame(GameState):
         if source == STOCK:
             if not self.stock.cards:
                 if self.turned_over or not self.discard.cards:
-                    self._record(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
+                    self.record(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
                                                 f"hand {self.hand_number} is void, no score (C4.2).")
                     self._end_hand(None, outcome)
                     return
                 self.stock = self.discard.turn_over()  # C4.1
                 self.turned_over = True
-                self._record(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
+                self.record(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
                                             f"cards) is turned over to make a new stock (C4.1).")
             card = self.stock.take_top()
             self.taken = None
-            self._record(outcome, seat, f"{name} drew from the stock pile.")
+            self.record(outcome, seat, f"{name} drew from the stock pile.")
         elif source == DISCARD_PILE:
             if not self.discard.cards:
                 raise PileEmpty("The discard pile is empty: draw from the stock pile.")
             card = self.discard.take_top()
             self.taken = card
-            self._record(outcome, seat, f"{name} took {CODE_OF[card]} from the discard pile.", [CARDS[card].id])
+            self.record(outcome, seat, f"{name} took {CODE_OF[card]} from the discard pile.", [CARDS[card]])
         else:
             raise BadAction("Draw from the stock pile or the discard pile.")
         self.players[seat].hand.mask |= BIT[card]
@@ -394,8 +416,8 @@ class RummyGame(GameState):
         self.latest_meld = len(self.melds)
         self.seen |= mask
         self.played = True
-        self._record(outcome, self.turn, f"{self.label(self.turn)} melded a {kind}: {codes_of(mask)} "
-                                         f"(meld {len(self.melds)}).", ids_of(mask))
+        self.record(outcome, self.turn, f"{self.label(self.turn)} melded a {kind}: {codes_of(mask)} "
+                                         f"(meld {len(self.melds)}).", cards_of(mask))
         if not remaining:
             self._went_out(outcome)
 
@@ -419,8 +441,8 @@ class RummyGame(GameState):
         self.seen |= mask
         self.played = True
         owner = "their own" if meld.owner == self.turn else f"{self.label(meld.owner)}'s"
-        self._record(outcome, self.turn, f"{self.label(self.turn)} laid off {card.code} on meld {number}, "
-                                         f"{owner} {meld.kind}: {codes_of(meld.mask)}.", [card.id])
+        self.record(outcome, self.turn, f"{self.label(self.turn)} laid off {card.code} on meld {number}, "
+                                         f"{owner} {meld.kind}: {codes_of(meld.mask)}.", [card])
         if not remaining:
             self._went_out(outcome)
 
@@ -435,7 +457,7 @@ class RummyGame(GameState):
         player.hand.mask &= ~mask
         self.discard.cards.append(number)
         self.seen |= mask
-        self._record(outcome, seat, f"{self.label(seat)} discarded {card.code}.", [card.id])
+        self.record(outcome, seat, f"{self.label(seat)} discarded {card.code}.", [card])
         if not player.hand.mask:
             self._went_out(outcome)  # C3.4: going out by the discard
             return
@@ -461,10 +483,10 @@ class RummyGame(GameState):
         name = self.label(seat)
         if rummy:
             bonus = ", doubled" if self.rummy_bonus else " (no bonus at this table)"
-            self._record(outcome, seat, f"{name} went out in one turn: rummy! {name} scores {scored} "
+            self.record(outcome, seat, f"{name} went out in one turn: rummy! {name} scores {scored} "
                                         f"points{bonus}.")
         else:
-            self._record(outcome, seat, f"{name} went out and scores {scored} points.")
+            self.record(outcome, seat, f"{name} went out and scores {scored} points.")
         self._end_hand(seat, outcome, scored, rummy)
 
     def _end_hand(self, went_out: int | None, outcome: Outcome, scored: int = 0, rummy: bool = False) -> None:
@@ -480,12 +502,12 @@ class RummyGame(GameState):
             self.phase = OVER
             outcome.game_over = True
             name = self.label(went_out)
-            self._record(outcome, went_out, f"{name} reaches {self.players[went_out].score} points "
+            self.record(outcome, went_out, f"{name} reaches {self.players[went_out].score} points "
                                             f"(target {self.target}) and wins the game.")
         elif self.replays_for_ever():
             self.phase = OVER
             outcome.game_over = True
-            self._record(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
+            self.record(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
                                         f"were void: dealt from the same stacked deck (C8.1), the hands would "
                                         f"repeat for ever, so the game ends here with no winner.")
         else:
@@ -502,7 +524,7 @@ class RummyGame(GameState):
 
     # -- what a seat may see (C7.1) ---------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> RummyView:
         """C7.1: the melds, the discard top, the stock size, every hand's size and score, the
         seat's own hand; never another hand or the stock."""
         if not (type(seat) is int and 0 <= seat < len(self.players)):
@@ -608,14 +630,14 @@ class RummyGame(GameState):
         return [f"Hand {result['hand']}:"] + [f"{self.label(seat)}: {result['points'][seat]} points, total {totals[seat]}"
                                               for seat in range(len(self.players))]
 
-    def _visible_log(self, seat: int | None) -> list[dict]:
+    def _visible_log(self, seat: int | None) -> list[Event]:
         """The whole game's events. An earlier hand's event may name a card that is now, in this
         hand, hidden from ``seat`` (dealt again into another hand, or in the stock): that code is
         shown as ``??``, since a view never names a card its seat may not see."""
         log = self.log
         if not self.log_start:
-            return [dict(event, cards=list(event["cards"])) for event in log]
-        hidden = {CARDS[n].id for n in numbers(self.hidden_mask(seat))}
+            return copy_log(log)
+        hidden = {card.id for card in self.hidden_from(seat)}
 
         def mask(match: re.Match) -> str:
             return "??" if match.group(0) in hidden else match.group(0)
@@ -623,7 +645,7 @@ class RummyGame(GameState):
         shown = [{"seat": event["seat"], "text": _CODE_PATTERN.sub(mask, event["text"]),
                   "cards": [card for card in event["cards"] if card not in hidden]}
                  for event in log[:self.log_start]]
-        shown += [dict(event, cards=list(event["cards"])) for event in log[self.log_start:]]
+        shown += copy_log(log[self.log_start:])
         return shown
 
     # -- results and statistics (C5.3, C5.4) ------------------------------------------------------
@@ -644,7 +666,7 @@ class RummyGame(GameState):
 
     # -- plain data ----------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "format": STATE_FORMAT,
             "names": self.names,
@@ -667,13 +689,13 @@ class RummyGame(GameState):
             "turned_over": self.turned_over,
             "seen": ids_of(self.seen),
             "hand_results": [dict(r, points=list(r["points"])) for r in self.hand_results],
-            "log": [dict(event, cards=list(event["cards"])) for event in self.log],
+            "log": copy_log(self.log),
             "log_start": self.log_start,
             "winner": self.winner,
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "RummyGame":
+    def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> RummyState:
         """A saved game; ``ValueError`` if the data is not a consistent game."""
         try:
             if data.get("format") != STATE_FORMAT:
@@ -683,7 +705,7 @@ class RummyGame(GameState):
                 raise ValueError("a game has 2 to 6 seats")
             target = _integer(data["target"], LOWEST_TARGET, HIGHEST_TARGET)
             stacked = data["stacked_deck"]
-            game = cls(names, target=target, rummy_bonus=_flag(data["rummy_bonus"]), seed=_seed(data["seed"]),
+            game = cls(definition, names, target=target, rummy_bonus=_flag(data["rummy_bonus"]), seed=_seed(data["seed"]),
                        stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None)
             if game.stacked_deck is not None and sorted(game.stacked_deck) != list(range(52)):
                 raise ValueError("the stacked deck does not hold the 52 cards once each")
@@ -788,24 +810,5 @@ def _cards(ids: Any) -> list[int]:
     return cards
 
 
-def new_game(names: Sequence[str], *, target: int = DEFAULT_TARGET, rummy_bonus: bool = True,
-             seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> RummyGame:
-    """A game with hand 1 dealt (C2). ``AI`` names (any case) are computer seats."""
-    if not MIN_SEATS <= len(names) <= MAX_SEATS:
-        raise ValueError(f"Classic Rummy seats {MIN_SEATS} to {MAX_SEATS} players, not {len(names)}")
-    if stacked_deck is None and seed is None:
-        raise ValueError("a shuffled game needs a seed")
-    deck = None
-    if stacked_deck is not None:
-        deck = [NUMBER.get(card, -1) for card in stacked_deck]
-        if sorted(deck) != list(range(52)):
-            raise ValueError("a stacked deck holds the 52 cards of Classic Rummy once each")
-    clean = [COMPUTER_NAME if is_computer_name(name) else name.strip() for name in names]
-    game = RummyGame(clean, target=target, rummy_bonus=rummy_bonus, seed=seed, stacked_deck=deck)
-    game.hand_number = 1
-    game._deal(Outcome(None))
-    return game
-
-
-__all__ = ["RummyGame", "new_game", "Pile", "Deck", "Player", "PlayerHand", "DRAW", "PLAY", "BETWEEN_HANDS",
+__all__ = ["RummyState", "RummyView", "Pile", "Deck", "Player", "PlayerHand", "DRAW", "PLAY", "BETWEEN_HANDS",
            "OVER", "HAND_SIZE", "DRAW_MENU", "PLAY_MENU"]
