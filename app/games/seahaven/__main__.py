@@ -16,15 +16,19 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import IO, Sequence
+from collections.abc import Sequence
+from typing import IO
 
-from app.core import IllegalAction
 from app.core.decks import DeckError
+from app.core.protocol import IllegalAction
 from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
 
-from .game import DEFINITION, MAX_DEAL, WON, MoveCard, SeahavenState, Undo
+from .actions import MoveCard, Undo
+from .deals import MAX_DEAL
+from .definition import DEFINITION
 from .rules import CELLS, COLUMNS, FOUNDATIONS, Layout
 from .solver import Solver
+from .state import WON, SeahavenState
 
 PROMPT = "Your move (h for help): "
 PLAYER = "You"
@@ -236,3 +240,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
 def run() -> None:
     tolerate_bad_bytes()
     raise SystemExit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -52,7 +52,9 @@ from collections import OrderedDict
 from operator import itemgetter
 from typing import Sequence
 
-from .rules import CELLS, COLUMNS, KING, Card, Layout
+from app.core.cards import Card
+
+from .rules import CELLS, COLUMNS, KING, Layout
 
 LANE = 16  # each suit's 13 cards take 13 bits of a 16-bit lane: bit 16*suit + rank order
 _LANES = range(4)
