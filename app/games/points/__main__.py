@@ -28,11 +28,11 @@ from app.core.names import NameRefused, check_player_name, is_computer_name
 from app.core.protocol import IllegalAction
 from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
 
-from . import POINTS_RUMMY
-from .actions import CLOSED, OPEN, Declare, Discard, Draw, Drop, NextDeal
+from .actions import CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, NextDeal
 from .cards import is_joker
+from .definition import DEFINITION
 from .evaluator import HandContext
-from .game import DISCARD, DRAW, PointsState
+from .state import DISCARD, DRAW, PointsState
 
 GROUPS_EXAMPLE = "1,2,3 4,5,6,7 8,9,10 11,12,13"
 
@@ -174,7 +174,7 @@ class TerminalGame:
 
     def run(self) -> None:
         state = self.state
-        bot = POINTS_RUMMY.bot
+        bot = DEFINITION.bot
         names = state.names
         self.say(f"Points Rummy: {', '.join(state.label(seat) for seat in range(len(names)))}; "
                  f"{state.deals} deal{'s' if state.deals > 1 else ''}.")
@@ -220,16 +220,16 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
             names = ["Player"] + ["AI"] * ((args.players or 2) - 1)
         if args.players is not None and args.players != len(names):
             raise ValueError(f"--players {args.players} but {len(names)} names")
-        POINTS_RUMMY.check_seats(names)
-        options = POINTS_RUMMY.validate_options({"deals": args.deals})
+        DEFINITION.check_seats(names)
+        options = DEFINITION.validate_options({"deals": args.deals})
         stacked = None
         if args.deck is not None:
-            stacked = POINTS_RUMMY.parse_deck(read_text_file(args.deck, what="deck file"), len(names))
+            stacked = DEFINITION.parse_deck(read_text_file(args.deck, what="deck file"), len(names))
         seed = args.seed
         if seed is None and stacked is None:
             seed = random.SystemRandom().randrange(1_000_000)
             console.say(f"Seed {seed} (--seed {seed} replays this game).")
-        state = POINTS_RUMMY.new_state(names, options=options, seed=seed, stacked_deck=stacked)
+        state = DEFINITION.new_state(names, options=options, seed=seed, stacked_deck=stacked)
     except (NameRefused, FileProblem, DeckError, ValueError) as problem:
         console.say(f"Cannot start: {problem}")
         return 2

@@ -27,7 +27,7 @@ from app.core.cards import Card
 from .actions import CLOSED, OPEN, Declare, Discard, Draw, Drop
 from .cards import ACE_HIGH, card_points
 from .evaluator import HandContext
-from .game import DISCARD, DRAW, PointsState
+from .state import DISCARD, DRAW, PointsState
 
 
 _CONTEXTS: dict[tuple, HandContext] = {}

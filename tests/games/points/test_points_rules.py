@@ -11,7 +11,7 @@ from points_helpers import TWO_DECKS, act, cards, ids, stacked_game, stacked_ord
 from app.core.autoplay import autoplay
 from app.core.decks import DeckError
 from app.core.protocol import BadAction, IllegalAction, NotYourTurn, OptionError
-from app.games.points import POINTS_RUMMY
+from app.games.points import DEFINITION as POINTS_RUMMY
 from app.games.points.bot import PointsBot, RandomDiscardBot, hopeless
 from app.games.points.cards import ONE_DECK, card_points
 from app.games.points.evaluator import evaluate
