@@ -48,6 +48,7 @@ from typing import Any, ClassVar, Protocol, TypedDict, TypeGuard, final
 
 from .cards import Card, DeckSpec
 from .decks import parse_deck
+from .names import is_computer_name
 
 
 # -- refusals ------------------------------------------------------------------------------------
@@ -433,8 +434,9 @@ class GameDefinition(ABC):
         """A saved state; ``ValueError`` if the data is not a consistent game."""
 
     @abstractmethod
-    def action_from_dict(self, data: Mapping[str, Any]) -> Any:
-        """An action from plain data (a form, a saved log row); ``BadAction`` if it is none."""
+    def action_from_dict(self, data: Any) -> Any:
+        """An action from plain data (a form, a saved log row); ``BadAction`` if it is none.
+        (A game may set its actions module's function here: ``staticmethod(action_from_dict)``.)"""
 
     @abstractmethod
     def action_to_dict(self, action: Any) -> dict[str, Any]:
@@ -454,14 +456,15 @@ class GameState(ABC):
     log: list[Event]
     game_over_text = "The game is over."
 
-    def __init__(self, definition: GameDefinition):
+    def __init__(self, definition: GameDefinition, names: Sequence[str]):
         self.definition = definition
+        self._names = list(names)
         self._labels: list[str] | None = None  # (set here: an attribute added later slows every lookup)
 
     @property
-    @abstractmethod
     def names(self) -> list[str]:
         """The seats' names, seat 0 first (``AI`` for a computer seat)."""
+        return list(self._names)
 
     @abstractmethod
     def to_move(self) -> int | None: ...
@@ -497,7 +500,7 @@ class GameState(ABC):
 
     def is_seat(self, seat: object) -> TypeGuard[int]:
         """Is ``seat`` one of this game's seat numbers (not None, not True, not "0")?"""
-        return type(seat) is int and 0 <= seat < len(self.names)
+        return type(seat) is int and 0 <= seat < len(self._names)
 
     def _check_seat(self, seat: object) -> None:
         if seat is not None and not self.is_seat(seat):
@@ -562,8 +565,14 @@ class GameState(ABC):
         """The name shown for a seat: several ``AI`` seats are told apart as ``AI 2``, ``AI 3``."""
         labels = self._labels
         if labels is None:  # worked out once: the names never change
-            labels = self._labels = seat_labels(self.names)
+            labels = self._labels = seat_labels(self._names)
         return labels[seat]
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """The keys every view gives each seat in ``players``: ``seat``, ``name``, ``label`` and
+        ``computer``; a game adds its own."""
+        name = self._names[seat]
+        return {"seat": seat, "name": name, "label": self.label(seat), "computer": is_computer_name(name)}
 
     def copy(self) -> GameState:
         return self.definition.from_dict(self.to_dict())

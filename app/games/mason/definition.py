@@ -35,11 +35,8 @@ class MasonDefinition(GameDefinition):
     def from_dict(self, data: Mapping[str, Any]) -> MasonState:
         return MasonState.from_dict(data, self)
 
-    def action_from_dict(self, data: Mapping[str, Any]) -> actions.Action:
-        return actions.action_from_dict(data)
-
-    def action_to_dict(self, action: actions.Action) -> dict[str, Any]:
-        return actions.action_to_dict(action)
+    action_from_dict = staticmethod(actions.action_from_dict)
+    action_to_dict = staticmethod(actions.action_to_dict)
 
     baseline_label = "random discards"
 

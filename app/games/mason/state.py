@@ -105,7 +105,7 @@ class MasonState(GameState):
 
     def __init__(self, definition: GameDefinition, players: list[Player], *,
                  stacked_deck: Iterable[Card] | None = None, seed: int | str | None = None):
-        super().__init__(definition)
+        super().__init__(definition, [player.name for player in players])
         if not MIN_SEATS <= len(players) <= MAX_SEATS:
             raise ValueError(f"a game has {MIN_SEATS} or {MAX_SEATS} players, not {len(players)}")
         deck = tuple(stacked_deck) if stacked_deck is not None else None
@@ -146,10 +146,6 @@ class MasonState(GameState):
     @property
     def current_player(self) -> Player:
         return self.players[self.turn]
-
-    @property
-    def names(self) -> list[str]:
-        return [player.name for player in self.players]
 
     def is_over(self) -> bool:
         return self.phase == GAME_OVER
@@ -422,10 +418,7 @@ class MasonState(GameState):
         players = []
         for index, player in enumerate(self.players):
             players.append({
-                "seat": index,
-                "name": player.name,
-                "label": self.label(index),
-                "computer": player.is_computer,
+                **self.seat_view(index),
                 "hand_size": len(player.hand.cards),
                 "sets": [card_set.to_dict() for card_set in player.hand.laid_down],
                 "score": player.score,

@@ -80,11 +80,8 @@ class PointsDefinition(GameDefinition):
     def from_dict(self, data: Mapping[str, Any]) -> PointsState:
         return PointsState.from_dict(self, data)
 
-    def action_from_dict(self, data: Mapping[str, Any]) -> actions.Action:
-        return actions.action_from_dict(data)
-
-    def action_to_dict(self, action: actions.Action) -> dict[str, Any]:
-        return actions.action_to_dict(action)
+    action_from_dict = staticmethod(actions.action_from_dict)
+    action_to_dict = staticmethod(actions.action_to_dict)
 
 
 DEFINITION = PointsDefinition()

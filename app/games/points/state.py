@@ -26,7 +26,6 @@ from typing import Any
 
 from app.core.cards import RANK_NAMES, SORT_KEY, Card, DeckSpec, ids
 from app.core.decks import shuffled
-from app.core.names import is_computer_name
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
     PileEmpty, SeatResult, View, WrongPhase, Zone, copy_log,
@@ -94,8 +93,7 @@ class PointsState(GameState):
 
     def __init__(self, definition: GameDefinition, names: Sequence[str], *, deals: int, seed: int | str | None,
                  stacked: Sequence[Card] | None):
-        super().__init__(definition)
-        self._names = list(names)
+        super().__init__(definition, names)
         self.deck: DeckSpec = deck_for_seats(len(self._names))
         self.deals = deals
         self.seed = seed
@@ -124,10 +122,6 @@ class PointsState(GameState):
         self.log: list[Event] = []
 
     # -- the protocol -------------------------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._names)
 
     @property
     def seats(self) -> int:
@@ -587,9 +581,9 @@ class PointsState(GameState):
         mine = seat is not None and self.in_deal()
         hand = self.hands[seat] if seat is not None else None
         players = []
-        for index, name in enumerate(self._names):
+        for index in range(len(self._names)):
             players.append({
-                "seat": index, "name": name, "label": self.label(index), "computer": is_computer_name(name),
+                **self.seat_view(index),
                 "cards": len(self.hands[index]), "status": self.status[index],
                 "status_text": STATUS_WORDS[self.status[index]], "total": self.totals[index],
                 "first": self.deal_number > 0 and index == (self.deal_number - 1) % self.seats,

@@ -9,7 +9,7 @@ from typing import Any
 from app.core.cards import Card
 from app.core.protocol import GameDefinition, Option, Stat
 
-from .actions import ACTION_TYPES, Action, action_from_dict, action_to_dict
+from . import actions
 from .bot import ComputerPlayer, RandomDiscardPlayer
 from .cards import DECK
 from .state import DEFAULT_TARGET, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, RummyState
@@ -38,7 +38,7 @@ class RummyDefinition(GameDefinition):
     )
     bot = ComputerPlayer()
     baseline_label = "random discards"
-    action_types = ACTION_TYPES
+    action_types = actions.ACTION_TYPES
 
     def baseline_bot(self, rng: random.Random) -> RandomDiscardPlayer:
         return RandomDiscardPlayer(rng)
@@ -55,11 +55,8 @@ class RummyDefinition(GameDefinition):
             raise ValueError("a saved game is a mapping")
         return RummyState.from_dict(self, data)
 
-    def action_from_dict(self, data: Mapping[str, Any]) -> Action:
-        return action_from_dict(data)
-
-    def action_to_dict(self, action: Action) -> dict[str, Any]:
-        return action_to_dict(action)
+    action_from_dict = staticmethod(actions.action_from_dict)
+    action_to_dict = staticmethod(actions.action_to_dict)
 
 
 DEFINITION = RummyDefinition()

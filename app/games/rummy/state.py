@@ -182,7 +182,7 @@ class RummyState(GameState):
 
     def __init__(self, definition: GameDefinition, names: Sequence[str], *, target: int = DEFAULT_TARGET,
                  rummy_bonus: bool = True, seed: int | str | None = None, stacked_deck: Sequence[int] | None = None):
-        super().__init__(definition)
+        super().__init__(definition, names)
         self.players = [Player(name) for name in names]
         self.target = target
         self.rummy_bonus = rummy_bonus
@@ -226,10 +226,6 @@ class RummyState(GameState):
         return game
 
     # -- the protocol: reading -------------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        return [player.name for player in self.players]
 
     def to_move(self) -> int | None:
         return self.turn if self.phase is DRAW or self.phase is PLAY else None
@@ -527,15 +523,12 @@ class RummyState(GameState):
     def view(self, seat: int | None) -> RummyView:
         """C7.1: the melds, the discard top, the stock size, every hand's size and score, the
         seat's own hand; never another hand or the stock."""
-        if not (type(seat) is int and 0 <= seat < len(self.players)):
+        if not self.is_seat(seat):
             seat = None
         players = []
         for index, player in enumerate(self.players):
             players.append({
-                "seat": index,
-                "name": player.name,
-                "label": self.label(index),
-                "computer": player.is_computer,
+                **self.seat_view(index),
                 "hand_size": len(player.hand),
                 "score": player.score,
                 "melds": [number for number, meld in enumerate(self.melds, start=1) if meld.owner == index],

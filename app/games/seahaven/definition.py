@@ -9,7 +9,7 @@ from typing import Any
 from app.core.cards import Card
 from app.core.protocol import GameDefinition, Option, Stat
 
-from .actions import ACTION_TYPES, Action, action_from_dict, action_to_dict
+from . import actions
 from .bot import RandomBot, SolverBot
 from .deals import MAX_DEAL, deal_cards, deal_number_from_seed, first_winnable_deal
 from .rules import DECK
@@ -37,7 +37,7 @@ class SeahavenDefinition(GameDefinition):
         Stat("fewest_moves", "Fewest moves to win", "min"),
     )
     bot = SolverBot()
-    action_types = ACTION_TYPES
+    action_types = actions.ACTION_TYPES
 
     def baseline_bot(self, rng: random.Random) -> RandomBot:
         return RandomBot(rng)
@@ -67,11 +67,8 @@ class SeahavenDefinition(GameDefinition):
     def from_dict(self, data: Mapping[str, Any]) -> SeahavenState:
         return SeahavenState.from_dict(self, data)
 
-    def action_from_dict(self, data: Mapping[str, Any]) -> Action:
-        return action_from_dict(data)
-
-    def action_to_dict(self, action: Action) -> dict[str, Any]:
-        return action_to_dict(action)
+    action_from_dict = staticmethod(actions.action_from_dict)
+    action_to_dict = staticmethod(actions.action_to_dict)
 
 
 DEFINITION = SeahavenDefinition()

@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card, InvalidCardError
-from app.core.names import is_computer_name
 from app.core.protocol import (
     EVERYONE, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase, Zone, copy_log,
 )
@@ -53,9 +52,8 @@ class SeahavenState(GameState):
 
     def __init__(self, definition: GameDefinition, name: str, dealt: Sequence[Card], *, classic: bool,
                  deal: int | None, seed: int | str | None, winnable_only: bool):
-        super().__init__(definition)
+        super().__init__(definition, [name])
         self.deck = DECK
-        self._names = [name]
         self.dealt = list(dealt)
         self.classic = classic
         self.deal = deal
@@ -68,10 +66,6 @@ class SeahavenState(GameState):
         self.log: list[Event] = []
 
     # -- the protocol ------------------------------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._names)
 
     def to_move(self) -> int | None:
         return None if self.is_over() else 0
@@ -218,8 +212,7 @@ class SeahavenState(GameState):
                                 f"Given up with {layout.cards_home()} cards home.")}
         return {
             "seat": seat,
-            "players": [{"seat": 0, "name": self._names[0], "label": self.label(0),
-                         "computer": is_computer_name(self._names[0])}],
+            "players": [self.seat_view(0)],
             "turn": self.to_move(),
             "stage": self.stage(),
             "prompt": prompt,

@@ -9,7 +9,7 @@ from typing import Any
 from app.core.cards import Card as CoreCard
 from app.core.protocol import GameDefinition, Option, OptionError, Stat
 
-from .actions import ACTION_TYPES, Action, action_from_dict, action_to_dict
+from . import actions
 from .bot import DealerRule, RandomChoice
 from .cards import DECK
 from .state import TwentyOneState
@@ -33,7 +33,7 @@ class TwentyOneDefinition(GameDefinition):
         Stat("rounds_tied", "Rounds tied"),
     )
     bot = DealerRule()
-    action_types = ACTION_TYPES
+    action_types = actions.ACTION_TYPES
 
     def deck_preview(self, cards: Sequence[CoreCard]) -> list[tuple[str, list[CoreCard]]]:
         """How a stacked deck deals at a table of one player (T3.1): the player's two cards, the
@@ -60,11 +60,8 @@ class TwentyOneDefinition(GameDefinition):
     def from_dict(self, data: Mapping[str, Any]) -> TwentyOneState:
         return TwentyOneState.from_dict(self, data)
 
-    def action_from_dict(self, data: Mapping[str, Any]) -> Action:
-        return action_from_dict(data)
-
-    def action_to_dict(self, action: Action) -> dict[str, Any]:
-        return action_to_dict(action)
+    action_from_dict = staticmethod(actions.action_from_dict)
+    action_to_dict = staticmethod(actions.action_to_dict)
 
 
 DEFINITION = TwentyOneDefinition()

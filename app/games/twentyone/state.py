@@ -21,7 +21,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card as CoreCard
-from app.core.names import is_computer_name
 from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, Zone, copy_log,
     seat_labels,
@@ -96,9 +95,8 @@ class TwentyOneState(GameState):
 
     def __init__(self, definition: GameDefinition, names: Sequence[str], options: Mapping[str, Any],
                  seed: int | str, table: Table):
-        super().__init__(definition)
+        super().__init__(definition, names)
         self.deck = DECK
-        self._names = list(names)
         self.options = dict(options)
         self.seed = seed
         self.table = table
@@ -134,10 +132,6 @@ class TwentyOneState(GameState):
         return seat_labels(names)  # several AI seats are AI 1, AI 2, ...
 
     # -- reading ------------------------------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._names)
 
     @property
     def rounds(self) -> int:
@@ -333,8 +327,7 @@ class TwentyOneState(GameState):
         dealer = table.dealer
         return {
             "seat": own,
-            "players": [{"seat": index, "name": name, "label": self.label(index), "computer": is_computer_name(name),
-                         **self.tally(index)} for index, name in enumerate(self._names)],
+            "players": [{**self.seat_view(index), **self.tally(index)} for index in range(len(self._names))],
             "turn": self.to_move(),
             "stage": self._stage(),
             "prompt": self._prompt(own),
