@@ -18,6 +18,7 @@ import re
 from collections import Counter
 
 import pytest
+from game_checks import check_privacy, hidden_cards
 from hypothesis import HealthCheck, event, given, note, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -32,7 +33,6 @@ from app.games.mason.melds import MELD, RUN
 from app.games.mason.menus import NotAChoice, parse_choice, parse_selection
 from app.games.mason.bot import choose_computer_discard, computer_draw_source, next_computer_play
 
-CODE = re.compile(r"\b[2-9TJQKA][CDHSP]\b")
 ALL_CODES = {c.code for c in FULL_DECK}
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -245,19 +245,22 @@ class GameMachine(RuleBasedStateMachine):
 
     @invariant()
     def views_never_show_another_seats_hand(self):
+        """R4.4: the zones hide every card of another hand that nobody saw face up (R7.1: until
+        the round is over), and no view names a card its zones hide (the games' one check)."""
         game = self.game
+        check_privacy(game)
         seats = range(len(game.players))
         for viewer in [None, *seats]:
             view = game.view(viewer)
-            shown = set(CODE.findall(json.dumps(view)))
             if viewer is not None:
                 assert view["hand"] == [c.code for c in game.players[viewer].hand.cards]
             else:
                 assert view["hand"] is None
+            hidden = hidden_cards(game, viewer)
             for other in seats:
-                if other != viewer and game.phase not in (ROUND_OVER, GAME_OVER):  # R7.1: hands shown then
-                    secret = {c.code for c in game.players[other].hand.cards if c not in self.public}
-                    assert not shown & secret, f"seat {viewer} sees {shown & secret} of seat {other}"
+                if other != viewer and game.phase not in (ROUND_OVER, GAME_OVER):
+                    secret = {c for c in game.players[other].hand.cards if c not in self.public}
+                    assert secret <= hidden, f"seat {viewer} may see {secret - hidden} of seat {other}"
             assert view["stock_size"] == len(game.stock)
             assert [p["hand_size"] for p in view["players"]] == [len(p.hand) for p in game.players]
 

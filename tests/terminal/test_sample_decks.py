@@ -17,8 +17,7 @@ from app.stacked_decks import read_deck_file
 from app.games.mason.decks import parse_deck
 from app.games.mason.bot import choose_computer_discard, play_computer_turn
 
-sys.path.insert(0, str(Path(__file__).parent))  # the helper next to this file, whatever the import mode
-from answer_script import greedy, play, seat_label  # noqa: E402
+from answer_script import greedy, play, seat_label
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "decks"

@@ -23,8 +23,7 @@ import pytest
 from app.stacked_decks import read_deck_file
 from app.terminal import Terminal
 
-sys.path.insert(0, str(Path(__file__).parent))  # the helper next to this file, whatever the import mode
-from answer_script import PlayedGame, expected_rows, never_lay_down, play, scores_csv, seat_label  # noqa: E402
+from answer_script import PlayedGame, expected_rows, never_lay_down, play, scores_csv, seat_label
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "decks"

@@ -12,6 +12,7 @@ import pytest
 from app.core import BadAction, GameIsOver, NotYourTurn, OptionError, WrongPhase
 from app.core.autoplay import autoplay, computer_seats
 from app.games.twentyone import DECK, DEFINITION, Deal, DealerRule, EndTable, Hit, RandomChoice, Stay
+from game_checks import strings_in
 from twentyone_helpers import LOWS, TENS, new_game, planned, stacked, texts
 
 ANN_BOB_CY = ("Ann", "Bob", "Cy")
@@ -23,19 +24,6 @@ def hand_lines(events) -> list[str]:
 
 def results_of(events) -> list[str]:
     return [event["text"] for event in events if event["kind"] == "result"]
-
-
-def all_strings(value) -> set[str]:
-    found = set()
-    if isinstance(value, str):
-        found.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            found |= all_strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            found |= all_strings(item)
-    return found
 
 
 # -- a new game, one player (T3, T5.1 word for word) -----------------------------------------------------
@@ -354,7 +342,7 @@ def test_t7_2_the_deck_order_is_in_no_view():
     game = new_game(ANN_BOB_CY)
     deck_ids = {card.id for card in game.table.deck}
     for seat in (0, 1, 2, None):
-        assert not deck_ids & all_strings(game.view(seat))
+        assert not deck_ids & strings_in(game.view(seat))
         assert {DECK.parse(card_id) for card_id in deck_ids} <= game.hidden_from(seat)
     assert game.view(0)["deck_count"] == 44
 
@@ -382,7 +370,7 @@ def test_t7_2_a_face_down_card_is_never_named_while_it_lies_face_down_in_a_long_
                 for seat_view in (0, 4, None):
                     view = game.view(seat_view)
                     recent = view.pop("log")[dealt_at:]
-                    assert card.id not in all_strings(view) | all_strings(recent)
+                    assert card.id not in strings_in(view) | strings_in(recent)
                     assert card.code not in " ".join(entry["text"] for entry in recent)
     assert refills >= 3
 
