@@ -16,7 +16,7 @@ apart in forms, actions and saved games.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 JOKER_CODE = "JK"
 
@@ -55,7 +55,7 @@ class Card:
     sort_key: int
     points: int
     label: str
-    deck: "DeckSpec"
+    deck: DeckSpec
 
     def __str__(self) -> str:
         return self.code
@@ -66,21 +66,21 @@ class Card:
     def __reduce__(self):
         return (_card_by_id, (self.deck.key, self.id))
 
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo) -> "Card":
+    def __deepcopy__(self, memo) -> Card:
         return self
 
 
-_DECKS: dict[str, "DeckSpec"] = {}
+_DECKS: dict[str, DeckSpec] = {}
 
 
 def _card_by_id(deck_key: str, card_id: str) -> Card:
     return _DECKS[deck_key].parse(card_id)
 
 
-def deck_by_key(key: str) -> "DeckSpec":
+def deck_by_key(key: str) -> DeckSpec:
     """The deck made under ``key`` (``KeyError`` if none)."""
     return _DECKS[key]
 

@@ -578,6 +578,7 @@ class GameState(ABC):
         return self.definition.from_dict(self.to_dict())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GameState) and self.definition is other.definition and self.to_dict() == other.to_dict()
+        return (isinstance(other, GameState) and self.definition is other.definition
+                and self.to_dict() == other.to_dict())
 
     __hash__ = None  # type: ignore[assignment]  # a state is mutable

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-for folder in [HERE, *sorted(path for path in HERE.iterdir() if path.is_dir() and not path.name.startswith((".", "_")))]:
+GAME_FOLDERS = sorted(path for path in HERE.iterdir() if path.is_dir() and not path.name.startswith((".", "_")))
+for folder in [HERE, *GAME_FOLDERS]:
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))

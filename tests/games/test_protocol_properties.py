@@ -27,7 +27,8 @@ from collections import Counter
 
 import pytest
 from game_checks import check_privacy, check_zones, hidden_cards
-from hypothesis import HealthCheck, given, note, settings, strategies as st
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
 
 import app.games  # noqa: F401  (registers every game)
 from app.core import IllegalAction, registry

@@ -133,6 +133,6 @@ class RoundOver(Exception):
         self.went_out = went_out
 
 
-__all__ = ["ACTION_TYPES", "DISCARD_PILE", "STOCK", "Action", "BadAction", "BadSelection", "CardNotInHand", "Discard", "Draw",
-           "GameIsOver", "IllegalAction", "LayDown", "LayDownRefused", "NextRound", "NotYourTurn", "PileEmpty",
+__all__ = ["ACTION_TYPES", "DISCARD_PILE", "STOCK", "Action", "BadAction", "BadSelection", "CardNotInHand", "Discard",
+           "Draw", "GameIsOver", "IllegalAction", "LayDown", "LayDownRefused", "NextRound", "NotYourTurn", "PileEmpty",
            "RoundOver", "WrongPhase", "action_from_dict", "action_to_dict"]

@@ -7,7 +7,7 @@ terminal, the web routes and the computer players all go through it (via ``Game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cards import BY_RANK, BY_SUIT_RANK, Card, parse_card, sort_cards
 
@@ -73,7 +73,7 @@ class CardSet:
         else:
             self.cards.append(card)
 
-    def copy(self) -> "CardSet":
+    def copy(self) -> CardSet:
         clone = CardSet.__new__(CardSet)
         clone.kind = self.kind
         clone.cards = list(self.cards)
@@ -84,7 +84,7 @@ class CardSet:
         return {"kind": self.kind, "cards": [card.code for card in self.cards]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "CardSet":
+    def from_dict(cls, data: dict) -> CardSet:
         kind = data["kind"]
         if kind not in (MELD, RUN):
             raise ValueError(f"unknown set kind {kind!r}")
@@ -142,7 +142,8 @@ def judge_lay_down(selection: Sequence[Card], own_sets: Sequence[CardSet]) -> Ju
             return NewSet(MELD, tuple(cards))
     # Rule 2: every card finds a place on the player's own sets; runs first.
     if not own_sets:
-        return Refusal(_not_a_set_reason(cards) + "; single cards can only go onto your own sets, and you have none yet")
+        return Refusal(_not_a_set_reason(cards)
+                       + "; single cards can only go onto your own sets, and you have none yet")
     runs = [(index, list(card_set.cards)) for index, card_set in enumerate(own_sets) if card_set.kind == RUN]
     melds = [(index, card_set.cards[0].rank) for index, card_set in enumerate(own_sets) if card_set.kind == MELD]
     remaining = list(cards)

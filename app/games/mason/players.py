@@ -45,7 +45,7 @@ class Hand:
         """Menu F numbering (R9.2): 1 is the first card in hand order."""
         return self.cards[number - 1]
 
-    def copy(self) -> "Hand":
+    def copy(self) -> Hand:
         clone = Hand.__new__(Hand)
         clone.cards = list(self.cards)
         clone.laid_down = [card_set.copy() for card_set in self.laid_down]
@@ -96,7 +96,7 @@ class Player:
         self.seat: int | None = None
 
     @staticmethod
-    def create(name: str) -> "Player":
+    def create(name: str) -> Player:
         """A ``ComputerPlayer`` for ``AI`` in any case (R3.4), else a ``LivePlayer``."""
         if is_computer_name(name):
             return ComputerPlayer(COMPUTER_NAME)

@@ -28,7 +28,7 @@ from app.core.protocol import (
 )
 
 from .actions import (
-    DISCARD_PILE, STOCK, Action, BadAction, BadSelection, CardNotInHand, Discard, Draw, LayDown, LayDownRefused,
+    DISCARD_PILE, STOCK, Action, BadAction, BadSelection, CardNotInHand, Draw, LayDown, LayDownRefused,
     NextRound, PileEmpty, RoundOver, WrongPhase,
 )
 from .cards import DECK, FULL_DECK, Card, parse_card, sort_cards
@@ -324,7 +324,8 @@ class MasonState(GameState):
                 # R5.2: the top discard stays; the others turn over, oldest on top.
                 self.stock = self.discard[:-1]
                 self.discard = self.discard[-1:]
-                self._record(outcome, f"The stock pile ran out: {len(self.stock)} discards were turned over to rebuild it.", seat=None)
+                self._record(outcome, f"The stock pile ran out: {len(self.stock)} discards were turned over to "
+                                      "rebuild it.", seat=None)
             card = self.stock.pop(0)
             self._record(outcome, f"{name} drew from the stock pile.")
         elif source == DISCARD_PILE:
@@ -364,7 +365,8 @@ class MasonState(GameState):
         self.stall_rebuilds = 0
         if isinstance(judgement, NewSet):
             sets.append(CardSet(judgement.kind, judgement.cards))
-            self._record(outcome, f"{name} laid down a {judgement.kind}: {' '.join(c.code for c in sets[-1].cards)}.", sets[-1].cards)
+            self._record(outcome, f"{name} laid down a {judgement.kind}: {' '.join(codes(sets[-1].cards))}.",
+                         sets[-1].cards)
         else:
             for card, index in judgement.placements:
                 sets[index].add(card)
@@ -402,7 +404,8 @@ class MasonState(GameState):
         self.drawn = None
         if went_out is None:
             why = "nobody can go out" if self.stall_rebuilds else "no pile can give a card"
-            self._record(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.", seat=None)
+            self._record(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.",
+                         seat=None)
         else:
             self._record(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.", seat=went_out)
         self.phase = GAME_OVER if self.round_number >= ROUNDS else ROUND_OVER

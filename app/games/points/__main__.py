@@ -18,7 +18,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import IO, Sequence
+from typing import IO
+from collections.abc import Sequence
 
 from app.core.autoplay import autoplay
 from app.core.cards import Card
@@ -28,7 +29,7 @@ from app.core.names import NameRefused, check_player_name, is_computer_name
 from app.core.protocol import IllegalAction
 from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
 
-from .actions import CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, NextDeal
+from .actions import CLOSED, OPEN, Declare, Discard, Draw, Drop, NextDeal
 from .cards import is_joker
 from .definition import DEFINITION
 from .evaluator import HandContext
@@ -80,8 +81,8 @@ class TerminalGame:
     def show_hand(self, seat: int) -> None:
         state = self.state
         hand = state.hands[seat]
-        self.say(f"{state.label(seat)}'s hand: "
-                 + "  ".join(f"{number}:{card_text(card, state.wild_rank)}" for number, card in enumerate(hand, start=1)))
+        numbered = (f"{number}:{card_text(card, state.wild_rank)}" for number, card in enumerate(hand, start=1))
+        self.say(f"{state.label(seat)}'s hand: " + "  ".join(numbered))
         points = min(HandContext(hand, state.wild_rank).points_without(None), 80)
         self.say(f"Your hand counts {points} now.")
 
@@ -194,12 +195,13 @@ class TerminalGame:
                 self.play_turn(seat)
         best = max(state.totals)
         winners = [state.label(seat) for seat in range(len(names)) if state.totals[seat] == best]
-        self.say(f"Final totals: " + ", ".join(f"{state.label(seat)} {total:+d}" for seat, total in enumerate(state.totals))
-                 + f". {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}.")
+        totals = ", ".join(f"{state.label(seat)} {total:+d}" for seat, total in enumerate(state.totals))
+        self.say(f"Final totals: {totals}. {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}.")
 
 
 def parse_arguments(argv: Sequence[str] | None):
-    parser = argparse.ArgumentParser(prog="python -m app.games.points", description="Points Rummy against the computer.")
+    parser = argparse.ArgumentParser(prog="python -m app.games.points",
+                                     description="Points Rummy against the computer.")
     parser.add_argument("--players", type=int, default=None, help="2 to 6 seats: you and computer players (default 2)")
     parser.add_argument("--names", default=None,
                         help="the seats' names, comma separated; AI is a computer seat (default: Player,AI,...)")

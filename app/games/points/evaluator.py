@@ -26,7 +26,7 @@ costs little more than one evaluation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from app.core.cards import Card
 

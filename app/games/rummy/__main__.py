@@ -127,7 +127,8 @@ class Terminal:
         for player in view["players"]:
             you = " (you)" if player["seat"] == seat else ""
             size = player["hand_size"]
-            self.say(f"  {player['label']}{you}: {size} card{'' if size == 1 else 's'} in hand, score {player['score']}")
+            self.say(f"  {player['label']}{you}: {size} card{'' if size == 1 else 's'} in hand, "
+                     f"score {player['score']}")
         self.say("Your hand: " + "  ".join(f"{number}) {code}" for number, code in enumerate(view["hand"], start=1)))
 
     def menu(self, title: str, options: Sequence[str]) -> int:
@@ -218,7 +219,8 @@ def _target(text: str) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m app.games.rummy", description="Play Classic Rummy in the terminal.")
+    parser = argparse.ArgumentParser(prog="python -m app.games.rummy",
+                                     description="Play Classic Rummy in the terminal.")
     parser.add_argument("--deck", metavar="FILE", help="a stacked deck: the 52 card codes, top first (C2.3, C8.1)")
     parser.add_argument("--seed", type=int, help="the seed of the shuffles, to replay a game exactly")
     parser.add_argument("--target", type=_target, default=DEFAULT_TARGET,

@@ -78,7 +78,7 @@ class Pile:
     def place_on_top(self, card: int) -> None:
         self.cards.append(card)
 
-    def turn_over(self) -> "Pile":
+    def turn_over(self) -> Pile:
         """C4.1: the whole pile turned over without shuffling: its bottom card is now the top."""
         turned = Pile(reversed(self.cards), face_up=not self.face_up)
         self.cards = []
@@ -94,7 +94,7 @@ class Deck:
         self.cards: list[int] = list(cards)
 
     @classmethod
-    def full(cls) -> "Deck":
+    def full(cls) -> Deck:
         return cls(range(len(CARDS)))
 
     def shuffle(self, rng: random.Random) -> None:
@@ -600,7 +600,8 @@ class RummyState(GameState):
         if last["void"]:
             title = f"Hand {last['hand']}: no score"
         else:
-            title = f"Hand {last['hand']}: {self.label(last['went_out'])} went out" + (" with a rummy" if last["rummy"] else "")
+            rummy = " with a rummy" if last["rummy"] else ""
+            title = f"Hand {last['hand']}: {self.label(last['went_out'])} went out{rummy}"
         return {
             "title": title,
             "hand": last["hand"],
@@ -620,8 +621,9 @@ class RummyState(GameState):
         if result["void"]:
             return [f"Hand {result['hand']}: no score"]
         totals = [sum(r["points"][seat] for r in self.hand_results[:index + 1]) for seat in range(len(self.players))]
-        return [f"Hand {result['hand']}:"] + [f"{self.label(seat)}: {result['points'][seat]} points, total {totals[seat]}"
-                                              for seat in range(len(self.players))]
+        lines = [f"{self.label(seat)}: {result['points'][seat]} points, total {totals[seat]}"
+                 for seat in range(len(self.players))]
+        return [f"Hand {result['hand']}:", *lines]
 
     def _visible_log(self, seat: int | None) -> list[Event]:
         """The whole game's events. An earlier hand's event may name a card that is now, in this
@@ -698,7 +700,8 @@ class RummyState(GameState):
                 raise ValueError("a game has 2 to 6 seats")
             target = _integer(data["target"], LOWEST_TARGET, HIGHEST_TARGET)
             stacked = data["stacked_deck"]
-            game = cls(definition, names, target=target, rummy_bonus=_flag(data["rummy_bonus"]), seed=_seed(data["seed"]),
+            game = cls(definition, names, target=target, rummy_bonus=_flag(data["rummy_bonus"]),
+                       seed=_seed(data["seed"]),
                        stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None)
             if game.stacked_deck is not None and sorted(game.stacked_deck) != list(range(52)):
                 raise ValueError("the stacked deck does not hold the 52 cards once each")
@@ -733,8 +736,9 @@ class RummyState(GameState):
             game.played = _flag(data["played"])
             game.turned_over = _flag(data["turned_over"])
             game.seen = mask_of(_cards(data["seen"]))
+            last_seat = len(names) - 1
             game.hand_results = [{"hand": _integer(r["hand"], 1, 10**9),
-                                  "went_out": None if r["went_out"] is None else _integer(r["went_out"], 0, len(names) - 1),
+                                  "went_out": None if r["went_out"] is None else _integer(r["went_out"], 0, last_seat),
                                   "points": [_integer(p, 0, 10**9) for p in r["points"]],
                                   "rummy": _flag(r["rummy"]), "void": _flag(r["void"])}
                                  for r in data["hand_results"]]

@@ -12,7 +12,7 @@ anything, ``move`` checks and then moves.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from app.core import IllegalAction
 from app.core.cards import Card, standard_deck
@@ -90,7 +90,7 @@ class Layout:
         self.foundations = [list(pile) for pile in foundations]
 
     @classmethod
-    def deal(cls, cards: Sequence[Card], classic: bool = False) -> "Layout":
+    def deal(cls, cards: Sequence[Card], classic: bool = False) -> Layout:
         """S2.2-S2.4: card i goes to column (i mod 10) + 1; in the classic deal the last two
         cards go to cells 2 and 3 instead."""
         columns: list[list[Card]] = [[] for _ in range(COLUMNS)]
@@ -102,7 +102,7 @@ class Layout:
             cells[cell] = card
         return cls(columns, cells, [[] for _ in range(FOUNDATIONS)])
 
-    def copy(self) -> "Layout":
+    def copy(self) -> Layout:
         return Layout(self.columns, self.cells, self.foundations)
 
     def cards(self) -> list[Card]:

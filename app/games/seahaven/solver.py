@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from operator import itemgetter
-from typing import Sequence
+from collections.abc import Sequence
 
 from app.core.cards import Card
 

@@ -14,7 +14,7 @@ from app.core.protocol import (
     EVERYONE, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase, Zone, copy_log,
 )
 
-from .actions import Action, GiveUp, MoveCard, Undo
+from .actions import Action, MoveCard, Undo
 from .rules import DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name
 from .solver import Solver, solver_for
 

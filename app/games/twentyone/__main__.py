@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import IO, Sequence
+from typing import IO
+from collections.abc import Sequence
 
 from app.core.terminal import Console, EndOfInput, tolerate_bad_bytes
 
@@ -127,7 +128,8 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     parser = argparse.ArgumentParser(prog="python -m app.games.twentyone", description="21 against the dealer (T6).")
     parser.add_argument("--shuffle", action="store_true", help="play a shuffled deck: no deck file is asked for")
     parser.add_argument("--seed", type=int, default=None,
-                        help="the seed of the shuffles (the deck with --shuffle, and every refill), for repeatable games")
+                        help="the seed of the shuffles (the deck with --shuffle, and every refill), "
+                             "for repeatable games")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     return TerminalGame(Console(stdin, stdout), seed=seed, shuffle=args.shuffle).run()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from app.core.cards import Card as CoreCard
 from app.core.cards import standard_deck
@@ -125,7 +125,7 @@ class Deck:
         self._add(cards)
 
     @classmethod
-    def shuffled(cls, rng: random.Random) -> "Deck":
+    def shuffled(cls, rng: random.Random) -> Deck:
         cards = list(DECK.cards)
         rng.shuffle(cards)
         return cls(cards)

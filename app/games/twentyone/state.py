@@ -26,7 +26,7 @@ from app.core.protocol import (
     seat_labels,
 )
 
-from .actions import Action, Deal, EndTable, Hit, Stay
+from .actions import Action, Deal, EndTable, Hit
 from .cards import DECK, Card, Deck
 from .table import BUST_LIMIT, DEALER_WINS, END, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table
 
@@ -112,7 +112,7 @@ class TwentyOneState(GameState):
 
     @classmethod
     def new(cls, definition: GameDefinition, names: Sequence[str], options: Mapping[str, Any],
-            seed: int | str, stacked_deck: Sequence[CoreCard] | None) -> "TwentyOneState":
+            seed: int | str, stacked_deck: Sequence[CoreCard] | None) -> TwentyOneState:
         """A new game with round 1 dealt."""
         if stacked_deck is not None:
             cards = list(stacked_deck)
@@ -375,7 +375,8 @@ class TwentyOneState(GameState):
             "lines": [entry["text"] for entry in self._last_round_results()],
             "results": [{"seat": seat, "label": self.label(seat), "result": result}
                         for seat, result in enumerate(self.history[-1] if self.history else [])],
-            "tally": [{"seat": seat, "label": self.label(seat), **self.tally(seat)} for seat in range(len(self._names))],
+            "tally": [{"seat": seat, "label": self.label(seat), **self.tally(seat)}
+                      for seat in range(len(self._names))],
         }
 
     def _last_round_results(self) -> list[Event]:
@@ -407,14 +408,14 @@ class TwentyOneState(GameState):
         }
 
     @classmethod
-    def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> "TwentyOneState":
+    def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> TwentyOneState:
         try:
             return cls._from_dict(definition, data)
         except (KeyError, TypeError, AttributeError, IndexError) as error:
             raise ValueError(f"not a saved game of 21: {error!r}") from None
 
     @classmethod
-    def _from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> "TwentyOneState":
+    def _from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> TwentyOneState:
         if data["game"] != definition.key or data["format"] != STATE_FORMAT:
             raise ValueError("not a saved game of 21 in this format")
         names = data["names"]
@@ -456,7 +457,8 @@ class TwentyOneState(GameState):
         if self.round_number < 1 or len(self.history) not in (self.round_number - 1, self.round_number):
             raise ValueError("the rounds do not add up")
         if self.phase == PLAYING:
-            if not self.is_seat(self.turn) or self.status[self.turn] != TO_PLAY or len(self.history) == self.round_number:
+            if (not self.is_seat(self.turn) or self.status[self.turn] != TO_PLAY
+                    or len(self.history) == self.round_number):
                 raise ValueError("the seat to play is not playing")
         elif self.turn is not None or len(self.history) != self.round_number:
             raise ValueError("between rounds and at the end nobody is to play")

@@ -11,7 +11,7 @@ line and result line names its player instead.
 from __future__ import annotations
 
 import random
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from .cards import DECK, Card, Deck, face
 
@@ -244,7 +244,7 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping, names: Sequence[str], seed: int | str) -> "Table":
+    def from_dict(cls, data: Mapping, names: Sequence[str], seed: int | str) -> Table:
         """A table from ``to_dict`` data; ``ValueError`` if a card is unknown, missing or in two
         places, or the data is malformed."""
         face_down = {DECK.parse(card_id) for card_id in _strings(data["face_down"])}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+from collections.abc import Sequence
 
 from app.games.points import DEFINITION as POINTS_RUMMY
 from app.games.points.actions import action_from_dict

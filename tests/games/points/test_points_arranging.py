@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.core.protocol import IllegalAction
 from app.games.points import DEFINITION as POINTS_RUMMY

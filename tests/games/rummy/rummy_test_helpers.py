@@ -8,14 +8,14 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import app.games  # noqa: F401  (registers every game)
 from app.core import registry
+from app.games.rummy.__main__ import main
 from app.games.rummy.cards import DECK, codes_of
 from app.games.rummy.state import RummyState
-from app.games.rummy.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[3]
 DECKS = ROOT / "decks" / "rummy"

@@ -89,7 +89,8 @@ def test_action_plain_data_round_trip():
 
 @pytest.mark.parametrize("data", [
     None, "draw", [], {}, {"action": 7}, {"action": "fly"}, {"action": "draw"}, {"action": "draw", "source": "deck"},
-    {"action": "meld", "cards": "5S 6S 7S"}, {"action": "meld", "cards": ["5S", "ZZ"]}, {"action": "meld", "cards": [5]},
+    {"action": "meld", "cards": "5S 6S 7S"}, {"action": "meld", "cards": ["5S", "ZZ"]},
+    {"action": "meld", "cards": [5]},
     {"action": "lay_off", "cards": ["8S"]}, {"action": "lay_off", "cards": ["8S"], "meld": "two"},
     {"action": "lay_off", "cards": ["8S"], "meld": "0"}, {"action": "lay_off", "cards": ["8S", "9S"], "meld": "1"},
     {"action": "lay_off", "cards": ["8S"], "meld": True}, {"action": "discard", "cards": []},

@@ -14,9 +14,9 @@ from seahaven_helpers import (
 )
 
 from app.games.seahaven import MoveCard
+from app.games.seahaven.__main__ import HELP, PROMPT, command_of, layout_lines, parse_command
 from app.games.seahaven.rules import Layout
 from app.games.seahaven.solver import Solver
-from app.games.seahaven.__main__ import HELP, PROMPT, command_of, layout_lines, parse_command
 
 SCREENS = Path(__file__).resolve().parent / "screens"
 
