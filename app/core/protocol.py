@@ -244,14 +244,14 @@ class Option:
             text = str(raw).strip()
             if isinstance(raw, bool) or not (text.isdigit() and text.isascii()) or len(text) > 9:
                 raise OptionError(f"{self.label}: type a whole number from {self.low} to {self.high}.")
-            value = int(text)
-            if not self.low <= value <= self.high:
-                raise OptionError(f"{self.label}: {value} is not between {self.low} and {self.high}.")
-            return value
+            number = int(text)
+            if self.low is None or self.high is None or not self.low <= number <= self.high:
+                raise OptionError(f"{self.label}: {number} is not between {self.low} and {self.high}.")
+            return number
         text = str(raw).strip()
-        for value, _label in self.choices:
-            if text == value:
-                return value
+        for choice, _label in self.choices:
+            if text == choice:
+                return choice
         raise OptionError(f"{self.label}: choose one of {', '.join(label for _v, label in self.choices)}.")
 
 

@@ -78,7 +78,7 @@ def tolerate_bad_bytes() -> None:
     terminal program: a bad byte reads as U+FFFD instead."""
     for stream in (sys.stdin, sys.stdout):
         try:
-            stream.reconfigure(errors="replace")
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]  # (a replaced stream may lack it)
         except (AttributeError, ValueError, OSError):
             pass
 
@@ -87,7 +87,7 @@ class FileProblem(ValueError):
     """A named file that cannot be read; the message says why."""
 
 
-def read_text_file(path: str | os.PathLike, *, limit: int = 1_000_000, what: str = "file") -> str:
+def read_text_file(path: str | os.PathLike[str], *, limit: int = 1_000_000, what: str = "file") -> str:
     """The text of ``path`` (UTF-8, a BOM allowed), or ``FileProblem``: missing, a folder,
     unreadable, too large, not text."""
     name = os.fspath(path)

@@ -21,6 +21,7 @@ from typing import IO
 
 from app.core.autoplay import autoplay, computer_seats
 from app.core.names import NameRefused, admit_new_name, is_computer_name
+from app.core.protocol import Outcome as CoreOutcome
 from app.core.terminal import (
     Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes, write_atomically,
 )
@@ -199,7 +200,7 @@ class Terminal:
             marker = " (you)" if player["seat"] == seat else ""
             self.say(f"  {player['label']}{marker}: {player['hand_size']} cards in hand, "
                      f"{player['score']} points; sets: {sets}")
-        self.say("Your hand: " + " ".join(view["hand"]))
+        self.say("Your hand: " + " ".join(view["hand"] or []))
 
     def menu_f(self, game: MasonState, seat: int) -> list[Card]:
         hand = game.players[seat].hand.cards
@@ -271,11 +272,12 @@ class TerminalControls:
     def refused(self, game: MasonState, seat: int, message: str) -> None:
         self.terminal.say(f"Not allowed: {message}")
 
-    def done(self, game: MasonState, seat: int, outcome: Outcome) -> None:
+    def done(self, game: MasonState, seat: int | None, outcome: CoreOutcome) -> None:
         for event in outcome.events:
             self.terminal.say(event["text"])
-        if outcome.drawn is not None and not game.players[seat].is_computer:
-            self.terminal.say(f"You drew {outcome.drawn.label}.")
+        drawn = outcome.drawn if isinstance(outcome, Outcome) else None
+        if drawn is not None and seat is not None and not game.players[seat].is_computer:
+            self.terminal.say(f"You drew {drawn.label}.")
 
 
 def _free_name(path: str) -> str:

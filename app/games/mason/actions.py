@@ -9,15 +9,15 @@ changes nothing. As plain data (a web form, a row of the action log) an action i
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
-from app.core.cards import Card, InvalidCardError
+from app.core.cards import InvalidCardError
 from app.core.protocol import (
     TABLE, TURN, ActionType, BadAction, BadSelection, CardNotInHand, GameIsOver, IllegalAction, NotYourTurn,
     PileEmpty, WrongPhase,
 )
 
-from .cards import DECK
+from .cards import DECK, Card
 
 STOCK = "stock"
 DISCARD_PILE = "discard"
@@ -101,7 +101,7 @@ def _cards(codes: Any) -> tuple[Card, ...]:
     if not isinstance(codes, (list, tuple)):
         raise BadAction("The cards of an action are a list of card codes.")
     try:
-        return tuple(DECK.parse(code) for code in codes)
+        return tuple(cast(Card, DECK.parse(code)) for code in codes)
     except InvalidCardError as error:
         raise BadAction(str(error)) from None
 

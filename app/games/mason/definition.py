@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from app.core.cards import Card
 from app.core.protocol import GameDefinition
 
 from . import actions
 from .bot import COMPUTER, MasonBot, random_discard_chooser
-from .cards import DECK
+from .cards import DECK, Card as MasonCard
 from .state import MAX_SEATS, MIN_SEATS, MasonState, deal_layout
 
 
@@ -29,8 +29,8 @@ class MasonDefinition(GameDefinition):
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
                   seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> MasonState:
         self.check_seats(names)
-        return MasonState.new(list(names), stacked_deck=stacked_deck, seed=None if stacked_deck is not None else seed,
-                              definition=self)
+        deck = cast("Sequence[MasonCard] | None", stacked_deck)  # (a card of another deck is refused there)
+        return MasonState.new(list(names), stacked_deck=deck, seed=None if deck is not None else seed, definition=self)
 
     def from_dict(self, data: Mapping[str, Any]) -> MasonState:
         return MasonState.from_dict(data, self)

@@ -6,8 +6,9 @@ terminal, the web routes and the computer players all go through it (via ``Game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from collections.abc import Sequence
+from typing import Any
 
 from .cards import BY_RANK, BY_SUIT_RANK, Card, parse_card, sort_cards
 
@@ -80,11 +81,11 @@ class CardSet:
         clone._fitting = self._fitting
         return clone
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "cards": [card.code for card in self.cards]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> CardSet:
+    def from_dict(cls, data: Mapping[str, Any]) -> CardSet:
         kind = data["kind"]
         if kind not in (MELD, RUN):
             raise ValueError(f"unknown set kind {kind!r}")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from app.core.names import COMPUTER_NAME, MAX_NAME_LENGTH, check_player_name, is_computer_name  # noqa: F401  (R3.2)
 
@@ -197,7 +198,7 @@ def _parse_row(fields: list[str], line: int) -> ScoreRow:
     return ScoreRow(name, won, lost, best)
 
 
-def diff_tables(current: ScoreTable, incoming: ScoreTable) -> dict:
+def diff_tables(current: ScoreTable, incoming: ScoreTable) -> dict[str, Any]:
     """What importing ``incoming`` over ``current`` adds, removes and changes (a preview)."""
     added = [row for key, row in sorted(incoming.scores.items()) if key not in current.scores]
     removed = [row for key, row in sorted(current.scores.items()) if key not in incoming.scores]

@@ -18,10 +18,10 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from app.core import registry
-from app.core.cards import codes
+from app.core.cards import Card as CoreCard, codes
 from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome as CoreOutcome, SeatResult, View, Zone,
     copy_log,
@@ -46,6 +46,7 @@ MIN_SEATS, MAX_SEATS = 2, 3  # R3.1
 # to go out, and the round is blocked and scored as R7.2. Without it a round can cycle forever.
 STALL_REBUILDS = 3
 
+DealtCard = TypeVar("DealtCard", bound=CoreCard)  # Mason Rummy's cards, or any for a preview
 TURN_PHASES = frozenset({DRAW_PHASE, PLAY_PHASE})  # a seat is to move
 STATE_FORMAT = 1
 KEY = "mason"
@@ -53,7 +54,7 @@ CODES = frozenset(card.code for card in FULL_DECK)
 CODE_IN_TEXT = re.compile(r"\b[0-9A-Z]{2}\b")
 
 
-def deal_layout(deck: list[Card], seats: int) -> tuple[list[list[Card]], Card, list[Card]]:
+def deal_layout(deck: list[DealtCard], seats: int) -> tuple[list[list[DealtCard]], DealtCard, list[DealtCard]]:
     """R4.2: from the top of ``deck``, 10 cards to seat 1, the next 10 to seat 2 (and seat 3),
     then one face up; the rest, in order, is the stock. (hands, face-up card, stock)"""
     hands = [deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE] for seat in range(seats)]
@@ -265,17 +266,16 @@ class MasonState(GameState):
         """Apply ``action`` (the core has checked the turn) or raise ``IllegalAction`` with
         nothing changed."""
         outcome = Outcome(action, seat)
-        kind = type(action)
-        if kind is NextRound:  # R9.3: the core let it through between rounds only
+        if isinstance(action, NextRound):  # R9.3: the core let it through between rounds only
             self._deal(outcome)
             return outcome
         try:
-            if kind is Draw:
-                self._draw(action.source, outcome)  # type: ignore[union-attr]
-            elif kind is LayDown:
-                self._lay_down(action.cards, outcome)  # type: ignore[union-attr]
+            if isinstance(action, Draw):
+                self._draw(action.source, outcome)
+            elif isinstance(action, LayDown):
+                self._lay_down(action.cards, outcome)
             else:
-                self._discard(action.card, outcome)  # type: ignore[union-attr]
+                self._discard(action.card, outcome)
         except RoundOver as signal:
             self._finish_round(signal.went_out, outcome)
         return outcome

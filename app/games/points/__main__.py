@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from app.core.autoplay import autoplay
 from app.core.cards import Card
 from app.core.decks import DeckError
-from app.core.menus import NotAChoice, parse_choice, parse_selection
+from app.core.menus import NotAChoice, parse_selection
 from app.core.names import NameRefused, check_player_name, is_computer_name
-from app.core.protocol import IllegalAction
+from app.core.protocol import IllegalAction, Outcome
 from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
 
-from .actions import CLOSED, OPEN, Declare, Discard, Draw, Drop, NextDeal
+from .actions import CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, NextDeal
 from .cards import is_joker
 from .definition import DEFINITION
 from .evaluator import HandContext
@@ -58,7 +58,7 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self.console.say(text)
 
-    def show_outcome(self, outcome) -> None:
+    def show_outcome(self, outcome: Outcome) -> None:
         for event in outcome.events:
             cards = f" {cards_text(event['cards'], self.state)}" if event["cards"] else ""
             text = event["text"]
@@ -73,7 +73,8 @@ class TerminalGame:
                            + ("" if player["status"] == "in" else f" ({player['status_text']})")
                            for player in view["players"])
         self.say()
-        self.say(f"{view['stage']}. {view['wild_text']} (indicator {cards_text([view['indicator']], state)}).")
+        indicator = cards_text([view["indicator"]], state) if view["indicator"] else "none"
+        self.say(f"{view['stage']}. {view['wild_text']} (indicator {indicator}).")
         top = cards_text([view["open_top"]], state) if view["open_top"] else "empty"
         self.say(f"Open pile: {top}. Closed deck: {view['closed_count']} cards. {counts}.")
         self.show_hand(seat)
@@ -106,15 +107,10 @@ class TerminalGame:
 
     # -- input ------------------------------------------------------------------------------------------
 
-    def ask_number(self, prompt: str, count: int) -> int:
-        while True:
-            answer = self.console.ask(prompt)
-            try:
-                return parse_choice(answer, count)
-            except NotAChoice as error:
-                self.say(str(error))
+    def ask_number(self, question: str, count: int) -> int:
+        return self.console.ask_number(question, count)
 
-    def apply(self, seat: int | None, action) -> bool:
+    def apply(self, seat: int | None, action: Action) -> bool:
         try:
             outcome = self.state.apply(seat, action)
         except IllegalAction as refusal:
@@ -131,8 +127,9 @@ class TerminalGame:
         self.say(f"{state.label(seat)}, your turn: 1. Draw from the closed deck  2. Take {top} from the open pile  "
                  f"3. Drop ({points} points)")
         while True:
-            choice = self.ask_number("Your choice (1-3): ", 3)
-            action = {1: Draw(CLOSED), 2: Draw(OPEN), 3: Drop()}[choice]
+            choice = self.ask_number("Your choice", 3)
+            actions: dict[int, Action] = {1: Draw(CLOSED), 2: Draw(OPEN), 3: Drop()}
+            action = actions[choice]
             hand_before = list(state.hands[seat])
             if self.apply(seat, action):
                 if choice in (1, 2):
@@ -145,13 +142,13 @@ class TerminalGame:
         while state.to_move() == seat and state.phase == DISCARD:
             self.show_hand(seat)
             self.say("1. Discard a card  2. Declare")
-            choice = self.ask_number("Your choice (1-2): ", 2)
+            choice = self.ask_number("Your choice", 2)
             count = len(state.hands[seat])
             if choice == 1:
-                number = self.ask_number(f"Card to discard (1-{count}): ", count)
+                number = self.ask_number("Card to discard", count)
                 self.apply(seat, Discard((state.hands[seat][number - 1].id,)))
                 continue
-            finish = self.ask_number(f"Finish card (1-{count}): ", count)
+            finish = self.ask_number("Finish card", count)
             groups = self.ask_groups(count)
             hand = state.hands[seat]
             action = Declare((hand[finish - 1].id,), tuple(tuple(hand[n - 1].id for n in group) for group in groups))
@@ -199,7 +196,7 @@ class TerminalGame:
         self.say(f"Final totals: {totals}. {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}.")
 
 
-def parse_arguments(argv: Sequence[str] | None):
+def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m app.games.points",
                                      description="Points Rummy against the computer.")
     parser.add_argument("--players", type=int, default=None, help="2 to 6 seats: you and computer players (default 2)")

@@ -232,7 +232,7 @@ class PointsState(GameState):
             return self._drop(seat)
         if isinstance(action, Discard):
             return self._discard(seat, action)
-        return self._declare(seat, action)  # type: ignore[arg-type]
+        return self._declare(seat, action)
 
     # -- the deal (P2) ------------------------------------------------------------------------------
 
@@ -422,6 +422,7 @@ class PointsState(GameState):
             row: dict[str, Any] = {"seat": seat, "finish": None}
             if seat == winner:
                 if how == "declared":
+                    assert self.declared is not None and self.finish is not None  # (the valid declaration's)
                     row["groups"] = [_group_row(ordered_group(group, wild), wild) for group in self.declared]
                     row["ungrouped"] = []
                     row["finish"] = self.finish.id
@@ -456,6 +457,7 @@ class PointsState(GameState):
             row["result"] = collected if seat == winner else -points[seat]  # P5.5
             self.totals[seat] += row["result"]
             row["total"] = self.totals[seat]
+        assert self.indicator is not None  # (turned up at the deal)
         self.deal_results.append({"deal": self.deal_number, "winner": winner, "how": how, "collected": collected,
                                   "wild_rank": wild, "indicator": self.indicator.id, "rows": rows})
         self._event(outcome, None, f"Deal {self.deal_number}: {self.label(winner)} wins the deal and collects "
@@ -657,6 +659,7 @@ class PointsState(GameState):
             return "The game is over."
         if self.phase == BETWEEN:
             return f"Deal {self.deal_number} is over: deal the next one."
+        assert self.turn is not None  # (a deal is being played)
         mover = self.label(self.turn)
         if seat != self.turn:
             if seat is not None and self.status[seat] != IN:

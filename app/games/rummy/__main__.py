@@ -129,7 +129,8 @@ class Terminal:
             size = player["hand_size"]
             self.say(f"  {player['label']}{you}: {size} card{'' if size == 1 else 's'} in hand, "
                      f"score {player['score']}")
-        self.say("Your hand: " + "  ".join(f"{number}) {code}" for number, code in enumerate(view["hand"], start=1)))
+        hand = view["hand"] or []
+        self.say("Your hand: " + "  ".join(f"{number}) {code}" for number, code in enumerate(hand, start=1)))
 
     def menu(self, title: str, options: Sequence[str]) -> int:
         return self.console.menu(title, options)

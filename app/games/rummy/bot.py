@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .actions import DISCARD_PILE, STOCK, DiscardCard, DrawCard, LayOff, MeldCards
+from .actions import DISCARD_PILE, STOCK, Action, DiscardCard, DrawCard, LayOff, MeldCards
 from .cards import (
     ALL, BIT, CARDS, POINTS_OF, RANK_MASK, RANK_OF, RANKS, SUIT_BITS, SUITS, numbers,
 )
@@ -136,7 +136,7 @@ def draw_source(game: RummyState, seat: int) -> str:
     return STOCK
 
 
-def next_play(game: RummyState, seat: int):
+def next_play(game: RummyState, seat: int) -> MeldCards | LayOff | None:
     """C6.2: the next meld or lay-off, or None when there is nothing (more) to play."""
     hand = game.players[seat].hand.mask
     taken = game.taken
@@ -256,7 +256,7 @@ class ComputerPlayer:
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS):
         self.weights = weights
 
-    def choose(self, game: RummyState, seat: int):
+    def choose(self, game: RummyState, seat: int) -> Action:
         if game.phase is DRAW:
             return DrawCard(draw_source(game, seat))
         play = next_play(game, seat)

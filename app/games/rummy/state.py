@@ -591,7 +591,7 @@ class RummyState(GameState):
             return "Draw a card from the stock pile or the discard pile."
         return "Meld, lay off, or discard a card to end your turn."
 
-    def _summary(self) -> dict | None:
+    def _summary(self) -> dict[str, Any] | None:
         """Between hands and at the end: the last hand's lines (C8.4) and the totals; ``title``
         is the status bar's line."""
         if self.phase is not BETWEEN_HANDS and self.phase is not OVER:
@@ -634,7 +634,7 @@ class RummyState(GameState):
             return copy_log(log)
         hidden = {card.id for card in self.hidden_from(seat)}
 
-        def mask(match: re.Match) -> str:
+        def mask(match: re.Match[str]) -> str:
             return "??" if match.group(0) in hidden else match.group(0)
 
         shown = [{"seat": event["seat"], "text": _CODE_PATTERN.sub(mask, event["text"]),

@@ -89,6 +89,7 @@ class SeahavenState(GameState):
 
     def _move_button(self, source: str, target: str) -> Move:
         card = self.layout.card_at(source)
+        assert card is not None  # (a legal move's place holds a card)
         return Move("move", describe_move(card, source, target), params=(("from", source), ("to", target)),
                     primary=not (source[0] == "c" and target[0] == "c"))
 
@@ -201,6 +202,7 @@ class SeahavenState(GameState):
             step = self.hint() if winnable else None
             if step is not None:
                 card = layout.card_at(step.source)
+                assert card is not None  # (a winning line's place holds a card)
                 hint = {"from": step.source, "to": step.target, "card": card.id,
                         "text": describe_move(card, step.source, step.target)}
         elif stuck:

@@ -17,6 +17,8 @@ import sys
 from typing import IO
 from collections.abc import Sequence
 
+from app.core.cards import Card as CoreCard
+from app.core.protocol import Event
 from app.core.terminal import Console, EndOfInput, tolerate_bad_bytes
 
 from .actions import Deal, Hit, Stay
@@ -39,7 +41,7 @@ class Quit(Exception):
     """The player answered N (or the input ended) at the play-again prompt."""
 
 
-def read_deck(console: Console) -> list | None:
+def read_deck(console: Console) -> list[CoreCard] | None:
     """T2.2/T2.3: ask for a deck file until one opens; its cards, or None (the T2.2 message has
     been shown) when its data is invalid."""
     while True:
@@ -66,7 +68,7 @@ class TerminalGame:
         self.seed = seed
         self.shuffle = shuffle
 
-    def show(self, events: list[dict]) -> None:
+    def show(self, events: list[Event]) -> None:
         for entry in events:
             if entry["kind"] != ACTION:  # "Player hits." and "Player stays." are the web log's
                 self.console.say(entry["text"])

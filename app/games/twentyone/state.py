@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from app.core.cards import Card as CoreCard
 from app.core.protocol import (
@@ -135,7 +135,8 @@ class TwentyOneState(GameState):
 
     @property
     def rounds(self) -> int:
-        return self.options["rounds"]
+        rounds: int = self.options["rounds"]
+        return rounds
 
     @property
     def several(self) -> bool:
@@ -234,6 +235,7 @@ class TwentyOneState(GameState):
         self._record(outcome)
 
     def _next_player(self, outcome: Outcome) -> None:
+        assert self.turn is not None  # (a seat has just played)
         following = [seat for seat in range(self.turn + 1, len(self._names)) if self.status[seat] == TO_PLAY]
         if following:
             self.turn = following[0]
@@ -256,7 +258,7 @@ class TwentyOneState(GameState):
                 if note and not self.several:
                     line = f"{note} {line}"  # T5.1: all on one line
                 self.table.note(seat, line, kind=RESULT)
-        self.history.append(list(self.results_now))
+        self.history.append(cast(list[str], list(self.results_now)))  # every seat has its result now
         self.turn = None
         self.phase = BETWEEN
         outcome.round_over = True
@@ -308,7 +310,8 @@ class TwentyOneState(GameState):
         places += [(f"{self.label(seat)}'s hand", player.hand) for seat, player in enumerate(table.players)]
         zones = []
         for name, cards in places:
-            shown, hidden = [], []
+            shown: list[CoreCard] = []
+            hidden: list[CoreCard] = []
             for card in cards:
                 (shown if card.face_up or card.id in seen else hidden).append(card.core)
             zones += [Zone(name, shown, EVERYONE), Zone(f"{name}, face down", hidden, NOBODY)]
@@ -363,6 +366,7 @@ class TwentyOneState(GameState):
             return "The game is over."
         if self.phase == BETWEEN:
             return f"Deal round {self.round_number + 1}, or end the table."
+        assert self.turn is not None  # (playing: a seat is to play)
         value = self.table.players[self.turn].hand_value
         if seat == self.turn:
             return f"hit or stay with {value}?"  # the status bar: "Your turn, Ann: hit or stay with 16?"
@@ -483,4 +487,4 @@ def _whole(value: Any) -> int:
 def _one_of(value: Any, allowed: tuple[str, ...]) -> str:
     if value not in allowed:
         raise ValueError(f"{value!r} is not one of {', '.join(allowed)}")
-    return value
+    return str(value)
