@@ -8,6 +8,7 @@ registry   the games the table offers
 autoplay   the one loop that runs computer players
 names      players' names (R3.2, R3.4)
 menus      typed menu answers and card selections (R9.1, R5.5)
+saved      reading the plain data of saved states
 terminal   the terminal programs' input, output and file reading
 """
 

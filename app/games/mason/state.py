@@ -26,6 +26,7 @@ from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome as CoreOutcome, SeatResult, View, Zone,
     copy_log,
 )
+from app.core.saved import reading
 
 from .actions import (
     DISCARD_PILE, STOCK, Action, BadAction, BadSelection, CardNotInHand, Draw, LayDown, LayDownRefused,
@@ -498,7 +499,7 @@ class MasonState(GameState):
     def from_dict(cls, data: Mapping[str, Any], definition: GameDefinition | None = None) -> MasonState:
         """Rebuild a game; raises ``ValueError`` if the data is not a consistent game. The
         definition is the registered one unless given."""
-        try:
+        with reading("game"):
             if data.get("format") != STATE_FORMAT:
                 raise ValueError(f"unknown state format {data.get('format')!r}")
             players = [Player.from_dict(p) for p in data["players"]]
@@ -520,8 +521,6 @@ class MasonState(GameState):
             game.went_out = data["went_out"]
             game.drawn = parse_card(data["drawn"]) if data["drawn"] else None
             game.stall_rebuilds = int(data["stall_rebuilds"])
-        except (KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"not a saved game: {error!r}") from None
         if game.phase not in (DRAW_PHASE, PLAY_PHASE, ROUND_OVER, GAME_OVER):
             raise ValueError(f"unknown phase {game.phase!r}")
         if not 0 <= game.turn < len(players) or not 1 <= game.round_number <= ROUNDS:

@@ -30,6 +30,7 @@ from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
     PileEmpty, SeatResult, View, WrongPhase, Zone, copy_log,
 )
+from app.core.saved import reading
 
 from .actions import (
     ARRANGING, CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, MakeGroup, MoveToGroup, NextDeal, SortBySuit,
@@ -751,10 +752,8 @@ class PointsState(GameState):
 
     @classmethod
     def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> PointsState:
-        try:
+        with reading("Points Rummy game"):
             return cls._from_dict(definition, data)
-        except (KeyError, TypeError, IndexError, AttributeError) as error:
-            raise ValueError(f"not a saved Points Rummy game: {error!r}") from None
 
     @classmethod
     def _from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> PointsState:

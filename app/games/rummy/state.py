@@ -27,6 +27,7 @@ from app.core.protocol import (
     EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase,
     Zone, copy_log,
 )
+from app.core.saved import flag, reading, text, whole
 
 from .actions import (
     DISCARD_PILE, STOCK, Action, BadSelection, CardNotInHand, DealHand, DiscardCard, DrawCard, LayOff,
@@ -692,65 +693,63 @@ class RummyState(GameState):
     @classmethod
     def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> RummyState:
         """A saved game; ``ValueError`` if the data is not a consistent game."""
-        try:
+        with reading("Classic Rummy game"):
             if data.get("format") != STATE_FORMAT:
                 raise ValueError(f"unknown state format {data.get('format')!r}")
-            names = [_text(name) for name in data["names"]]
+            names = [text(name) for name in data["names"]]
             if not MIN_SEATS <= len(names) <= MAX_SEATS:
                 raise ValueError("a game has 2 to 6 seats")
-            target = _integer(data["target"], LOWEST_TARGET, HIGHEST_TARGET)
+            target = whole(data["target"], LOWEST_TARGET, HIGHEST_TARGET)
             stacked = data["stacked_deck"]
-            game = cls(definition, names, target=target, rummy_bonus=_flag(data["rummy_bonus"]),
+            game = cls(definition, names, target=target, rummy_bonus=flag(data["rummy_bonus"]),
                        seed=_seed(data["seed"]),
                        stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None)
             if game.stacked_deck is not None and sorted(game.stacked_deck) != list(range(52)):
                 raise ValueError("the stacked deck does not hold the 52 cards once each")
-            game.hand_number = _integer(data["hand_number"], 1, 10**9)
+            game.hand_number = whole(data["hand_number"], 1, 10**9)
             phase = data["phase"]
             if phase not in PHASES:
                 raise ValueError(f"unknown phase {phase!r}")
             game.phase = PHASES[PHASES.index(phase)]  # the module's own string, compared with `is`
-            game.turn = _integer(data["turn"], 0, len(names) - 1)
+            game.turn = whole(data["turn"], 0, len(names) - 1)
             seat_data = data["players"]
             if len(seat_data) != len(names):
                 raise ValueError("one entry a seat")
             for player, saved in zip(game.players, seat_data):
                 player.hand.mask = mask_of(_cards(saved["hand"]))
-                player.score = _integer(saved["score"], 0, 10**9)
-                player.hands_won = _integer(saved["hands_won"], 0, 10**9)
-                player.rummies = _integer(saved["rummies"], 0, 10**9)
-                player.opened = _flag(saved["opened"])
+                player.score = whole(saved["score"], 0, 10**9)
+                player.hands_won = whole(saved["hands_won"], 0, 10**9)
+                player.rummies = whole(saved["rummies"], 0, 10**9)
+                player.opened = flag(saved["opened"])
             game.stock = Pile(reversed(_cards(data["stock"])), face_up=False)
             game.discard = Pile(_cards(data["discard"]), face_up=True)
             for saved in data["melds"]:
-                owner = _integer(saved["owner"], 0, len(names) - 1)
+                owner = whole(saved["owner"], 0, len(names) - 1)
                 mask = mask_of(_cards(saved["cards"]))
                 if saved["kind"] not in KINDS or meld_kind(mask) != saved["kind"]:
                     raise ValueError("a meld on the table is not a valid meld")
                 game.melds.append(Meld(owner, saved["kind"], mask))
             game.taken = parse_card(data["taken"]) if data["taken"] is not None else None
             drawn = data.get("drawn")  # games saved before the web table marked the drawn card have none
-            game.drawn = parse_card(_text(drawn)) if drawn is not None else None
+            game.drawn = parse_card(text(drawn)) if drawn is not None else None
             latest = data.get("latest_meld")  # the same
-            game.latest_meld = None if latest is None else _integer(latest, 1, len(game.melds))
-            game.played = _flag(data["played"])
-            game.turned_over = _flag(data["turned_over"])
+            game.latest_meld = None if latest is None else whole(latest, 1, len(game.melds))
+            game.played = flag(data["played"])
+            game.turned_over = flag(data["turned_over"])
             game.seen = mask_of(_cards(data["seen"]))
             last_seat = len(names) - 1
-            game.hand_results = [{"hand": _integer(r["hand"], 1, 10**9),
-                                  "went_out": None if r["went_out"] is None else _integer(r["went_out"], 0, last_seat),
-                                  "points": [_integer(p, 0, 10**9) for p in r["points"]],
-                                  "rummy": _flag(r["rummy"]), "void": _flag(r["void"])}
+            game.hand_results = [{"hand": whole(r["hand"], 1, 10**9),
+                                  "went_out": None if r["went_out"] is None else whole(r["went_out"], 0, last_seat),
+                                  "points": [whole(p, 0, 10**9) for p in r["points"]],
+                                  "rummy": flag(r["rummy"]), "void": flag(r["void"])}
                                  for r in data["hand_results"]]
             if any(len(r["points"]) != len(names) for r in game.hand_results):
                 raise ValueError("a hand's points are one figure a seat")
-            game.log = [{"seat": e["seat"] if e["seat"] is None else _integer(e["seat"], 0, len(names) - 1),
-                         "text": _text(e["text"]), "cards": [_text(c) for c in e["cards"]]} for e in data["log"]]
-            game.log_start = _integer(data["log_start"], 0, len(game.log))
+            game.log = [{"seat": e["seat"] if e["seat"] is None else whole(e["seat"], 0, len(names) - 1),
+                         "text": text(e["text"]), "cards": [text(c) for c in e["cards"]]} for e in data["log"]]
+            game.log_start = whole(data["log_start"], 0, len(game.log))
             winner = data["winner"]
-            game.winner = None if winner is None else _integer(winner, 0, len(names) - 1)
-        except (KeyError, TypeError, AttributeError, IndexError) as error:
-            raise ValueError(f"not a saved Classic Rummy game: {error!r}") from None
+            game.winner = None if winner is None else whole(winner, 0, len(names) - 1)
         if game.card_locations() != Counter(DECK.cards):
             raise ValueError("the saved game does not hold the 52 cards once each")
         if game.winner is not None and game.phase is not OVER:
@@ -771,24 +770,6 @@ class RummyState(GameState):
 _CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
 
 
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{value!r} is not text")
-    return value
-
-
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{value!r} is not true or false")
-    return value
-
-
-def _integer(value: Any, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise ValueError(f"{value!r} is not a whole number from {low} to {high}")
-    return value
-
-
 def _seed(value: Any) -> int | str | None:
     if value is None or isinstance(value, str) or type(value) is int:
         return value
@@ -799,9 +780,9 @@ def _cards(ids: Any) -> list[int]:
     if isinstance(ids, str):
         raise TypeError("a list of card ids")
     cards = []
-    for text in ids:
+    for card_id in ids:
         try:
-            cards.append(parse_card(_text(text)))
+            cards.append(parse_card(text(card_id)))
         except ValueError as error:
             raise ValueError(str(error)) from None
     return cards

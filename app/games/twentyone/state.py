@@ -25,6 +25,7 @@ from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, Zone, copy_log,
     seat_labels,
 )
+from app.core.saved import one_of, reading, whole
 
 from .actions import Action, Deal, EndTable, Hit
 from .cards import DECK, Card, Deck
@@ -413,10 +414,8 @@ class TwentyOneState(GameState):
 
     @classmethod
     def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> TwentyOneState:
-        try:
+        with reading("game of 21"):
             return cls._from_dict(definition, data)
-        except (KeyError, TypeError, AttributeError, IndexError) as error:
-            raise ValueError(f"not a saved game of 21: {error!r}") from None
 
     @classmethod
     def _from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> TwentyOneState:
@@ -432,12 +431,12 @@ class TwentyOneState(GameState):
             raise ValueError("the seed is a number or a text")
         table = Table.from_dict(data, cls._line_names(names), seed)
         state = cls(definition, names, options, seed, table)
-        state.round_number = _whole(data["round"])
-        state.phase = _one_of(data["phase"], (PLAYING, BETWEEN, OVER))
+        state.round_number = whole(data["round"])
+        state.phase = one_of(data["phase"], (PLAYING, BETWEEN, OVER))
         state.turn = data["turn"]
-        state.status = [_one_of(status, STATUSES) for status in data["status"]]
-        state.results_now = [None if result is None else _one_of(result, RESULTS) for result in data["results"]]
-        state.history = [[_one_of(result, RESULTS) for result in results] for results in data["history"]]
+        state.status = [one_of(status, STATUSES) for status in data["status"]]
+        state.results_now = [None if result is None else one_of(result, RESULTS) for result in data["results"]]
+        state.history = [[one_of(result, RESULTS) for result in results] for results in data["history"]]
         state.log = [cls._entry(entry) for entry in data["log"]]
         state._check()
         return state
@@ -476,15 +475,3 @@ class TwentyOneState(GameState):
             raise ValueError("players' cards are face up")
         if any(not card.face_up for card in table.dealer.hand[:1] + table.dealer.hand[2:]):
             raise ValueError("only the dealer's second card may be face down")
-
-
-def _whole(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{value!r} is not a whole number")
-    return value
-
-
-def _one_of(value: Any, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise ValueError(f"{value!r} is not one of {', '.join(allowed)}")
-    return str(value)

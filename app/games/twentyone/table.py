@@ -16,6 +16,7 @@ from typing import Any
 
 from app.core.cards import Card as CoreCard
 from app.core.protocol import Event
+from app.core.saved import texts, whole
 
 from .cards import DECK, Card, Deck, face
 
@@ -251,12 +252,12 @@ class Table:
     def from_dict(cls, data: Mapping[str, Any], names: Sequence[str], seed: int | str) -> Table:
         """A table from ``to_dict`` data; ``ValueError`` if a card is unknown, missing or in two
         places, or the data is malformed."""
-        face_down = {DECK.parse(card_id) for card_id in _strings(data["face_down"])}
+        face_down = {DECK.parse(card_id) for card_id in texts(data["face_down"])}
         placed: set[CoreCard] = set()
 
         def cards(ids: Any) -> list[Card]:
             result = []
-            for card_id in _strings(ids):
+            for card_id in texts(ids):
                 core = DECK.parse(card_id)
                 if core in placed:
                     raise ValueError(f"{core.id} is in two places")
@@ -272,7 +273,7 @@ class Table:
         hands = data["hands"]
         if not isinstance(hands, list) or len(hands) != len(names):
             raise ValueError("one hand a player")
-        table = cls(names, deck, seed=seed, refills=_count(data["refills"]))
+        table = cls(names, deck, seed=seed, refills=whole(data["refills"]))
         for player, hand in zip(table.players, hands):
             for card in cards(hand):
                 player.add_to_hand(card)
@@ -285,18 +286,6 @@ class Table:
         if not isinstance(steps, list):
             raise ValueError("dealer_turn is a list")
         for step in steps:
-            table.dealer_turn.append({"cards": [DECK.parse(card_id).id for card_id in _strings(step["cards"])],
-                                      "value": _count(step["value"])})
+            table.dealer_turn.append({"cards": [DECK.parse(card_id).id for card_id in texts(step["cards"])],
+                                      "value": whole(step["value"])})
         return table
-
-
-def _strings(value: Any) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValueError("a list of card ids was expected")
-    return value
-
-
-def _count(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError("a count was expected")
-    return value
