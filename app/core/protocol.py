@@ -458,6 +458,7 @@ class GameState(ABC):
 
     def __init__(self, definition: GameDefinition, names: Sequence[str]):
         self.definition = definition
+        self._action_kinds = definition.action_kinds  # (apply's first look-up, kept at hand)
         self._names = list(names)
         self._labels: list[str] | None = None  # (set here: an attribute added later slows every lookup)
 
@@ -480,7 +481,7 @@ class GameState(ABC):
         mover = self.to_move()  # (None at the end: the simulator's hot path asks once)
         if mover is None and self.is_over():
             raise GameIsOver(self.game_over_text)
-        kind = self.definition.action_kinds.get(type(action))
+        kind = self._action_kinds.get(type(action))
         if kind is None:
             raise BadAction(f"That is not an action of {self.definition.name}.")
         if kind is TURN:
