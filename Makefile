@@ -7,7 +7,7 @@ WORKERS ?= 2
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install install-dev run test test-fast browser-deps bench clean
+.PHONY: install install-dev run lint test test-fast browser-deps bench clean
 
 # What serving needs (requirements.txt): all `make run` installs.
 install: $(STAMP)
@@ -30,8 +30,14 @@ run: install
 	$(VENV)/bin/flask --app wsgi db upgrade
 	PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m app.serve
 
+# The contracts: ruff over the whole repository, mypy (strict) over app/core and app/games; the
+# settings are in pyproject.toml.
+lint: install-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
 # The whole suite: rules, terminal, web (test client), real server processes and real browsers.
-test: install-dev browser-deps
+test: install-dev browser-deps lint
 	$(PY) -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
 
 # Everything but the browser tests and the slow ones (over about 5 s each: whole games through
@@ -47,4 +53,4 @@ bench: install-dev
 	$(PY) bench/engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts .mypy_cache .ruff_cache

@@ -158,7 +158,7 @@ def in_process(sites: list["Site"], rounds: int = 3, count: int = 2000) -> dict:
     """CPU microseconds of the reads every page and action starts with (store.find_game with the
     seats, store.load_state) and of Menu A's query, in this process on each database: no HTTP,
     no server, so the machine's noise hardly shows."""
-    from app import create_app, scores_file, store, tables
+    from app import create_app, store, tables
     from app.extensions import db
 
     apps = []

@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.core.autoplay import autoplay  # noqa: E402
-from app.games.points import POINTS_RUMMY  # noqa: E402
+from app.games.points import DEFINITION as POINTS_RUMMY  # noqa: E402
 from app.games.points.bot import PointsBot, RandomDiscardBot, hopeless  # noqa: E402
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.core.autoplay import autoplay  # noqa: E402
-from app.games.points import POINTS_RUMMY  # noqa: E402
+from app.games.points import DEFINITION as POINTS_RUMMY  # noqa: E402
 from app.games.points.cards import ONE_DECK, RANKS, TWO_DECKS, card_points  # noqa: E402
 from app.games.points.evaluator import HandContext, evaluate, hand_value  # noqa: E402
 

@@ -43,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.games.seahaven.game import deal_cards  # noqa: E402
+from app.games.seahaven import deal_cards  # noqa: E402
 from app.games.seahaven.rules import Layout  # noqa: E402
 from app.games.seahaven.solver import Solver  # noqa: E402
 

@@ -34,7 +34,7 @@ import harness  # bench/harness.py: the server, browsers and pages of the test s
 from harness import Browser
 
 from app.games.seahaven import DEFINITION
-from app.games.seahaven.game import MoveCard
+from app.games.seahaven import MoveCard
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -44,7 +44,8 @@ def test_an_ai_game_is_played_to_the_end_by_the_rules(players):
     game = play_ai_game(players, seed="t/1")
     assert game.phase == GAME_OVER and game.round_number == ROUNDS  # R4.1: exactly 3 rounds
     assert len(game.round_scores) == ROUNDS and all(len(points) == players for points in game.round_scores)
-    assert [player.score for player in game.players] == [sum(p[seat] for p in game.round_scores) for seat in range(players)]
+    totals = [sum(points[seat] for points in game.round_scores) for seat in range(players)]
+    assert [player.score for player in game.players] == totals
     assert game.card_locations() == Counter(FULL_DECK)
     assert game.winners()  # R7.3: somebody always wins
 

@@ -3,9 +3,13 @@ the simulator all call ``autoplay``."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
+from .names import is_computer_name
 from .protocol import Bot, GameState, Outcome
+
+BotFor = Callable[[int], Bot | None]
+"""Which bot plays a seat: None for a person."""
 
 # A game whose bots have not finished after this many actions is broken: stop rather than hang.
 MAX_ACTIONS = 100_000
@@ -15,7 +19,7 @@ class BotsDoNotFinish(RuntimeError):
     """The bots made ``MAX_ACTIONS`` actions without reaching a human's turn or the end."""
 
 
-def autoplay(state: GameState, bot_for: Callable[[int], Bot | None], *, deal_on: bool = False,
+def autoplay(state: GameState, bot_for: BotFor, *, deal_on: bool = False,
              on_outcome: Callable[[Outcome], None] | None = None) -> list[Outcome]:
     """Apply the bots' actions while a computer seat is to move; return the outcomes in order.
 
@@ -49,10 +53,14 @@ def autoplay(state: GameState, bot_for: Callable[[int], Bot | None], *, deal_on:
     return outcomes
 
 
-def computer_seats(state: GameState) -> Callable[[int], Bot | None]:
+def computer_seats(state: GameState) -> BotFor:
     """``bot_for`` that plays every seat named AI with the game's computer player."""
-    from .names import is_computer_name
-
     bot = state.definition.bot
     names = state.names
     return lambda seat: bot if bot is not None and is_computer_name(names[seat]) else None
+
+
+def one_seat(seat: int, bot: Bot) -> BotFor:
+    """``bot_for`` that plays ``seat`` alone with ``bot``: ``autoplay`` then plays that seat's
+    turn (all of it: a rummy turn is several actions) and stops at the next seat's."""
+    return lambda other: bot if other == seat else None

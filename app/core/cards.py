@@ -16,7 +16,7 @@ apart in forms, actions and saved games.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 JOKER_CODE = "JK"
 
@@ -55,7 +55,7 @@ class Card:
     sort_key: int
     points: int
     label: str
-    deck: "DeckSpec"
+    deck: DeckSpec
 
     def __str__(self) -> str:
         return self.code
@@ -63,24 +63,24 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self.id})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[str, str], Card], tuple[str, str]]:
         return (_card_by_id, (self.deck.key, self.id))
 
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo) -> "Card":
+    def __deepcopy__(self, memo: object) -> Card:
         return self
 
 
-_DECKS: dict[str, "DeckSpec"] = {}
+_DECKS: dict[str, DeckSpec] = {}
 
 
 def _card_by_id(deck_key: str, card_id: str) -> Card:
     return _DECKS[deck_key].parse(card_id)
 
 
-def deck_by_key(key: str) -> "DeckSpec":
+def deck_by_key(key: str) -> DeckSpec:
     """The deck made under ``key`` (``KeyError`` if none)."""
     return _DECKS[key]
 
@@ -131,7 +131,8 @@ class DeckSpec:
         self.codes = frozenset(self._copies)
         _DECKS[key] = self
 
-    def _make(self, code, rank, suit, copy, is_joker, order, suit_index, points) -> Card:
+    def _make(self, code: str, rank: str, suit: str, copy: int, is_joker: bool, order: int, suit_index: int,
+              points: int) -> Card:
         card = object.__new__(self.card_class)
         card.code = code
         card.id = code if copy == 0 else f"{code}-{copy + 1}"

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 COMPUTER_NAME = "AI"
 MAX_NAME_LENGTH = 24

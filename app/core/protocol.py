@@ -1,7 +1,8 @@
 """The protocol every game speaks (in the spirit of OpenSpiel's Game and State).
 
 A ``GameDefinition`` describes a game: its key and name, seat limits, set-up options, deck, the
-figures of its per-name statistics, its computer player, and how to make a state: new (from a
+figures of its per-name statistics, its computer player, its action types (which class each
+action is, its names as plain data, and who may make it), and how to make a state: new (from a
 seed or a stacked deck) or from the plain data of a saved one.
 
 A ``GameState`` is one game in progress:
@@ -11,14 +12,19 @@ A ``GameState`` is one game in progress:
   bots and the tests choose from them); ``legal(None)``: the moves anyone at the table may make
   (dealing the next round), which every seat's list also holds;
 - ``apply(seat, action)``: applies the action whole and returns an ``Outcome``, or raises an
-  ``IllegalAction`` having changed nothing;
+  ``IllegalAction`` having changed nothing. It is a template: the core checks once, in this
+  order, that the game is not over, that the action is one of the game's, that the seat is one
+  of its seats, and who may act now (the seat to move for a turn action, anyone while nobody is
+  to move for a table action, any seat for its own); then the game's ``_step`` applies its rules;
 - ``view(seat)``: what that seat may see, as plain data (``None``: a spectator);
+- ``zones()``: where every card lies and who may see it there; ``hidden_from(seat)`` and
+  ``card_locations()`` follow from them;
 - ``is_over()``, ``results()`` and ``to_dict()``.
 
 Every door (the web, the terminals, the simulator) goes through these, so every rule lives in
 its game's package and nowhere else.
 
-The keys of a view that the shared table shows (a game adds its own for its board):
+The keys of a view that the shared table shows (``View``; a game adds its own for its board):
 
     seat     the seat this view is for, or None
     players  one dict a seat: "seat", "name", "label" (the name as shown: "AI 2"), "computer"
@@ -32,16 +38,17 @@ The keys of a view that the shared table shows (a game adds its own for its boar
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from enum import Enum
+from typing import Any, ClassVar, Protocol, TypedDict, TypeGuard, final
 
 from .cards import Card, DeckSpec
 from .decks import parse_deck
-
-if TYPE_CHECKING:  # pragma: no cover
-    import random
+from .names import is_computer_name
 
 
 # -- refusals ------------------------------------------------------------------------------------
@@ -56,6 +63,12 @@ class IllegalAction(Exception):
 
 class NotYourTurn(IllegalAction):
     code = "not_your_turn"
+
+
+class NotASeat(NotYourTurn):
+    """A seat number the game does not have (or no number at all): never that seat's turn."""
+
+    code = "not_a_seat"
 
 
 class WrongPhase(IllegalAction):
@@ -126,7 +139,7 @@ class Move:
         """The value of this move's button (form field ``move``): ``action|field=value|...``."""
         return "|".join([self.action] + [f"{key}={value}" for key, value in self.params])
 
-    def as_dict(self, cards: Sequence[str] = (), target: str | None = None) -> dict:
+    def as_dict(self, cards: Sequence[str] = (), target: str | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {"action": self.action, **dict(self.params)}
         if self.pick is not None:
             data["cards"] = list(cards)
@@ -135,17 +148,25 @@ class Move:
         return data
 
 
+Event = dict[str, Any]
+"""A public log line: ``seat`` (or None), ``text`` (never naming a card its readers may not see),
+``cards`` (ids shown beside the text), and whatever the game adds (the round it belongs to...)."""
+
+
+def copy_log(events: Iterable[Event]) -> list[Event]:
+    """Events as new plain data (their card lists too), for a view or a saved state."""
+    return [dict(event, cards=list(event["cards"])) for event in events]
+
+
 class Outcome:
-    """What one applied action did. ``events`` are public log lines: dicts with ``seat`` (or
-    None), ``text`` (never naming a card its readers may not see) and ``cards`` (ids shown beside
-    the text)."""
+    """What one applied action did. ``events`` are the public log lines it added (``Event``)."""
 
     __slots__ = ("action", "seat", "events", "round_over", "game_over")
 
     def __init__(self, action: Any, seat: int | None = None):
         self.action = action
         self.seat = seat
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.round_over = False
         self.game_over = False
 
@@ -223,14 +244,14 @@ class Option:
             text = str(raw).strip()
             if isinstance(raw, bool) or not (text.isdigit() and text.isascii()) or len(text) > 9:
                 raise OptionError(f"{self.label}: type a whole number from {self.low} to {self.high}.")
-            value = int(text)
-            if not self.low <= value <= self.high:
-                raise OptionError(f"{self.label}: {value} is not between {self.low} and {self.high}.")
-            return value
+            number = int(text)
+            if self.low is None or self.high is None or not self.low <= number <= self.high:
+                raise OptionError(f"{self.label}: {number} is not between {self.low} and {self.high}.")
+            return number
         text = str(raw).strip()
-        for value, _label in self.choices:
-            if text == value:
-                return value
+        for choice, _label in self.choices:
+            if text == choice:
+                return choice
         raise OptionError(f"{self.label}: choose one of {', '.join(label for _v, label in self.choices)}.")
 
 
@@ -241,7 +262,85 @@ class Bot(Protocol):
     """A computer player, apart from the rules: the action ``seat`` takes now in ``state``.
     Deterministic for a given state (a stacked game with computer seats always plays the same)."""
 
-    def choose(self, state: "GameState", seat: int) -> Any: ...
+    def choose(self, state: Any, seat: int) -> Any: ...
+
+
+# -- who may make an action ---------------------------------------------------------------------------
+
+
+class ActionKind(Enum):
+    """Who may make an action, and when (the template ``GameState.apply`` checks it)."""
+
+    TURN = "turn"  # the seat to move, on its turn
+    TABLE = "table"  # anyone at the table, or no seat, while nobody is to move: dealing the next round
+    OWN = "own"  # a seat, at any moment of play, on its own business (arranging its cards)
+
+
+TURN, TABLE, OWN = ActionKind.TURN, ActionKind.TABLE, ActionKind.OWN
+
+
+@dataclass(frozen=True)
+class ActionType:
+    """One type of action of a game: its class, its names as plain data (the ``action`` field of
+    ``action_to_dict``), and its kind."""
+
+    cls: type
+    names: tuple[str, ...]
+    kind: ActionKind
+
+
+# -- where the cards are --------------------------------------------------------------------------------
+
+
+class Everyone:
+    """Every seat and every spectator: ``seat in EVERYONE`` is always true."""
+
+    def __contains__(self, seat: object) -> bool:
+        return True
+
+    def __repr__(self) -> str:
+        return "EVERYONE"
+
+
+EVERYONE = Everyone()
+NOBODY: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Zone:
+    """Cards that lie together and who may see them there: ``EVERYONE``, ``NOBODY``, or a set of
+    seats (a hand: its seat). A card everyone has seen go into a hidden place (taken from the
+    discard pile, say) lies in a zone of its own that everyone may see."""
+
+    name: str
+    cards: Collection[Card]
+    visible_to: Everyone | frozenset[int]
+
+    def visible(self, seat: int | None) -> bool:
+        return seat in self.visible_to
+
+
+# -- views ---------------------------------------------------------------------------------------------------
+
+
+class View(TypedDict):
+    """The keys every game's view has (see the module's docstring); a game's own view adds its
+    board's keys in a ``TypedDict`` of its own."""
+
+    seat: int | None
+    players: list[dict[str, Any]]
+    turn: int | None
+    stage: str
+    prompt: str | None
+    hand: list[str] | None
+    log: list[Event]
+    summary: dict[str, Any] | None
+
+
+def seat_labels(names: Sequence[str]) -> list[str]:
+    """The names as shown: several seats of one name (``AI``) are told apart by seat number,
+    ``AI 2``, ``AI 3``."""
+    return [f"{name} {seat + 1}" if names.count(name) > 1 else name for seat, name in enumerate(names)]
 
 
 # -- the definition and the state -------------------------------------------------------------------
@@ -260,12 +359,22 @@ class GameDefinition(ABC):
     options: tuple[Option, ...] = ()
     statistics: tuple[Stat, ...] = ()
     bot: Bot | None = None  # the computer player, for seats named AI; None: the game has none
-    # The actions anyone at the table may make without a seat (dealing the next round): the
-    # moves of ``legal(None)``. Every other action needs the seat it is made for.
+    # Every action type of the game; the two below follow from it.
+    action_types: tuple[ActionType, ...] = ()
+    # The names of the actions anyone at the table may make without a seat (dealing the next
+    # round): the moves of ``legal(None)``. Every other action needs the seat it is made for.
     table_actions: frozenset[str] = frozenset()
+    action_kinds: ClassVar[Mapping[type, ActionKind]] = {}
     has_score_table = False  # Mason Rummy keeps its own R7.4 score table instead of statistics
 
-    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "action_types" in cls.__dict__:
+            cls.table_actions = frozenset(name for action_type in cls.action_types if action_type.kind is TABLE
+                                          for name in action_type.names)
+            cls.action_kinds = {action_type.cls: action_type.kind for action_type in cls.action_types}
+
+    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every option's value: from ``raw`` where given, else its default (``OptionError``)."""
         raw = raw or {}
         values = {}
@@ -284,7 +393,7 @@ class GameDefinition(ABC):
 
     baseline_label = "random play"  # what the baseline bot does, in the simulator's words
 
-    def tally(self, state: "GameState") -> Mapping[str, int]:
+    def tally(self, state: Any) -> Mapping[str, int]:
         """Figures of one finished game that the simulator adds up (turns, blocked rounds...)."""
         return {}
 
@@ -292,7 +401,7 @@ class GameDefinition(ABC):
         """The simulator's lines for the summed ``tally`` figures of ``games`` games."""
         return []
 
-    def baseline_bot(self, rng: "random.Random") -> Bot | None:
+    def baseline_bot(self, rng: random.Random) -> Bot | None:
         """A weak player (it discards at random, say) that the simulator measures the computer
         player against, its choices drawn from ``rng``; None if the game has none."""
         return None
@@ -316,20 +425,21 @@ class GameDefinition(ABC):
 
     @abstractmethod
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
-                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> "GameState":
+                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> GameState:
         """A new game for these seat names (``AI``: a computer seat), dealt from ``stacked_deck``
         or shuffled with a generator seeded by ``seed`` (kept in the state)."""
 
     @abstractmethod
-    def from_dict(self, data: Mapping[str, Any]) -> "GameState":
+    def from_dict(self, data: Mapping[str, Any]) -> GameState:
         """A saved state; ``ValueError`` if the data is not a consistent game."""
 
     @abstractmethod
-    def action_from_dict(self, data: Mapping[str, Any]) -> Any:
-        """An action from plain data (a form, a saved log row); ``BadAction`` if it is none."""
+    def action_from_dict(self, data: Any) -> Any:
+        """An action from plain data (a form, a saved log row); ``BadAction`` if it is none.
+        (A game may set its actions module's function here: ``staticmethod(action_from_dict)``.)"""
 
     @abstractmethod
-    def action_to_dict(self, action: Any) -> dict:
+    def action_to_dict(self, action: Any) -> dict[str, Any]:
         """An action as plain data: ``action_from_dict(action_to_dict(a)) == a``."""
 
     def __repr__(self) -> str:
@@ -338,15 +448,24 @@ class GameDefinition(ABC):
 
 class GameState(ABC):
     """One game in progress. See the module's docstring for the protocol. ``deck`` is the deck
-    this game is played with (every card of it is somewhere, always)."""
+    this game is played with (every card of it is somewhere, always); ``log`` the public events
+    so far, oldest first."""
 
     definition: GameDefinition
     deck: DeckSpec
+    log: list[Event]
+    game_over_text = "The game is over."
+
+    def __init__(self, definition: GameDefinition, names: Sequence[str]):
+        self.definition = definition
+        self._action_kinds = definition.action_kinds  # (apply's first look-up, kept at hand)
+        self._names = list(names)
+        self._labels: list[str] | None = None  # (set here: an attribute added later slows every lookup)
 
     @property
-    @abstractmethod
     def names(self) -> list[str]:
         """The seats' names, seat 0 first (``AI`` for a computer seat)."""
+        return list(self._names)
 
     @abstractmethod
     def to_move(self) -> int | None: ...
@@ -354,11 +473,68 @@ class GameState(ABC):
     @abstractmethod
     def legal(self, seat: int | None) -> list[Move]: ...
 
-    @abstractmethod
-    def apply(self, seat: int | None, action: Any) -> Outcome: ...
+    @final
+    def apply(self, seat: int | None, action: Any) -> Outcome:
+        """Apply ``action`` for ``seat`` (None: no seat, for a table action) whole, or raise an
+        ``IllegalAction`` having changed nothing. The checks every game shares come first, once,
+        in this order; then the game's own ``_step``."""
+        mover = self.to_move()  # (None at the end: the simulator's hot path asks once)
+        if mover is None and self.is_over():
+            raise GameIsOver(self.game_over_text)
+        kind = self._action_kinds.get(type(action))
+        if kind is None:
+            raise BadAction(f"That is not an action of {self.definition.name}.")
+        if kind is TURN:
+            if seat != mover or type(seat) is not int:  # (the seat to move is a seat: no more checks)
+                self._check_seat(seat)
+                if mover is None:
+                    raise WrongPhase(self.between_rounds_refusal())
+                raise NotYourTurn(self.out_of_turn_refusal(seat))
+        else:
+            self._check_seat(seat)
+            if kind is TABLE:
+                if mover is not None:
+                    raise WrongPhase(self.mid_round_refusal())
+            elif seat is None:
+                raise NotASeat("Only a player at the table can do that.")
+        return self._step(seat, action)
+
+    def is_seat(self, seat: object) -> TypeGuard[int]:
+        """Is ``seat`` one of this game's seat numbers (not None, not True, not "0")?"""
+        return type(seat) is int and 0 <= seat < len(self._names)
+
+    def _check_seat(self, seat: object) -> None:
+        if seat is not None and not self.is_seat(seat):
+            raise NotASeat(f"There is no seat {seat} at this table.")
 
     @abstractmethod
-    def view(self, seat: int | None) -> dict: ...
+    def _step(self, seat: int | None, action: Any) -> Outcome:
+        """The game's own rules for an action ``apply`` has let through (a turn action is the
+        seat to move's): apply it whole, or raise an ``IllegalAction`` having changed nothing."""
+
+    def out_of_turn_refusal(self, seat: int | None) -> str:
+        """Words refusing ``seat`` a turn action while another seat is to move."""
+        mover = self.to_move()
+        return f"It is {self.label(mover)}'s turn." if mover is not None else "It is not your turn."
+
+    def between_rounds_refusal(self) -> str:
+        """Words refusing a turn action while nobody is to move (between rounds)."""
+        return "The round is over: the next round must be dealt first."
+
+    def mid_round_refusal(self) -> str:
+        """Words refusing a table action while a round is being played."""
+        return "The round is still being played."
+
+    def record(self, outcome: Outcome, seat: int | None, text: str, cards: Iterable[Card] = (),
+               **more: Any) -> Event:
+        """Add a public event to the log and to ``outcome``: ``more`` are the game's own fields."""
+        event: Event = {"seat": seat, "text": text, "cards": [card.id for card in cards], **more}
+        self.log.append(event)
+        outcome.events.append(event)
+        return event
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View: ...
 
     @abstractmethod
     def is_over(self) -> bool: ...
@@ -368,36 +544,42 @@ class GameState(ABC):
         """Every seat's result once the game is over; [] before."""
 
     @abstractmethod
-    def to_dict(self) -> dict: ...
+    def to_dict(self) -> dict[str, Any]: ...
 
     @abstractmethod
-    def card_locations(self) -> Counter:
-        """How many times each card is somewhere (a pile, a hand, the table): 1 each, always."""
+    def zones(self) -> list[Zone]:
+        """Every card of the game, once, in the zone where it lies now, with who may see it there:
+        the one account of privacy, which ``hidden_from`` and ``card_locations`` read."""
 
-    @abstractmethod
     def hidden_from(self, seat: int | None) -> set[Card]:
         """The cards ``seat`` may not see now (others' hands, face-down cards, the stock)."""
+        return {card for zone in self.zones() if seat not in zone.visible_to for card in zone.cards}
+
+    def card_locations(self) -> Counter[Card]:
+        """How many times each card is somewhere (a pile, a hand, the table): 1 each, always."""
+        found: Counter[Card] = Counter()
+        for zone in self.zones():
+            found.update(zone.cards)
+        return found
 
     def label(self, seat: int) -> str:
         """The name shown for a seat: several ``AI`` seats are told apart as ``AI 2``, ``AI 3``."""
-        names = self.names
-        name = names[seat]
-        if sum(1 for other in names if other == name) > 1:
-            return f"{name} {seat + 1}"
-        return name
+        labels = self._labels
+        if labels is None:  # worked out once: the names never change
+            labels = self._labels = seat_labels(self._names)
+        return labels[seat]
 
-    def copy(self) -> "GameState":
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """The keys every view gives each seat in ``players``: ``seat``, ``name``, ``label`` and
+        ``computer``; a game adds its own."""
+        name = self._names[seat]
+        return {"seat": seat, "name": name, "label": self.label(seat), "computer": is_computer_name(name)}
+
+    def copy(self) -> GameState:
         return self.definition.from_dict(self.to_dict())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, GameState) and self.definition is other.definition and self.to_dict() == other.to_dict()
+        return (isinstance(other, GameState) and self.definition is other.definition
+                and self.to_dict() == other.to_dict())
 
-    __hash__ = None  # a state is mutable
-
-
-def first_move(moves: Sequence[Move], action: str) -> Move | None:
-    """The move of ``moves`` for ``action``, if any."""
-    return next((move for move in moves if move.action == action), None)
-
-
-BotChooser = Callable[[int], "Bot | None"]
+    __hash__ = None  # type: ignore[assignment]  # a state is mutable

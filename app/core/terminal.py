@@ -1,5 +1,6 @@
 """What the terminal programs share: reading answers line by line so a session replays from a
-file, and reading a named text file with messages a player understands.
+file, numbered menus, reading a named text file with messages a player understands, and writing
+a file whole or not at all.
 
 This is the one module of ``app.core`` that reads and writes; no rules module imports it (a test
 checks), only the terminal programs (``app.terminal`` and each game's ``__main__``).
@@ -9,7 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from typing import IO
+
+from .menus import NotAChoice, parse_choice
 
 
 class EndOfInput(Exception):
@@ -41,6 +46,25 @@ class Console:
             self.say(answer)
         return answer
 
+    def menu(self, title: str, options: Sequence[str], prompt: str = "Your choice") -> int:
+        """Show a numbered menu and ask until one of its numbers is given (R9.1)."""
+        while True:
+            self.say(title)
+            for number, option in enumerate(options, start=1):
+                self.say(f"{number}. {option}")
+            try:
+                return parse_choice(self.ask(f"{prompt} (1-{len(options)}): "), len(options))
+            except NotAChoice as error:
+                self.say(str(error))
+
+    def ask_number(self, question: str, count: int) -> int:
+        """One number from 1 to ``count``; anything else says why and asks the same again."""
+        while True:
+            try:
+                return parse_choice(self.ask(f"{question} (1-{count}): "), count)
+            except NotAChoice as error:
+                self.say(str(error))
+
 
 def is_terminal(stream: IO[str]) -> bool:
     try:
@@ -54,7 +78,7 @@ def tolerate_bad_bytes() -> None:
     terminal program: a bad byte reads as U+FFFD instead."""
     for stream in (sys.stdin, sys.stdout):
         try:
-            stream.reconfigure(errors="replace")
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]  # (a replaced stream may lack it)
         except (AttributeError, ValueError, OSError):
             pass
 
@@ -63,7 +87,7 @@ class FileProblem(ValueError):
     """A named file that cannot be read; the message says why."""
 
 
-def read_text_file(path: str | os.PathLike, *, limit: int = 1_000_000, what: str = "file") -> str:
+def read_text_file(path: str | os.PathLike[str], *, limit: int = 1_000_000, what: str = "file") -> str:
     """The text of ``path`` (UTF-8, a BOM allowed), or ``FileProblem``: missing, a folder,
     unreadable, too large, not text."""
     name = os.fspath(path)
@@ -85,3 +109,36 @@ def read_text_file(path: str | os.PathLike, *, limit: int = 1_000_000, what: str
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise FileProblem(f"the file is not text (it is not UTF-8): a {what} holds card codes") from None
+
+
+def write_atomically(path: str | os.PathLike[str], data: str | bytes | Iterable[str], *, prefix: str = ".write-",
+                     sync: Callable[[int], None] = os.fsync) -> None:
+    """Write ``data`` (text, bytes, or text in pieces) to ``path`` through a temporary file in the
+    same folder, then rename it: a crash leaves the old file or the new one, never half of one.
+    The file keeps the old file's mode (else a normal 0644); the temporary file never stays.
+    ``sync`` flushes the file to the disk (``os.fsync``; a server runs it off its event loop)."""
+    target = os.path.abspath(os.fspath(path))
+    folder = os.path.dirname(target)
+    fd, temporary = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=folder)
+    try:
+        handle: IO[str] | IO[bytes]
+        if isinstance(data, bytes):
+            handle = os.fdopen(fd, "wb")
+        else:
+            handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        with handle:
+            for piece in (data,) if isinstance(data, (str, bytes)) else data:
+                handle.write(piece)  # type: ignore[arg-type]  # bytes to a binary file, text to a text one
+            handle.flush()
+            sync(handle.fileno())
+        # mkstemp makes the file private (0600); keep the old file's mode, else a normal one.
+        try:
+            mode = os.stat(target).st_mode & 0o777
+        except FileNotFoundError:
+            mode = 0o644
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise

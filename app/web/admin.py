@@ -19,7 +19,7 @@ from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
 from ..extensions import db
 from ..files import write_atomically
-from ..games.mason import MASON, ScoresFileError, ScoreTable
+from ..games.mason import MASON, ScoresFileError
 from ..games.mason.scores import decode_scores_bytes
 from ..models import AdminFailure, AdminSession, PendingImport, ScoreEntry, utcnow
 from ..secrets import admin_credential, check_admin_password

@@ -13,7 +13,6 @@ Create Date: 2026-11-22 00:51:26.984719
 
 """
 from alembic import op
-import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.

@@ -1,34 +1,40 @@
 """One property test for every registered game (the protocol of app/core/protocol.py).
 
-Hypothesis deals games of every seat count from random seeds or random stacked decks, then plays
-random actions: moves drawn from ``legal()`` (with random cards and targets where a move takes
-them) and illegal ones (another seat's moves, made-up actions, cards from elsewhere, seats out of
-range). After every step:
+Hypothesis deals games of every seat count, with set-up options drawn from the game's own
+``options``, from random seeds or random stacked decks, then plays random actions: moves drawn
+from ``legal()`` (with random cards and targets where a move takes them) and illegal ones
+(another seat's moves, made-up actions, cards from elsewhere, seats out of range). After every
+step:
 
-- every card of the game's deck is in exactly one place (``card_locations``);
+- every card of the game's deck is in exactly one place (``card_locations``, and the zones);
 - a refused action raised an ``IllegalAction`` and changed nothing (``to_dict`` equal);
-- ``from_dict(to_dict())`` is the same state, and the state survives JSON;
-- no seat's view (nor a spectator's) holds a card the game hides from it (``hidden_from``);
+- ``from_dict(to_dict())`` is the same state, through JSON too, with the same views and moves;
+- an action of a legal move survives plain data: ``action_from_dict(action_to_dict(a)) == a``;
+- no seat's view (nor a spectator's) names a card it may not see, judged from where the cards
+  are (``zones``), not from the game's view code (``game_checks.check_privacy``);
 - ``to_move()`` is a seat or None, and its seat has moves.
 
-And a game played by its computer players alone ends, with a result for every seat. A game gets
-all of this by registering.
+A planted leak (another seat's hand, the stock, a face-down card added to a view) fails that
+check in every game that hides a card. And a game played by its computer players alone ends,
+with a result for every seat. A game gets all of this by registering.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import re
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, note, settings, strategies as st
+from game_checks import check_privacy, check_zones, hidden_cards
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
 
 import app.games  # noqa: F401  (registers every game)
 from app.core import IllegalAction, registry
 from app.core.autoplay import autoplay
 from app.core.names import COMPUTER_NAME
+from app.core.protocol import BadAction, Option
 
 GAMES = [definition.key for definition in registry.games()]
 # Games whose random play takes more than about 5 s here (Mason Rummy's 65-card deals: about 10 s).
@@ -38,7 +44,6 @@ SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example,
                                            HealthCheck.data_too_large])
 STEPS = 160
-WORD = re.compile(r"[A-Za-z0-9]{2}(?:-\d)?")
 
 
 def seat_names(definition, seats: int, computers: list[bool]) -> list[str]:
@@ -46,11 +51,22 @@ def seat_names(definition, seats: int, computers: list[bool]) -> list[str]:
     return [COMPUTER_NAME if definition.bot is not None and computers[seat] else people[seat] for seat in range(seats)]
 
 
+def option_values(option: Option) -> st.SearchStrategy:
+    """Any value the set-up form accepts for ``option``, as a form posts it or as a value."""
+    if option.kind == "bool":
+        return st.booleans()
+    if option.kind == "int":
+        return st.integers(option.low, option.high) | st.integers(option.low, option.high).map(str)
+    return st.sampled_from([value for value, _label in option.choices])
+
+
 def new_game(definition, data):
     seats = data.draw(st.integers(definition.min_seats, definition.max_seats), label="seats")
     computers = data.draw(st.lists(st.booleans(), min_size=seats, max_size=seats), label="computer seats")
     names = seat_names(definition, seats, computers)
-    options = definition.validate_options({})
+    chosen = data.draw(st.fixed_dictionaries({}, optional={option.key: option_values(option)
+                                                           for option in definition.options}), label="options")
+    options = definition.validate_options(chosen)
     seed = data.draw(st.integers(0, 2**32), label="seed")
     stacked = None
     if definition.deck is not None and data.draw(st.booleans(), label="stacked"):
@@ -60,45 +76,21 @@ def new_game(definition, data):
     return definition.new_state(names, options=options, seed=None if stacked else seed, stacked_deck=stacked)
 
 
-def strings_in(value, found: set[str]) -> set[str]:
-    if isinstance(value, str):
-        found.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            strings_in(item, found)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            strings_in(item, found)
-    return found
-
-
-def check_privacy(state) -> None:
-    seats = len(state.names)
-    for seat in list(range(seats)) + [None]:
-        view = state.view(seat)
-        hidden = state.hidden_from(seat)
-        if not hidden:
-            continue
-        hidden_ids = {card.id for card in hidden}
-        leaves = strings_in(view, set())
-        leaked = hidden_ids & leaves
-        assert not leaked, f"seat {seat}'s view shows {sorted(leaked)}"
-        # In texts (the log), a code gives a card away only if every copy of it is hidden.
-        fully_hidden = {card.code for card in hidden
-                        if all(copy in hidden for copy in state.deck.copies_of(card.code))}
-        for text in leaves:
-            if " " in text:
-                words = set(WORD.findall(text))
-                assert not words & fully_hidden, f"seat {seat}'s view names {sorted(words & fully_hidden)} in {text!r}"
+def seats_and_spectator(state) -> list[int | None]:
+    return [*range(len(state.names)), None]
 
 
 def check_state(state) -> None:
     definition = state.definition
     assert state.card_locations() == Counter(state.deck.cards), "a card is missing or in two places"
+    check_zones(state)
     data = state.to_dict()
     assert json.loads(json.dumps(data)) == data, "the state is not plain JSON data"
     again = definition.from_dict(json.loads(json.dumps(data)))
     assert again.to_dict() == data, "from_dict(to_dict()) is not the same state"
+    for seat in seats_and_spectator(state):
+        assert again.view(seat) == state.view(seat), f"seat {seat}'s view changed through to_dict/from_dict"
+        assert again.legal(seat) == state.legal(seat), f"seat {seat}'s moves changed through to_dict/from_dict"
     mover = state.to_move()
     if state.is_over():
         assert mover is None
@@ -148,6 +140,13 @@ def pick_action(state, rng: random.Random):
     return seat, action, kind
 
 
+def check_round_trip(definition, action, kind: str) -> None:
+    if kind == "legal":
+        data = definition.action_to_dict(action)
+        assert json.loads(json.dumps(data)) == data, f"{action!r} is not plain JSON data"
+        assert definition.action_from_dict(data) == action, f"{action!r} does not survive action_to_dict"
+
+
 @pytest.mark.parametrize("key", GAME_PARAMS)
 @SETTINGS
 @given(data=st.data())
@@ -163,6 +162,7 @@ def test_random_play_keeps_every_promise(key, data):
         before = state.to_dict()
         try:
             action = definition.action_from_dict(action_data)
+            check_round_trip(definition, action, kind)
             state.apply(seat, action)
         except IllegalAction as refusal:
             note(f"refused ({kind}) {action_data} for seat {seat}: {refusal}")
@@ -171,6 +171,68 @@ def test_random_play_keeps_every_promise(key, data):
             continue
         note(f"applied ({kind}) {action_data} for seat {seat}")
         check_state(state)
+
+
+def test_an_object_that_is_no_action_of_the_game_is_a_bad_action_in_every_game():
+    for definition in registry.games():
+        state = definition.new_state([COMPUTER_NAME] * definition.min_seats, seed=1)
+        before = state.to_dict()
+        for seat in seats_and_spectator(state):
+            with pytest.raises(BadAction):
+                state.apply(seat, object())
+        assert state.to_dict() == before
+
+
+# -- a planted leak fails the privacy check, in every game that hides a card ------------------------------
+
+
+def others_hand(state, seat: int) -> list[str]:
+    """Another seat's hidden cards: what a leaking view would add."""
+    other = (seat + 1) % len(state.names)
+    return sorted(card.id for card in hidden_cards(state, seat) if card in set(hand_of(state, other)))
+
+
+CARD_OF = {definition.deck: definition.deck.cards for definition in registry.games() if definition.deck}
+
+
+def hand_of(state, seat: int):
+    return {"mason": lambda: state.players[seat].hand.cards,
+            "rummy": lambda: state.players[seat].hand.cards(),
+            "points": lambda: state.hands[seat]}[state.definition.key]()
+
+
+LEAKS = {
+    # where a careless view might put another seat's cards, the stock, or a face-down card
+    "mason": lambda state, seat, view: view["players"][(seat + 1) % len(state.names)].update(
+        hand=others_hand(state, seat)),
+    "rummy": lambda state, seat, view: view.update(stock=[CARD_OF[state.deck][n].id for n in state.stock.cards]),
+    "points": lambda state, seat, view: view["groups"].append({"cards": others_hand(state, seat)}),
+    "twentyone": lambda state, seat, view: view["dealer"].update(cards=[card.id for card in state.table.dealer.hand]),
+}
+NOTHING_HIDDEN = {"seahaven": "every card lies face up (S2.1)"}
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_a_view_that_shows_a_hidden_card_fails_the_privacy_check(key, monkeypatch):
+    definition = registry.get(key)
+    state = definition.new_state(["Ann", "Bob"][:max(definition.min_seats, min(2, definition.max_seats))],
+                                 options=definition.validate_options({}), seed=7)
+    check_privacy(state)
+    if key in NOTHING_HIDDEN:
+        assert all(not hidden_cards(state, seat) for seat in seats_and_spectator(state))
+        pytest.skip(f"{definition.name} hides nothing: {NOTHING_HIDDEN[key]}")
+    assert key in LEAKS, f"plant a leak for {definition.name} here"
+    honest = type(state).view
+
+    def leaking_view(self, seat):
+        view = honest(self, seat)
+        if seat is not None:
+            LEAKS[key](self, seat, view)
+        return view
+
+    monkeypatch.setattr(type(state), "view", leaking_view)
+    with pytest.raises(AssertionError, match="may not see"):
+        check_privacy(state)
 
 
 @pytest.mark.parametrize("key", GAMES)

@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from reliability_helpers import Browser, record_figures
 from support.games import admin_login, deck_text
 from support.live import LiveServer
-from support.web import Page, Player
+from support.web import Page
 
 from app.extensions import db
 

@@ -24,7 +24,6 @@ import sqlalchemy as sa
 from reliability_helpers import Browser, record_figures
 from support.games import seed_scores
 from support.live import LiveServer
-from support.web import Page
 
 from app import scores_file, store
 from app.extensions import db

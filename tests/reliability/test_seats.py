@@ -23,7 +23,7 @@ import pytest
 import sqlalchemy as sa
 from reliability_helpers import Browser, record_figures
 from support.live import LiveServer
-from support.web import Page, Player
+from support.web import Page
 
 from app import store
 from app.models import SeatRecord, utcnow

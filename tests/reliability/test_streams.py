@@ -13,9 +13,7 @@ import selectors
 import socket
 import statistics
 import time
-import urllib.parse
 
-import pytest
 from reliability_helpers import Browser, record_figures
 from support.live import LiveServer
 

@@ -18,21 +18,22 @@ import re
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, event, given, note, settings, strategies as st
+from game_checks import check_privacy, hidden_cards
+from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from app.games.mason import (
     DISCARD_PILE, DRAW_PHASE, FULL_DECK, GAME_OVER, PLAY_PHASE, ROUND_OVER, STOCK, SUITS, VALUES, Card, CardSet,
-    DeckError, Discard, Draw, Game, IllegalAction, LayDown, LayOffs, NewSet, NextRound, Refusal, ScoreRow,
-    ScoreTable, is_computer_name, is_meld, is_run, judge_lay_down, parse_deck,
+    DeckError, Discard, Draw, Game, IllegalAction, LayDown, LayOffs, NewSet, NextRound, Refusal, ScoreRow, ScoreTable,
+    is_computer_name, is_meld, is_run, judge_lay_down, parse_deck,
 )
+from app.games.mason.bot import choose_computer_discard, computer_draw_source, next_computer_play
 from app.games.mason.cards import points_of, sort_cards
-from app.games.mason.game import HAND_SIZE
 from app.games.mason.melds import MELD, RUN
 from app.games.mason.menus import NotAChoice, parse_choice, parse_selection
-from app.games.mason.bot import choose_computer_discard, computer_draw_source, next_computer_play
+from app.games.mason.state import HAND_SIZE
 
-CODE = re.compile(r"\b[2-9TJQKA][CDHSP]\b")
 ALL_CODES = {c.code for c in FULL_DECK}
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -245,19 +246,22 @@ class GameMachine(RuleBasedStateMachine):
 
     @invariant()
     def views_never_show_another_seats_hand(self):
+        """R4.4: the zones hide every card of another hand that nobody saw face up (R7.1: until
+        the round is over), and no view names a card its zones hide (the games' one check)."""
         game = self.game
+        check_privacy(game)
         seats = range(len(game.players))
         for viewer in [None, *seats]:
             view = game.view(viewer)
-            shown = set(CODE.findall(json.dumps(view)))
             if viewer is not None:
                 assert view["hand"] == [c.code for c in game.players[viewer].hand.cards]
             else:
                 assert view["hand"] is None
+            hidden = hidden_cards(game, viewer)
             for other in seats:
-                if other != viewer and game.phase not in (ROUND_OVER, GAME_OVER):  # R7.1: hands shown then
-                    secret = {c.code for c in game.players[other].hand.cards if c not in self.public}
-                    assert not shown & secret, f"seat {viewer} sees {shown & secret} of seat {other}"
+                if other != viewer and game.phase not in (ROUND_OVER, GAME_OVER):
+                    secret = {c for c in game.players[other].hand.cards if c not in self.public}
+                    assert secret <= hidden, f"seat {viewer} may see {secret - hidden} of seat {other}"
             assert view["stock_size"] == len(game.stock)
             assert [p["hand_size"] for p in view["players"]] == [len(p.hand) for p in game.players]
 
@@ -290,7 +294,8 @@ def sets_and_selection(draw):
     free = [c for c in FULL_DECK if c not in used]
     near = sorted({c for s in own for c in s.fitting} - used, key=lambda c: c.sort_key)
     # cards next to the fitting ones make chains (8S then 9S) likely
-    near += [Card(VALUES[c.order + 1], c.suit) for c in near if c.order < 12 and Card(VALUES[c.order + 1], c.suit) not in used]
+    near += [Card(VALUES[c.order + 1], c.suit) for c in near
+             if c.order < 12 and Card(VALUES[c.order + 1], c.suit) not in used]
     pool = st.sampled_from(free) if not near else st.sampled_from(near) | st.sampled_from(free)
     selection = draw(st.lists(pool, min_size=1, max_size=6, unique=True))
     return own, selection
@@ -428,9 +433,10 @@ def _valid_name(text: str) -> bool:
     return 1 <= len(text) <= 24 and text.isprintable() and text == text.strip()
 
 
-PLAIN_NAMES = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=24).map(str.strip).filter(_valid_name)
-FORMULA_NAMES = st.builds(lambda start, rest: (start + rest)[:24].strip(), st.sampled_from(["=", "+", "-", "@", "'", "''"]),
-                          st.text(max_size=23)).filter(_valid_name)
+PLAIN_NAMES = (st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=24)
+               .map(str.strip).filter(_valid_name))
+FORMULA_NAMES = st.builds(lambda start, rest: (start + rest)[:24].strip(),
+                          st.sampled_from(["=", "+", "-", "@", "'", "''"]), st.text(max_size=23)).filter(_valid_name)
 NAMES = (PLAIN_NAMES | FORMULA_NAMES).map(lambda name: "AI" if is_computer_name(name) else name)
 COUNT = st.integers(0, 10**6)
 

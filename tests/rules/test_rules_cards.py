@@ -1,10 +1,10 @@
 """R1: cards and the deck; the Card class (extends_run, card_point_value, __str__)."""
 
 import pytest
+from rules_test_helpers import card, cards, codes
 
 from app.games.mason import FULL_DECK, SUITS, VALUES, Card, InvalidCardError, full_deck, is_run
 from app.games.mason.cards import points_of, sort_cards
-from rules_test_helpers import card, cards, codes
 
 
 def test_r1_1_values_run_low_to_high_and_there_is_no_one():

@@ -3,11 +3,11 @@
 import re
 
 import pytest
-
-from app.games.mason import FULL_DECK, NextRound, DeckError, Game, parse_deck
-from app.stacked_decks import read_deck_file
-from app.games.mason.decks import format_deck
 from rules_test_helpers import NAMES2, NAMES3, QUICK_HANDS, codes, finish_round_by_ai, go_out_quickly, quick_game
+
+from app.games.mason import FULL_DECK, DeckError, Game, NextRound, parse_deck
+from app.games.mason.decks import format_deck
+from app.stacked_decks import read_deck_file
 
 DECK_TEXT = " ".join(c.code for c in FULL_DECK)
 

@@ -5,18 +5,16 @@ import re
 from collections import Counter
 
 import pytest
+from rules_test_helpers import (
+    NAMES2, NAMES3, card, cards, deal, draw_and_discard, go_out_quickly, hand_codes, play_turn, quick_game, rebuilt,
+)
 
 from app.games.mason import (
-    DISCARD_PILE, FULL_DECK, GAME_OVER, PLAY_PHASE, DRAW_PHASE, ROUND_OVER, STOCK, BadSelection, CardNotInHand,
-    Discard, Draw, GameIsOver, IllegalAction, LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty,
-    WrongPhase,
+    DISCARD_PILE, DRAW_PHASE, FULL_DECK, GAME_OVER, PLAY_PHASE, ROUND_OVER, STOCK, BadSelection, CardNotInHand, Discard,
+    Draw, GameIsOver, IllegalAction, LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty, WrongPhase,
 )
 from app.games.mason.cards import points_of
-from app.games.mason.game import STALL_REBUILDS
-from rules_test_helpers import (
-    NAMES2, NAMES3, card, cards, deal, draw_and_discard, go_out_quickly, hand_codes, play_turn, quick_game,
-    rebuilt,
-)
+from app.games.mason.state import STALL_REBUILDS
 
 CODE = re.compile(r"\b[2-9TJQKA][CDHSP]\b")
 

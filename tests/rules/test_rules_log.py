@@ -1,8 +1,9 @@
 """The game's log for the whole game (every round), the discard pile's top card with who discarded
 it, and every hand left shown with its points once a round is over (R7.1)."""
 
-from app.games.mason import DISCARD_PILE, GAME_OVER, STOCK, Discard, Draw, Game, NextRound
 from rules_test_helpers import NAMES3, go_out_quickly, quick_game
+
+from app.games.mason import DISCARD_PILE, GAME_OVER, STOCK, Discard, Draw, Game, NextRound
 
 
 def test_the_log_keeps_every_round_and_each_event_says_its_round():

@@ -1,13 +1,13 @@
 """R6: melds, runs and the one lay-down judge (R6.3), in judge_lay_down and through Game."""
 
 import pytest
+from rules_test_helpers import NAMES2, card, cards, codes, deal, play_turn, set_codes
 
 from app.games.mason import (
     STOCK, CardNotInHand, CardSet, Draw, LayDown, LayDownRefused, LayOffs, NewSet, Refusal, is_meld, is_run,
     judge_lay_down,
 )
 from app.games.mason.melds import MELD, RUN
-from rules_test_helpers import NAMES2, card, cards, codes, deal, play_turn, set_codes
 
 OTHER = "2D 3D 4D 9D AH 5P 8P QP 7P KD"  # a hand that plays no part
 

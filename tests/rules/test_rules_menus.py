@@ -1,12 +1,12 @@
 """R9 menus and R5.5 / R5.6 answers: parse_choice and parse_selection (app/rules/menus.py)."""
 
 import pytest
+from rules_test_helpers import cards
 
 from app.games.mason import Hand
 from app.games.mason.menus import (
     GAME_OPTIONS, MENU_A, MENU_B, MENU_D, MENU_E, QUIT, VIEW_SCORES, NotAChoice, parse_choice, parse_selection,
 )
-from rules_test_helpers import cards
 
 
 @pytest.mark.parametrize("answer, count, number", [("1", 2, 1), (" 2 ", 2, 2), ("6", 6, 6), ("\t3\n", 6, 3),

@@ -1,17 +1,17 @@
 """Hand, Player, LivePlayer and ComputerPlayer (R3.4, R5.3-R5.7 through take_turn, R8, R9.2)."""
 
 import pytest
-
-from app.games.mason import (
-    DISCARD_PILE, GAME_OVER, ROUND_OVER, STOCK, CardSet, ComputerPlayer, Discard, Draw, Game, Hand, LayDown,
-    LivePlayer, NextRound, Player, RoundOver, is_computer_name,
-)
-from app.games.mason.melds import MELD, RUN
-from app.games.mason.bot import choose_computer_discard, computer_draw_source, play_computer_turn
 from rules_test_helpers import (
     NAMES2, RecordingControls, ScriptedControls, arrange, card, cards, codes, deal, hand_codes, playable_selections,
     rebuilt, set_codes, stacked_deck,
 )
+
+from app.games.mason import (
+    DISCARD_PILE, GAME_OVER, ROUND_OVER, STOCK, CardSet, ComputerPlayer, Discard, Draw, Game, Hand, LayDown, LivePlayer,
+    NextRound, Player, RoundOver, is_computer_name,
+)
+from app.games.mason.bot import choose_computer_discard, computer_draw_source, play_computer_turn
+from app.games.mason.melds import MELD, RUN
 
 H1R = "5H 6H 7H 2C 5C 9C 3D 8D JS 6P"
 H2 = "3C 6C TC 4D 9D AH 5S 8S QS 7P"

@@ -1,10 +1,10 @@
 """R7.4 / R7.5: the score table and scores.csv; R3.2 names; formula escaping; the ScoreTable class."""
 
 import pytest
+from rules_test_helpers import NAMES3, go_out_quickly, quick_game
 
 from app.games.mason import NextRound, ScoreRow, ScoresFileError, ScoreTable
 from app.games.mason.scores import check_player_name
-from rules_test_helpers import NAMES3, go_out_quickly, quick_game
 
 HEADER = '"name","games won","games lost","best score"\n'
 

@@ -18,16 +18,15 @@ number (``seat_label``: ``AI 1``, ``AI 2``, ``AI 3``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
 
 from app.games.mason import (
-    DISCARD_PILE, DRAW_PHASE, ROUND_OVER, STOCK, Card, Discard, Draw, Game, LayDown, LayDownRefused,
-    NextRound,
+    DISCARD_PILE, DRAW_PHASE, ROUND_OVER, STOCK, Card, Discard, Draw, Game, LayDown, LayDownRefused, NextRound,
 )
+from app.games.mason.bot import play_computer_turn
 from app.games.mason.melds import MIN_SET_SIZE, is_meld, is_run
 from app.games.mason.players import is_computer_name
-from app.games.mason.bot import play_computer_turn
 
 Strategy = Callable[[Game, int], "Draw | LayDown | Discard"]
 

@@ -7,18 +7,18 @@ used by the terminal tests live in tests/data/decks/, never in decks/ (players b
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import pytest
+from answer_script import greedy, play, seat_label
 
-from app.games.mason import FULL_DECK, ROUND_OVER, STOCK, Card, DeckError, Discard, Draw, Game, LayDown, LayDownRefused, LayOffs, NewSet, NextRound
-from app.stacked_decks import read_deck_file
-from app.games.mason.decks import parse_deck
+from app.games.mason import (
+    FULL_DECK, ROUND_OVER, STOCK, Card, DeckError, Discard, Draw, Game, LayDown, LayDownRefused, LayOffs, NewSet,
+    NextRound,
+)
 from app.games.mason.bot import choose_computer_discard, play_computer_turn
-
-sys.path.insert(0, str(Path(__file__).parent))  # the helper next to this file, whatever the import mode
-from answer_script import greedy, play, seat_label  # noqa: E402
+from app.games.mason.decks import parse_deck
+from app.stacked_decks import read_deck_file
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "decks"
@@ -246,7 +246,8 @@ def test_stock_rebuild_the_stock_runs_out_and_is_rebuilt_in_round_one(discards):
         if any("ran out" in line for line in lines):
             rebuilds += 1
             assert stock_was_empty
-            assert lines[0] == f"The stock pile ran out: {len(before_discard) - 1} discards were turned over to rebuild it."
+            assert lines[0] == (f"The stock pile ran out: {len(before_discard) - 1} discards were turned over to "
+                                "rebuild it.")
             assert lines[1] == f"AI {seat + 1} drew from the stock pile."
             # The oldest discard became the top of the new stock and was drawn at once; the
             # others follow oldest first; the top discard stayed where it was.
@@ -331,7 +332,8 @@ def test_ai_showcase_the_ai_takes_a_discard_lays_runs_melds_and_lay_offs_and_goe
                          "AI 1 laid down a meld: KC KH KS."]
     assert len(lines) == 4 and lines[3].startswith("AI 1 discarded ")
     # The second AI draws 4H from the stock and lays a run of its own.
-    assert play_computer(game, 1, discard_chooser)[:2] == ["AI 2 drew from the stock pile.", "AI 2 laid down a run: 3H 4H 5H."]
+    assert play_computer(game, 1, discard_chooser)[:2] == ["AI 2 drew from the stock pile.",
+                                                           "AI 2 laid down a run: 3H 4H 5H."]
     # Single cards onto the first AI's own sets (R8.2): KP onto the meld, then 8D onto the run.
     assert play_computer(game, 0, discard_chooser)[:2] == [
         "AI 1 drew from the stock pile.", "AI 1 laid KP onto their meld KC KH KS KP."]

@@ -19,12 +19,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from answer_script import PlayedGame, expected_rows, never_lay_down, play, scores_csv, seat_label
 
 from app.stacked_decks import read_deck_file
 from app.terminal import Terminal
-
-sys.path.insert(0, str(Path(__file__).parent))  # the helper next to this file, whatever the import mode
-from answer_script import PlayedGame, expected_rows, never_lay_down, play, scores_csv, seat_label  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "decks"
@@ -122,7 +120,8 @@ def check_replayed(out: str, played: PlayedGame) -> None:
         summaries.append(f"\nRound {number} is over: ")
         for seat in range(len(game.players)):
             totals[seat] += points[seat]
-            summaries.append(f"  {seat_label(names, seat)}: {points[seat]} points this round, {totals[seat]} in total\n")
+            summaries.append(f"  {seat_label(names, seat)}: {points[seat]} points this round, "
+                             f"{totals[seat]} in total\n")
     in_order(out, *summaries)
     winners = game.winners()
     results = [f"  {seat_label(names, s)}: {p.score} points - {'wins' if s in winners else 'loses'}\n"
@@ -203,7 +202,8 @@ def test_menu_a_shuffled_games_start(folder, option, seats, stock):
     assert "Deck file name" not in out  # options 2 and 3 shuffle, no deck is asked for
     in_order(out, *[f"Player {n} - {MENU_B}" for n in range(1, seats + 1)],
              "Round 1 dealt; Ann starts.", "Ann, it is your turn.", f"Stock pile: {stock} cards",
-             *[f"  {name}{' (you)' if name == 'Ann' else ''}: 10 cards in hand, 0 points; sets: none" for name in names],
+             *[f"  {name}{' (you)' if name == 'Ann' else ''}: 10 cards in hand, 0 points; sets: none"
+               for name in names],
              MENU_D)
     assert scores_text(folder) is None  # input ended mid-game
 
@@ -228,7 +228,8 @@ def test_end_of_input_mid_game_exits_0_and_changes_no_scores(folder, cut, had_sc
     out = ok(run_program(folder, QUICK_OUT_ANSWERS[:cut]))
     assert "Game over" not in out
     assert scores_text(folder) == (table if had_scores else None)
-    assert sorted(p.name for p in folder.iterdir() if not p.name.endswith(".deck")) == (["scores.csv"] if had_scores else [])
+    left = sorted(p.name for p in folder.iterdir() if not p.name.endswith(".deck"))
+    assert left == (["scores.csv"] if had_scores else [])
 
 
 # -- the stacked-deck prompt (R2.2) ---------------------------------------------------------------
@@ -244,7 +245,8 @@ def test_deck_prompt_says_what_is_wrong_and_asks_again_until_no(folder):
         out,
         "Your choice (1-6): 4\n",
         f"{prompt}nope.deck\nThat deck cannot be used: there is no deck file named 'nope.deck'.\n",
-        f"{prompt}too_few.deck\nThat deck cannot be used: the deck holds 64 card codes; it needs exactly 65 (missing: 5S).\n",
+        f"{prompt}too_few.deck\nThat deck cannot be used: the deck holds 64 card codes; "
+        "it needs exactly 65 (missing: 5S).\n",
         f"{prompt}bad_code.deck\nThat deck cannot be used: code 9 of the deck, '10P', is not a card",
         f"{prompt}duplicate.deck\nThat deck cannot be used: 7H appears twice, at codes 6 and 49",
         f"{prompt}empty.deck\nThat deck cannot be used: the deck holds 0 card codes; it needs exactly 65",
@@ -423,7 +425,8 @@ def test_menus_d_e_f_ask_again_and_a_refused_lay_down_returns_to_menu_e(folder):
         f"{f_prompt}1 2\n'1 2' is not a card number",
         f"{f_prompt}()\nSelect cards by their numbers",
         # R5.5/R5.4: a well-formed selection that R6 refuses: the reason, then Menu E (not D).
-        f"{f_prompt} (1, 4, 5) \nNot allowed: 2C 5C 7D is neither a meld (same value) nor a run (same suit, values in a row); "
+        f"{f_prompt} (1, 4, 5) \nNot allowed: 2C 5C 7D is neither a meld (same value) "
+        "nor a run (same suit, values in a row); "
         "single cards can only go onto your own sets, and you have none yet\n\nRound 1 of 3 - Doris's turn\n",
         "Your hand: 2C 3C 4C 5C 7D 7H 7S 9P TP JP QP\n" + MENU_E,  # nothing moved
         f"{f_prompt} (1, 2, 3, 4) \nDoris laid down a run: 2C 3C 4C 5C.\n",
@@ -517,7 +520,8 @@ def test_hand_written_quick_out_game(folder):
         f"  AI: 73 points this round, {146 + round_2} in total\n",
         f"\nGame over. Final scores:\n  Doris: 0 points - wins\n  AI: {146 + round_2} points - loses\n"
         "Scores saved to scores.csv.\n",
-        MENU_A + "Your choice (1-6): 1\n\nScores\nName   Won  Lost  Best\nAI       0     1      \nDoris    1     0     0\n",
+        MENU_A + "Your choice (1-6): 1\n\nScores\nName   Won  Lost  Best\n"
+        "AI       0     1      \nDoris    1     0     0\n",
         MENU_A + "Your choice (1-6): 6\nGoodbye!\n",
     )
     assert AI_QUICK_OUT_HAND not in out  # R4.4: never another player's hand
@@ -613,7 +617,8 @@ def test_returning_players_rows_are_updated(folder, old_best, new_best):
     # Menu C: 1 Ann, 2 bob, 3 Zed; then, Ann seated: 1 bob, 2 Zed; the third seat is new.
     seats = ["2", "1", "2", "1", "1", "Cy"]
     out = ok(run_program(folder, played.answers("5", seats, "three_players.deck", after=["1", "6"])))
-    in_order(out, "Menu C: Choose Previous Player\n1. Ann\n2. bob\n3. Zed\n", "Menu C: Choose Previous Player\n1. bob\n2. Zed\n")
+    in_order(out, "Menu C: Choose Previous Player\n1. Ann\n2. bob\n3. Zed\n",
+             "Menu C: Choose Previous Player\n1. bob\n2. Zed\n")
     check_replayed(out, played)
     # Best score is the lowest winning score (R7.4); other rows are kept as they were.
     rows = [("Ann", 3, 3, new_best), ("bob", 0, 3, None), ("Cy", 0, 1, None), ("Zed", 1, 1, 9)]
@@ -690,14 +695,15 @@ def test_an_older_broken_copy_is_not_overwritten(folder):
 def test_a_scores_csv_that_is_a_folder_is_reported_and_kept(folder):
     (folder / "scores.csv").mkdir()
     out = ok(run_program(folder, QUICK_OUT_ANSWERS))
-    in_order(out, "scores.csv cannot be read (Is a directory).", "The unreadable scores.csv was kept as scores.csv.broken.",
+    in_order(out, "scores.csv cannot be read (Is a directory).",
+             "The unreadable scores.csv was kept as scores.csv.broken.",
              "Scores saved to scores.csv.")
     assert (folder / "scores.csv.broken").is_dir()
     assert scores_text(folder) == HEADER + '"AI","0","1",""\n"Doris","1","0","0"\n'
 
 
 def test_scores_that_cannot_be_saved_are_reported_not_a_crash(folder, monkeypatch):
-    from app import terminal
+    from app.games.mason import __main__ as terminal  # the program behind python -m app.terminal
 
     def read_only(path, data, **_options):
         raise OSError(30, "Read-only file system")
@@ -726,7 +732,8 @@ def test_huge_numbers_and_long_answers_do_not_crash_the_program(folder):
     answers = [huge, "4", "x" * 100_000, "quick_out.deck", "1", "N" * 5000, "Doris", huge, "1", "AI",
                huge, "1", huge, "1", huge, "1," * 3000, "0" * 4999 + "1", "1", "1,2,3,4"]
     out = ok(run_program(folder, answers))
-    in_order(out, NOT_A_CHOICE.format(6), "That deck cannot be used: 'xxxxxxxxxx", "A name can have at most 24 characters.",
+    in_order(out, NOT_A_CHOICE.format(6), "That deck cannot be used: 'xxxxxxxxxx",
+             "A name can have at most 24 characters.",
              NOT_A_CHOICE.format(2), NOT_A_CHOICE.format(2), NOT_A_CHOICE.format(2),
              "There is no card 9999999999...", "Card 1 was selected twice.",
              "Not allowed: 2C: one card is too few",  # 000...01 is card 1

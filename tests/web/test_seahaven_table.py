@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from app.games.seahaven.game import deal_cards
+from app.games.seahaven import deal_cards
 from app.games.seahaven.rules import Layout
 from support.web import Page, Player, database_dump
 
@@ -165,7 +165,7 @@ def test_the_set_up_form_offers_the_options_and_a_link_fills_in_a_deal(player):
 
 
 def test_s5_2_deal_only_winnable_games_takes_the_first_winnable_deal_from_the_number(player):
-    from app.games.seahaven.game import first_winnable_deal
+    from app.games.seahaven import first_winnable_deal
 
     slug = set_up(player, deal=500, winnable_only=True)
     state, _version = player.state(slug)

@@ -1,21 +1,23 @@
 """What a seat can do to a game, and the typed reasons an action is refused.
 
 An action is plain data (a named tuple: cheap to make, the engine makes millions).
-``Game.apply(seat, action)`` either applies it whole or raises an ``IllegalAction`` and changes
-nothing. As plain data (a web form, a row of the action log) an action is
+``MasonState.apply(seat, action)`` either applies it whole or raises an ``IllegalAction`` and
+changes nothing. As plain data (a web form, a row of the action log) an action is
 ``{"action": "draw_stock" | "draw_discard" | "lay_down" | "discard" | "next_round", "cards": [...]}``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple, cast
 
-from app.core.cards import Card, InvalidCardError
-from app.core.protocol import (  # noqa: F401  (PileEmpty R5.3, BadSelection R5.5: re-exported for the game)
-    BadAction, BadSelection, CardNotInHand, GameIsOver, IllegalAction, NotYourTurn, PileEmpty, WrongPhase,
+from app.core.cards import InvalidCardError
+from app.core.protocol import (
+    TABLE, TURN, ActionType, BadAction, BadSelection, CardNotInHand, GameIsOver, IllegalAction, NotYourTurn,
+    PileEmpty, WrongPhase,
 )
 
-from .cards import DECK
+from .cards import DECK, Card
 
 STOCK = "stock"
 DISCARD_PILE = "discard"
@@ -47,8 +49,16 @@ Action = Draw | LayDown | Discard | NextRound
 
 DRAW_ACTIONS = {"draw_stock": STOCK, "draw_discard": DISCARD_PILE}
 
+# Who may make each action: the seat to move (R5), or anyone at the table between rounds (R9.3).
+ACTION_TYPES = (
+    ActionType(Draw, tuple(DRAW_ACTIONS), TURN),
+    ActionType(LayDown, ("lay_down",), TURN),
+    ActionType(Discard, ("discard",), TURN),
+    ActionType(NextRound, ("next_round",), TABLE),
+)
 
-def action_to_dict(action: Action) -> dict:
+
+def action_to_dict(action: Action) -> dict[str, Any]:
     if isinstance(action, Draw):
         return {"action": "draw_stock" if action.source == STOCK else "draw_discard"}
     if isinstance(action, LayDown):
@@ -60,7 +70,7 @@ def action_to_dict(action: Action) -> dict:
     raise TypeError(f"not an action: {action!r}")
 
 
-def action_from_dict(data: Mapping[str, Any]) -> Action:
+def action_from_dict(data: Any) -> Action:
     """An action from a form or a log row; ``BadAction`` if it is none, ``BadSelection`` for a
     selection that is not one (R5.5, R5.6). Log rows of the first format (``{"type": ...}``)
     are read too."""
@@ -91,12 +101,12 @@ def _cards(codes: Any) -> tuple[Card, ...]:
     if not isinstance(codes, (list, tuple)):
         raise BadAction("The cards of an action are a list of card codes.")
     try:
-        return tuple(DECK.parse(code) for code in codes)
+        return tuple(cast(Card, DECK.parse(code)) for code in codes)
     except InvalidCardError as error:
         raise BadAction(str(error)) from None
 
 
-def _first_format(data: Mapping[str, Any]) -> dict:
+def _first_format(data: Mapping[str, Any]) -> dict[str, Any]:
     kind = data.get("type")
     if kind == "draw":
         return {"action": "draw_stock" if data.get("source") == STOCK else "draw_discard"}
@@ -114,7 +124,7 @@ class LayDownRefused(IllegalAction):
 class RoundOver(Exception):
     """Signals that the current round has ended: a hand is empty (R5.7) or the round is blocked.
 
-    ``Game`` raises it internally at the moment a hand empties and catches it to score the round;
+    ``MasonState`` raises it internally at the moment a hand empties and catches it to score the round;
     ``Player.take_turn`` raises it to tell the game loop that the round it was playing is over.
     """
 
@@ -123,6 +133,6 @@ class RoundOver(Exception):
         self.went_out = went_out
 
 
-__all__ = ["DISCARD_PILE", "STOCK", "Action", "BadAction", "BadSelection", "CardNotInHand", "Discard", "Draw",
-           "GameIsOver", "IllegalAction", "LayDown", "LayDownRefused", "NextRound", "NotYourTurn", "PileEmpty",
+__all__ = ["ACTION_TYPES", "DISCARD_PILE", "STOCK", "Action", "BadAction", "BadSelection", "CardNotInHand", "Discard",
+           "Draw", "GameIsOver", "IllegalAction", "LayDown", "LayDownRefused", "NextRound", "NotYourTurn", "PileEmpty",
            "RoundOver", "WrongPhase", "action_from_dict", "action_to_dict"]

@@ -10,24 +10,27 @@ first, then new melds, then single cards onto its own sets); R8.3 discard.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable, Sequence
+from collections.abc import Callable, Sequence
 
-from .actions import DISCARD_PILE, STOCK, Discard, Draw, LayDown
+from app.core.autoplay import autoplay, one_seat
+
+from .actions import DISCARD_PILE, STOCK, Action, Discard, Draw, LayDown
 from .cards import Card
 from .melds import MIN_SET_SIZE, fitting_cards
 from .phases import DRAW_PHASE
+from .players import Hand
+from .state import MasonState, Outcome
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .game import Game
-    from .players import Hand
+DiscardChooser = Callable[[MasonState, int], Card]
+
 
 class MasonBot:
     """The ``AI`` seat's strategy; ``discard`` chooses the card to discard (R8.3)."""
 
-    def __init__(self, discard: Callable[["Game", int], Card] | None = None):
+    def __init__(self, discard: DiscardChooser | None = None):
         self.discard = discard or choose_computer_discard
 
-    def choose(self, game: "Game", seat: int):
+    def choose(self, game: MasonState, seat: int) -> Action:
         if game.phase == DRAW_PHASE:
             return Draw(computer_draw_source(game, seat))
         selection = next_computer_play(game.players[seat].hand)
@@ -36,7 +39,7 @@ class MasonBot:
         return Discard(self.discard(game, seat))
 
 
-def computer_draw_source(game: "Game", seat: int) -> str:
+def computer_draw_source(game: MasonState, seat: int) -> str:
     """R8.1: the discard top if it makes a new meld or run with the hand, or fits an own set."""
     hand = game.players[seat].hand
     top = game.discard[-1] if game.discard else None
@@ -93,7 +96,7 @@ def largest_meld(cards: Sequence[Card]) -> tuple[Card, ...] | None:
     return tuple(card for card in cards if card.order == best_order)
 
 
-def next_computer_play(hand: "Hand") -> tuple[Card, ...] | None:
+def next_computer_play(hand: Hand) -> tuple[Card, ...] | None:
     """R8.2: the next selection the computer lays down: a new run, a new meld, or one card."""
     cards = hand.cards
     selection = longest_run(cards) or largest_meld(cards)
@@ -107,7 +110,7 @@ def next_computer_play(hand: "Hand") -> tuple[Card, ...] | None:
     return None
 
 
-def choose_computer_discard(game: "Game", seat: int) -> Card:
+def choose_computer_discard(game: MasonState, seat: int) -> Card:
     """R8.3: keep what may make sets; shed points, and shed them harder when a round is ending.
 
     Each card gets a discard score: its points, minus what it is worth keeping (each other card
@@ -147,10 +150,10 @@ LATE_HAND_SIZE = 3  # another player this close to going out makes points urgent
 _RUN_KEEP = tuple(9 * ((bits >> 1 & 1) + (bits >> 3 & 1)) + 4 * ((bits & 1) + (bits >> 4 & 1)) for bits in range(32))
 
 
-def random_discard_chooser(rng: random.Random) -> Callable[["Game", int], Card]:
+def random_discard_chooser(rng: random.Random) -> DiscardChooser:
     """A baseline that discards a random card (for measuring the strategy, not for play)."""
 
-    def choose(game: "Game", seat: int) -> Card:
+    def choose(game: MasonState, seat: int) -> Card:
         return rng.choice(game.players[seat].hand.cards)
 
     return choose
@@ -159,12 +162,7 @@ def random_discard_chooser(rng: random.Random) -> Callable[["Game", int], Card]:
 COMPUTER = MasonBot()
 
 
-def play_computer_turn(game: "Game", seat: int, discard_chooser: Callable[["Game", int], Card] | None = None):
-    """Play ``seat``'s whole turn by R8, yielding each ``Outcome`` as it is applied (for the
-    terminal and the tests; the table's loop is ``app.core.autoplay``)."""
+def play_computer_turn(game: MasonState, seat: int, discard_chooser: DiscardChooser | None = None) -> list[Outcome]:
+    """Play ``seat``'s whole turn by R8 through the one autoplay loop; its outcomes in order."""
     bot = COMPUTER if discard_chooser is None else MasonBot(discard_chooser)
-    while True:
-        outcome = game.apply(seat, bot.choose(game, seat))
-        yield outcome
-        if outcome.round_over or isinstance(outcome.action, Discard):
-            return
+    return autoplay(game, one_seat(seat, bot))  # type: ignore[return-value]  # Mason's outcomes

@@ -9,9 +9,10 @@ from low to high (0 for ``2``, 12 for ``A``).
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
+from typing import cast
 
-from app.core.cards import SORT_KEY, Card as CoreCard, DeckSpec, InvalidCardError, points_of
+from app.core.cards import SORT_KEY, Card as CoreCard, DeckSpec, InvalidCardError, codes, points_of
 
 VALUES = "23456789TJQKA"  # R1.1: low to high, aces high, no "1"
 SUITS = "CDHSP"  # R1.2: Clubs, Diamonds, Hearts, Spades, Patriots
@@ -25,12 +26,12 @@ class Card(CoreCard):
 
     __slots__ = ()
 
-    def __new__(cls, value: str, suit: str) -> "Card":
+    def __new__(cls, value: str, suit: str) -> Card:
         """The one card of this value and suit, either letter case (R1.3): cards are made once."""
         return parse_card(f"{value}{suit}")
 
     @staticmethod
-    def parse(text: str) -> "Card":
+    def parse(text: str) -> Card:
         """Read a card code in either letter case (R1.3)."""
         return parse_card(text)
 
@@ -63,19 +64,20 @@ class Card(CoreCard):
 DECK = DeckSpec("mason", ranks=VALUES, suits=SUITS, points=POINTS, rank_word="value",
                 suit_names=SUIT_NAMES, suit_symbols=SUIT_SYMBOLS, example="TP", card_class=Card)
 
-FULL_DECK: tuple[Card, ...] = DECK.cards  # R1.4: suit by suit, values low to high
+# (The deck makes every card of its card_class: Mason Rummy's Card, whatever the core's types say.)
+FULL_DECK = cast(tuple[Card, ...], DECK.cards)  # R1.4: suit by suit, values low to high
 # Lookup tables for the engine's hot paths: BY_SUIT_RANK[suit_index][order], BY_RANK[order].
 BY_SUIT_RANK: tuple[tuple[Card, ...], ...] = tuple(
-    tuple(DECK.parse(v + s) for v in VALUES) for s in SUITS)
+    tuple(card for card in FULL_DECK if card.suit == s) for s in SUITS)
 BY_RANK: tuple[tuple[Card, ...], ...] = tuple(
-    tuple(DECK.parse(v + s) for s in SUITS) for v in VALUES)
+    tuple(card for s in SUITS for card in FULL_DECK if card.suit == s and card.rank == v) for v in VALUES)
 
 
 def parse_card(text: str) -> Card:
     """Read a card code in either letter case (R1.3); ``InvalidCardError`` says why not."""
     if not isinstance(text, str) or len(text) != 2:
         raise InvalidCardError(f"{text!r} is not a card: a card is 2 characters, value then suit")
-    return DECK.parse(text)
+    return cast(Card, DECK.parse(text))
 
 
 def full_deck() -> list[Card]:
@@ -87,15 +89,11 @@ def parse_cards(codes: Iterable[str]) -> list[Card]:
     return [parse_card(code) for code in codes]
 
 
-def codes(cards: Iterable[Card]) -> list[str]:
-    return [card.code for card in cards]
-
-
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
     """R9.2 order: suit C D H S P, then value."""
     return sorted(cards, key=SORT_KEY)
 
 
-__all__ = ["BY_RANK", "BY_SUIT_RANK", "DECK", "FULL_DECK", "POINTS", "SUITS", "SUIT_NAMES", "SUIT_SYMBOLS",
-           "VALUES", "Card", "InvalidCardError", "codes", "full_deck", "parse_card", "parse_cards",
+__all__ = ["BY_RANK", "BY_SUIT_RANK", "DECK", "FULL_DECK", "POINTS", "SORT_KEY", "SUITS", "SUIT_NAMES",
+           "SUIT_SYMBOLS", "VALUES", "Card", "InvalidCardError", "codes", "full_deck", "parse_card", "parse_cards",
            "points_of", "sort_cards"]

@@ -5,6 +5,7 @@ Mason Rummy's deck. Reading the file is the caller's business (the terminal, the
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from app.core.decks import DeckError, decode_deck_bytes, format_deck, parse_deck as parse_any_deck, shuffled
 
@@ -15,12 +16,12 @@ DECK_SIZE = DECK.size  # R1.4
 
 def parse_deck(text: str) -> list[Card]:
     """Validate deck text (R2.1, R2.2) and return its cards, top of the deck first."""
-    return parse_any_deck(text, DECK)
+    return cast(list[Card], parse_any_deck(text, DECK))
 
 
 def shuffled_deck(rng: random.Random) -> list[Card]:
     """A fresh full deck shuffled with the given generator (R2.4): randomness is passed in."""
-    return shuffled(DECK, rng)
+    return cast(list[Card], shuffled(DECK, rng))
 
 
 __all__ = ["DECK_SIZE", "DeckError", "decode_deck_bytes", "format_deck", "parse_deck", "shuffled_deck"]

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 from app.core.cards import Card
 from app.core.protocol import GameDefinition
 
 from . import actions
 from .bot import COMPUTER, MasonBot, random_discard_chooser
-from .cards import DECK
-from .game import MAX_SEATS, MIN_SEATS, Game, deal_layout
+from .cards import DECK, Card as MasonCard
+from .state import MAX_SEATS, MIN_SEATS, MasonState, deal_layout
 
 
-class MasonRummy(GameDefinition):
+class MasonDefinition(GameDefinition):
     key = "mason"
     name = "Mason Rummy"
     summary = "65 cards in five suits, 2-3 players, 3 rounds, lowest total wins"
@@ -23,31 +24,29 @@ class MasonRummy(GameDefinition):
     deck = DECK
     bot = COMPUTER
     has_score_table = True  # R7.4: its own score table (games won, lost, best score)
-    table_actions = frozenset({"next_round"})
+    action_types = actions.ACTION_TYPES
 
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
-                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> Game:
+                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> MasonState:
         self.check_seats(names)
-        return Game.new(list(names), stacked_deck=stacked_deck, seed=None if stacked_deck is not None else seed)
+        deck = cast("Sequence[MasonCard] | None", stacked_deck)  # (a card of another deck is refused there)
+        return MasonState.new(list(names), stacked_deck=deck, seed=None if deck is not None else seed, definition=self)
 
-    def from_dict(self, data: Mapping[str, Any]) -> Game:
-        return Game.from_dict(dict(data))
+    def from_dict(self, data: Mapping[str, Any]) -> MasonState:
+        return MasonState.from_dict(data, self)
 
-    def action_from_dict(self, data: Mapping[str, Any]):
-        return actions.action_from_dict(data)
-
-    def action_to_dict(self, action) -> dict:
-        return actions.action_to_dict(action)
+    action_from_dict = staticmethod(actions.action_from_dict)
+    action_to_dict = staticmethod(actions.action_to_dict)
 
     baseline_label = "random discards"
 
-    def tally(self, state: Game) -> dict:
+    def tally(self, state: MasonState) -> dict[str, int]:
         # A blocked round (R7.2) is the only one where nobody scored 0: the player who went out
         # adds 0 (R7.1), and any hand that still holds a card is worth at least 2 points.
         return {"rounds": len(state.round_turns), "turns": sum(state.round_turns),
                 "blocked": sum(1 for points in state.round_scores if 0 not in points)}
 
-    def tally_lines(self, totals, games: int) -> list[str]:
+    def tally_lines(self, totals: Mapping[str, int], games: int) -> list[str]:
         return [f"average turns per round: {totals.get('turns', 0) / max(totals.get('rounds', 0), 1):.1f}",
                 f"blocked rounds: {totals.get('blocked', 0)} of {totals.get('rounds', 0)}"]
 
@@ -64,5 +63,5 @@ class MasonRummy(GameDefinition):
         return MasonBot(discard=random_discard_chooser(rng))
 
 
-MASON = MasonRummy()
-Game.definition = MASON
+DEFINITION = MasonDefinition()
+MASON = DEFINITION  # the name the house knows it by

@@ -6,8 +6,9 @@ terminal, the web routes and the computer players all go through it (via ``Game.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any
 
 from .cards import BY_RANK, BY_SUIT_RANK, Card, parse_card, sort_cards
 
@@ -73,18 +74,18 @@ class CardSet:
         else:
             self.cards.append(card)
 
-    def copy(self) -> "CardSet":
+    def copy(self) -> CardSet:
         clone = CardSet.__new__(CardSet)
         clone.kind = self.kind
         clone.cards = list(self.cards)
         clone._fitting = self._fitting
         return clone
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "cards": [card.code for card in self.cards]}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "CardSet":
+    def from_dict(cls, data: Mapping[str, Any]) -> CardSet:
         kind = data["kind"]
         if kind not in (MELD, RUN):
             raise ValueError(f"unknown set kind {kind!r}")
@@ -142,7 +143,8 @@ def judge_lay_down(selection: Sequence[Card], own_sets: Sequence[CardSet]) -> Ju
             return NewSet(MELD, tuple(cards))
     # Rule 2: every card finds a place on the player's own sets; runs first.
     if not own_sets:
-        return Refusal(_not_a_set_reason(cards) + "; single cards can only go onto your own sets, and you have none yet")
+        return Refusal(_not_a_set_reason(cards)
+                       + "; single cards can only go onto your own sets, and you have none yet")
     runs = [(index, list(card_set.cards)) for index, card_set in enumerate(own_sets) if card_set.kind == RUN]
     melds = [(index, card_set.cards[0].rank) for index, card_set in enumerate(own_sets) if card_set.kind == MELD]
     remaining = list(cards)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any
 
 from app.core.names import COMPUTER_NAME, MAX_NAME_LENGTH, check_player_name, is_computer_name  # noqa: F401  (R3.2)
 
@@ -125,7 +126,7 @@ class ScoreTable:
         return buffer.getvalue()
 
     @classmethod
-    def from_csv(cls, text: str) -> "ScoreTable":
+    def from_csv(cls, text: str) -> ScoreTable:
         """Parse R7.5 text, all or nothing: any bad row rejects the whole file with its line."""
         table = cls()
         reader = csv.reader(io.StringIO(text, newline=""), strict=True)
@@ -142,15 +143,18 @@ class ScoreTable:
                     header_seen = True
                     continue
                 if len(fields) != len(HEADER):
-                    raise ScoresFileError(f"expected 4 fields (name, games won, games lost, best score), found {len(fields)}", line)
+                    raise ScoresFileError("expected 4 fields (name, games won, games lost, best score), "
+                                          f"found {len(fields)}", line)
                 row = _parse_row(fields, line)
                 if row.name in table:
-                    raise ScoresFileError(f"the name '{row.name}' appears twice (names are compared ignoring case)", line)
+                    raise ScoresFileError(f"the name '{row.name}' appears twice (names are compared ignoring case)",
+                                          line)
                 table.scores[row.name.casefold()] = row
         except csv.Error as error:
             raise ScoresFileError(f"not valid CSV ({error})", reader.line_num) from None
         if not header_seen:
-            raise ScoresFileError('the file is empty: it needs at least the header row "name","games won","games lost","best score"')
+            raise ScoresFileError('the file is empty: it needs at least the header row '
+                                  '"name","games won","games lost","best score"')
         return table
 
 
@@ -194,7 +198,7 @@ def _parse_row(fields: list[str], line: int) -> ScoreRow:
     return ScoreRow(name, won, lost, best)
 
 
-def diff_tables(current: ScoreTable, incoming: ScoreTable) -> dict:
+def diff_tables(current: ScoreTable, incoming: ScoreTable) -> dict[str, Any]:
     """What importing ``incoming`` over ``current`` adds, removes and changes (a preview)."""
     added = [row for key, row in sorted(incoming.scores.items()) if key not in current.scores]
     removed = [row for key, row in sorted(current.scores.items()) if key not in incoming.scores]

@@ -18,14 +18,16 @@ Glossary:
 - *evaluator*: the fewest points a hand can count over every arrangement (P5.4), ``evaluator``.
 
 Modules: ``cards`` (decks, jokers, points), ``groups`` (judging groups and declarations),
-``evaluator``, ``actions``, ``game`` (the state), ``bot`` (the computer player and the random
-baseline), ``definition`` (what the registry holds), ``__main__`` (the terminal game).
+``evaluator``, ``actions``, ``state`` (``PointsState``), ``bot`` (the computer player and the
+random baseline), ``definition`` (``PointsDefinition``, what the registry holds), ``__main__``
+(the terminal game).
 """
 
 from app.core.registry import register
 
-from .definition import POINTS_RUMMY, PointsRummy
+from .definition import DEFINITION, PointsDefinition
+from .state import PointsState
 
-register(POINTS_RUMMY)
+register(DEFINITION)
 
-__all__ = ["POINTS_RUMMY", "PointsRummy"]
+__all__ = ["DEFINITION", "PointsDefinition", "PointsState"]

@@ -18,21 +18,22 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import IO, Sequence
+from typing import IO
+from collections.abc import Sequence
 
 from app.core.autoplay import autoplay
 from app.core.cards import Card
 from app.core.decks import DeckError
-from app.core.menus import NotAChoice, parse_choice, parse_selection
+from app.core.menus import NotAChoice, parse_selection
 from app.core.names import NameRefused, check_player_name, is_computer_name
-from app.core.protocol import IllegalAction
+from app.core.protocol import IllegalAction, Outcome
 from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
 
-from . import POINTS_RUMMY
-from .actions import CLOSED, OPEN, Declare, Discard, Draw, Drop, NextDeal
+from .actions import CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, NextDeal
 from .cards import is_joker
+from .definition import DEFINITION
 from .evaluator import HandContext
-from .game import DISCARD, DRAW, PointsState
+from .state import DISCARD, DRAW, PointsState
 
 GROUPS_EXAMPLE = "1,2,3 4,5,6,7 8,9,10 11,12,13"
 
@@ -57,7 +58,7 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         self.console.say(text)
 
-    def show_outcome(self, outcome) -> None:
+    def show_outcome(self, outcome: Outcome) -> None:
         for event in outcome.events:
             cards = f" {cards_text(event['cards'], self.state)}" if event["cards"] else ""
             text = event["text"]
@@ -72,7 +73,8 @@ class TerminalGame:
                            + ("" if player["status"] == "in" else f" ({player['status_text']})")
                            for player in view["players"])
         self.say()
-        self.say(f"{view['stage']}. {view['wild_text']} (indicator {cards_text([view['indicator']], state)}).")
+        indicator = cards_text([view["indicator"]], state) if view["indicator"] else "none"
+        self.say(f"{view['stage']}. {view['wild_text']} (indicator {indicator}).")
         top = cards_text([view["open_top"]], state) if view["open_top"] else "empty"
         self.say(f"Open pile: {top}. Closed deck: {view['closed_count']} cards. {counts}.")
         self.show_hand(seat)
@@ -80,8 +82,8 @@ class TerminalGame:
     def show_hand(self, seat: int) -> None:
         state = self.state
         hand = state.hands[seat]
-        self.say(f"{state.label(seat)}'s hand: "
-                 + "  ".join(f"{number}:{card_text(card, state.wild_rank)}" for number, card in enumerate(hand, start=1)))
+        numbered = (f"{number}:{card_text(card, state.wild_rank)}" for number, card in enumerate(hand, start=1))
+        self.say(f"{state.label(seat)}'s hand: " + "  ".join(numbered))
         points = min(HandContext(hand, state.wild_rank).points_without(None), 80)
         self.say(f"Your hand counts {points} now.")
 
@@ -105,15 +107,10 @@ class TerminalGame:
 
     # -- input ------------------------------------------------------------------------------------------
 
-    def ask_number(self, prompt: str, count: int) -> int:
-        while True:
-            answer = self.console.ask(prompt)
-            try:
-                return parse_choice(answer, count)
-            except NotAChoice as error:
-                self.say(str(error))
+    def ask_number(self, question: str, count: int) -> int:
+        return self.console.ask_number(question, count)
 
-    def apply(self, seat: int | None, action) -> bool:
+    def apply(self, seat: int | None, action: Action) -> bool:
         try:
             outcome = self.state.apply(seat, action)
         except IllegalAction as refusal:
@@ -130,8 +127,9 @@ class TerminalGame:
         self.say(f"{state.label(seat)}, your turn: 1. Draw from the closed deck  2. Take {top} from the open pile  "
                  f"3. Drop ({points} points)")
         while True:
-            choice = self.ask_number("Your choice (1-3): ", 3)
-            action = {1: Draw(CLOSED), 2: Draw(OPEN), 3: Drop()}[choice]
+            choice = self.ask_number("Your choice", 3)
+            actions: dict[int, Action] = {1: Draw(CLOSED), 2: Draw(OPEN), 3: Drop()}
+            action = actions[choice]
             hand_before = list(state.hands[seat])
             if self.apply(seat, action):
                 if choice in (1, 2):
@@ -144,13 +142,13 @@ class TerminalGame:
         while state.to_move() == seat and state.phase == DISCARD:
             self.show_hand(seat)
             self.say("1. Discard a card  2. Declare")
-            choice = self.ask_number("Your choice (1-2): ", 2)
+            choice = self.ask_number("Your choice", 2)
             count = len(state.hands[seat])
             if choice == 1:
-                number = self.ask_number(f"Card to discard (1-{count}): ", count)
+                number = self.ask_number("Card to discard", count)
                 self.apply(seat, Discard((state.hands[seat][number - 1].id,)))
                 continue
-            finish = self.ask_number(f"Finish card (1-{count}): ", count)
+            finish = self.ask_number("Finish card", count)
             groups = self.ask_groups(count)
             hand = state.hands[seat]
             action = Declare((hand[finish - 1].id,), tuple(tuple(hand[n - 1].id for n in group) for group in groups))
@@ -174,7 +172,7 @@ class TerminalGame:
 
     def run(self) -> None:
         state = self.state
-        bot = POINTS_RUMMY.bot
+        bot = DEFINITION.bot
         names = state.names
         self.say(f"Points Rummy: {', '.join(state.label(seat) for seat in range(len(names)))}; "
                  f"{state.deals} deal{'s' if state.deals > 1 else ''}.")
@@ -194,12 +192,13 @@ class TerminalGame:
                 self.play_turn(seat)
         best = max(state.totals)
         winners = [state.label(seat) for seat in range(len(names)) if state.totals[seat] == best]
-        self.say(f"Final totals: " + ", ".join(f"{state.label(seat)} {total:+d}" for seat, total in enumerate(state.totals))
-                 + f". {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}.")
+        totals = ", ".join(f"{state.label(seat)} {total:+d}" for seat, total in enumerate(state.totals))
+        self.say(f"Final totals: {totals}. {' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}.")
 
 
-def parse_arguments(argv: Sequence[str] | None):
-    parser = argparse.ArgumentParser(prog="python -m app.games.points", description="Points Rummy against the computer.")
+def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m app.games.points",
+                                     description="Points Rummy against the computer.")
     parser.add_argument("--players", type=int, default=None, help="2 to 6 seats: you and computer players (default 2)")
     parser.add_argument("--names", default=None,
                         help="the seats' names, comma separated; AI is a computer seat (default: Player,AI,...)")
@@ -220,16 +219,16 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
             names = ["Player"] + ["AI"] * ((args.players or 2) - 1)
         if args.players is not None and args.players != len(names):
             raise ValueError(f"--players {args.players} but {len(names)} names")
-        POINTS_RUMMY.check_seats(names)
-        options = POINTS_RUMMY.validate_options({"deals": args.deals})
+        DEFINITION.check_seats(names)
+        options = DEFINITION.validate_options({"deals": args.deals})
         stacked = None
         if args.deck is not None:
-            stacked = POINTS_RUMMY.parse_deck(read_text_file(args.deck, what="deck file"), len(names))
+            stacked = DEFINITION.parse_deck(read_text_file(args.deck, what="deck file"), len(names))
         seed = args.seed
         if seed is None and stacked is None:
             seed = random.SystemRandom().randrange(1_000_000)
             console.say(f"Seed {seed} (--seed {seed} replays this game).")
-        state = POINTS_RUMMY.new_state(names, options=options, seed=seed, stacked_deck=stacked)
+        state = DEFINITION.new_state(names, options=options, seed=seed, stacked_deck=stacked)
     except (NameRefused, FileProblem, DeckError, ValueError) as problem:
         console.say(f"Cannot start: {problem}")
         return 2

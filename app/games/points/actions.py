@@ -18,11 +18,12 @@ plain data an action is ``{"action": name, ...fields}`` with its cards under ``"
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from app.core.cards import InvalidCardError
-from app.core.protocol import BadAction
+from app.core.protocol import OWN, TABLE, TURN, ActionType, BadAction
 
 from .cards import TWO_DECKS
 
@@ -79,6 +80,21 @@ class NextDeal:
 
 
 ARRANGING = (MakeGroup, MoveToGroup, Ungroup, SortBySuit)
+Action = Draw | Discard | Drop | Declare | MakeGroup | MoveToGroup | Ungroup | SortBySuit | NextDeal
+
+# Who may make each action: the seat to move (P4, P5), a seat arranging its own cards at any
+# moment of a deal, or anyone at the table between deals.
+ACTION_TYPES = (
+    ActionType(Draw, ("draw",), TURN),
+    ActionType(Discard, ("discard",), TURN),
+    ActionType(Drop, ("drop",), TURN),
+    ActionType(Declare, ("declare",), TURN),
+    ActionType(MakeGroup, ("group",), OWN),
+    ActionType(MoveToGroup, ("move",), OWN),
+    ActionType(Ungroup, ("ungroup",), OWN),
+    ActionType(SortBySuit, ("sort",), OWN),
+    ActionType(NextDeal, ("deal",), TABLE),
+)
 
 
 def _card_id(value: Any) -> str:
@@ -114,7 +130,7 @@ def _group_number(value: Any) -> int:
     raise BadAction("'group' must be a group number, such as 2")
 
 
-def action_from_dict(data: Mapping[str, Any]) -> Any:
+def action_from_dict(data: Any) -> Action:
     """An action from plain data (a web form, a saved log row); ``BadAction`` for anything that
     is not one."""
     if not isinstance(data, Mapping):
@@ -155,7 +171,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Any:
     raise BadAction(f"'{name[:20]}' is not an action of Points Rummy")
 
 
-def action_to_dict(action: Any) -> dict:
+def action_to_dict(action: Action) -> dict[str, Any]:
     if isinstance(action, Draw):
         return {"action": "draw", "source": action.source}
     if isinstance(action, Discard):
@@ -163,7 +179,7 @@ def action_to_dict(action: Any) -> dict:
     if isinstance(action, Drop):
         return {"action": "drop"}
     if isinstance(action, Declare):
-        data: dict = {"action": "declare", "cards": list(action.finish)}
+        data: dict[str, Any] = {"action": "declare", "cards": list(action.finish)}
         if action.groups is not None:  # as a form can post it (and a log row keeps it)
             data["groups"] = "|".join(" ".join(group) for group in action.groups)
         return data

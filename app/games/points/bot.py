@@ -24,13 +24,13 @@ import random
 
 from app.core.cards import Card
 
-from .actions import CLOSED, OPEN, Declare, Discard, Draw, Drop
+from .actions import CLOSED, OPEN, Action, Declare, Discard, Draw, Drop
 from .cards import ACE_HIGH, card_points
 from .evaluator import HandContext
-from .game import DISCARD, DRAW, PointsState
+from .state import DISCARD, DRAW, PointsState
 
 
-_CONTEXTS: dict[tuple, HandContext] = {}
+_CONTEXTS: dict[tuple[str, tuple[str, ...]], HandContext] = {}
 _CONTEXTS_KEPT = 64
 
 
@@ -81,7 +81,7 @@ class PointsBot:
     def __init__(self, *, drop_hopeless: bool = False):
         self.drop_hopeless = drop_hopeless
 
-    def choose(self, state: PointsState, seat: int):
+    def choose(self, state: PointsState, seat: int) -> Action:
         hand = state.hands[seat]
         wild = state.wild_rank
         if state.phase == DRAW:
@@ -115,7 +115,7 @@ class RandomDiscardBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def choose(self, state: PointsState, seat: int):
+    def choose(self, state: PointsState, seat: int) -> Action:
         hand = state.hands[seat]
         if state.phase == DRAW:
             if state.can_draw_closed():

@@ -7,7 +7,7 @@ Ranks run ``A 2 ... K`` (the ace's place in a sequence is the evaluator's busine
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from app.core.cards import JOKER_CODE, Card, DeckSpec
 

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from app.core.cards import Card
+from app.core.cards import Card, DeckSpec
 from app.core.decks import DeckError, parse_deck
 from app.core.protocol import GameDefinition, Option, Stat
 
 from . import actions
 from .bot import PointsBot, RandomDiscardBot
 from .cards import ONE_DECK, TWO_DECKS, deck_for_seats
-from .game import PointsState
+from .state import PointsState
 
 MAX_DEALS = 10  # P6.1
 
 
-class PointsRummy(GameDefinition):
+class PointsDefinition(GameDefinition):
     key = "points"
     name = "Points Rummy"
     summary = "13-card Indian rummy with jokers: sequences and sets, the first valid declaration wins the deal."
@@ -30,12 +31,12 @@ class PointsRummy(GameDefinition):
                   Stat("net_points", "Net points"), Stat("best_deal", "Best deal", combine="max"))  # P6.2
     bot = PointsBot()
     baseline_label = "random discards"
-    table_actions = frozenset({"deal"})  # between deals, anyone at the table
+    action_types = actions.ACTION_TYPES
 
     def baseline_bot(self, rng: random.Random) -> RandomDiscardBot:
         return RandomDiscardBot(rng)
 
-    def deck_for(self, seats: int):
+    def deck_for(self, seats: int) -> DeckSpec:
         return deck_for_seats(seats)  # P1.1
 
     def parse_deck(self, text: str, seats: int | None = None) -> list[Card]:
@@ -79,11 +80,8 @@ class PointsRummy(GameDefinition):
     def from_dict(self, data: Mapping[str, Any]) -> PointsState:
         return PointsState.from_dict(self, data)
 
-    def action_from_dict(self, data: Mapping[str, Any]) -> Any:
-        return actions.action_from_dict(data)
-
-    def action_to_dict(self, action: Any) -> dict:
-        return actions.action_to_dict(action)
+    action_from_dict = staticmethod(actions.action_from_dict)
+    action_to_dict = staticmethod(actions.action_to_dict)
 
 
-POINTS_RUMMY = PointsRummy()
+DEFINITION = PointsDefinition()

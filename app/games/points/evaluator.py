@@ -26,7 +26,7 @@ costs little more than one evaluation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from app.core.cards import Card
 
@@ -138,8 +138,8 @@ class HandContext:
         for mask, (need, sequence) in best.items():
             lowest = ((mask & -mask).bit_length() - 1) >> 1
             groups[lowest].append((mask, need, sequence))
-        for items in groups:
-            items.sort(key=lambda g: (g[1], -g[0].bit_count()))
+        for candidates in groups:
+            candidates.sort(key=lambda g: (g[1], -g[0].bit_count()))
         return groups
 
     def _pure_sequences(self) -> list[tuple[int, int, int]]:
@@ -389,9 +389,9 @@ def ordered_group(cards: Sequence[Card], wild_rank: str) -> list[Card]:
     orders = [card.order for card in naturals]
     places = orders
     if 0 in orders:
-        high = [ACE_HIGH if order == 0 else order for order in orders]
-        if max(high) - min(high) < max(orders) - min(orders):
-            places = high
+        ace_high = [ACE_HIGH if order == 0 else order for order in orders]
+        if max(ace_high) - min(ace_high) < max(orders) - min(orders):
+            places = ace_high
     placed = sorted(zip(places, naturals), key=lambda item: item[0])
     result: list[Card] = []
     spare = list(jokers)

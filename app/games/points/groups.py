@@ -15,7 +15,7 @@ it (there are at most two printed jokers, so such a group always holds one).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Sequence
 
 from app.core.cards import Card
 

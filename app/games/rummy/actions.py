@@ -14,10 +14,13 @@ Card ids are read in either letter case; the meld number is a string (a form's v
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from app.core.cards import Card, InvalidCardError
-from app.core.protocol import BadAction, BadSelection, CardNotInHand, IllegalAction, PileEmpty  # noqa: F401
+from app.core.protocol import (
+    TABLE, TURN, ActionType, BadAction, BadSelection, CardNotInHand, IllegalAction, PileEmpty,
+)
 
 from .cards import DECK
 
@@ -56,6 +59,15 @@ class DealHand(NamedTuple):
 
 Action = DrawCard | MeldCards | LayOff | DiscardCard | DealHand
 
+# Who may make each action: the seat to move (C3), or anyone at the table between hands.
+ACTION_TYPES = (
+    ActionType(DrawCard, ("draw",), TURN),
+    ActionType(MeldCards, ("meld",), TURN),
+    ActionType(LayOff, ("lay_off",), TURN),
+    ActionType(DiscardCard, ("discard",), TURN),
+    ActionType(DealHand, ("deal",), TABLE),
+)
+
 
 # -- refusals (the shared core's typed refusals, and this game's own) ---------------------------
 
@@ -82,17 +94,16 @@ class TakenCardRefused(IllegalAction):
 # -- plain data -------------------------------------------------------------------------------------
 
 
-def action_to_dict(action: Action) -> dict:
-    kind = type(action)
-    if kind is DrawCard:
+def action_to_dict(action: Action) -> dict[str, Any]:
+    if isinstance(action, DrawCard):
         return {"action": "draw", "source": action.source}
-    if kind is MeldCards:
+    if isinstance(action, MeldCards):
         return {"action": "meld", "cards": [card.id for card in action.cards]}
-    if kind is LayOff:
+    if isinstance(action, LayOff):
         return {"action": "lay_off", "cards": [action.card.id], "meld": str(action.meld)}
-    if kind is DiscardCard:
+    if isinstance(action, DiscardCard):
         return {"action": "discard", "cards": [action.card.id]}
-    if kind is DealHand:
+    if isinstance(action, DealHand):
         return {"action": "deal"}
     raise TypeError(f"not a Classic Rummy action: {action!r}")
 
@@ -125,7 +136,7 @@ def action_from_dict(data: Any) -> Action:
     raise BadAction(f"Classic Rummy has no action called {shown!r}.")
 
 
-def _cards(data: Mapping) -> list[Card]:
+def _cards(data: Mapping[str, Any]) -> list[Card]:
     raw = data.get("cards", [])
     if isinstance(raw, str) or not isinstance(raw, (list, tuple)):
         raise BadAction("The cards must be a list of card ids.")
@@ -148,3 +159,10 @@ def _meld_number(raw: Any) -> int:
     if number < 1:
         raise BadAction("Melds are numbered from 1.")
     return number
+
+
+__all__ = [
+    "ACTION_TYPES", "DISCARD_PILE", "STOCK", "Action", "BadAction", "BadSelection", "CardNotInHand", "DealHand",
+    "DiscardCard", "DrawCard", "LayOff", "LayOffRefused", "MeldCards", "MeldRefused", "PileEmpty",
+    "TakenCardRefused", "action_from_dict", "action_to_dict",
+]

@@ -1,6 +1,6 @@
 """The computer player (C6), apart from the rules: ``ComputerPlayer.choose(game, seat)`` returns the
 one action that seat takes now, deterministically for a given state, and acts only through
-``RummyGame.apply``. It uses only what the seat may see (C7.1): its own hand, the melds, the
+``RummyState.apply``. It uses only what the seat may see (C7.1): its own hand, the melds, the
 discard pile, the hand sizes, and the cards every player saw face up during the hand.
 
 - C6.1 draw: the top of the discard pile when it would at once make a new meld with the hand or
@@ -20,11 +20,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .actions import DISCARD_PILE, STOCK, DiscardCard, DrawCard, LayOff, MeldCards
+from .actions import DISCARD_PILE, STOCK, Action, DiscardCard, DrawCard, LayOff, MeldCards
 from .cards import (
     ALL, BIT, CARDS, POINTS_OF, RANK_MASK, RANK_OF, RANKS, SUIT_BITS, SUITS, numbers,
 )
-from .game import DRAW, RummyGame
+from .state import DRAW, RummyState
 from .melds import RUN_STARTS, fitting_any
 
 # -- tables ------------------------------------------------------------------------------------------
@@ -126,7 +126,7 @@ def makes_meld(card: int, hand: int) -> bool:
     return IN_A_RUN[(((hand | BIT[card]) << 2) & WINDOW[card]) >> card]
 
 
-def draw_source(game: RummyGame, seat: int) -> str:
+def draw_source(game: RummyState, seat: int) -> str:
     """C6.1: the discard pile's top if it makes a new meld or lays off; otherwise the stock."""
     top = game.discard.top()
     if top is not None:
@@ -136,7 +136,7 @@ def draw_source(game: RummyGame, seat: int) -> str:
     return STOCK
 
 
-def next_play(game: RummyGame, seat: int):
+def next_play(game: RummyState, seat: int) -> MeldCards | LayOff | None:
     """C6.2: the next meld or lay-off, or None when there is nothing (more) to play."""
     hand = game.players[seat].hand.mask
     taken = game.taken
@@ -190,7 +190,7 @@ def _allowed(play: int, hand: int, alone: int) -> int:
 # -- C6.3: the discard ------------------------------------------------------------------------------
 
 
-def discard_scores(game: RummyGame, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> list[tuple[int, int]]:
+def discard_scores(game: RummyState, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> list[tuple[int, int]]:
     """``(score, card)`` for each card the seat may discard (C3.3): the highest score goes."""
     run_keep = weights.run_keep
     players = game.players
@@ -244,7 +244,7 @@ def discard_scores(game: RummyGame, seat: int, weights: Weights = DEFAULT_WEIGHT
     return scores
 
 
-def choose_discard(game: RummyGame, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> int:
+def choose_discard(game: RummyState, seat: int, weights: Weights = DEFAULT_WEIGHTS) -> int:
     """C6.3: the card with the highest discard score; on a tie, the later in hand order (the
     higher rank, or the later suit)."""
     return max(discard_scores(game, seat, weights))[1]
@@ -256,7 +256,7 @@ class ComputerPlayer:
     def __init__(self, weights: Weights = DEFAULT_WEIGHTS):
         self.weights = weights
 
-    def choose(self, game: RummyGame, seat: int):
+    def choose(self, game: RummyState, seat: int) -> Action:
         if game.phase is DRAW:
             return DrawCard(draw_source(game, seat))
         play = next_play(game, seat)
@@ -264,7 +264,7 @@ class ComputerPlayer:
             return play
         return DiscardCard(CARDS[self.discard(game, seat)])
 
-    def discard(self, game: RummyGame, seat: int) -> int:
+    def discard(self, game: RummyState, seat: int) -> int:
         return choose_discard(game, seat, self.weights)
 
     def __repr__(self) -> str:
@@ -279,7 +279,7 @@ class RandomDiscardPlayer(ComputerPlayer):
         super().__init__()
         self.rng = rng
 
-    def discard(self, game: RummyGame, seat: int) -> int:
+    def discard(self, game: RummyState, seat: int) -> int:
         hand = game.players[seat].hand.mask
         if game.taken is not None:
             hand &= ~BIT[game.taken]

@@ -9,7 +9,7 @@ reads, and ``NUMBER[card]`` its number.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from app.core.cards import RANK_NAMES, Card, standard_deck
 

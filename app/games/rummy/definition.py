@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from app.core.cards import Card
 from app.core.protocol import GameDefinition, Option, Stat
 
-from .actions import action_from_dict, action_to_dict
+from . import actions
 from .bot import ComputerPlayer, RandomDiscardPlayer
 from .cards import DECK
-from .game import DEFAULT_TARGET, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, RummyGame, new_game
+from .state import DEFAULT_TARGET, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, RummyState
 
 
-class ClassicRummy(GameDefinition):
+class RummyDefinition(GameDefinition):
     key = "rummy"
     name = "Classic Rummy"
     summary = "Melds and lay-offs on anyone's melds, first to the target score wins; 2 to 6 players."
@@ -37,29 +38,25 @@ class ClassicRummy(GameDefinition):
     )
     bot = ComputerPlayer()
     baseline_label = "random discards"
-    table_actions = frozenset({"deal"})  # between hands, anyone at the table
+    action_types = actions.ACTION_TYPES
 
     def baseline_bot(self, rng: random.Random) -> RandomDiscardPlayer:
         return RandomDiscardPlayer(rng)
 
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
-                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> RummyGame:
+                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> RummyState:
         self.check_seats(names)
         values = self.validate_options(options)
-        return new_game(names, target=values["target"], rummy_bonus=values["rummy_bonus"], seed=seed,
-                        stacked_deck=stacked_deck)
+        return RummyState.new(self, names, target=values["target"], rummy_bonus=values["rummy_bonus"], seed=seed,
+                              stacked_deck=stacked_deck)
 
-    def from_dict(self, data: Mapping[str, Any]) -> RummyGame:
+    def from_dict(self, data: Mapping[str, Any]) -> RummyState:
         if not isinstance(data, Mapping):
             raise ValueError("a saved game is a mapping")
-        return RummyGame.from_dict(data)
+        return RummyState.from_dict(self, data)
 
-    def action_from_dict(self, data: Mapping[str, Any]):
-        return action_from_dict(data)
-
-    def action_to_dict(self, action) -> dict:
-        return action_to_dict(action)
+    action_from_dict = staticmethod(actions.action_from_dict)
+    action_to_dict = staticmethod(actions.action_to_dict)
 
 
-CLASSIC_RUMMY = ClassicRummy()
-RummyGame.definition = CLASSIC_RUMMY
+DEFINITION = RummyDefinition()

@@ -14,15 +14,20 @@ stuck       no legal move left and not won: lost, but undo is still offered (S3.
 run         cards of one suit in a column, each one lower than the card it covers (S3.3)
 unit        (solver) a column's bottom run, which the solver moves as a whole through the cells
 
-Modules: ``rules`` (the layout and the moves), ``game`` (the protocol: definition, state,
-actions), ``solver`` (the exact solver, S5), ``bot`` (the computer player), ``terminal`` and
-``__main__`` (the terminal game, S4).
+Modules: ``rules`` (the layout and the moves), ``deals`` (deal numbers), ``actions``, ``state``
+(``SeahavenState``, the protocol's state), ``definition`` (``SeahavenDefinition``), ``solver``
+(the exact solver, S5), ``bot`` (the computer player), ``__main__`` (the terminal game, S4, and
+the solver's command line, S5.1).
 """
 
 from app.core.registry import register
 
-from .game import DEFINITION, GiveUp, MoveCard, SeahavenDefinition, SeahavenState, Undo
+from .actions import GiveUp, MoveCard, Undo
+from .deals import MAX_DEAL, deal_cards, first_winnable_deal
+from .definition import DEFINITION, SeahavenDefinition
+from .state import SeahavenState
 
 register(DEFINITION)
 
-__all__ = ["DEFINITION", "GiveUp", "MoveCard", "SeahavenDefinition", "SeahavenState", "Undo"]
+__all__ = ["DEFINITION", "MAX_DEAL", "GiveUp", "MoveCard", "SeahavenDefinition", "SeahavenState", "Undo",
+           "deal_cards", "first_winnable_deal"]

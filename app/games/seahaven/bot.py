@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 
-from .game import GiveUp, MoveCard, SeahavenState
+from .actions import Action, GiveUp, MoveCard
+from .state import SeahavenState
 
 RANDOM_MOVES = 300
 
@@ -18,7 +19,7 @@ RANDOM_MOVES = 300
 class SolverBot:
     """Deterministic: the solver's verdicts and lines depend only on the position."""
 
-    def choose(self, state: SeahavenState, seat: int):
+    def choose(self, state: SeahavenState, seat: int) -> Action:
         hint = state.hint()
         return hint if hint is not None else GiveUp()
 
@@ -27,7 +28,7 @@ class RandomBot:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def choose(self, state: SeahavenState, seat: int):
+    def choose(self, state: SeahavenState, seat: int) -> Action:
         moves = state.layout.legal_moves()
         if not moves or state.moves_made() >= RANDOM_MOVES:
             return GiveUp()

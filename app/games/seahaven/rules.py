@@ -12,7 +12,7 @@ anything, ``move`` checks and then moves.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from app.core import IllegalAction
 from app.core.cards import Card, standard_deck
@@ -90,7 +90,7 @@ class Layout:
         self.foundations = [list(pile) for pile in foundations]
 
     @classmethod
-    def deal(cls, cards: Sequence[Card], classic: bool = False) -> "Layout":
+    def deal(cls, cards: Sequence[Card], classic: bool = False) -> Layout:
         """S2.2-S2.4: card i goes to column (i mod 10) + 1; in the classic deal the last two
         cards go to cells 2 and 3 instead."""
         columns: list[list[Card]] = [[] for _ in range(COLUMNS)]
@@ -102,7 +102,7 @@ class Layout:
             cells[cell] = card
         return cls(columns, cells, [[] for _ in range(FOUNDATIONS)])
 
-    def copy(self) -> "Layout":
+    def copy(self) -> Layout:
         return Layout(self.columns, self.cells, self.foundations)
 
     def cards(self) -> list[Card]:
@@ -149,8 +149,8 @@ class Layout:
         kind, index = _PLACE_INDEX[source]
         if kind == "f":
             top = self.card_at(source)
-            held = f": {top.code} stays on {place_name(source)}" if top else ""
-            raise IllegalMove(f"cards never leave a foundation{held} (S3.2)", "S3.2", [top] if top else [])
+            stays = f": {top.code} stays on {place_name(source)}" if top else ""
+            raise IllegalMove(f"cards never leave a foundation{stays} (S3.2)", "S3.2", [top] if top else [])
         card = self.card_at(source)
         if card is None:
             raise IllegalMove(f"{place_name(source)} is empty: there is no card to move (S3.1)", "S3.1")
@@ -205,6 +205,8 @@ class Layout:
         kind, index = _PLACE_INDEX[place]
         if kind == "c":
             card, self.cells[index] = self.cells[index], None
+            if card is None:
+                raise ValueError(f"{place_name(place)} is empty")
             return card
         return (self.columns if kind == "t" else self.foundations)[index].pop()
 
@@ -219,14 +221,13 @@ class Layout:
         """Every legal move as (source, target): columns' bottom cards first, then cells; for each
         card its foundation (an ace: every empty one), then columns, then empty cells."""
         moves: list[tuple[str, str]] = []
-        sources = [f"t{i + 1}" for i, column in enumerate(self.columns) if column]
-        sources += [f"c{i + 1}" for i, card in enumerate(self.cells) if card is not None]
+        sources = [(f"t{i + 1}", column[-1]) for i, column in enumerate(self.columns) if column]
+        sources += [(f"c{i + 1}", card) for i, card in enumerate(self.cells) if card is not None]
         bottoms = {column[-1]: f"t{i + 1}" for i, column in enumerate(self.columns) if column}
         empty_columns = [f"t{i + 1}" for i, column in enumerate(self.columns) if not column]
         empty_cells = [f"c{i + 1}" for i, card in enumerate(self.cells) if card is None]
         empty_foundations = [f"f{i + 1}" for i, pile in enumerate(self.foundations) if not pile]
-        for source in sources:
-            card = self.card_at(source)
+        for source, card in sources:
             if card.order == ACE:
                 moves += [(source, place) for place in empty_foundations]  # S3.2: any empty one
             else:
@@ -252,7 +253,7 @@ class Layout:
         return (isinstance(other, Layout) and self.columns == other.columns and self.cells == other.cells
                 and self.foundations == other.foundations)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # a layout changes
 
     def __repr__(self) -> str:
         columns = " | ".join(" ".join(card.code for card in column) for column in self.columns)

@@ -77,9 +77,11 @@ and depends on the layout only, even half way through carrying a unit.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Sequence
+from collections.abc import Sequence
 
-from .rules import CELLS, COLUMNS, KING, Card, Layout
+from app.core.cards import Card
+
+from .rules import CELLS, COLUMNS, KING, Layout
 
 LANE = 14  # each suit's 13 cards take bits 0-12 of a 14-bit lane (bit LANE*suit + rank order)
 _LANES = range(4)
@@ -432,7 +434,8 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
             burial += (depths >> _SHIFT[column_of[at]] & DEPTH_MASK) - dealt_at[at]
         position = (key, kings, in_columns, bottoms, tops, lowest, floating, held,
                     floating.bit_count() - held.bit_count(), ((lowest - ONES) & CARD_BITS).bit_count(), burial,
-                    COLUMNS - ((depths | depths >> 1 | depths >> 2 | depths >> 3 | depths >> 4) & _FIELD_LOWS).bit_count())
+                    COLUMNS - ((depths | depths >> 1 | depths >> 2 | depths >> 3 | depths >> 4)
+                               & _FIELD_LOWS).bit_count())
         if waiting and prune:
             position = kings_to_columns(position)
             if lost is not None and lost.get(position[0], 1) is None:

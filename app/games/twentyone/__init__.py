@@ -17,8 +17,8 @@ Glossary
     table       ``Table``: the players, the dealer, the deck and the discard pile
 
 Modules: ``cards`` (Card, Deck, EmptyDeckException, deck files), ``table`` (Player, Table),
-``actions``, ``state`` (the protocol's state), ``bot``, ``definition``, ``__main__`` (the
-terminal game, T6).
+``actions``, ``state`` (``TwentyOneState``, the protocol's state), ``bot``, ``definition``
+(``TwentyOneDefinition``), ``__main__`` (the terminal game, T6).
 """
 
 from app.core.registry import register
@@ -26,7 +26,7 @@ from app.core.registry import register
 from .actions import Deal, EndTable, Hit, Stay, action_from_dict, action_to_dict
 from .bot import DealerRule, RandomChoice
 from .cards import DECK, Card, Deck, EmptyDeckException, InvalidDeckData, parse_deck_file
-from .definition import DEFINITION, TwentyOne
+from .definition import DEFINITION, TwentyOneDefinition
 from .state import TwentyOneState
 from .table import Player, Table
 
@@ -34,6 +34,6 @@ register(DEFINITION)
 
 __all__ = [
     "DECK", "DEFINITION", "Card", "Deal", "DealerRule", "Deck", "EmptyDeckException", "EndTable", "Hit",
-    "InvalidDeckData", "Player", "RandomChoice", "Stay", "Table", "TwentyOne", "TwentyOneState",
+    "InvalidDeckData", "Player", "RandomChoice", "Stay", "Table", "TwentyOneDefinition", "TwentyOneState",
     "action_from_dict", "action_to_dict", "parse_deck_file",
 ]

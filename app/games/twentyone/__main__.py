@@ -14,8 +14,11 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import IO, Sequence
+from typing import IO
+from collections.abc import Sequence
 
+from app.core.cards import Card as CoreCard
+from app.core.protocol import Event
 from app.core.terminal import Console, EndOfInput, tolerate_bad_bytes
 
 from .actions import Deal, Hit, Stay
@@ -38,7 +41,7 @@ class Quit(Exception):
     """The player answered N (or the input ended) at the play-again prompt."""
 
 
-def read_deck(console: Console) -> list | None:
+def read_deck(console: Console) -> list[CoreCard] | None:
     """T2.2/T2.3: ask for a deck file until one opens; its cards, or None (the T2.2 message has
     been shown) when its data is invalid."""
     while True:
@@ -65,7 +68,7 @@ class TerminalGame:
         self.seed = seed
         self.shuffle = shuffle
 
-    def show(self, events: list[dict]) -> None:
+    def show(self, events: list[Event]) -> None:
         for entry in events:
             if entry["kind"] != ACTION:  # "Player hits." and "Player stays." are the web log's
                 self.console.say(entry["text"])
@@ -127,7 +130,8 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     parser = argparse.ArgumentParser(prog="python -m app.games.twentyone", description="21 against the dealer (T6).")
     parser.add_argument("--shuffle", action="store_true", help="play a shuffled deck: no deck file is asked for")
     parser.add_argument("--seed", type=int, default=None,
-                        help="the seed of the shuffles (the deck with --shuffle, and every refill), for repeatable games")
+                        help="the seed of the shuffles (the deck with --shuffle, and every refill), "
+                             "for repeatable games")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     return TerminalGame(Console(stdin, stdout), seed=seed, shuffle=args.shuffle).run()

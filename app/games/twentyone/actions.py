@@ -3,10 +3,11 @@ and ``end`` (end the table between rounds). None carries cards or fields."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
-from app.core.protocol import BadAction
+from app.core.protocol import TABLE, TURN, ActionType, BadAction
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,14 @@ class EndTable:
 
 
 Action = Hit | Stay | Deal | EndTable
-ACTIONS: dict[str, type] = {kind.name: kind for kind in (Hit, Stay, Deal, EndTable)}
+ACTIONS: dict[str, type[Action]] = {kind.name: kind for kind in (Hit, Stay, Deal, EndTable)}
+# Who may make each action: the seat to move (T3.2), or anyone at the table between rounds.
+ACTION_TYPES = (
+    ActionType(Hit, (Hit.name,), TURN),
+    ActionType(Stay, (Stay.name,), TURN),
+    ActionType(Deal, (Deal.name,), TABLE),
+    ActionType(EndTable, (EndTable.name,), TABLE),
+)
 
 
 def action_from_dict(data: Any) -> Action:
@@ -60,7 +68,7 @@ def action_from_dict(data: Any) -> Action:
     return kind()
 
 
-def action_to_dict(action: Action) -> dict:
+def action_to_dict(action: Action) -> dict[str, Any]:
     if not isinstance(action, tuple(ACTIONS.values())):
         raise BadAction(f"{action!r} is not an action of 21.")
     return {"action": action.name}

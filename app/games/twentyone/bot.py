@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import random
 
-from app.core.protocol import GameState
-
 from .actions import Hit, Stay
+from .state import TwentyOneState
 from .table import DEALER_STANDS_ON
 
 
@@ -25,7 +24,7 @@ class DealerRule:
     def __init__(self, stand_on: int = DEALER_STANDS_ON):
         self.stand_on = stand_on
 
-    def choose(self, state: GameState, seat: int) -> Hit | Stay:
+    def choose(self, state: TwentyOneState, seat: int) -> Hit | Stay:
         value = state.hand_value(seat)  # a player's cards are all face up: public
         return Hit() if value < self.stand_on else Stay()
 
@@ -39,5 +38,5 @@ class RandomChoice:
     def __init__(self, rng: random.Random):
         self.rng = rng
 
-    def choose(self, state: GameState, seat: int) -> Hit | Stay:
+    def choose(self, state: TwentyOneState, seat: int) -> Hit | Stay:
         return Hit() if self.rng.random() < 0.5 else Stay()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from app.core.cards import Card as CoreCard
 from app.core.cards import standard_deck
@@ -125,22 +125,22 @@ class Deck:
         self._add(cards)
 
     @classmethod
-    def shuffled(cls, rng: random.Random) -> "Deck":
+    def shuffled(cls, rng: random.Random) -> Deck:
         cards = list(DECK.cards)
         rng.shuffle(cards)
         return cls(cards)
 
     def _add(self, cards: Iterable[Card | CoreCard]) -> None:
-        cards = [face(card if isinstance(card, Card) else Card(card), False) for card in cards]
-        if len(self._cards) + len(cards) > self.CAPACITY:
+        added = [face(card if isinstance(card, Card) else Card(card), False) for card in cards]
+        if len(self._cards) + len(added) > self.CAPACITY:
             # a full deque would silently drop cards from the front: refuse instead
             raise ValueError(f"a deck holds at most {self.CAPACITY} cards")
         seen = set(self._cards)
-        for card in cards:
+        for card in added:
             if card in seen:
                 raise ValueError(f"{card.code} is in the deck already")
             seen.add(card)
-        self._cards.extend(cards)
+        self._cards.extend(added)
 
     def deal(self) -> Card:
         """The front card, taken from the deck and turned face up (O(1))."""

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from app.core.cards import Card as CoreCard
 from app.core.protocol import GameDefinition, Option, OptionError, Stat
 
-from .actions import action_from_dict, action_to_dict
+from . import actions
 from .bot import DealerRule, RandomChoice
 from .cards import DECK
 from .state import TwentyOneState
 
 
-class TwentyOne(GameDefinition):
+class TwentyOneDefinition(GameDefinition):
     key = "twentyone"
     name = "21 against the dealer"
     summary = "Hit or stay: come closer to 21 than the dealer without going over."
@@ -32,7 +33,7 @@ class TwentyOne(GameDefinition):
         Stat("rounds_tied", "Rounds tied"),
     )
     bot = DealerRule()
-    table_actions = frozenset({"deal", "end"})  # between rounds, anyone at the table
+    action_types = actions.ACTION_TYPES
 
     def deck_preview(self, cards: Sequence[CoreCard]) -> list[tuple[str, list[CoreCard]]]:
         """How a stacked deck deals at a table of one player (T3.1): the player's two cards, the
@@ -59,11 +60,8 @@ class TwentyOne(GameDefinition):
     def from_dict(self, data: Mapping[str, Any]) -> TwentyOneState:
         return TwentyOneState.from_dict(self, data)
 
-    def action_from_dict(self, data: Mapping[str, Any]):
-        return action_from_dict(data)
-
-    def action_to_dict(self, action) -> dict:
-        return action_to_dict(action)
+    action_from_dict = staticmethod(actions.action_from_dict)
+    action_to_dict = staticmethod(actions.action_to_dict)
 
 
-DEFINITION = TwentyOne()
+DEFINITION = TwentyOneDefinition()

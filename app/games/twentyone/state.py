@@ -17,19 +17,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
 
 from app.core.cards import Card as CoreCard
-from app.core.names import is_computer_name
 from app.core.protocol import (
-    BadAction, GameDefinition, GameIsOver, GameState, Move, NotYourTurn, Outcome, SeatResult, WrongPhase,
+    EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, Zone, copy_log,
+    seat_labels,
 )
+from app.core.saved import one_of, reading, whole
 
-from .actions import Deal, EndTable, Hit, Stay
-from .cards import DECK, Deck
-from .table import (
-    BUST_LIMIT, DEALER_WINS, END, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table,
-)
+from .actions import Action, Deal, EndTable, Hit
+from .cards import DECK, Card, Deck
+from .table import BUST_LIMIT, DEALER_WINS, END, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table
 
 STATE_FORMAT = 1
 
@@ -79,12 +79,25 @@ def showdown_line(result: str, round_number: int, name: str | None = None) -> st
             TIED: f"Tie! No one wins round {round_number} between {name} and the dealer!"}[result]
 
 
+class TwentyOneView(View):
+    """What a seat sees of a game of 21 (T3.2, T7.2): the shared keys and the table's."""
+
+    round: int
+    rounds: int
+    phase: str
+    hands: list[dict[str, Any]]
+    dealer: dict[str, Any]
+    deck_count: int
+    discard_count: int
+
+
 class TwentyOneState(GameState):
+    game_over_text = "The game is over: the table is closed."
+
     def __init__(self, definition: GameDefinition, names: Sequence[str], options: Mapping[str, Any],
                  seed: int | str, table: Table):
-        self.definition = definition
+        super().__init__(definition, names)
         self.deck = DECK
-        self._names = list(names)
         self.options = dict(options)
         self.seed = seed
         self.table = table
@@ -94,13 +107,13 @@ class TwentyOneState(GameState):
         self.status: list[str] = [TO_PLAY] * len(names)
         self.results_now: list[str | None] = [None] * len(names)  # this round's results so far
         self.history: list[list[str]] = []  # every finished round's results, seat by seat
-        self.log: list[dict] = []
-        self._seen: set[str] = set()  # card ids the log names (hidden_from)
+        self.log: list[Event] = []
+        self._seen: set[str] = set()  # card ids the log names (zones)
         self._seen_count = 0  # log entries counted into _seen
 
     @classmethod
     def new(cls, definition: GameDefinition, names: Sequence[str], options: Mapping[str, Any],
-            seed: int | str, stacked_deck: Sequence[CoreCard] | None) -> "TwentyOneState":
+            seed: int | str, stacked_deck: Sequence[CoreCard] | None) -> TwentyOneState:
         """A new game with round 1 dealt."""
         if stacked_deck is not None:
             cards = list(stacked_deck)
@@ -117,18 +130,14 @@ class TwentyOneState(GameState):
     def _line_names(names: Sequence[str]) -> list[str]:
         if len(names) == 1:
             return [SOLO_NAME]
-        # the seat labels of GameState.label: several AI seats are AI 1, AI 2, ...
-        return [f"{name} {seat + 1}" if names.count(name) > 1 else name for seat, name in enumerate(names)]
+        return seat_labels(names)  # several AI seats are AI 1, AI 2, ...
 
     # -- reading ------------------------------------------------------------------------------------
 
     @property
-    def names(self) -> list[str]:
-        return list(self._names)
-
-    @property
     def rounds(self) -> int:
-        return self.options["rounds"]
+        rounds: int = self.options["rounds"]
+        return rounds
 
     @property
     def several(self) -> bool:
@@ -150,7 +159,7 @@ class TwentyOneState(GameState):
         return {result: counts[result] for result in RESULTS}
 
     def legal(self, seat: int | None) -> list[Move]:
-        if self.phase == OVER or (seat is not None and not self._is_seat(seat)):
+        if self.phase == OVER or (seat is not None and not self.is_seat(seat)):
             return []
         if self.phase == BETWEEN:
             return [Move("deal", f"Deal round {self.round_number + 1}"), END_MOVE]
@@ -158,41 +167,33 @@ class TwentyOneState(GameState):
             return [HIT_MOVE, STAY_MOVE]
         return []
 
-    def _is_seat(self, seat: Any) -> bool:
-        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self._names)
-
     def _line_name(self, seat: int) -> str | None:
         """How result lines name a seat: None (the word "Player") when one player sits."""
         return self.table.players[seat].name if self.several else None
 
     # -- acting -------------------------------------------------------------------------------------
 
-    def apply(self, seat: int | None, action: Any) -> Outcome:
-        if not isinstance(action, (Hit, Stay, Deal, EndTable)):
-            raise BadAction(f"{action!r} is not an action of 21.")
-        if self.phase == OVER:
-            raise GameIsOver("The game is over: the table is closed.")
-        if seat is not None and not self._is_seat(seat):
-            raise NotYourTurn(f"There is no seat {seat} at this table.")
-        if isinstance(action, (Deal, EndTable)):
-            if self.phase != BETWEEN:
-                raise WrongPhase(f"Round {self.round_number} is still being played: it is "
-                                 f"{self.label(self.turn)}'s turn to hit or stay.")
-        else:
-            if self.phase != PLAYING:
-                raise WrongPhase(f"Round {self.round_number} is over: deal round {self.round_number + 1} first.")
-            if seat != self.turn:
-                raise NotYourTurn(f"It is {self.label(self.turn)}'s turn to hit or stay.")
-        # every check is done: from here the action applies whole
+    def out_of_turn_refusal(self, seat: int | None) -> str:
+        return f"It is {self.label(self.turn)}'s turn to hit or stay."  # type: ignore[arg-type]
+
+    def between_rounds_refusal(self) -> str:
+        return f"Round {self.round_number} is over: deal round {self.round_number + 1} first."
+
+    def mid_round_refusal(self) -> str:
+        return (f"Round {self.round_number} is still being played: it is "
+                f"{self.label(self.turn)}'s turn to hit or stay.")  # type: ignore[arg-type]
+
+    def _step(self, seat: int | None, action: Action) -> Outcome:
+        """The core has checked the seat and the moment: from here the action applies whole."""
         outcome = Outcome(action, seat)
         if isinstance(action, Deal):
             self._start_round(outcome)
         elif isinstance(action, EndTable):
             self._end_game(outcome, f"The table is ended after round {self.round_number}.")
         elif isinstance(action, Hit):
-            self._hit(seat, outcome)
+            self._hit(seat, outcome)  # type: ignore[arg-type]  # a turn action: the seat to move
         else:
-            self._stay(seat, outcome)
+            self._stay(seat, outcome)  # type: ignore[arg-type]
         return outcome
 
     def _record(self, outcome: Outcome) -> None:
@@ -235,6 +236,7 @@ class TwentyOneState(GameState):
         self._record(outcome)
 
     def _next_player(self, outcome: Outcome) -> None:
+        assert self.turn is not None  # (a seat has just played)
         following = [seat for seat in range(self.turn + 1, len(self._names)) if self.status[seat] == TO_PLAY]
         if following:
             self.turn = following[0]
@@ -257,7 +259,7 @@ class TwentyOneState(GameState):
                 if note and not self.several:
                     line = f"{note} {line}"  # T5.1: all on one line
                 self.table.note(seat, line, kind=RESULT)
-        self.history.append(list(self.results_now))
+        self.history.append(cast(list[str], list(self.results_now)))  # every seat has its result now
         self.turn = None
         self.phase = BETWEEN
         outcome.round_over = True
@@ -291,25 +293,30 @@ class TwentyOneState(GameState):
 
     # -- what each seat sees --------------------------------------------------------------------------
 
-    def card_locations(self) -> Counter:
-        table = self.table
-        return Counter(card.core for card in list(table.deck) + table.discard_pile + table.cards_on_table())
-
-    def hidden_from(self, seat: int | None) -> set[CoreCard]:
-        """The same for every seat and spectators: the cards in the deck and the face-down cards
-        (the dealer's hidden card, T3.2/T3.3) that nobody has seen in this game.
+    def zones(self) -> list[Zone]:
+        """Every face-up card is public (T3.2, T3.3, T7.2); the deck and every face-down card (the
+        dealer's hidden card, and a hidden card that went to the discard pile without being
+        turned over) are hidden from everyone, but for a card the log has named.
 
         The log is the whole game's (every round), and it names every card dealt face up. After
         the discard pile becomes the deck again (T3.6), a card named in an earlier round may be
         in the deck, or be the dealer's hidden card: its old entries tell where it *was*, not
-        where it is, so such a card is not counted here. What keeps the hidden card secret then
-        is that no event names a card while it lies face down, and the view shows the deck
-        only as a count (tests check both)."""
+        where it is, so such a card counts as seen. What keeps the hidden card secret then is
+        that no event names a card while it lies face down, and the view shows the deck only as
+        a count (tests check both)."""
         table = self.table
-        unseen = [card for card in table.deck]
-        unseen += [card for card in table.dealer.hand + tuple(table.discard_pile) if not card.face_up]
         seen = self._seen_ids()
-        return {card.core for card in unseen if card.id not in seen}
+        places: list[tuple[str, Iterable[Card]]] = [("deck", table.deck), ("discard pile", table.discard_pile),
+                                                    ("dealer's hand", table.dealer.hand)]
+        places += [(f"{self.label(seat)}'s hand", player.hand) for seat, player in enumerate(table.players)]
+        zones = []
+        for name, cards in places:
+            shown: list[CoreCard] = []
+            hidden: list[CoreCard] = []
+            for card in cards:
+                (shown if card.face_up or card.id in seen else hidden).append(card.core)
+            zones += [Zone(name, shown, EVERYONE), Zone(f"{name}, face down", hidden, NOBODY)]
+        return zones
 
     def _seen_ids(self) -> set[str]:
         if self._seen_count != len(self.log):
@@ -318,19 +325,18 @@ class TwentyOneState(GameState):
             self._seen_count = len(self.log)
         return self._seen
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> TwentyOneView:
         table = self.table
-        own = seat if seat is not None and self._is_seat(seat) else None
+        own = seat if self.is_seat(seat) else None
         dealer = table.dealer
         return {
             "seat": own,
-            "players": [{"seat": index, "name": name, "label": self.label(index), "computer": is_computer_name(name),
-                         **self.tally(index)} for index, name in enumerate(self._names)],
+            "players": [{**self.seat_view(index), **self.tally(index)} for index in range(len(self._names))],
             "turn": self.to_move(),
             "stage": self._stage(),
             "prompt": self._prompt(own),
             "hand": [card.id for card in table.players[own].hand] if own is not None else None,
-            "log": [dict(entry, cards=list(entry["cards"])) for entry in self.log],
+            "log": copy_log(self.log),
             "summary": self._summary() if self.phase != PLAYING else None,
             "round": self.round_number,
             "rounds": self.rounds,
@@ -361,22 +367,24 @@ class TwentyOneState(GameState):
             return "The game is over."
         if self.phase == BETWEEN:
             return f"Deal round {self.round_number + 1}, or end the table."
+        assert self.turn is not None  # (playing: a seat is to play)
         value = self.table.players[self.turn].hand_value
         if seat == self.turn:
             return f"hit or stay with {value}?"  # the status bar: "Your turn, Ann: hit or stay with 16?"
         return f"{self.label(self.turn)} is deciding (hand worth {value}): hit or stay."
 
-    def _summary(self) -> dict:
+    def _summary(self) -> dict[str, Any]:
         return {
             "round": self.round_number,
             "title": f"Round {self.round_number} is over",
             "lines": [entry["text"] for entry in self._last_round_results()],
             "results": [{"seat": seat, "label": self.label(seat), "result": result}
                         for seat, result in enumerate(self.history[-1] if self.history else [])],
-            "tally": [{"seat": seat, "label": self.label(seat), **self.tally(seat)} for seat in range(len(self._names))],
+            "tally": [{"seat": seat, "label": self.label(seat), **self.tally(seat)}
+                      for seat in range(len(self._names))],
         }
 
-    def _last_round_results(self) -> list[dict]:
+    def _last_round_results(self) -> list[Event]:
         entries = []
         for entry in reversed(self.log):
             if entry["kind"] == ROUND:
@@ -387,7 +395,7 @@ class TwentyOneState(GameState):
 
     # -- plain data -----------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "game": self.definition.key,
             "format": STATE_FORMAT,
@@ -400,19 +408,17 @@ class TwentyOneState(GameState):
             "status": list(self.status),
             "results": list(self.results_now),
             "history": [list(results) for results in self.history],
-            "log": [dict(entry, cards=list(entry["cards"])) for entry in self.log],
+            "log": copy_log(self.log),
             **self.table.to_dict(),
         }
 
     @classmethod
-    def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> "TwentyOneState":
-        try:
+    def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> TwentyOneState:
+        with reading("game of 21"):
             return cls._from_dict(definition, data)
-        except (KeyError, TypeError, AttributeError, IndexError) as error:
-            raise ValueError(f"not a saved game of 21: {error!r}") from None
 
     @classmethod
-    def _from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> "TwentyOneState":
+    def _from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> TwentyOneState:
         if data["game"] != definition.key or data["format"] != STATE_FORMAT:
             raise ValueError("not a saved game of 21 in this format")
         names = data["names"]
@@ -425,18 +431,18 @@ class TwentyOneState(GameState):
             raise ValueError("the seed is a number or a text")
         table = Table.from_dict(data, cls._line_names(names), seed)
         state = cls(definition, names, options, seed, table)
-        state.round_number = _whole(data["round"])
-        state.phase = _one_of(data["phase"], (PLAYING, BETWEEN, OVER))
+        state.round_number = whole(data["round"])
+        state.phase = one_of(data["phase"], (PLAYING, BETWEEN, OVER))
         state.turn = data["turn"]
-        state.status = [_one_of(status, STATUSES) for status in data["status"]]
-        state.results_now = [None if result is None else _one_of(result, RESULTS) for result in data["results"]]
-        state.history = [[_one_of(result, RESULTS) for result in results] for results in data["history"]]
+        state.status = [one_of(status, STATUSES) for status in data["status"]]
+        state.results_now = [None if result is None else one_of(result, RESULTS) for result in data["results"]]
+        state.history = [[one_of(result, RESULTS) for result in results] for results in data["history"]]
         state.log = [cls._entry(entry) for entry in data["log"]]
         state._check()
         return state
 
     @staticmethod
-    def _entry(entry: Any) -> dict:
+    def _entry(entry: Any) -> Event:
         seat = entry["seat"]
         if not (seat is None or (isinstance(seat, int) and not isinstance(seat, bool))):
             raise ValueError("an event's seat is a number or None")
@@ -454,7 +460,8 @@ class TwentyOneState(GameState):
         if self.round_number < 1 or len(self.history) not in (self.round_number - 1, self.round_number):
             raise ValueError("the rounds do not add up")
         if self.phase == PLAYING:
-            if not self._is_seat(self.turn) or self.status[self.turn] != TO_PLAY or len(self.history) == self.round_number:
+            if (not self.is_seat(self.turn) or self.status[self.turn] != TO_PLAY
+                    or len(self.history) == self.round_number):
                 raise ValueError("the seat to play is not playing")
         elif self.turn is not None or len(self.history) != self.round_number:
             raise ValueError("between rounds and at the end nobody is to play")
@@ -468,15 +475,3 @@ class TwentyOneState(GameState):
             raise ValueError("players' cards are face up")
         if any(not card.face_up for card in table.dealer.hand[:1] + table.dealer.hand[2:]):
             raise ValueError("only the dealer's second card may be face down")
-
-
-def _whole(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{value!r} is not a whole number")
-    return value
-
-
-def _one_of(value: Any, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise ValueError(f"{value!r} is not one of {', '.join(allowed)}")
-    return value

@@ -11,7 +11,12 @@ line and result line names its player instead.
 from __future__ import annotations
 
 import random
-from typing import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from app.core.cards import Card as CoreCard
+from app.core.protocol import Event
+from app.core.saved import texts, whole
 
 from .cards import DECK, Card, Deck, face
 
@@ -32,7 +37,7 @@ REPOPULATING = "Repopulating deck with cards..."  # T6.4
 DEALER_MUST_TAKE = "Dealer must take a card..."  # T5.2
 
 
-def event(seat: int | None, text: str, cards: Iterable[Card] = (), kind: str = ACTION) -> dict:
+def event(seat: int | None, text: str, cards: Iterable[Card] = (), kind: str = ACTION) -> Event:
     """A log entry: only face-up cards are ever named (T3.2, T7.2)."""
     return {"seat": seat, "text": text, "cards": [card.id for card in cards if card.face_up], "kind": kind}
 
@@ -111,15 +116,15 @@ class Table:
         self.discard_pile: list[Card] = []
         self.seed = seed
         self.refills = refills
-        self.dealer_turn: list[dict] = []  # the dealer's hand after turning over and after each card
-        self.events: list[dict] = []
+        self.dealer_turn: list[dict[str, Any]] = []  # the dealer's hand after turning over and after each card
+        self.events: list[Event] = []
 
     # -- the events ------------------------------------------------------------------------------------
 
     def note(self, seat: int | None, text: str, cards: Iterable[Card] = (), kind: str = ACTION) -> None:
         self.events.append(event(seat, text, cards, kind))
 
-    def take_events(self) -> list[dict]:
+    def take_events(self) -> list[Event]:
         events, self.events = self.events, []
         return events
 
@@ -229,7 +234,7 @@ class Table:
 
     # -- plain data -------------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Cards as ids; ``face_down`` lists the cards off the deck lying face down (the dealer's
         hidden card, on the table or in the discard pile); every card in the deck is face down."""
         off_deck = self.cards_on_table() + self.discard_pile
@@ -244,15 +249,15 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping, names: Sequence[str], seed: int | str) -> "Table":
+    def from_dict(cls, data: Mapping[str, Any], names: Sequence[str], seed: int | str) -> Table:
         """A table from ``to_dict`` data; ``ValueError`` if a card is unknown, missing or in two
         places, or the data is malformed."""
-        face_down = {DECK.parse(card_id) for card_id in _strings(data["face_down"])}
-        placed: set = set()
+        face_down = {DECK.parse(card_id) for card_id in texts(data["face_down"])}
+        placed: set[CoreCard] = set()
 
-        def cards(ids) -> list[Card]:
+        def cards(ids: Any) -> list[Card]:
             result = []
-            for card_id in _strings(ids):
+            for card_id in texts(ids):
                 core = DECK.parse(card_id)
                 if core in placed:
                     raise ValueError(f"{core.id} is in two places")
@@ -268,7 +273,7 @@ class Table:
         hands = data["hands"]
         if not isinstance(hands, list) or len(hands) != len(names):
             raise ValueError("one hand a player")
-        table = cls(names, deck, seed=seed, refills=_count(data["refills"]))
+        table = cls(names, deck, seed=seed, refills=whole(data["refills"]))
         for player, hand in zip(table.players, hands):
             for card in cards(hand):
                 player.add_to_hand(card)
@@ -281,18 +286,6 @@ class Table:
         if not isinstance(steps, list):
             raise ValueError("dealer_turn is a list")
         for step in steps:
-            table.dealer_turn.append({"cards": [DECK.parse(card_id).id for card_id in _strings(step["cards"])],
-                                      "value": _count(step["value"])})
+            table.dealer_turn.append({"cards": [DECK.parse(card_id).id for card_id in texts(step["cards"])],
+                                      "value": whole(step["value"])})
         return table
-
-
-def _strings(value) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValueError("a list of card ids was expected")
-    return value
-
-
-def _count(value) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError("a count was expected")
-    return value

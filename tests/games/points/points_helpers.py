@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+from collections.abc import Sequence
 
-from app.games.points import POINTS_RUMMY
+from app.games.points import DEFINITION as POINTS_RUMMY
 from app.games.points.actions import action_from_dict
 from app.games.points.cards import ONE_DECK, TWO_DECKS, card_points
 from app.games.points.groups import INVALID, PURE, SEQUENCES, judge_group

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.core.protocol import IllegalAction
-from app.games.points import POINTS_RUMMY
+from app.games.points import DEFINITION as POINTS_RUMMY
 from app.games.points.actions import action_from_dict
 
 

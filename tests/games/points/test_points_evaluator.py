@@ -9,7 +9,8 @@ evaluator's method.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from points_helpers import TWO_DECKS, brute_force_complete, brute_force_points, cards
 
 from app.games.points.cards import ONE_DECK, RANKS, card_points
@@ -98,7 +99,8 @@ def test_known_hands():
     # three jokers alone make the second sequence
     jokers = cards("4S 5S 6S JK JK-2 9D", TWO_DECKS)
     evaluation = evaluate(jokers, "9")
-    assert evaluation.complete and [label for label, _group in evaluation.groups] == ["pure sequence", "impure sequence"]
+    assert evaluation.complete
+    assert [label for label, _group in evaluation.groups] == ["pure sequence", "impure sequence"]
     # a wild card in its natural place makes the pure sequence
     assert evaluate(cards("8H 9H TH 2C 3C JK"), "9").complete
     assert not evaluate(cards("8H 9D TH 2C 3C JK"), "9").qualifies

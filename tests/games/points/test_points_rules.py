@@ -11,7 +11,7 @@ from points_helpers import TWO_DECKS, act, cards, ids, stacked_game, stacked_ord
 from app.core.autoplay import autoplay
 from app.core.decks import DeckError
 from app.core.protocol import BadAction, IllegalAction, NotYourTurn, OptionError
-from app.games.points import POINTS_RUMMY
+from app.games.points import DEFINITION as POINTS_RUMMY
 from app.games.points.bot import PointsBot, RandomDiscardBot, hopeless
 from app.games.points.cards import ONE_DECK, card_points
 from app.games.points.evaluator import evaluate
@@ -161,7 +161,7 @@ def test_p2_4_deal_n_starts_with_seat_n():
     firsts = []
     for _deal in range(4):
         firsts.append(state.to_move())
-        for seat in range(3):
+        for _seat in range(3):
             if state.to_move() is None:
                 break
             act(state, state.to_move(), action="drop")
@@ -335,7 +335,8 @@ def test_p5_1_every_card_but_the_finish_card_must_be_in_a_group():
     message = state_unchanged(state, {"action": "declare", "cards": ["8H"], "groups": WINNING_GROUPS[:3]}, 0)
     assert "7C 7D 7S are in no group" in message
     twice = WINNING_GROUPS[:3] + [["7C", "7D", "7S", "AH"]]
-    assert "in group 1 and in group 4" in state_unchanged(state, {"action": "declare", "cards": ["8H"], "groups": twice}, 0)
+    declare_twice = {"action": "declare", "cards": ["8H"], "groups": twice}
+    assert "in group 1 and in group 4" in state_unchanged(state, declare_twice, 0)
     assert "exactly one card" in state_unchanged(state, {"action": "declare", "cards": [], "groups": WINNING_GROUPS}, 0)
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.games.points import POINTS_RUMMY
 from points_helpers import act
+
+from app.games.points import DEFINITION as POINTS_RUMMY
 
 DECK = Path(__file__).resolve().parents[3] / "decks" / "points" / "declare_after_one_draw.deck"
 

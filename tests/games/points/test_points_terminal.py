@@ -92,7 +92,8 @@ def test_p5_3_a_wrong_declaration_with_three_players_and_play_goes_on():
     answers = "1\n2\n4\n5,6,8,9,10 12,13,14 1,3,11 2,7\n"
     status, lines = run(["--deck", THREE_DECK, "--names", "Ann,AI,AI"], answers)
     assert status == 0
-    assert "Ann's hand: 1:2C  2:2C  3:2D  4:5D  5:6H  6:7H  7:7H  8:8H  9:9H*  10:TH  11:2S  12:JS  13:QS  14:KS" in lines
+    assert ("Ann's hand: 1:2C  2:2C  3:2D  4:5D  5:6H  6:7H  7:7H  8:8H  9:9H*  10:TH  11:2S  12:JS  13:QS  14:KS"
+            in lines)
     wrong = lines.index("Ann declares wrongly (80 points) and leaves the deal.")
     assert lines[wrong + 1].startswith("AI 2 ")  # play goes on with the next seat
     assert "  Ann: 80 points (wrong declaration), deal -80, total -80" in lines
@@ -138,7 +139,8 @@ def test_p6_1_several_deals_and_the_table_deals_on():
 
 @pytest.mark.parametrize("argv, message", [
     (["--deck", "no-such.deck"], "Cannot start: there is no deck file named 'no-such.deck'"),
-    (["--deck", THREE_DECK], "Cannot start: 2 players use one deck and a joker (53 cards): 7H appears twice, at codes 1 and 4"),
+    (["--deck", THREE_DECK],
+     "Cannot start: 2 players use one deck and a joker (53 cards): 7H appears twice, at codes 1 and 4"),
     (["--deck", DECLARE_DECK, "--players", "3"], "Cannot start: --players 3 but 2 names"),
     (["--players", "7"], "Cannot start: Points Rummy seats 2 to 6 players, not 7."),
     (["--deals", "11", "--seed", "1"], "Cannot start: Number of deals: 11 is not between 1 and 10."),

@@ -119,7 +119,7 @@ def test_c6_3_beats_a_random_discard():
         strategy_seat = number % 2
         bots = [BOT if seat == strategy_seat else baseline for seat in range(2)]
         game = RUMMY.new_state(["AI", "AI"], seed=f"bot-test/{number}")
-        autoplay(game, lambda seat: bots[seat], deal_on=True)
+        autoplay(game, bots.__getitem__, deal_on=True)
         wins += game.winner == strategy_seat
     assert wins >= 0.8 * games
 

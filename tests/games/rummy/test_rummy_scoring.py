@@ -6,7 +6,6 @@ import pytest
 from rummy_test_helpers import DECKS, RUMMY, act, deal, situation
 
 from app.core.autoplay import autoplay
-
 from app.core.protocol import GameIsOver, IllegalAction, OptionError
 
 QUICK = "AC 2C 3C 4C 5D 5H 5S 9S TS JS"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import app.games  # noqa: F401  (registers the game)
 from app.core.decks import format_deck
-from app.games.seahaven.game import DEFINITION, SeahavenState, deal_cards
+from app.games.seahaven import DEFINITION, SeahavenState, deal_cards
+from app.games.seahaven.__main__ import main
 from app.games.seahaven.rules import DECK, FOUNDATIONS, Layout
-from app.games.seahaven.terminal import main
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE_DECKS = ROOT / "decks" / "seahaven"

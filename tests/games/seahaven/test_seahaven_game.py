@@ -10,7 +10,7 @@ from seahaven_helpers import DECK, SHORT_WIN, layout, stacked_state, state_with,
 
 from app.core import BadAction, GameIsOver, NotYourTurn, OptionError, WrongPhase, registry
 from app.core.autoplay import autoplay
-from app.games.seahaven.game import DEFINITION, GiveUp, MoveCard, Undo, deal_cards, first_winnable_deal
+from app.games.seahaven import DEFINITION, GiveUp, MoveCard, Undo, deal_cards, first_winnable_deal
 from app.games.seahaven.solver import Solver
 
 

@@ -7,7 +7,7 @@ from seahaven_helpers import DECK, Layout, cards, deal_cards, layout, stacked_st
 
 from app.core import IllegalAction
 from app.core.decks import DeckError, parse_deck
-from app.games.seahaven.game import DEFINITION, MoveCard
+from app.games.seahaven import DEFINITION, MoveCard
 from app.games.seahaven.rules import IllegalMove, NotAPlace, parse_place
 
 

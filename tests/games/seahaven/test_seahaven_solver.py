@@ -9,7 +9,7 @@ import pytest
 from seahaven_brute import brute_force_winnable, crowded_position, small_position
 from seahaven_helpers import DEFINITION, Layout, deal_cards, layout, state_with
 
-from app.games.seahaven.game import MoveCard
+from app.games.seahaven import MoveCard
 from app.games.seahaven.solver import Solver, SolverBudgetExceeded, solve, solver_for
 
 # S5.1 positions built by hand. Run: 9H 8H 7H covers 6C (and 6H): with two free cells it can

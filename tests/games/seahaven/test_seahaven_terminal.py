@@ -13,10 +13,10 @@ from seahaven_helpers import (
     DEFINITION, ROOT, SAMPLE_DECKS, SHORT_WIN, STUCK_AFTER_FOUR, deal_cards, deck_file, run_terminal,
 )
 
-from app.games.seahaven.game import MoveCard
+from app.games.seahaven import MoveCard
+from app.games.seahaven.__main__ import HELP, PROMPT, command_of, layout_lines, parse_command
 from app.games.seahaven.rules import Layout
 from app.games.seahaven.solver import Solver
-from app.games.seahaven.terminal import HELP, PROMPT, command_of, layout_lines, parse_command
 
 SCREENS = Path(__file__).resolve().parent / "screens"
 

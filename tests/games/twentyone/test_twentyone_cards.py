@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from twentyone_helpers import SAMPLE_DECKS, deck_text, stacked
 
 from app.core.cards import InvalidCardError
 from app.core.decks import DeckError
 from app.games.twentyone import DECK, DEFINITION, Card, Deck, EmptyDeckException, InvalidDeckData, parse_deck_file
-from twentyone_helpers import SAMPLE_DECKS, deck_text, stacked
 
 ALL_CODES = [card.code for card in DECK.cards]
 
@@ -37,7 +37,8 @@ def test_t1_1_a_card_is_two_characters_rank_then_suit(bad):
         Card(bad)
 
 
-@pytest.mark.parametrize("rank, value", [("A", 1), ("2", 2), ("5", 5), ("9", 9), ("T", 10), ("J", 10), ("Q", 10), ("K", 10)])
+@pytest.mark.parametrize("rank, value", [("A", 1), ("2", 2), ("5", 5), ("9", 9), ("T", 10), ("J", 10), ("Q", 10),
+                                         ("K", 10)])
 def test_t1_2_values(rank, value):
     for suit in "CDHS":
         assert Card(rank + suit).value == value
@@ -154,7 +155,8 @@ def invalid_files() -> dict[str, str]:
     codes = list(ALL_CODES)
     return {
         "a bad code": deck_text(stacked())[:-3] + "1X\n",
-        "a line with two codes": "\n".join(codes[:2]) + "\n" + codes[2] + " " + codes[3] + "\n" + "\n".join(codes[4:]) + "\n",
+        "a line with two codes": ("\n".join(codes[:2]) + "\n" + codes[2] + " " + codes[3] + "\n"
+                                  + "\n".join(codes[4:]) + "\n"),
         "a duplicate": "\n".join(codes[:51] + [codes[0]]) + "\n",
         "51 cards": "\n".join(codes[:51]) + "\n",
         "53 cards": "\n".join(codes + [codes[7]]) + "\n",

@@ -8,11 +8,12 @@ import json
 import random
 
 import pytest
+from game_checks import strings_in
+from twentyone_helpers import LOWS, TENS, new_game, planned, stacked, texts
 
 from app.core import BadAction, GameIsOver, NotYourTurn, OptionError, WrongPhase
 from app.core.autoplay import autoplay, computer_seats
 from app.games.twentyone import DECK, DEFINITION, Deal, DealerRule, EndTable, Hit, RandomChoice, Stay
-from twentyone_helpers import LOWS, TENS, new_game, planned, stacked, texts
 
 ANN_BOB_CY = ("Ann", "Bob", "Cy")
 
@@ -23,19 +24,6 @@ def hand_lines(events) -> list[str]:
 
 def results_of(events) -> list[str]:
     return [event["text"] for event in events if event["kind"] == "result"]
-
-
-def all_strings(value) -> set[str]:
-    found = set()
-    if isinstance(value, str):
-        found.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            found |= all_strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            found |= all_strings(item)
-    return found
 
 
 # -- a new game, one player (T3, T5.1 word for word) -----------------------------------------------------
@@ -191,7 +179,8 @@ def test_between_rounds_nobody_is_to_move_and_anyone_deals_or_ends():
     game = new_game(("Ann", "Bob"))
     finish_round(game)
     assert game.to_move() is None
-    assert [(move.action, move.label) for move in game.legal(None)] == [("deal", "Deal round 2"), ("end", "End the table")]
+    assert [(move.action, move.label) for move in game.legal(None)] == [("deal", "Deal round 2"),
+                                                                       ("end", "End the table")]
     assert game.legal(0) == game.legal(None) == game.legal(1)
     with pytest.raises(WrongPhase):
         game.apply(0, Hit())
@@ -229,7 +218,8 @@ def test_the_game_ends_after_the_rounds_option_with_the_tally():
     for result in results:
         tally = game.tally(result.seat)
         assert sum(tally.values()) == 2
-        assert result.figures == {"rounds_won": tally["won"], "rounds_lost": tally["lost"], "rounds_tied": tally["tied"]}
+        assert result.figures == {"rounds_won": tally["won"], "rounds_lost": tally["lost"],
+                                  "rounds_tied": tally["tied"]}
         assert result.won == (tally["won"] > tally["lost"]) and result.score == tally["won"]
     assert texts(game.log)[-3] == "That was the last round (2)."
 
@@ -354,7 +344,7 @@ def test_t7_2_the_deck_order_is_in_no_view():
     game = new_game(ANN_BOB_CY)
     deck_ids = {card.id for card in game.table.deck}
     for seat in (0, 1, 2, None):
-        assert not deck_ids & all_strings(game.view(seat))
+        assert not deck_ids & strings_in(game.view(seat))
         assert {DECK.parse(card_id) for card_id in deck_ids} <= game.hidden_from(seat)
     assert game.view(0)["deck_count"] == 44
 
@@ -382,7 +372,7 @@ def test_t7_2_a_face_down_card_is_never_named_while_it_lies_face_down_in_a_long_
                 for seat_view in (0, 4, None):
                     view = game.view(seat_view)
                     recent = view.pop("log")[dealt_at:]
-                    assert card.id not in all_strings(view) | all_strings(recent)
+                    assert card.id not in strings_in(view) | strings_in(recent)
                     assert card.code not in " ".join(entry["text"] for entry in recent)
     assert refills >= 3
 
@@ -408,7 +398,8 @@ def test_t3_6_and_t6_4_the_deck_is_refilled_when_the_dealer_needs_a_card():
     assert game.view(0)["deck_count"] == 0 and game.view(0)["discard_count"] == 48
     outcome = game.apply(0, Stay())
     lines = texts(outcome.events)
-    assert lines[:5] == ["Player stays.", "Player's hand:[ 7C ][ 7H ], value = 14", "Dealer's hand:[ 7D ][ 7S ], value = 14",
+    assert lines[:5] == ["Player stays.", "Player's hand:[ 7C ][ 7H ], value = 14",
+                         "Dealer's hand:[ 7D ][ 7S ], value = 14",
                          "Dealer must take a card...", "Repopulating deck with cards..."]
     assert lines.count("Repopulating deck with cards...") == 1
     assert game.view(0)["discard_count"] == 0
@@ -444,7 +435,8 @@ def test_t3_6_and_t6_4_a_refill_in_the_middle_of_a_deal():
         game.apply(0, Stay())
     assert game.view(0)["deck_count"] == 2
     outcome = game.apply(None, Deal())
-    assert texts(outcome.events)[:3] == ["Round 13", "Dealing cards to player and dealer...", "Repopulating deck with cards..."]
+    assert texts(outcome.events)[:3] == ["Round 13", "Dealing cards to player and dealer...",
+                                         "Repopulating deck with cards..."]
     assert [card.code for card in game.table.players[0].hand][0] == "7H"
     assert game.table.dealer.hand[0].code == "7S"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from twentyone_helpers import stacked, texts
 
 from app.games.twentyone import DECK, Card, Deck, EmptyDeckException, Player, Table
 from app.games.twentyone.table import DEALER_WINS, PLAYER_WINS, TIE
-from twentyone_helpers import stacked, texts
 
 
 def table_of(*front: str, names=("Player",), seed=0) -> Table:
@@ -65,7 +65,8 @@ def test_t3_1_player_dealer_player_dealer_face_down():
 def test_t3_1_with_several_players_every_player_in_seat_order_then_the_dealer_twice():
     table = table_of("2C", "3C", "4C", "5C", "2D", "3D", "4D", "5D", names=("Ann", "Bob", "Cy"))
     table.deal_hands()
-    assert [[card.code for card in player.hand] for player in table.players] == [["2C", "2D"], ["3C", "3D"], ["4C", "4D"]]
+    hands = [[card.code for card in player.hand] for player in table.players]
+    assert hands == [["2C", "2D"], ["3C", "3D"], ["4C", "4D"]]
     assert [(card.code, card.face_up) for card in table.dealer.hand] == [("5C", True), ("5D", False)]
     assert texts(table.take_events()) == ["Dealing cards to players and dealer..."]
 

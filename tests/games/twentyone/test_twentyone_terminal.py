@@ -21,12 +21,12 @@ import os
 from pathlib import Path
 
 import pytest
+from twentyone_helpers import (
+    AGAIN, BANNER, FILE_PROMPT, GOODBYE, HIT, LOWS, SAMPLE_DECKS, TENS, closing_after_no, deck_text, opening, planned,
+    play_here, play_program, stacked,
+)
 
 from app.games.twentyone import DECK, DEFINITION
-from twentyone_helpers import (
-    AGAIN, BANNER, FILE_PROMPT, GOODBYE, HIT, LOWS, SAMPLE_DECKS, TENS, closing_after_no, deck_text, opening,
-    planned, play_here, play_program, stacked,
-)
 
 CODES = [card.code for card in DECK.cards]
 INVALID = "Cannot populate deck: invalid data in {}"
@@ -110,7 +110,8 @@ def test_t3_2_t5_1_going_bust_shows_the_table_with_the_card_still_hidden(folder)
 
 @pytest.mark.parametrize("front, dealer_line, result", [
     (["TS", "5C", "9H", "6D", "KC"], ["Dealer's hand:[ 5C ][ 6D ], value = 11", "Dealer must take a card...",
-                                      "Player's hand:[ TS ][ 9H ], value = 19", "Dealer's hand:[ 5C ][ 6D ][ KC ], value = 21"],
+                                      "Player's hand:[ TS ][ 9H ], value = 19",
+                                      "Dealer's hand:[ 5C ][ 6D ][ KC ], value = 21"],
      "Dealer has a natural 21! Dealer wins round 1!"),
     (["TS", "TC", "9H", "7D"], ["Dealer's hand:[ TC ][ 7D ], value = 17"], "Player wins round 1!"),
     (["TS", "TC", "9H", "9D"], ["Dealer's hand:[ TC ][ 9D ], value = 19"], "Tie! No one wins round 1!"),
@@ -167,7 +168,8 @@ def test_t6_2_the_first_character_decides_and_anything_but_h_stays(folder, answe
     status, screen = play_here(folder, ["deck.txt", answer])
     after = screen[10:]
     if hits:
-        assert after == ["Player's hand:[ 2C ][ 3C ][ 2D ], value = 7", "Dealer's hand:[ TC ][ xx ]", HIT, "", GOODBYE, ""]
+        assert after == ["Player's hand:[ 2C ][ 3C ][ 2D ], value = 7", "Dealer's hand:[ TC ][ xx ]", HIT, "",
+                         GOODBYE, ""]
     else:
         assert after == ["Player's hand:[ 2C ][ 3C ], value = 5", "Dealer's hand:[ TC ][ TD ], value = 20",
                          "Dealer wins round 1!", "", AGAIN, "", "", GOODBYE, ""]
@@ -259,7 +261,8 @@ def test_t2_1_lower_case_blank_lines_spaces_and_tabs_are_a_valid_deck(folder, na
         text = "\n\n" + "".join(f"  {code}\t \n \t\n" for code in codes) + "   "
     (folder / name).write_text(text)
     _, screen = play_here(folder, [name, "h", "n"])
-    assert screen[5:13] == ["Round 1", "Dealing cards to player and dealer...", "Player's hand:[ 9S ][ 7H ], value = 16",
+    assert screen[5:13] == ["Round 1", "Dealing cards to player and dealer...",
+                            "Player's hand:[ 9S ][ 7H ], value = 16",
                             "Dealer's hand:[ 5C ][ xx ]", HIT + "h", "Player's hand:[ 9S ][ 7H ][ 5D ], value = 21",
                             "Dealer's hand:[ 5C ][ xx ]", "Player wins round 1 with a natural 21!"]
 

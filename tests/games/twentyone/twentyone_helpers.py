@@ -12,8 +12,8 @@ import io
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import app.games  # noqa: F401  (registers every game)
 from app.games.twentyone import DECK, DEFINITION

@@ -1,8 +1,10 @@
-"""Classic Rummy as a state machine (C2-C5, C7): ``RummyGame`` is the protocol's ``GameState``.
+"""Classic Rummy as a state machine (C2-C5, C7): ``RummyState`` is the protocol's ``GameState``.
 
-``apply(seat, action)`` is the only way a game changes. It checks that the game is not over, the
-phase, the turn, that the cards are the seat's own and the rule; then it applies the action whole,
-or raises an ``IllegalAction`` having changed nothing (every check comes before the first change).
+``apply(seat, action)`` is the only way a game changes. The core's template checks that the game
+is not over, that the action is one of this game's and whose turn it is (or, for the next deal,
+that the hand is over); ``_step`` checks the phase, that the cards are the seat's own and the
+rule, then applies the action whole, or raises an ``IllegalAction`` having changed nothing (every
+check comes before the first change).
 
 Piles keep their top card last (``Pile.cards[-1]``). Hands are masks of card numbers
 (``cards.py``), so they are always in hand order. The state is plain data (``to_dict``); the same
@@ -16,20 +18,23 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from app.core.cards import Card
 from app.core.names import COMPUTER_NAME, is_computer_name
 from app.core.protocol import (
-    BadAction, GameIsOver, GameState, Move, NotYourTurn, Outcome, SeatResult, WrongPhase,
+    EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase,
+    Zone, copy_log,
 )
+from app.core.saved import flag, reading, text, whole
 
 from .actions import (
-    DISCARD_PILE, STOCK, BadSelection, CardNotInHand, DealHand, DiscardCard, DrawCard, LayOff,
+    DISCARD_PILE, STOCK, Action, BadSelection, CardNotInHand, DealHand, DiscardCard, DrawCard, LayOff,
     LayOffRefused, MeldCards, MeldRefused, PileEmpty, TakenCardRefused,
 )
 from .cards import (
-    BIT, CARDS, CODE_OF, DECK, NUMBER, codes_of, ids_of, mask_of, numbers, parse_card, points,
+    BIT, CARDS, CODE_OF, DECK, NUMBER, cards_of, codes_of, ids_of, mask_of, numbers, parse_card, points,
 )
 from .melds import KINDS, Meld, fitting_any, holds_meld, meld_kind, why_it_does_not_fit, why_not_a_meld
 
@@ -74,7 +79,7 @@ class Pile:
     def place_on_top(self, card: int) -> None:
         self.cards.append(card)
 
-    def turn_over(self) -> "Pile":
+    def turn_over(self) -> Pile:
         """C4.1: the whole pile turned over without shuffling: its bottom card is now the top."""
         turned = Pile(reversed(self.cards), face_up=not self.face_up)
         self.cards = []
@@ -90,7 +95,7 @@ class Deck:
         self.cards: list[int] = list(cards)
 
     @classmethod
-    def full(cls) -> "Deck":
+    def full(cls) -> Deck:
         return cls(range(len(CARDS)))
 
     def shuffle(self, rng: random.Random) -> None:
@@ -152,14 +157,33 @@ class Player:
         return self.name == COMPUTER_NAME
 
 
-class RummyGame(GameState):
+class RummyView(View):
+    """What a seat sees of a Classic Rummy game (C7.1): the shared keys and the board's."""
+
+    phase: str
+    hand_number: int
+    target: int
+    rummy_bonus: bool
+    discard_top: str | None
+    discard_size: int
+    stock_size: int
+    stock_turned_over: bool
+    melds: list[dict[str, Any]]
+    latest_meld: int | None
+    taken: str | None
+    drawn: str | None
+    fits: dict[str, list[int]]
+    winner: int | None
+
+
+class RummyState(GameState):
     """One game of Classic Rummy. See the module's docstring."""
 
-    definition: Any = None  # set by the package when it registers the definition
     deck = DECK
 
-    def __init__(self, names: Sequence[str], *, target: int = DEFAULT_TARGET, rummy_bonus: bool = True,
-                 seed: int | str | None = None, stacked_deck: Sequence[int] | None = None):
+    def __init__(self, definition: GameDefinition, names: Sequence[str], *, target: int = DEFAULT_TARGET,
+                 rummy_bonus: bool = True, seed: int | str | None = None, stacked_deck: Sequence[int] | None = None):
+        super().__init__(definition, names)
         self.players = [Player(name) for name in names]
         self.target = target
         self.rummy_bonus = rummy_bonus
@@ -177,20 +201,32 @@ class RummyGame(GameState):
         self.played = False  # this turn melded or laid off (C5.2)
         self.turned_over = False  # the stock was turned over in this hand (C4.2)
         self.seen = 0  # cards face up at some moment of this hand: public knowledge (C7.1)
-        self.hand_results: list[dict] = []
-        self.log: list[dict] = []
+        self.hand_results: list[dict[str, Any]] = []
+        self.log: list[Event] = []
         self.log_start = 0  # the current hand's first event
         self.winner: int | None = None
-        self.labels = [super(RummyGame, self).label(seat) for seat in range(len(self.players))]
+
+    @classmethod
+    def new(cls, definition: GameDefinition, names: Sequence[str], *, target: int = DEFAULT_TARGET,
+            rummy_bonus: bool = True, seed: int | str | None = None,
+            stacked_deck: Sequence[Card] | None = None) -> RummyState:
+        """A game with hand 1 dealt (C2). ``AI`` names (any case) are computer seats."""
+        if not MIN_SEATS <= len(names) <= MAX_SEATS:
+            raise ValueError(f"Classic Rummy seats {MIN_SEATS} to {MAX_SEATS} players, not {len(names)}")
+        if stacked_deck is None and seed is None:
+            raise ValueError("a shuffled game needs a seed")
+        deck = None
+        if stacked_deck is not None:
+            deck = [NUMBER.get(card, -1) for card in stacked_deck]
+            if sorted(deck) != list(range(52)):
+                raise ValueError("a stacked deck holds the 52 cards of Classic Rummy once each")
+        clean = [COMPUTER_NAME if is_computer_name(name) else name.strip() for name in names]
+        game = cls(definition, clean, target=target, rummy_bonus=rummy_bonus, seed=seed, stacked_deck=deck)
+        game.hand_number = 1
+        game._deal(Outcome(DealHand()))
+        return game
 
     # -- the protocol: reading -------------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        return [player.name for player in self.players]
-
-    def label(self, seat: int) -> str:
-        return self.labels[seat]  # the names never change: computed once
 
     def to_move(self) -> int | None:
         return self.turn if self.phase is DRAW or self.phase is PLAY else None
@@ -227,66 +263,49 @@ class RummyGame(GameState):
                               menu=PLAY_MENU_TITLE))
         return moves
 
-    def card_locations(self) -> Counter:
-        found: Counter = Counter()
-        for player in self.players:
-            found.update(player.hand.cards())
-        for meld in self.melds:
-            found.update(CARDS[n] for n in numbers(meld.mask))
-        found.update(CARDS[n] for n in self.stock.cards)
-        found.update(CARDS[n] for n in self.discard.cards)
-        return found
-
-    def hidden_mask(self, seat: int | None) -> int:
-        """C7.1: the cards ``seat`` may not know now: the other hands and the stock, less the
-        cards every player saw face up during this hand (taken from the discard pile, or in a
-        stock turned over from the discard pile, C4.1)."""
-        hidden = mask_of(self.stock.cards)
-        for index, player in enumerate(self.players):
-            if index != seat:
-                hidden |= player.hand.mask
-        return hidden & ~self.seen
-
-    def hidden_from(self, seat: int | None) -> set[Card]:
-        return {CARDS[n] for n in numbers(self.hidden_mask(seat))}
+    def zones(self) -> list[Zone]:
+        """C7.1: the other hands and the stock are hidden, but for the cards every player saw face
+        up during this hand (taken from the discard pile, or in a stock turned over from the
+        discard pile, C4.1); the melds and the discard pile lie face up."""
+        seen = self.seen
+        stock = mask_of(self.stock.cards)
+        zones = [Zone("stock", cards_of(stock & ~seen), NOBODY),
+                 Zone("stock, seen during this hand", cards_of(stock & seen), EVERYONE),
+                 Zone("discard pile", [CARDS[number] for number in self.discard.cards], EVERYONE),
+                 Zone("melds", [card for meld in self.melds for card in cards_of(meld.mask)], EVERYONE)]
+        for seat, player in enumerate(self.players):
+            hand = player.hand.mask
+            zones.append(Zone(f"{self.label(seat)}'s hand, seen during this hand", cards_of(hand & seen), EVERYONE))
+            zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~seen), frozenset({seat})))
+        return zones
 
     # -- the protocol: changing ------------------------------------------------------------------
 
-    def apply(self, seat: int | None, action: Any) -> Outcome:
-        """Apply ``action`` for ``seat`` whole, or raise an ``IllegalAction`` changing nothing."""
-        if self.phase is OVER:
-            raise GameIsOver("The game is over.")
-        kind = type(action)
-        if kind is DealHand:
-            if seat is not None and not (type(seat) is int and 0 <= seat < len(self.players)):
-                raise NotYourTurn("Only a player at the table may deal.")
-            if self.phase is not BETWEEN_HANDS:
-                raise WrongPhase(f"Hand {self.hand_number} is still being played.")
-            outcome = Outcome(action, seat)
+    def out_of_turn_refusal(self, seat: int | None) -> str:
+        return f"It is {self.label(self.turn)}'s turn."
+
+    def between_rounds_refusal(self) -> str:
+        return f"Hand {self.hand_number} is over: deal the next hand first."
+
+    def mid_round_refusal(self) -> str:
+        return f"Hand {self.hand_number} is still being played."
+
+    def _step(self, seat: int | None, action: Action) -> Outcome:
+        """Apply ``action`` (the core has checked whose turn it is) whole, or raise an
+        ``IllegalAction`` changing nothing."""
+        outcome = Outcome(action, seat)
+        if type(action) is DealHand:  # between hands (the core checked), anyone at the table
             self.hand_number += 1
             self._deal(outcome)
-            return outcome
-        if kind not in (DrawCard, MeldCards, LayOff, DiscardCard):
-            raise BadAction("That is not a Classic Rummy action.")
-        if self.phase is BETWEEN_HANDS:
-            raise WrongPhase(f"Hand {self.hand_number} is over: deal the next hand first.")
-        if seat != self.turn:
-            raise NotYourTurn(f"It is {self.label(self.turn)}'s turn.")
-        outcome = Outcome(action, seat)
-        if kind is DrawCard:
+        elif type(action) is DrawCard:
             self._draw(action.source, outcome)
-        elif kind is DiscardCard:
+        elif type(action) is DiscardCard:
             self._discard(action.card, outcome)
-        elif kind is MeldCards:
+        elif type(action) is MeldCards:
             self._meld(action.cards, outcome)
-        else:
+        elif type(action) is LayOff:
             self._lay_off(action.card, action.meld, outcome)
         return outcome
-
-    def _record(self, outcome: Outcome, seat: int | None, text: str, cards: list[str] | None = None) -> None:
-        event = {"seat": seat, "text": text, "cards": cards or []}
-        self.log.append(event)
-        outcome.events.append(event)
 
     def _deal(self, outcome: Outcome) -> None:
         """C2.2-C2.4: one card at a time to each seat in turn, from the hand's first player, then
@@ -317,8 +336,8 @@ class RummyGame(GameState):
         self.turned_over = False
         self.seen = BIT[up]
         self.log_start = len(self.log)
-        self._record(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
-                                    f"turned up on the discard pile.", [CARDS[up].id])
+        self.record(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
+                                    f"turned up on the discard pile.", [CARDS[up]])
 
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase is not DRAW:
@@ -328,23 +347,23 @@ class RummyGame(GameState):
         if source == STOCK:
             if not self.stock.cards:
                 if self.turned_over or not self.discard.cards:
-                    self._record(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
+                    self.record(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
                                                 f"hand {self.hand_number} is void, no score (C4.2).")
                     self._end_hand(None, outcome)
                     return
                 self.stock = self.discard.turn_over()  # C4.1
                 self.turned_over = True
-                self._record(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
+                self.record(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
                                             f"cards) is turned over to make a new stock (C4.1).")
             card = self.stock.take_top()
             self.taken = None
-            self._record(outcome, seat, f"{name} drew from the stock pile.")
+            self.record(outcome, seat, f"{name} drew from the stock pile.")
         elif source == DISCARD_PILE:
             if not self.discard.cards:
                 raise PileEmpty("The discard pile is empty: draw from the stock pile.")
             card = self.discard.take_top()
             self.taken = card
-            self._record(outcome, seat, f"{name} took {CODE_OF[card]} from the discard pile.", [CARDS[card].id])
+            self.record(outcome, seat, f"{name} took {CODE_OF[card]} from the discard pile.", [CARDS[card]])
         else:
             raise BadAction("Draw from the stock pile or the discard pile.")
         self.players[seat].hand.mask |= BIT[card]
@@ -394,8 +413,8 @@ class RummyGame(GameState):
         self.latest_meld = len(self.melds)
         self.seen |= mask
         self.played = True
-        self._record(outcome, self.turn, f"{self.label(self.turn)} melded a {kind}: {codes_of(mask)} "
-                                         f"(meld {len(self.melds)}).", ids_of(mask))
+        self.record(outcome, self.turn, f"{self.label(self.turn)} melded a {kind}: {codes_of(mask)} "
+                                         f"(meld {len(self.melds)}).", cards_of(mask))
         if not remaining:
             self._went_out(outcome)
 
@@ -419,8 +438,8 @@ class RummyGame(GameState):
         self.seen |= mask
         self.played = True
         owner = "their own" if meld.owner == self.turn else f"{self.label(meld.owner)}'s"
-        self._record(outcome, self.turn, f"{self.label(self.turn)} laid off {card.code} on meld {number}, "
-                                         f"{owner} {meld.kind}: {codes_of(meld.mask)}.", [card.id])
+        self.record(outcome, self.turn, f"{self.label(self.turn)} laid off {card.code} on meld {number}, "
+                                         f"{owner} {meld.kind}: {codes_of(meld.mask)}.", [card])
         if not remaining:
             self._went_out(outcome)
 
@@ -435,7 +454,7 @@ class RummyGame(GameState):
         player.hand.mask &= ~mask
         self.discard.cards.append(number)
         self.seen |= mask
-        self._record(outcome, seat, f"{self.label(seat)} discarded {card.code}.", [card.id])
+        self.record(outcome, seat, f"{self.label(seat)} discarded {card.code}.", [card])
         if not player.hand.mask:
             self._went_out(outcome)  # C3.4: going out by the discard
             return
@@ -461,10 +480,10 @@ class RummyGame(GameState):
         name = self.label(seat)
         if rummy:
             bonus = ", doubled" if self.rummy_bonus else " (no bonus at this table)"
-            self._record(outcome, seat, f"{name} went out in one turn: rummy! {name} scores {scored} "
+            self.record(outcome, seat, f"{name} went out in one turn: rummy! {name} scores {scored} "
                                         f"points{bonus}.")
         else:
-            self._record(outcome, seat, f"{name} went out and scores {scored} points.")
+            self.record(outcome, seat, f"{name} went out and scores {scored} points.")
         self._end_hand(seat, outcome, scored, rummy)
 
     def _end_hand(self, went_out: int | None, outcome: Outcome, scored: int = 0, rummy: bool = False) -> None:
@@ -480,12 +499,12 @@ class RummyGame(GameState):
             self.phase = OVER
             outcome.game_over = True
             name = self.label(went_out)
-            self._record(outcome, went_out, f"{name} reaches {self.players[went_out].score} points "
+            self.record(outcome, went_out, f"{name} reaches {self.players[went_out].score} points "
                                             f"(target {self.target}) and wins the game.")
         elif self.replays_for_ever():
             self.phase = OVER
             outcome.game_over = True
-            self._record(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
+            self.record(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
                                         f"were void: dealt from the same stacked deck (C8.1), the hands would "
                                         f"repeat for ever, so the game ends here with no winner.")
         else:
@@ -502,18 +521,15 @@ class RummyGame(GameState):
 
     # -- what a seat may see (C7.1) ---------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> RummyView:
         """C7.1: the melds, the discard top, the stock size, every hand's size and score, the
         seat's own hand; never another hand or the stock."""
-        if not (type(seat) is int and 0 <= seat < len(self.players)):
+        if not self.is_seat(seat):
             seat = None
         players = []
         for index, player in enumerate(self.players):
             players.append({
-                "seat": index,
-                "name": player.name,
-                "label": self.label(index),
-                "computer": player.is_computer,
+                **self.seat_view(index),
                 "hand_size": len(player.hand),
                 "score": player.score,
                 "melds": [number for number, meld in enumerate(self.melds, start=1) if meld.owner == index],
@@ -576,7 +592,7 @@ class RummyGame(GameState):
             return "Draw a card from the stock pile or the discard pile."
         return "Meld, lay off, or discard a card to end your turn."
 
-    def _summary(self) -> dict | None:
+    def _summary(self) -> dict[str, Any] | None:
         """Between hands and at the end: the last hand's lines (C8.4) and the totals; ``title``
         is the status bar's line."""
         if self.phase is not BETWEEN_HANDS and self.phase is not OVER:
@@ -585,7 +601,8 @@ class RummyGame(GameState):
         if last["void"]:
             title = f"Hand {last['hand']}: no score"
         else:
-            title = f"Hand {last['hand']}: {self.label(last['went_out'])} went out" + (" with a rummy" if last["rummy"] else "")
+            rummy = " with a rummy" if last["rummy"] else ""
+            title = f"Hand {last['hand']}: {self.label(last['went_out'])} went out{rummy}"
         return {
             "title": title,
             "hand": last["hand"],
@@ -605,25 +622,26 @@ class RummyGame(GameState):
         if result["void"]:
             return [f"Hand {result['hand']}: no score"]
         totals = [sum(r["points"][seat] for r in self.hand_results[:index + 1]) for seat in range(len(self.players))]
-        return [f"Hand {result['hand']}:"] + [f"{self.label(seat)}: {result['points'][seat]} points, total {totals[seat]}"
-                                              for seat in range(len(self.players))]
+        lines = [f"{self.label(seat)}: {result['points'][seat]} points, total {totals[seat]}"
+                 for seat in range(len(self.players))]
+        return [f"Hand {result['hand']}:", *lines]
 
-    def _visible_log(self, seat: int | None) -> list[dict]:
+    def _visible_log(self, seat: int | None) -> list[Event]:
         """The whole game's events. An earlier hand's event may name a card that is now, in this
         hand, hidden from ``seat`` (dealt again into another hand, or in the stock): that code is
         shown as ``??``, since a view never names a card its seat may not see."""
         log = self.log
         if not self.log_start:
-            return [dict(event, cards=list(event["cards"])) for event in log]
-        hidden = {CARDS[n].id for n in numbers(self.hidden_mask(seat))}
+            return copy_log(log)
+        hidden = {card.id for card in self.hidden_from(seat)}
 
-        def mask(match: re.Match) -> str:
+        def mask(match: re.Match[str]) -> str:
             return "??" if match.group(0) in hidden else match.group(0)
 
         shown = [{"seat": event["seat"], "text": _CODE_PATTERN.sub(mask, event["text"]),
                   "cards": [card for card in event["cards"] if card not in hidden]}
                  for event in log[:self.log_start]]
-        shown += [dict(event, cards=list(event["cards"])) for event in log[self.log_start:]]
+        shown += copy_log(log[self.log_start:])
         return shown
 
     # -- results and statistics (C5.3, C5.4) ------------------------------------------------------
@@ -644,7 +662,7 @@ class RummyGame(GameState):
 
     # -- plain data ----------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "format": STATE_FORMAT,
             "names": self.names,
@@ -667,71 +685,71 @@ class RummyGame(GameState):
             "turned_over": self.turned_over,
             "seen": ids_of(self.seen),
             "hand_results": [dict(r, points=list(r["points"])) for r in self.hand_results],
-            "log": [dict(event, cards=list(event["cards"])) for event in self.log],
+            "log": copy_log(self.log),
             "log_start": self.log_start,
             "winner": self.winner,
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "RummyGame":
+    def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> RummyState:
         """A saved game; ``ValueError`` if the data is not a consistent game."""
-        try:
+        with reading("Classic Rummy game"):
             if data.get("format") != STATE_FORMAT:
                 raise ValueError(f"unknown state format {data.get('format')!r}")
-            names = [_text(name) for name in data["names"]]
+            names = [text(name) for name in data["names"]]
             if not MIN_SEATS <= len(names) <= MAX_SEATS:
                 raise ValueError("a game has 2 to 6 seats")
-            target = _integer(data["target"], LOWEST_TARGET, HIGHEST_TARGET)
+            target = whole(data["target"], LOWEST_TARGET, HIGHEST_TARGET)
             stacked = data["stacked_deck"]
-            game = cls(names, target=target, rummy_bonus=_flag(data["rummy_bonus"]), seed=_seed(data["seed"]),
+            game = cls(definition, names, target=target, rummy_bonus=flag(data["rummy_bonus"]),
+                       seed=_seed(data["seed"]),
                        stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None)
             if game.stacked_deck is not None and sorted(game.stacked_deck) != list(range(52)):
                 raise ValueError("the stacked deck does not hold the 52 cards once each")
-            game.hand_number = _integer(data["hand_number"], 1, 10**9)
+            game.hand_number = whole(data["hand_number"], 1, 10**9)
             phase = data["phase"]
             if phase not in PHASES:
                 raise ValueError(f"unknown phase {phase!r}")
             game.phase = PHASES[PHASES.index(phase)]  # the module's own string, compared with `is`
-            game.turn = _integer(data["turn"], 0, len(names) - 1)
+            game.turn = whole(data["turn"], 0, len(names) - 1)
             seat_data = data["players"]
             if len(seat_data) != len(names):
                 raise ValueError("one entry a seat")
             for player, saved in zip(game.players, seat_data):
                 player.hand.mask = mask_of(_cards(saved["hand"]))
-                player.score = _integer(saved["score"], 0, 10**9)
-                player.hands_won = _integer(saved["hands_won"], 0, 10**9)
-                player.rummies = _integer(saved["rummies"], 0, 10**9)
-                player.opened = _flag(saved["opened"])
+                player.score = whole(saved["score"], 0, 10**9)
+                player.hands_won = whole(saved["hands_won"], 0, 10**9)
+                player.rummies = whole(saved["rummies"], 0, 10**9)
+                player.opened = flag(saved["opened"])
             game.stock = Pile(reversed(_cards(data["stock"])), face_up=False)
             game.discard = Pile(_cards(data["discard"]), face_up=True)
             for saved in data["melds"]:
-                owner = _integer(saved["owner"], 0, len(names) - 1)
+                owner = whole(saved["owner"], 0, len(names) - 1)
                 mask = mask_of(_cards(saved["cards"]))
                 if saved["kind"] not in KINDS or meld_kind(mask) != saved["kind"]:
                     raise ValueError("a meld on the table is not a valid meld")
                 game.melds.append(Meld(owner, saved["kind"], mask))
             game.taken = parse_card(data["taken"]) if data["taken"] is not None else None
             drawn = data.get("drawn")  # games saved before the web table marked the drawn card have none
-            game.drawn = parse_card(_text(drawn)) if drawn is not None else None
+            game.drawn = parse_card(text(drawn)) if drawn is not None else None
             latest = data.get("latest_meld")  # the same
-            game.latest_meld = None if latest is None else _integer(latest, 1, len(game.melds))
-            game.played = _flag(data["played"])
-            game.turned_over = _flag(data["turned_over"])
+            game.latest_meld = None if latest is None else whole(latest, 1, len(game.melds))
+            game.played = flag(data["played"])
+            game.turned_over = flag(data["turned_over"])
             game.seen = mask_of(_cards(data["seen"]))
-            game.hand_results = [{"hand": _integer(r["hand"], 1, 10**9),
-                                  "went_out": None if r["went_out"] is None else _integer(r["went_out"], 0, len(names) - 1),
-                                  "points": [_integer(p, 0, 10**9) for p in r["points"]],
-                                  "rummy": _flag(r["rummy"]), "void": _flag(r["void"])}
+            last_seat = len(names) - 1
+            game.hand_results = [{"hand": whole(r["hand"], 1, 10**9),
+                                  "went_out": None if r["went_out"] is None else whole(r["went_out"], 0, last_seat),
+                                  "points": [whole(p, 0, 10**9) for p in r["points"]],
+                                  "rummy": flag(r["rummy"]), "void": flag(r["void"])}
                                  for r in data["hand_results"]]
             if any(len(r["points"]) != len(names) for r in game.hand_results):
                 raise ValueError("a hand's points are one figure a seat")
-            game.log = [{"seat": e["seat"] if e["seat"] is None else _integer(e["seat"], 0, len(names) - 1),
-                         "text": _text(e["text"]), "cards": [_text(c) for c in e["cards"]]} for e in data["log"]]
-            game.log_start = _integer(data["log_start"], 0, len(game.log))
+            game.log = [{"seat": e["seat"] if e["seat"] is None else whole(e["seat"], 0, len(names) - 1),
+                         "text": text(e["text"]), "cards": [text(c) for c in e["cards"]]} for e in data["log"]]
+            game.log_start = whole(data["log_start"], 0, len(game.log))
             winner = data["winner"]
-            game.winner = None if winner is None else _integer(winner, 0, len(names) - 1)
-        except (KeyError, TypeError, AttributeError, IndexError) as error:
-            raise ValueError(f"not a saved Classic Rummy game: {error!r}") from None
+            game.winner = None if winner is None else whole(winner, 0, len(names) - 1)
         if game.card_locations() != Counter(DECK.cards):
             raise ValueError("the saved game does not hold the 52 cards once each")
         if game.winner is not None and game.phase is not OVER:
@@ -752,24 +770,6 @@ class RummyGame(GameState):
 _CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][CDHS](?![A-Za-z0-9])")
 
 
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{value!r} is not text")
-    return value
-
-
-def _flag(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{value!r} is not true or false")
-    return value
-
-
-def _integer(value: Any, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise ValueError(f"{value!r} is not a whole number from {low} to {high}")
-    return value
-
-
 def _seed(value: Any) -> int | str | None:
     if value is None or isinstance(value, str) or type(value) is int:
         return value
@@ -780,32 +780,13 @@ def _cards(ids: Any) -> list[int]:
     if isinstance(ids, str):
         raise TypeError("a list of card ids")
     cards = []
-    for text in ids:
+    for card_id in ids:
         try:
-            cards.append(parse_card(_text(text)))
+            cards.append(parse_card(text(card_id)))
         except ValueError as error:
             raise ValueError(str(error)) from None
     return cards
 
 
-def new_game(names: Sequence[str], *, target: int = DEFAULT_TARGET, rummy_bonus: bool = True,
-             seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> RummyGame:
-    """A game with hand 1 dealt (C2). ``AI`` names (any case) are computer seats."""
-    if not MIN_SEATS <= len(names) <= MAX_SEATS:
-        raise ValueError(f"Classic Rummy seats {MIN_SEATS} to {MAX_SEATS} players, not {len(names)}")
-    if stacked_deck is None and seed is None:
-        raise ValueError("a shuffled game needs a seed")
-    deck = None
-    if stacked_deck is not None:
-        deck = [NUMBER.get(card, -1) for card in stacked_deck]
-        if sorted(deck) != list(range(52)):
-            raise ValueError("a stacked deck holds the 52 cards of Classic Rummy once each")
-    clean = [COMPUTER_NAME if is_computer_name(name) else name.strip() for name in names]
-    game = RummyGame(clean, target=target, rummy_bonus=rummy_bonus, seed=seed, stacked_deck=deck)
-    game.hand_number = 1
-    game._deal(Outcome(None))
-    return game
-
-
-__all__ = ["RummyGame", "new_game", "Pile", "Deck", "Player", "PlayerHand", "DRAW", "PLAY", "BETWEEN_HANDS",
+__all__ = ["RummyState", "RummyView", "Pile", "Deck", "Player", "PlayerHand", "DRAW", "PLAY", "BETWEEN_HANDS",
            "OVER", "HAND_SIZE", "DRAW_MENU", "PLAY_MENU"]

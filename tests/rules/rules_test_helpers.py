@@ -6,15 +6,15 @@ Imported by the tests as ``rules_test_helpers`` (see conftest.py).
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from app.games.mason import (
-    DISCARD_PILE, FULL_DECK, ROUND_OVER, GAME_OVER, STOCK, Card, Discard, Draw, Game, LayDown, Outcome,
-    is_meld, is_run, judge_lay_down, Refusal,
+    DISCARD_PILE, FULL_DECK, GAME_OVER, ROUND_OVER, STOCK, Card, Discard, Draw, Game, LayDown, Outcome, Refusal,
+    is_meld, is_run, judge_lay_down,
 )
+from app.games.mason.bot import play_computer_turn
 from app.games.mason.menus import parse_choice, parse_selection
 from app.games.mason.players import DISCARD_CHOICE, LAY_DOWN_CHOICE
-from app.games.mason.bot import play_computer_turn
 
 NAMES2 = ["Ann", "Bob"]
 NAMES3 = ["Ann", "Bob", "Cy"]
@@ -192,12 +192,14 @@ def arrange(game: Game, seat: int, hand: str, sets: Sequence[str] = (), discard:
     for spec in sets:
         kind, rest = spec.split(None, 1)
         wanted_sets.append({"kind": kind, "cards": [c.code for c in cards(rest)]})
-    wanted = set(wanted_hand) | {code for s in wanted_sets for code in s["cards"]} | ({card(discard).code} if discard else set())
+    wanted = set(wanted_hand) | {code for s in wanted_sets for code in s["cards"]}
+    wanted |= {card(discard).code} if discard else set()
     assert len(wanted) == len(wanted_hand) + sum(len(s["cards"]) for s in wanted_sets) + (1 if discard else 0)
 
     def change(data: dict) -> None:
         me = data["players"][seat]
-        freed = [c for c in me["hand"] if c not in wanted] + [c for s in me["sets"] for c in s["cards"] if c not in wanted]
+        freed = [c for c in me["hand"] if c not in wanted]
+        freed += [c for s in me["sets"] for c in s["cards"] if c not in wanted]
         sizes = [len(p["hand"]) for p in data["players"]]
         for player in data["players"]:
             player["hand"] = [c for c in player["hand"] if c not in wanted]

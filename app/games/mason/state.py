@@ -1,8 +1,9 @@
-"""The game as a state machine (R4, R5, R7).
+"""The game as a state machine (R4, R5, R7): ``MasonState``, the protocol's ``GameState``.
 
-``Game.apply(seat, action)`` is the only way a game changes. It checks, in this order, that the
-game is not over, that the action fits the phase, that it is this seat's turn and that the cards
-are the seat's own; then it applies the action whole, or raises an ``IllegalAction`` having
+``apply(seat, action)`` is the only way a game changes. The core's template checks that the game
+is not over, that the action is one of this game's, and that it is this seat's turn (or, for
+the next deal, that the round is over); ``_step`` then checks that the action fits the phase and
+that the cards are the seat's own, and applies it whole, or raises an ``IllegalAction`` having
 changed nothing. The state is plain data (``to_dict``/``from_dict``); the same deck order and the
 same actions always give the same game. Shuffling uses a seed stored in the state, never the
 global random generator.
@@ -16,13 +17,20 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
 
-from app.core.protocol import GameState, Move, Outcome as CoreOutcome, SeatResult
+from app.core import registry
+from app.core.cards import Card as CoreCard, codes
+from app.core.protocol import (
+    EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome as CoreOutcome, SeatResult, View, Zone,
+    copy_log,
+)
+from app.core.saved import reading
 
 from .actions import (
-    DISCARD_PILE, STOCK, Action, BadAction, BadSelection, CardNotInHand, Discard, Draw, GameIsOver,
-    LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty, RoundOver, WrongPhase,
+    DISCARD_PILE, STOCK, Action, BadAction, BadSelection, CardNotInHand, Draw, LayDown, LayDownRefused,
+    NextRound, PileEmpty, RoundOver, WrongPhase,
 )
 from .cards import DECK, FULL_DECK, Card, parse_card, sort_cards
 from .decks import DECK_SIZE, shuffled_deck
@@ -39,12 +47,15 @@ MIN_SEATS, MAX_SEATS = 2, 3  # R3.1
 # to go out, and the round is blocked and scored as R7.2. Without it a round can cycle forever.
 STALL_REBUILDS = 3
 
+DealtCard = TypeVar("DealtCard", bound=CoreCard)  # Mason Rummy's cards, or any for a preview
+TURN_PHASES = frozenset({DRAW_PHASE, PLAY_PHASE})  # a seat is to move
 STATE_FORMAT = 1
+KEY = "mason"
 CODES = frozenset(card.code for card in FULL_DECK)
 CODE_IN_TEXT = re.compile(r"\b[0-9A-Z]{2}\b")
 
 
-def deal_layout(deck: list[Card], seats: int) -> tuple[list[list[Card]], Card, list[Card]]:
+def deal_layout(deck: list[DealtCard], seats: int) -> tuple[list[list[DealtCard]], DealtCard, list[DealtCard]]:
     """R4.2: from the top of ``deck``, 10 cards to seat 1, the next 10 to seat 2 (and seat 3),
     then one face up; the rest, in order, is the stock. (hands, face-up card, stock)"""
     hands = [deck[seat * HAND_SIZE:(seat + 1) * HAND_SIZE] for seat in range(seats)]
@@ -62,7 +73,7 @@ class Outcome(CoreOutcome):
         # The engine makes one per action: the fields are set here rather than through super().
         self.action = action
         self.seat = seat
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.round_over = False
         self.game_over = False
         self.judgement: NewSet | LayOffs | None = None
@@ -73,13 +84,30 @@ class Outcome(CoreOutcome):
         return f"Outcome({self.action!r}, round_over={self.round_over}, events={len(self.events)})"
 
 
-class Game(GameState):
+class MasonView(View):
+    """What a seat sees of a Mason Rummy game (R4.4): the shared keys and the board's."""
+
+    round: int
+    rounds: int
+    turn_name: str
+    discard_top: str | None
+    discard_top_by: str | None
+    discard_size: int
+    stock_size: int
+    drawn: str | None
+    round_scores: list[list[int]]
+    went_out: int | None
+    winners: list[int]
+
+
+class MasonState(GameState):
     """A game of Mason Rummy: 2 or 3 seats, 3 rounds (the protocol of ``app.core.protocol``)."""
 
     deck = DECK
 
-    def __init__(self, players: list[Player], *, stacked_deck: Iterable[Card] | None = None,
-                 seed: int | str | None = None):
+    def __init__(self, definition: GameDefinition, players: list[Player], *,
+                 stacked_deck: Iterable[Card] | None = None, seed: int | str | None = None):
+        super().__init__(definition, [player.name for player in players])
         if not MIN_SEATS <= len(players) <= MAX_SEATS:
             raise ValueError(f"a game has {MIN_SEATS} or {MAX_SEATS} players, not {len(players)}")
         deck = tuple(stacked_deck) if stacked_deck is not None else None
@@ -88,6 +116,8 @@ class Game(GameState):
         if deck is None and seed is None:
             raise ValueError("a shuffled game needs a seed")
         self.players = players
+        for seat, player in enumerate(players):
+            player.seat = seat
         self.stacked_deck = deck
         self.seed = seed
         self.round_number = 0
@@ -95,21 +125,22 @@ class Game(GameState):
         self.turn = 0
         self.stock: list[Card] = []
         self.discard: list[Card] = []
-        self.log: list[dict] = []
+        self.log: list[Event] = []
         self.round_scores: list[list[int]] = []
         self.round_turns: list[int] = []
         self.turns_this_round = 0
         self.went_out: int | None = None
         self.drawn: Card | None = None
         self.stall_rebuilds = 0  # stock rebuilds since the last lay-down
-        self._labels: list[str] | None = None
 
     @classmethod
     def new(cls, names: Iterable[str], *, stacked_deck: Iterable[Card] | None = None,
-            seed: int | str | None = None) -> "Game":
-        """A game with round 1 dealt. ``AI`` names become computer players (R3.4)."""
-        game = cls([Player.create(name) for name in names], stacked_deck=stacked_deck, seed=seed)
-        game._deal()
+            seed: int | str | None = None, definition: GameDefinition | None = None) -> MasonState:
+        """A game with round 1 dealt. ``AI`` names become computer players (R3.4). The
+        definition is the registered one unless given."""
+        game = cls(definition or registry.get(KEY), [Player.create(name) for name in names],
+                   stacked_deck=stacked_deck, seed=seed)
+        game._deal(Outcome(NextRound()))
         return game
 
     # -- reading the state ------------------------------------------------------------------
@@ -118,15 +149,11 @@ class Game(GameState):
     def current_player(self) -> Player:
         return self.players[self.turn]
 
-    @property
-    def names(self) -> list[str]:
-        return [player.name for player in self.players]
-
     def is_over(self) -> bool:
         return self.phase == GAME_OVER
 
     def to_move(self) -> int | None:
-        return self.turn if self.phase in (DRAW_PHASE, PLAY_PHASE) else None
+        return self.turn if self.phase in TURN_PHASES else None
 
     def legal(self, seat: int | None) -> list[Move]:
         """What ``seat`` may do now: Menu D or Menu E on its turn (R5), the next deal between
@@ -154,19 +181,29 @@ class Game(GameState):
         return [SeatResult(seat, player.name, seat in winners, player.score)
                 for seat, player in enumerate(self.players)]
 
-    def hidden_from(self, seat: int | None) -> set[Card]:
-        """R4.4: the stock and the other players' hands, but for the cards the log names (a card
-        everyone saw taken from the discard pile; the log is the whole game's, and everyone saw
-        its lines when they happened). Once a round is over, every hand left is shown with its
-        points (R7.1), so only the stock is hidden."""
-        if self.phase in (ROUND_OVER, GAME_OVER):
-            return set(self.stock)
+    def zones(self) -> list[Zone]:
+        """R4.4: the stock and the other players' hands are hidden, but for the cards the log
+        names (a card everyone saw taken from the discard pile, or discarded and turned over into
+        the stock, R5.2; the log is the whole game's, and everyone saw its lines when they
+        happened). The discard pile and the sets lie face up. Once a round is over, every hand
+        left is shown with its points (R7.1)."""
         seen = self._named_in_log()
-        hidden = set(self.stock)
-        for index, player in enumerate(self.players):
-            if index != seat:
-                hidden.update(card for card in player.hand.cards if card.code not in seen)
-        return hidden
+        stock_seen = [card for card in self.stock if card.code in seen]
+        zones = [Zone("stock", [card for card in self.stock if card.code not in seen], NOBODY),
+                 Zone("stock, turned over from the discards", stock_seen, EVERYONE),
+                 Zone("discard pile", self.discard, EVERYONE)]
+        shown = self.phase in (ROUND_OVER, GAME_OVER)
+        for seat, player in enumerate(self.players):
+            name = self.label(seat)
+            zones.append(Zone(f"{name}'s sets", [card for card_set in player.hand.laid_down for card in card_set.cards],
+                              EVERYONE))
+            cards = player.hand.cards
+            known = cards if shown else [card for card in cards if card.code in seen]
+            zones.append(Zone(f"{name}'s hand, seen by everyone", known, EVERYONE))
+            if not shown:
+                zones.append(Zone(f"{name}'s hand", [card for card in cards if card.code not in seen],
+                                  frozenset({seat})))
+        return zones
 
     def _named_in_log(self) -> set[str]:
         """Every card code the log names, beside its lines or in their words."""
@@ -176,7 +213,7 @@ class Game(GameState):
             named.update(code for code in CODE_IN_TEXT.findall(event["text"]) if code in CODES)
         return named
 
-    def round_log(self) -> list[dict]:
+    def round_log(self) -> list[Event]:
         """This round's events (the log holds the whole game's)."""
         start = len(self.log)
         while start and self.log[start - 1]["round"] == self.round_number:
@@ -192,15 +229,9 @@ class Game(GameState):
         top = self.discard[-1].code
         for event in reversed(self.round_log()):
             if top in event["cards"]:
-                return event["seat"]
+                seat: int | None = event["seat"]
+                return seat
         return None
-
-    def label(self, seat: int) -> str:
-        """The name shown for a seat. Several ``AI`` seats share one name (and one score-table
-        row, R3.4), so on screen they are told apart by seat number: ``AI 2``, ``AI 3``."""
-        if self._labels is None:  # names never change: worked out once (the log names a seat per event)
-            self._labels = [super(Game, self).label(index) for index in range(len(self.players))]
-        return self._labels[seat]
 
     def seat_of(self, player: Player) -> int:
         for seat, seated in enumerate(self.players):
@@ -227,54 +258,38 @@ class Game(GameState):
         """R4.3: round 1 starts with seat 1, round 2 with seat 2, round 3 with seat 3 (or 1)."""
         return (round_number - 1) % len(self.players)
 
-    def card_locations(self) -> Counter:
-        """How many times each card is somewhere (stock, discard, a hand, a set). Always 1 each."""
-        found: Counter = Counter(self.stock)
-        found.update(self.discard)
-        for player in self.players:
-            found.update(player.hand.cards)
-            for card_set in player.hand.laid_down:
-                found.update(card_set.cards)
-        return found
-
     # -- changing the state -----------------------------------------------------------------
 
-    def apply(self, seat: int | None, action: Action) -> Outcome:
-        """Apply ``action`` for ``seat`` or raise ``IllegalAction`` with nothing changed."""
-        if self.phase == GAME_OVER:
-            raise GameIsOver("The game is over.")
-        if isinstance(action, NextRound):
-            if self.phase != ROUND_OVER:
-                raise WrongPhase("The round is still being played.")
-            outcome = Outcome(action, seat)
-            self._deal()
-            outcome.events = [self.log[-1]]
-            return outcome
-        if self.phase == ROUND_OVER:
-            raise WrongPhase("The round is over: the next round must be dealt first.")
-        if seat != self.turn:
-            raise NotYourTurn(f"It is {self.label(self.turn)}'s turn, not yours.")
+    def out_of_turn_refusal(self, seat: int | None) -> str:
+        return f"It is {self.label(self.turn)}'s turn, not yours."
+
+    def _step(self, seat: int | None, action: Action) -> Outcome:
+        """Apply ``action`` (the core has checked the turn) or raise ``IllegalAction`` with
+        nothing changed."""
         outcome = Outcome(action, seat)
+        if isinstance(action, NextRound):  # R9.3: the core let it through between rounds only
+            self._deal(outcome)
+            return outcome
         try:
             if isinstance(action, Draw):
                 self._draw(action.source, outcome)
             elif isinstance(action, LayDown):
                 self._lay_down(action.cards, outcome)
-            elif isinstance(action, Discard):
-                self._discard(action.card, outcome)
             else:
-                raise BadAction("That is not one of the offered actions.")
+                self._discard(action.card, outcome)
         except RoundOver as signal:
             self._finish_round(signal.went_out, outcome)
         return outcome
 
     def _record(self, outcome: Outcome, text: str, cards: Iterable[Card] = (), seat: int | None = None) -> None:
-        event = {"seat": self.turn if seat is None else seat, "text": text, "cards": [c.code for c in cards],
+        """``record`` for this round, by the seat to move unless said: the engine's hot path
+        makes the event itself."""
+        event = {"seat": self.turn if seat is None else seat, "text": text, "cards": [card.id for card in cards],
                  "round": self.round_number}
         self.log.append(event)
         outcome.events.append(event)
 
-    def _deal(self) -> None:
+    def _deal(self, outcome: Outcome) -> None:
         """R4.2: 10 cards to each seat in seat order, one face up, the rest is the stock."""
         self.round_number += 1
         if self.stacked_deck is not None:
@@ -293,13 +308,13 @@ class Game(GameState):
         self.drawn = None
         self.stall_rebuilds = 0
         # The log is the whole game's: each event says its round.
-        self.log.append({"seat": None, "text": f"Round {self.round_number} dealt; {self.label(self.turn)} starts.",
-                         "cards": [self.discard[-1].code], "round": self.round_number})
+        self.record(outcome, None, f"Round {self.round_number} dealt; {self.label(self.turn)} starts.", [face_up],
+                    round=self.round_number)
 
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase != DRAW_PHASE:
             raise WrongPhase("You have already drawn this turn: play down cards or discard.")  # R5.4
-        player, name = self.current_player, self.label(self.turn)
+        player, name = self.players[self.turn], self.label(self.turn)
         if source == STOCK:
             if not self.stock:
                 if len(self.discard) < 2:
@@ -310,7 +325,8 @@ class Game(GameState):
                 # R5.2: the top discard stays; the others turn over, oldest on top.
                 self.stock = self.discard[:-1]
                 self.discard = self.discard[-1:]
-                self._record(outcome, f"The stock pile ran out: {len(self.stock)} discards were turned over to rebuild it.", seat=None)
+                self._record(outcome, f"The stock pile ran out: {len(self.stock)} discards were turned over to "
+                                      "rebuild it.", seat=None)
             card = self.stock.pop(0)
             self._record(outcome, f"{name} drew from the stock pile.")
         elif source == DISCARD_PILE:
@@ -333,14 +349,14 @@ class Game(GameState):
             raise BadSelection("Select at least one card.")
         if len(set(cards)) != len(cards):
             raise BadSelection("A card was selected twice.")
-        hand = self.current_player.hand.cards
+        hand = self.players[self.turn].hand.cards
         for card in cards:
             if card not in hand:
                 raise CardNotInHand(f"{card.code} is not in your hand.")
 
     def _lay_down(self, cards: tuple[Card, ...], outcome: Outcome) -> None:
         self._check_selection(cards)
-        player, name = self.current_player, self.label(self.turn)
+        player, name = self.players[self.turn], self.label(self.turn)
         sets = player.hand.laid_down
         judgement = judge_lay_down(cards, sets)  # R6.3: the one judge
         if isinstance(judgement, Refusal):
@@ -350,7 +366,8 @@ class Game(GameState):
         self.stall_rebuilds = 0
         if isinstance(judgement, NewSet):
             sets.append(CardSet(judgement.kind, judgement.cards))
-            self._record(outcome, f"{name} laid down a {judgement.kind}: {' '.join(c.code for c in sets[-1].cards)}.", sets[-1].cards)
+            self._record(outcome, f"{name} laid down a {judgement.kind}: {' '.join(codes(sets[-1].cards))}.",
+                         sets[-1].cards)
         else:
             for card, index in judgement.placements:
                 sets[index].add(card)
@@ -362,7 +379,7 @@ class Game(GameState):
     def _discard(self, card: Card, outcome: Outcome) -> None:
         if self.phase != PLAY_PHASE:
             raise WrongPhase("Draw a card first.")
-        player, name = self.current_player, self.label(self.turn)
+        player, name = self.players[self.turn], self.label(self.turn)
         if card not in player.hand.cards:
             raise CardNotInHand(f"{card.code} is not in your hand.")
         player.hand.remove(card)
@@ -373,7 +390,7 @@ class Game(GameState):
         self.turn = (self.turn + 1) % len(self.players)  # R4.3: seat order, wrapping
         self.phase = DRAW_PHASE
         self.drawn = None
-        if not self.can_draw(STOCK) and not self.can_draw(DISCARD_PILE):
+        if not self.stock and not self.discard:  # neither pile can give a card (can_draw)
             raise RoundOver(None)  # R5.3 guard: a blocked round (cannot happen with a discard)
 
     def _finish_round(self, went_out: int | None, outcome: Outcome) -> None:
@@ -388,7 +405,8 @@ class Game(GameState):
         self.drawn = None
         if went_out is None:
             why = "nobody can go out" if self.stall_rebuilds else "no pile can give a card"
-            self._record(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.", seat=None)
+            self._record(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.",
+                         seat=None)
         else:
             self._record(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.", seat=went_out)
         self.phase = GAME_OVER if self.round_number >= ROUNDS else ROUND_OVER
@@ -398,16 +416,13 @@ class Game(GameState):
 
     # -- what a seat may see ------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> MasonView:
         """R4.4: what ``seat`` may see (``None``: a spectator). Never another seat's hand, never
         the stock's order or the deck."""
         players = []
         for index, player in enumerate(self.players):
             players.append({
-                "seat": index,
-                "name": player.name,
-                "label": self.label(index),
-                "computer": player.is_computer,
+                **self.seat_view(index),
                 "hand_size": len(player.hand.cards),
                 "sets": [card_set.to_dict() for card_set in player.hand.laid_down],
                 "score": player.score,
@@ -424,24 +439,27 @@ class Game(GameState):
                 "went_out": None if self.went_out is None else self.label(self.went_out),
                 "points": list(points),
                 # R7.1: every hand left, with the points it added (shown once the round is over)
-                "hands": [{"seat": index, "label": self.label(index), "cards": [c.code for c in player.hand.cards],
+                "hands": [{"seat": index, "label": self.label(index), "cards": codes(player.hand.cards),
                            "points": points[index]} for index, player in enumerate(self.players)],
             }
         discarder = self.discarded_by() if to_move is not None else None
+        prompt = None
+        if to_move is not None:
+            prompt = "draw a card" if self.phase == DRAW_PHASE else "play down cards or discard"
         return {
             "round": self.round_number,
             "rounds": ROUNDS,
             "stage": f"Round {self.round_number} of {ROUNDS}",
             "turn": to_move,
             "turn_name": self.label(self.turn),
-            "prompt": ("draw a card" if self.phase == DRAW_PHASE else "play down cards or discard") if to_move is not None else None,
+            "prompt": prompt,
             "discard_top": self.discard[-1].code if self.discard else None,
             "discard_top_by": None if discarder is None else self.label(discarder),
             "discard_size": len(self.discard),
             "stock_size": len(self.stock),
             "players": players,
             "seat": seat if mine else None,
-            "hand": [card.code for card in self.players[seat].hand.cards] if mine else None,
+            "hand": codes(self.players[seat].hand.cards) if seat is not None and mine else None,
             "drawn": self.drawn.code if mine and seat == self.turn and self.drawn else None,
             "log": self._view_log(),
             "round_scores": [list(points) for points in self.round_scores],
@@ -450,25 +468,25 @@ class Game(GameState):
             "summary": summary,
         }
 
-    def _view_log(self) -> list[dict]:
+    def _view_log(self) -> list[Event]:
         """The whole game's log; the cards of earlier rounds are no longer listed beside their
         lines (they are in play again)."""
         return [event if event["round"] == self.round_number else dict(event, cards=[]) for event in self.log]
 
     # -- plain data ---------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "format": STATE_FORMAT,
             "players": [player.to_dict() for player in self.players],
-            "stacked_deck": [card.code for card in self.stacked_deck] if self.stacked_deck is not None else None,
+            "stacked_deck": codes(self.stacked_deck) if self.stacked_deck is not None else None,
             "seed": self.seed,
             "round": self.round_number,
             "phase": self.phase,
             "turn": self.turn,
-            "stock": [card.code for card in self.stock],
-            "discard": [card.code for card in self.discard],
-            "log": [dict(event, cards=list(event["cards"])) for event in self.log],
+            "stock": codes(self.stock),
+            "discard": codes(self.discard),
+            "log": copy_log(self.log),
             "round_scores": [list(points) for points in self.round_scores],
             "round_turns": list(self.round_turns),
             "turns_this_round": self.turns_this_round,
@@ -478,14 +496,16 @@ class Game(GameState):
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Game":
-        """Rebuild a game; raises ``ValueError`` if the data is not a consistent game."""
-        try:
+    def from_dict(cls, data: Mapping[str, Any], definition: GameDefinition | None = None) -> MasonState:
+        """Rebuild a game; raises ``ValueError`` if the data is not a consistent game. The
+        definition is the registered one unless given."""
+        with reading("game"):
             if data.get("format") != STATE_FORMAT:
                 raise ValueError(f"unknown state format {data.get('format')!r}")
             players = [Player.from_dict(p) for p in data["players"]]
             stacked = data["stacked_deck"]
-            game = cls(players, stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None,
+            game = cls(definition or registry.get(KEY), players,
+                       stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None,
                        seed=data["seed"])
             game.round_number = int(data["round"])
             game.phase = data["phase"]
@@ -501,8 +521,6 @@ class Game(GameState):
             game.went_out = data["went_out"]
             game.drawn = parse_card(data["drawn"]) if data["drawn"] else None
             game.stall_rebuilds = int(data["stall_rebuilds"])
-        except (KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"not a saved game: {error!r}") from None
         if game.phase not in (DRAW_PHASE, PLAY_PHASE, ROUND_OVER, GAME_OVER):
             raise ValueError(f"unknown phase {game.phase!r}")
         if not 0 <= game.turn < len(players) or not 1 <= game.round_number <= ROUNDS:
@@ -511,10 +529,5 @@ class Game(GameState):
             raise ValueError("the saved game does not hold the 65 cards once each")
         return game
 
-    def copy(self) -> "Game":
-        return Game.from_dict(self.to_dict())
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Game) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # a game is mutable
+Game = MasonState  # the name most callers know it by

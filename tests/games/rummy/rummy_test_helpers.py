@@ -8,14 +8,14 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import app.games  # noqa: F401  (registers every game)
 from app.core import registry
+from app.games.rummy.__main__ import main
 from app.games.rummy.cards import DECK, codes_of
-from app.games.rummy.game import RummyGame
-from app.games.rummy.terminal import main
+from app.games.rummy.state import RummyState
 
 ROOT = Path(__file__).resolve().parents[3]
 DECKS = ROOT / "decks" / "rummy"
@@ -49,12 +49,12 @@ def deck_codes(hands: Sequence[str], up: str, stock: str = "", first: int = 0) -
     return order + rest
 
 
-def deal(names: Sequence[str], hands: Sequence[str], up: str, stock: str = "", **options) -> RummyGame:
+def deal(names: Sequence[str], hands: Sequence[str], up: str, stock: str = "", **options) -> RummyState:
     codes = deck_codes(hands, up, stock)
     return RUMMY.new_state(list(names), options=options, stacked_deck=[DECK.parse(c) for c in codes])
 
 
-def act(game: RummyGame, seat, name: str, *codes: str, **fields):
+def act(game: RummyState, seat, name: str, *codes: str, **fields):
     """Apply an action as a web form would post it: ``act(game, 0, "meld", "5S", "6S", "7S")``."""
     data = {"action": name, **{key: str(value) for key, value in fields.items()}}
     if codes:
@@ -62,11 +62,11 @@ def act(game: RummyGame, seat, name: str, *codes: str, **fields):
     return game.apply(seat, RUMMY.action_from_dict(data))
 
 
-def hand_codes(game: RummyGame, seat: int) -> str:
+def hand_codes(game: RummyState, seat: int) -> str:
     return " ".join(c.code for c in game.players[seat].hand.cards())
 
 
-def meld_codes(game: RummyGame) -> list[str]:
+def meld_codes(game: RummyState) -> list[str]:
     return [codes_of(meld.mask) for meld in game.melds]
 
 
@@ -105,7 +105,7 @@ def setup(*names: str) -> list[str]:
 
 def situation(hands: Sequence[str], melds: Sequence[tuple[int, str]] = (), discard: str = "", stock: str = "",
               turn: int = 0, phase: str = "play", taken: str | None = None, names: Sequence[str] | None = None,
-              opened: Sequence[bool] | None = None, **options) -> RummyGame:
+              opened: Sequence[bool] | None = None, **options) -> RummyState:
     """A game in an exact position, made through ``from_dict`` (so it is checked like a saved
     game): the hands, the melds on the table (owner, codes), the discard pile (bottom first),
     the stock's top cards; every card not named goes to the bottom of the stock."""

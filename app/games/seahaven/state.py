@@ -1,109 +1,59 @@
-"""Seahaven Towers on the game protocol: the definition, the state, the actions.
+"""Seahaven Towers on the game protocol: ``SeahavenState``.
 
-One seat plays alone. An action is one of:
-
-- ``MoveCard(source, target)``: one card from a column or a cell to a column, a cell or a
-  foundation (S3), places named ``t1``-``t10``, ``c1``-``c4``, ``f1``-``f4``; plain data
-  ``{"action": "move", "from": "t3", "to": "f1"}``, optionally with ``"cards": ["7H"]`` naming
-  the card the player took (a move whose card is no longer there is refused);
-- ``Undo()``: takes back the last move still on the board (S4.1, S6.1), as often as there are;
-- ``GiveUp()``: ends an unwon game, so that it counts as played and not won (S6.2).
-
-The deal (S2) comes from a stacked deck, or from a *deal number*: deal number N is always the
-same shuffle, so two players given the same number race the same deal. With no number chosen,
-the number is drawn from the table's seed; with ``winnable_only`` it is the first deal number
-from there on that the solver (S5) finds winnable.
+One seat plays alone, on its turn for the whole game; the actions are in ``actions.py``, the deal
+(S2) comes from a stacked deck or a deal number (``deals.py``).
 """
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from app.core import (
-    BadAction, GameDefinition, GameIsOver, GameState, Move, NotYourTurn, Option, Outcome, SeatResult, Stat,
-    WrongPhase,
-)
 from app.core.cards import Card, InvalidCardError
-from app.core.names import is_computer_name
-
-from .rules import (
-    CELLS, COLUMNS, DECK, FOUNDATIONS, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name,
+from app.core.protocol import (
+    EVERYONE, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase, Zone, copy_log,
 )
-from .solver import Solver, keep, solver_for
+
+from .actions import Action, MoveCard, Undo
+from .rules import DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name
+from .solver import Solver, solver_for
 
 STATE_FORMAT = 1
-MAX_DEAL = 999_999_999
 PLAYING, WON, GIVEN_UP = "playing", "won", "given_up"
 STUCK = "stuck"  # shown, never stored: a playing game with no legal move left (S3.6)
 
 
-# -- actions ---------------------------------------------------------------------------------------------
+class SeahavenView(View):
+    """What the player (and a spectator) sees: every card, face up (S2.1), and the game's marks."""
 
-
-@dataclass(frozen=True)
-class MoveCard:
-    """One card from ``source`` to ``target`` (S3.1). ``card``: the id of the card the player
-    took, or None."""
-
-    source: str
-    target: str
-    card: str | None = None
-
-
-@dataclass(frozen=True)
-class Undo:
-    """Take back the last move (S4.1, S6.1)."""
-
-
-@dataclass(frozen=True)
-class GiveUp:
-    """End the game unwon (S6.2)."""
-
-
-Action = MoveCard | Undo | GiveUp
-
-
-# -- deals -------------------------------------------------------------------------------------------------
-
-
-def deal_cards(number: int) -> list[Card]:
-    """The deck order of deal ``number``: the same for everyone, always."""
-    cards = list(DECK.cards)
-    random.Random(f"{number}/deal").shuffle(cards)
-    return cards
-
-
-def deal_number_from_seed(seed: int | str) -> int:
-    """The deal a table seeded with ``seed`` plays when no deal number was chosen."""
-    return random.Random(f"{seed}/deal-number").randint(1, MAX_DEAL)
-
-
-def first_winnable_deal(number: int, classic: bool) -> int:
-    """The first deal number from ``number`` on (wrapping round) that can be won (S5.2)."""
-    while True:
-        layout = Layout.deal(deal_cards(number), classic)
-        solver = Solver(layout.columns)  # lost deals' memos are not kept
-        if solver.winnable(layout):
-            keep(solver)
-            return number
-        number = number % MAX_DEAL + 1
-
-
-# -- the state ---------------------------------------------------------------------------------------------
+    deal: int | None
+    classic: bool
+    winnable_only: bool
+    status: str
+    stuck: bool
+    winnable: bool | None
+    hint: dict[str, str] | None
+    columns: list[list[str]]
+    cells: list[str | None]
+    foundations: list[list[str]]
+    cards_home: int
+    moves_made: int
+    undos: int
+    can_undo: bool
+    last_move: dict[str, str] | None
+    targets: dict[str, list[str]]
+    arrivals: dict[str, list[str]]
+    to_foundation: dict[str, str]
 
 
 class SeahavenState(GameState):
     """A game of Seahaven Towers. ``dealt`` is the deck order of the deal, ``history`` the moves
     on the board now (undone moves are gone from it; the log keeps them)."""
 
-    def __init__(self, definition: "SeahavenDefinition", name: str, dealt: Sequence[Card], *, classic: bool,
+    def __init__(self, definition: GameDefinition, name: str, dealt: Sequence[Card], *, classic: bool,
                  deal: int | None, seed: int | str | None, winnable_only: bool):
-        self.definition = definition
+        super().__init__(definition, [name])
         self.deck = DECK
-        self._names = [name]
         self.dealt = list(dealt)
         self.classic = classic
         self.deal = deal
@@ -113,13 +63,9 @@ class SeahavenState(GameState):
         self.history: list[tuple[str, str, Card]] = []
         self.undos = 0
         self.status = PLAYING
-        self.log: list[dict] = []
+        self.log: list[Event] = []
 
     # -- the protocol ------------------------------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._names)
 
     def to_move(self) -> int | None:
         return None if self.is_over() else 0
@@ -143,26 +89,24 @@ class SeahavenState(GameState):
 
     def _move_button(self, source: str, target: str) -> Move:
         card = self.layout.card_at(source)
+        assert card is not None  # (a legal move's place holds a card)
         return Move("move", describe_move(card, source, target), params=(("from", source), ("to", target)),
                     primary=not (source[0] == "c" and target[0] == "c"))
 
-    def apply(self, seat: int | None, action: Any) -> Outcome:
-        if self.is_over():
-            raise GameIsOver("The game is over.")
-        if seat != 0:
-            raise NotYourTurn("Only the player at seat 1 plays this solitaire.")
+    def out_of_turn_refusal(self, seat: int | None) -> str:
+        return "Only the player at seat 1 plays this solitaire."
+
+    def _step(self, seat: int | None, action: Action) -> Outcome:
         if isinstance(action, MoveCard):
             return self._move(action)
         if isinstance(action, Undo):
             return self._undo(action)
-        if isinstance(action, GiveUp):
-            outcome = Outcome(action, 0)
-            self.status = GIVEN_UP
-            self._event(outcome, f"{self.label(0)} gave up with {self.layout.cards_home()} cards home after "
-                                 f"{self.moves_made()} moves.")
-            outcome.game_over = True
-            return outcome
-        raise BadAction(f"{action!r} is not a Seahaven Towers action")
+        outcome = Outcome(action, 0)
+        self.status = GIVEN_UP
+        self._event(outcome, f"{self.label(0)} gave up with {self.layout.cards_home()} cards home after "
+                             f"{self.moves_made()} moves.")
+        outcome.game_over = True
+        return outcome
 
     def _move(self, action: MoveCard) -> Outcome:
         source, target = action.source, action.target
@@ -195,9 +139,7 @@ class SeahavenState(GameState):
         return outcome
 
     def _event(self, outcome: Outcome, text: str, cards: Sequence[Card] = ()) -> None:
-        event = {"seat": 0, "text": text, "cards": [card.id for card in cards]}
-        outcome.events.append(event)
-        self.log.append(event)
+        self.record(outcome, 0, text, cards)
 
     # -- the solver (S5.2) -----------------------------------------------------------------------------
 
@@ -232,7 +174,7 @@ class SeahavenState(GameState):
         where = f"Deal {self.deal}" if self.deal is not None else "Deal from a deck file"
         return f"{where}, {kind}"
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> SeahavenView:
         layout = self.layout
         stuck = self.is_stuck()
         status = STUCK if stuck else self.status
@@ -260,6 +202,7 @@ class SeahavenState(GameState):
             step = self.hint() if winnable else None
             if step is not None:
                 card = layout.card_at(step.source)
+                assert card is not None  # (a winning line's place holds a card)
                 hint = {"from": step.source, "to": step.target, "card": card.id,
                         "text": describe_move(card, step.source, step.target)}
         elif stuck:
@@ -271,13 +214,12 @@ class SeahavenState(GameState):
                                 f"Given up with {layout.cards_home()} cards home.")}
         return {
             "seat": seat,
-            "players": [{"seat": 0, "name": self._names[0], "label": self.label(0),
-                         "computer": is_computer_name(self._names[0])}],
+            "players": [self.seat_view(0)],
             "turn": self.to_move(),
             "stage": self.stage(),
             "prompt": prompt,
             "hand": [] if seat == 0 else None,  # the player holds no cards; a spectator sees no hand
-            "log": [dict(event, cards=list(event["cards"])) for event in self.log],
+            "log": copy_log(self.log),
             "summary": summary,
             "deal": self.deal,
             "classic": self.classic,
@@ -309,15 +251,16 @@ class SeahavenState(GameState):
             figures["fewest_moves"] = self.moves_made()
         return [SeatResult(0, self._names[0], won, self.layout.cards_home(), figures)]
 
-    def card_locations(self) -> Counter:
-        return Counter(self.layout.cards())
-
-    def hidden_from(self, seat: int | None) -> set[Card]:
-        return set()  # S2.1: every card is face up
+    def zones(self) -> list[Zone]:
+        """S2.1: every card lies face up, in a column, a cell or on a foundation."""
+        layout = self.layout
+        return [Zone("columns", [card for column in layout.columns for card in column], EVERYONE),
+                Zone("cells", [card for card in layout.cells if card is not None], EVERYONE),
+                Zone("foundations", [card for pile in layout.foundations for card in pile], EVERYONE)]
 
     # -- saving ------------------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "format": STATE_FORMAT,
             "names": list(self._names),
@@ -329,67 +272,12 @@ class SeahavenState(GameState):
             "moves": [[source, target, card.id] for source, target, card in self.history],
             "undos": self.undos,
             "status": self.status,
-            "log": [dict(event, cards=list(event["cards"])) for event in self.log],
+            "log": copy_log(self.log),
         }
 
-
-# -- the definition ---------------------------------------------------------------------------------------
-
-
-class SeahavenDefinition(GameDefinition):
-    key = "seahaven"
-    name = "Seahaven Towers"
-    summary = "Solitaire: free four towers of cards, building down by suit, with four cells."
-    min_seats = 1
-    max_seats = 1
-    deck = DECK
-    options = (
-        Option("classic", "Classic deal (two cards start in the cells)", "bool", False,
-               help="S2.4: the published game's deal; the default is the open deal, every card in the columns."),
-        Option("deal", "Deal number (0: a random deal)", "int", 0, low=0, high=MAX_DEAL,
-               help="The same number always deals the same cards: race a friend on it."),
-        Option("winnable_only", "Deal only winnable games", "bool", False,
-               help="S5.2: the first deal from the chosen (or random) number on that can be won."),
-    )
-    statistics = (
-        Stat("played", "Games played"),
-        Stat("won", "Games won"),
-        Stat("fewest_moves", "Fewest moves to win", "min"),
-    )
-
-    def __init__(self) -> None:
-        from .bot import SolverBot
-
-        self.bot = SolverBot()
-
-    def baseline_bot(self, rng: random.Random):
-        from .bot import RandomBot
-
-        return RandomBot(rng)
-
-    def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
-                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> SeahavenState:
-        self.check_seats(names)
-        values = self.validate_options(options)
-        classic, winnable_only = values["classic"], values["winnable_only"]
-        if stacked_deck is not None:
-            cards = list(stacked_deck)
-            if len(cards) != DECK.size or set(cards) != set(DECK.cards):
-                raise ValueError("a stacked deck must hold the 52 cards once each")
-            deal = None
-        else:
-            deal = values["deal"]
-            if not deal:
-                if seed is None:
-                    raise ValueError("a shuffled game needs a seed or a deal number")
-                deal = deal_number_from_seed(seed)
-            if winnable_only:
-                deal = first_winnable_deal(deal, classic)
-            cards = deal_cards(deal)
-        return SeahavenState(self, names[0], cards, classic=classic, deal=deal, seed=seed,
-                             winnable_only=winnable_only)
-
-    def from_dict(self, data: Mapping[str, Any]) -> SeahavenState:
+    @classmethod
+    def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> SeahavenState:
+        """A saved game, its moves replayed; ``ValueError`` if the data is not a consistent game."""
         try:
             if data.get("format") != STATE_FORMAT:
                 raise ValueError(f"unknown saved-game format {data.get('format')!r}")
@@ -402,7 +290,7 @@ class SeahavenDefinition(GameDefinition):
             deal = data["deal"]
             if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
                 raise ValueError("the deal number must be a whole number")
-            state = SeahavenState(self, names[0], cards, classic=bool(data["classic"]), deal=deal,
+            state = cls(definition, names[0], cards, classic=bool(data["classic"]), deal=deal,
                                   seed=data.get("seed"), winnable_only=bool(data.get("winnable_only", False)))
             for source, target, card_id in data["moves"]:
                 source, target = parse_place(source), parse_place(target)
@@ -421,54 +309,5 @@ class SeahavenDefinition(GameDefinition):
         except (KeyError, TypeError, InvalidCardError, IllegalMove, NotAPlace) as error:
             raise ValueError(f"not a saved Seahaven Towers game: {error}") from None
 
-    def action_from_dict(self, data: Mapping[str, Any]) -> Action:
-        if not isinstance(data, Mapping):
-            raise BadAction("An action is a set of named fields.")
-        name = data.get("action")
-        if name == "move":
-            source, target = data.get("from"), data.get("to")
-            if not isinstance(source, str) or not isinstance(target, str):
-                raise BadAction("A move needs the place a card comes from and the place it goes to.")
-            try:
-                source, target = parse_place(source), parse_place(target)
-            except NotAPlace as error:
-                raise BadAction(str(error).capitalize() + ".") from None
-            card = None
-            cards = data.get("cards")
-            named = not (cards is None or isinstance(cards, (list, tuple)) and not cards)  # a form's [] names none
-            if named:
-                if not isinstance(cards, (list, tuple)) or len(cards) != 1 or not isinstance(cards[0], str):
-                    raise BadAction("A move takes one card at a time (S3.1).")
-                try:
-                    card = DECK.parse(cards[0].strip()).id
-                except InvalidCardError as error:
-                    raise BadAction(str(error)) from None
-            return MoveCard(source, target, card)
-        if name in ("undo", "give_up"):
-            if data.get("cards"):
-                raise BadAction(f"{'Undo' if name == 'undo' else 'Giving up'} takes no cards.")
-            return Undo() if name == "undo" else GiveUp()
-        if isinstance(name, str):
-            raise BadAction(f"'{name[:20]}' is not a Seahaven Towers action: move, undo or give_up.")
-        raise BadAction("An action needs its name: move, undo or give_up.")
 
-    def action_to_dict(self, action: Action) -> dict:
-        if isinstance(action, MoveCard):
-            data = {"action": "move", "from": action.source, "to": action.target}
-            if action.card is not None:
-                data["cards"] = [action.card]
-            return data
-        if isinstance(action, Undo):
-            return {"action": "undo"}
-        if isinstance(action, GiveUp):
-            return {"action": "give_up"}
-        raise TypeError(f"not a Seahaven Towers action: {action!r}")
-
-
-DEFINITION = SeahavenDefinition()
-
-__all__ = [
-    "Action", "CELLS", "COLUMNS", "DEFINITION", "FOUNDATIONS", "GIVEN_UP", "GiveUp", "MAX_DEAL", "MoveCard",
-    "PLAYING", "STUCK", "SeahavenDefinition", "SeahavenState", "Undo", "WON", "deal_cards",
-    "deal_number_from_seed", "first_winnable_deal",
-]
+__all__ = ["GIVEN_UP", "PLAYING", "STUCK", "WON", "SeahavenState", "SeahavenView"]

@@ -1,9 +1,10 @@
 """Points Rummy as a state machine (P2-P6).
 
-``PointsState.apply(seat, action)`` is the only way a game changes. It checks that the game is
-not over, that the action fits the moment (a deal in progress or between deals), that it is the
-seat's turn where the rules say so, that the cards are the seat's own and what the rule asks;
-then it applies the action whole, or raises an ``IllegalAction`` having changed nothing.
+``PointsState.apply(seat, action)`` is the only way a game changes. The core's template checks
+that the game is not over, that the action is one of this game's, and that it is the seat's turn
+(for the turn's actions), or between deals (for the next deal), or a seat's own (arranging);
+``_step`` checks the moment, that the cards are the seat's own and what the rule asks, then
+applies the action whole, or raises an ``IllegalAction`` having changed nothing.
 
 Piles: ``closed[0]`` is the top of the closed deck; ``open_pile[-1]`` is the face-up top of the
 open pile. Each seat keeps its own *arrangement*: groups of its cards (private to that seat),
@@ -20,17 +21,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
-from app.core.cards import RANK_NAMES, Card, DeckSpec
+from app.core.cards import RANK_NAMES, SORT_KEY, Card, DeckSpec, ids
 from app.core.decks import shuffled
-from app.core.names import is_computer_name
 from app.core.protocol import (
-    GameIsOver, GameState, IllegalAction, Move, NotYourTurn, Outcome, SeatResult, WrongPhase,
+    EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
+    PileEmpty, SeatResult, View, WrongPhase, Zone, copy_log,
 )
+from app.core.saved import reading
 
 from .actions import (
-    CLOSED, OPEN, Declare, Discard, Draw, Drop, MakeGroup, MoveToGroup, NextDeal, SortBySuit, Ungroup,
+    ARRANGING, CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, MakeGroup, MoveToGroup, NextDeal, SortBySuit,
 )
 from .cards import SUITS, card_points, deck_for_seats, is_joker, wild_rank_for
 from .evaluator import Evaluation, HandContext, evaluate, ordered_group
@@ -61,13 +64,37 @@ def plural_rank(rank: str) -> str:
     return word + ("es" if word.endswith("x") else "s")
 
 
+class PointsView(View):
+    """What a seat sees of a Points Rummy game (P6.3): the shared keys and the table's."""
+
+    phase: str
+    deal: int
+    deals: int
+    indicator: str | None
+    wild_rank: str
+    wild_text: str
+    open_top: str | None
+    open_top_takeable: bool
+    open_count: int
+    closed_count: int
+    taken_from_open: str | None
+    jokers: list[str]
+    groups: list[dict[str, Any]]
+    ungrouped: list[str]
+    hand_points: int | None
+    hand_points_text: str
+    declaration: dict[str, Any] | None
+    notice: str | None
+    totals: list[int]
+    arrange_moves: list[dict[str, Any]]
+
+
 class PointsState(GameState):
     """One game of Points Rummy: a number of deals (P6.1) at a table of 2 to 6 seats."""
 
-    def __init__(self, definition, names: Sequence[str], *, deals: int, seed: int | str | None,
+    def __init__(self, definition: GameDefinition, names: Sequence[str], *, deals: int, seed: int | str | None,
                  stacked: Sequence[Card] | None):
-        self.definition = definition
-        self._names = list(names)
+        super().__init__(definition, names)
         self.deck: DeckSpec = deck_for_seats(len(self._names))
         self.deals = deals
         self.seed = seed
@@ -92,14 +119,10 @@ class PointsState(GameState):
         self.reshuffles = 0
         self.notices: list[str | None] = [None] * seats
         self.totals = [0] * seats
-        self.deal_results: list[dict] = []
-        self.log: list[dict] = []
+        self.deal_results: list[dict[str, Any]] = []
+        self.log: list[Event] = []
 
     # -- the protocol -------------------------------------------------------------------------------
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._names)
 
     @property
     def seats(self) -> int:
@@ -181,25 +204,29 @@ class PointsState(GameState):
         moves.append(Move("sort", "Group by suit", menu="Arrange", primary=False))
         return moves
 
-    def apply(self, seat: int | None, action: Any) -> Outcome:
-        if self.phase == OVER:
-            raise GameIsOver("The game is over.")
-        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.seats):
-            raise NotYourTurn(f"There is no seat {seat} at this table.")
-        if isinstance(action, NextDeal):
-            return self._next_deal()
-        if not isinstance(action, (Draw, Discard, Drop, Declare, MakeGroup, MoveToGroup, Ungroup, SortBySuit)):
-            raise IllegalAction(f"{action!r} is not an action of Points Rummy.")
-        if self.phase == BETWEEN:
-            raise WrongPhase(f"Deal {self.deal_number} is over: deal the next one first.")
+    def out_of_turn_refusal(self, seat: int | None) -> str:
         if seat is None:
-            raise NotYourTurn("Only a player at the table can do that.")
+            return "Only a player at the table can do that."
         if self.status[seat] != IN:
-            raise WrongPhase(f"{self.label(seat)} has left this deal ({STATUS_WORDS[self.status[seat]]}).")
-        if isinstance(action, (MakeGroup, MoveToGroup, Ungroup, SortBySuit)):
+            return f"{self.label(seat)} has left this deal ({STATUS_WORDS[self.status[seat]]})."
+        return f"It is {self.label(self.turn)}'s turn, not {self.label(seat)}'s."  # type: ignore[arg-type]
+
+    def between_rounds_refusal(self) -> str:
+        return f"Deal {self.deal_number} is over: deal the next one first."
+
+    def mid_round_refusal(self) -> str:
+        return f"Deal {self.deal_number} is still being played."
+
+    def _step(self, seat: int | None, action: Action) -> Outcome:
+        if isinstance(action, NextDeal):  # between deals (the core checked), anyone at the table
+            return self._deal()
+        assert seat is not None  # the core let through a seat's own actions and the turn's only
+        if isinstance(action, ARRANGING):  # a seat's own cards, at any moment of a deal it plays in
+            if self.phase == BETWEEN:
+                raise WrongPhase(self.between_rounds_refusal())
+            if self.status[seat] != IN:
+                raise WrongPhase(f"{self.label(seat)} has left this deal ({STATUS_WORDS[self.status[seat]]}).")
             return self._arrange(seat, action)
-        if seat != self.turn:
-            raise NotYourTurn(f"It is {self.label(self.turn)}'s turn, not {self.label(seat)}'s.")
         if isinstance(action, Draw):
             return self._draw(seat, action)
         if isinstance(action, Drop):
@@ -225,7 +252,7 @@ class PointsState(GameState):
         for index in range(HAND_SIZE * seats):  # P2.1: one at a time from the first player
             self.hands[(first + index) % seats].append(cards[index])
         for hand in self.hands:
-            hand.sort(key=_sort_key)
+            hand.sort(key=SORT_KEY)
         dealt = HAND_SIZE * seats
         self.indicator = cards[dealt]  # P2.2
         self.open_pile = [cards[dealt + 1]]  # P2.3
@@ -252,11 +279,6 @@ class PointsState(GameState):
         self._event(outcome, None, "The open pile starts with", [self.first_open])
         return outcome
 
-    def _next_deal(self) -> Outcome:
-        if self.phase != BETWEEN:
-            raise WrongPhase(f"Deal {self.deal_number} is still being played.")
-        return self._deal()
-
     # -- a turn (P4) ---------------------------------------------------------------------------------
 
     def _draw(self, seat: int, action: Draw) -> Outcome:
@@ -266,7 +288,7 @@ class PointsState(GameState):
         name = self.label(seat)
         if action.source == OPEN:
             if not self.open_pile:
-                raise IllegalAction("The open pile is empty.")
+                raise PileEmpty("The open pile is empty.")
             top = self.open_pile[-1]
             if not self.open_card_takeable():
                 raise IllegalAction(f"{top.code} is a joker: a joker on the open pile may not be taken "
@@ -278,14 +300,14 @@ class PointsState(GameState):
         else:
             if not self.closed:
                 if len(self.open_pile) < 2:
-                    raise IllegalAction("The closed deck is empty and the open pile holds only its top card: "
+                    raise PileEmpty("The closed deck is empty and the open pile holds only its top card: "
                                         "take it or drop.")
                 self._rebuild_closed(outcome)
             card = self.closed.pop(0)
             self.taken_open = None
             self._event(outcome, seat, f"{name} draws from the closed deck", [])
         self.hands[seat].append(card)
-        self.hands[seat].sort(key=_sort_key)
+        self.hands[seat].sort(key=SORT_KEY)
         self.has_drawn[seat] = True
         self.phase = DISCARD
         return outcome
@@ -401,6 +423,7 @@ class PointsState(GameState):
             row: dict[str, Any] = {"seat": seat, "finish": None}
             if seat == winner:
                 if how == "declared":
+                    assert self.declared is not None and self.finish is not None  # (the valid declaration's)
                     row["groups"] = [_group_row(ordered_group(group, wild), wild) for group in self.declared]
                     row["ungrouped"] = []
                     row["finish"] = self.finish.id
@@ -435,6 +458,7 @@ class PointsState(GameState):
             row["result"] = collected if seat == winner else -points[seat]  # P5.5
             self.totals[seat] += row["result"]
             row["total"] = self.totals[seat]
+        assert self.indicator is not None  # (turned up at the deal)
         self.deal_results.append({"deal": self.deal_number, "winner": winner, "how": how, "collected": collected,
                                   "wild_rank": wild, "indicator": self.indicator.id, "rows": rows})
         self._event(outcome, None, f"Deal {self.deal_number}: {self.label(winner)} wins the deal and collects "
@@ -469,7 +493,7 @@ class PointsState(GameState):
         else:
             cards = self._cards_of(seat, action.cards)
             if not cards:
-                raise IllegalAction("Select one or more of your cards first.")
+                raise BadSelection("Select one or more of your cards first.")
             target = None
             if isinstance(action, MoveToGroup):
                 if not 1 <= action.group <= len(groups):
@@ -496,15 +520,15 @@ class PointsState(GameState):
         for card_id in ids:
             card = self._find(hand, card_id)
             if card is None:
-                raise IllegalAction(f"{card_id} is not in your hand.")
+                raise CardNotInHand(f"{card_id} is not in your hand.")
             if card in cards:
-                raise IllegalAction(f"{card.code} is selected twice.")
+                raise BadSelection(f"{card.code} is selected twice.")
             cards.append(card)
         return cards
 
     def _one_card(self, seat: int, ids: Sequence[str], what: str) -> Card:
         if len(ids) != 1:
-            raise IllegalAction(f"Choose exactly one card {what}.")
+            raise BadSelection(f"Choose exactly one card {what}.")
         return self._cards_of(seat, ids)[0]
 
     @staticmethod
@@ -520,9 +544,7 @@ class PointsState(GameState):
         self.arrangements[seat] = [group for group in groups if group]
 
     def _event(self, outcome: Outcome, seat: int | None, text: str, cards: list[Card]) -> None:
-        event = {"seat": seat, "text": text, "cards": [card.id for card in cards], "deal": self.deal_number}
-        self.log.append(event)
-        outcome.events.append(event)
+        self.record(outcome, seat, text, cards, deal=self.deal_number)
 
     def seen_this_deal(self) -> set[str]:
         """The ids of the cards this deal's log showed everyone."""
@@ -535,30 +557,41 @@ class PointsState(GameState):
 
     # -- what each seat sees (P6.3) ------------------------------------------------------------------------
 
-    def hidden_from(self, seat: int | None) -> set[Card]:
-        hidden = set(self.closed)
-        if self.in_deal():
-            for other, hand in enumerate(self.hands):
-                if other != seat:
-                    hidden.update(hand)
+    def zones(self) -> list[Zone]:
+        """P6.3: the closed deck and, during a deal, the other hands are hidden, but for the cards
+        this deal's log showed everyone (taken from the open pile, or shuffled back into the
+        closed deck from it, P4.4); the open pile, the indicator and a finish card lie face up,
+        and once the deal is over every hand is shown."""
         seen = self.seen_this_deal()
-        return {card for card in hidden if card.id not in seen}
+        zones = [Zone("closed deck", [card for card in self.closed if card.id not in seen], NOBODY),
+                 Zone("closed deck, seen this deal", [card for card in self.closed if card.id in seen], EVERYONE),
+                 Zone("open pile", self.open_pile, EVERYONE),
+                 Zone("indicator and finish card", [card for card in (self.indicator, self.finish) if card is not None],
+                      EVERYONE)]
+        playing = self.in_deal()
+        for seat, hand in enumerate(self.hands):
+            known = [card for card in hand if not playing or card.id in seen]
+            zones.append(Zone(f"{self.label(seat)}'s hand, seen by everyone", known, EVERYONE))
+            if playing:
+                zones.append(Zone(f"{self.label(seat)}'s hand", [card for card in hand if card.id not in seen],
+                                  frozenset({seat})))
+        return zones
 
-    def view(self, seat: int | None) -> dict:
-        if seat is not None and (not isinstance(seat, int) or not 0 <= seat < self.seats):
+    def view(self, seat: int | None) -> PointsView:
+        if not self.is_seat(seat):
             seat = None
         wild = self.wild_rank
         mine = seat is not None and self.in_deal()
         hand = self.hands[seat] if seat is not None else None
         players = []
-        for index, name in enumerate(self._names):
+        for index in range(len(self._names)):
             players.append({
-                "seat": index, "name": name, "label": self.label(index), "computer": is_computer_name(name),
+                **self.seat_view(index),
                 "cards": len(self.hands[index]), "status": self.status[index],
                 "status_text": STATUS_WORDS[self.status[index]], "total": self.totals[index],
                 "first": self.deal_number > 0 and index == (self.deal_number - 1) % self.seats,
             })
-        view: dict[str, Any] = {
+        view: PointsView = {
             "seat": seat,
             "players": players,
             "turn": self.to_move(),
@@ -589,11 +622,11 @@ class PointsState(GameState):
             "totals": list(self.totals),
             "arrange_moves": [_move_dict(move) for move in self.arranging_moves(seat)],
         }
-        if mine and self.status[seat] == IN:
-            view.update(self._arrangement_view(seat))
+        if mine and seat is not None and self.status[seat] == IN:
+            view.update(self._arrangement_view(seat))  # type: ignore[typeddict-item]
         return view
 
-    def _arrangement_view(self, seat: int) -> dict:
+    def _arrangement_view(self, seat: int) -> dict[str, Any]:
         wild = self.wild_rank
         hand = self.hands[seat]
         groups = self.arrangements[seat]
@@ -627,6 +660,7 @@ class PointsState(GameState):
             return "The game is over."
         if self.phase == BETWEEN:
             return f"Deal {self.deal_number} is over: deal the next one."
+        assert self.turn is not None  # (a deal is being played)
         mover = self.label(self.turn)
         if seat != self.turn:
             if seat is not None and self.status[seat] != IN:
@@ -636,7 +670,7 @@ class PointsState(GameState):
             return "Draw from the closed deck or the open pile, or drop."
         return "Discard a card, or choose a finish card and declare."
 
-    def _view_log(self) -> list[dict]:
+    def _view_log(self) -> list[Event]:
         """The whole game's log; the cards of earlier deals are no longer shown beside their
         lines (they are in play again)."""
         shown = []
@@ -646,7 +680,7 @@ class PointsState(GameState):
                           "cards": list(event["cards"]) if current else [], "deal": event["deal"]})
         return shown
 
-    def _summary(self) -> dict | None:
+    def _summary(self) -> dict[str, Any] | None:
         if not self.deal_results:
             return None
         last = self.deal_results[-1]
@@ -679,24 +713,10 @@ class PointsState(GameState):
             results.append(SeatResult(seat, name, self.totals[seat] == best, self.totals[seat], figures))
         return results
 
-    def card_locations(self) -> Counter:
-        places: Counter = Counter(self.closed)
-        places.update(self.open_pile)
-        for hand in self.hands:
-            places.update(hand)
-        if self.indicator is not None:
-            places[self.indicator] += 1
-        if self.finish is not None:
-            places[self.finish] += 1
-        return places
-
     # -- plain data ---------------------------------------------------------------------------------------------
 
-    def to_dict(self) -> dict:
-        def ids(cards):
-            return [card.id for card in cards]
-
-        def card_id(card):
+    def to_dict(self) -> dict[str, Any]:
+        def card_id(card: Card | None) -> str | None:
             return card.id if card is not None else None
 
         return {
@@ -727,27 +747,25 @@ class PointsState(GameState):
             "notices": list(self.notices),
             "totals": list(self.totals),
             "deal_results": _plain(self.deal_results),
-            "log": [dict(event, cards=list(event["cards"])) for event in self.log],
+            "log": copy_log(self.log),
         }
 
     @classmethod
-    def from_dict(cls, definition, data: Mapping[str, Any]) -> "PointsState":
-        try:
+    def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> PointsState:
+        with reading("Points Rummy game"):
             return cls._from_dict(definition, data)
-        except (KeyError, TypeError, IndexError, AttributeError) as error:
-            raise ValueError(f"not a saved Points Rummy game: {error!r}") from None
 
     @classmethod
-    def _from_dict(cls, definition, data: Mapping[str, Any]) -> "PointsState":
+    def _from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> PointsState:
         if data.get("format") != STATE_FORMAT or data.get("game") != "points":
             raise ValueError("not a saved Points Rummy game of this version")
         names = [str(name) for name in data["names"]]
         deck = deck_for_seats(len(names))
 
-        def cards(ids):
-            return [deck.parse(card_id) for card_id in ids]
+        def cards(card_ids: Iterable[str]) -> list[Card]:
+            return [deck.parse(card_id) for card_id in card_ids]
 
-        def card(card_id):
+        def card(card_id: str | None) -> Card | None:
             return deck.parse(card_id) if card_id is not None else None
 
         stacked = cards(data["stacked"]) if data["stacked"] is not None else None
@@ -785,10 +803,6 @@ class PointsState(GameState):
         return state
 
 
-def _sort_key(card: Card) -> int:
-    return card.sort_key
-
-
 def _plain(value: Any) -> Any:
     """A deep copy of plain data (dicts, lists, scalars)."""
     if isinstance(value, dict):
@@ -798,21 +812,21 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _move_dict(move: Move) -> dict:
+def _move_dict(move: Move) -> dict[str, Any]:
     return {"action": move.action, "label": move.label, "pick": list(move.pick) if move.pick else None,
             "target": move.target, "targets": list(move.targets), "params": dict(move.params)}
 
 
-def _group_row(group: Sequence[Card], wild: str) -> dict:
+def _group_row(group: Sequence[Card], wild: str) -> dict[str, Any]:
     judgement = judge_group(group, wild)
     return {"cards": [card.id for card in group], "label": judgement.kind, "kind": KIND_KEYS[judgement.kind],
             "valid": judgement.valid, "reason": judgement.reason,
             "points": sum(card_points(card, wild) for card in group)}
 
 
-def _evaluation_rows(evaluation: Evaluation, wild: str) -> dict:
+def _evaluation_rows(evaluation: Evaluation, wild: str) -> dict[str, Any]:
     return {"groups": [_group_row(cards, wild) for _kind, cards in evaluation.groups],
             "ungrouped": [card.id for card in evaluation.ungrouped]}
 
 
-__all__ = ["PointsState"]
+__all__ = ["PointsState", "PointsView"]
