@@ -21,13 +21,13 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-IMMEDIATE = "mason_immediate"
+IMMEDIATE = "card_table_immediate"
 BUSY_TIMEOUT_MS = 15000
 
 # One write transaction at a time in this process (a gevent lock under gunicorn's gevent workers,
 # which patch threading before the app is imported).
 _write_turn = threading.Lock()
-_HOLDS_TURN = "mason_write_turn"
+_HOLDS_TURN = "card_table_write_turn"
 
 
 def take_write_turn(session: Session) -> None:
@@ -56,9 +56,9 @@ def _end_write_turn(session: Session, transaction) -> None:
 
 
 def configure_engine(engine: Engine) -> None:
-    if engine.dialect.name != "sqlite" or getattr(engine, "_mason_configured", False):
+    if engine.dialect.name != "sqlite" or getattr(engine, "_card_table_configured", False):
         return
-    engine._mason_configured = True
+    engine._card_table_configured = True
 
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record):

@@ -26,6 +26,7 @@ from .files import write_atomically
 from .offload import off_the_event_loop
 
 log = logging.getLogger(__name__)
+EXTENSION = "card_table_scores_file"  # the app's writer, in app.extensions
 
 
 def write_now(app: Flask | None = None) -> None:
@@ -105,9 +106,9 @@ class Writer:
 
 def writer(app: Flask | None = None) -> Writer:
     app = app or current_app._get_current_object()
-    existing = app.extensions.get("mason_scores_file")
+    existing = app.extensions.get(EXTENSION)
     if existing is None:
-        existing = app.extensions["mason_scores_file"] = Writer(app)
+        existing = app.extensions[EXTENSION] = Writer(app)
     return existing
 
 

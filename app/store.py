@@ -36,7 +36,7 @@ TOKEN_BYTES = 24  # 192 bits: unguessable per-seat tokens
 
 # Sent with the game's slug after a commit that gave it a new version (the live event streams
 # listen: app/web/events.py).
-game_changed = signal("mason-game-changed")
+game_changed = signal("card-table-game-changed")
 
 
 class ConcurrentUpdate(Exception):

@@ -16,6 +16,8 @@ from jinja2 import pass_context
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
+from config import setting
+
 from ..core.cards import Card, deck_by_key
 from ..htmx import is_htmx, vary_on_htmx
 
@@ -31,7 +33,7 @@ def register(app: Flask) -> None:
 
     for module in (menu, setup, table, lan, scores, admin, events, history):
         app.register_blueprint(module.bp)
-    if os.environ.get("MASON_BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
+    if setting("BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
         from . import bench
 
         app.register_blueprint(bench.bp)
@@ -106,7 +108,7 @@ def machine_names() -> frozenset[str]:
 
 def own_host_names(allowed) -> frozenset[str]:
     names = set(machine_names()) | {name.lower().rstrip(".") for name in allowed}
-    public = urllib.parse.urlsplit(os.environ.get("MASON_PUBLIC_URL", "")).hostname
+    public = urllib.parse.urlsplit(setting("PUBLIC_URL", "")).hostname
     if public:
         names.add(public.lower())
     return frozenset(names)

@@ -1,4 +1,4 @@
-"""Bench-only routes, registered only when MASON_BENCH_ROUTES=1 (never by `make run` otherwise).
+"""Bench-only routes, registered only when CARD_TABLE_BENCH_ROUTES=1 (never by `make run` otherwise).
 
 - /bench/bump/<slug> (bench/live.py): a bare publish that bumps a game's version and nothing
   else, so the benchmark can time publish -> event through the same watcher and stream as a real

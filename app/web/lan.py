@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
-import os
 
 import segno
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+
+from config import setting
 
 from .. import limits, store, tables
 from ..models import OWN
@@ -18,7 +19,7 @@ bp = Blueprint("lan", __name__)
 
 def public_url(path: str) -> str:
     """An address other devices can open: the LAN address `make run` printed, if known."""
-    base = os.environ.get("MASON_PUBLIC_URL") or request.host_url
+    base = setting("PUBLIC_URL") or request.host_url
     return base.rstrip("/") + path
 
 

@@ -64,5 +64,5 @@ def quit_session():
     end_admin_session()
     session.clear()
     if kept:
-        session["tables"] = kept
+        session[identity.SESSION_KEY] = kept
     return render_template("menu/goodbye.html", kept=len(kept))

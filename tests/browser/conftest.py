@@ -92,10 +92,10 @@ class Device:
 
     def mark_document(self) -> None:
         """Tag the current document; ``same_document()`` is False after any reload or navigation."""
-        self.page.evaluate("() => { window.__masonSameDocument = true; }")
+        self.page.evaluate("() => { window.__cardTableSameDocument = true; }")
 
     def same_document(self) -> bool:
-        return self.page.evaluate("() => window.__masonSameDocument === true")
+        return self.page.evaluate("() => window.__cardTableSameDocument === true")
 
     def goto(self, path: str):
         return self.page.goto(self.base_url + path)
@@ -201,7 +201,7 @@ SNAPSHOT_JS = """() => {
     // every attribute value anywhere in the document that is a card code (data-card, value, ...)
     codeAttributes: Array.from(new Set(all('*').flatMap(e => Array.from(e.attributes, a => a.value))
                                                .filter(v => /^[2-9TJQKA][CDHSP]$/.test(v)))),
-    sameDocument: window.__masonSameDocument === true,
+    sameDocument: window.__cardTableSameDocument === true,
     handForms: all('.hand-form').length,
   };
   if (!t) return page;

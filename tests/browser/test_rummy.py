@@ -32,7 +32,7 @@ SNAPSHOT_JS = """() => {
   return {
     version: Number(t.dataset.version),
     myTurn: t.dataset.myTurn === 'yes',
-    sameDocument: window.__masonSameDocument === true,
+    sameDocument: window.__cardTableSameDocument === true,
     title: document.title,
     status: text(t.querySelector('.status-bar')),
     alert: text(t.querySelector('[role=alert]')),

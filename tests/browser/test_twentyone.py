@@ -62,7 +62,7 @@ BOARD_JS = """() => {
     summary: text(t.querySelector('.summary')),
     results: text(t.querySelector('.results')),
     revealing: document.documentElement.classList.contains('tw-revealing'),
-    sameDocument: window.__masonSameDocument === true,
+    sameDocument: window.__cardTableSameDocument === true,
     frames: window.__twFrames || [],
   };
 }"""
