@@ -17,9 +17,12 @@ import sqlite3
 import threading
 import time
 
+import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
+
+from .extensions import db
 
 IMMEDIATE = "card_table_immediate"
 BUSY_TIMEOUT_MS = 15000
@@ -108,3 +111,16 @@ def begin_immediate_politely(raw: sqlite3.Connection, patience: float) -> bool:
                 return False
         time.sleep(pause)
         pause = min(2 * pause, 0.002)
+
+
+def by_name(column):
+    """ORDER BY a casefolded name column in code point order, as Python sorts (R3.3): SQLite
+    compares bytes already; PostgreSQL's default collation may follow a locale instead."""
+    return sa.collate(column, "C") if db.engine.dialect.name == "postgresql" else column
+
+
+def like_pattern(text: str) -> str:
+    """A LIKE pattern (escape character ``\\``) for names containing ``text``, compared as
+    casefolded keys."""
+    escaped = text.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"

@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import selectinload
 
-from . import limits, scores_file, store
+from . import limits, records, store
 from .core.autoplay import autoplay
 from .core.cards import Card
 from .core.protocol import (
@@ -283,8 +283,8 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
 
 
 def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome], **changes) -> None:
-    """Save the game; if it just ended, record the results in the same transaction, and then
-    Mason Rummy's scores.csv follows (in the background)."""
+    """Save the game; if it just ended, record the results in the same transaction (and then
+    the score table's file follows, in the background)."""
     if record.shown_seat is not None and any(outcome.seat not in (None, record.shown_seat) for outcome in actions):
         # Another seat moved (a computer stand-in, a seat on another device...): whoever holds a
         # shared device now, the next hot-seat turn starts with the hand-over screen again.
@@ -301,7 +301,7 @@ def finish(record: GameRecord, state: GameState) -> None:
     """The moment a game ends (R7.4): its results, in the caller's transaction (and kept with
     the game, for the list of finished games). Its join codes stop working: nobody needs a seat
     at a finished table."""
-    store.record_results(store.definition_of(record), state.results())
+    records.record_results(store.definition_of(record), state.results())
     record.results = json.dumps([{"seat": r.seat, "name": state.label(r.seat), "won": r.won, "score": r.score}
                                  for r in state.results()])
     for seat in record.seats:
@@ -309,10 +309,9 @@ def finish(record: GameRecord, state: GameState) -> None:
 
 
 def after_finish(record: GameRecord) -> None:
-    """After the commit of a game's end: instance/scores.csv follows the score table, written in
-    the background (app/scores_file.py), so a game's end costs the same however big the table."""
-    if store.definition_of(record).has_score_table:
-        scores_file.mark_stale()
+    """After the commit of a game's end: what follows the results (the score table's file,
+    written in the background, so a game's end costs the same however big the table)."""
+    records.after_results(store.definition_of(record))
 
 
 def reveal(slug: str, tokens: Mapping[str, str], form_version: int | None) -> Result:

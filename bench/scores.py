@@ -62,6 +62,11 @@ def fill(instance: str, rows: int) -> None:
     from app.games.mason import ScoreRow, ScoreTable
     from app.models import GameStat
 
+    try:
+        from app.records.score_table import replace as replace_scores
+    except ImportError:  # an older checkout (MASON_BENCH_ROOT)
+        replace_scores = store.replace_scores
+
     app = create_app(instance_path=instance, ADMIN_PASSWORD=harness.ADMIN_PASSWORD,
                      SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(instance, "mason.db"))
     rng = random.Random(7)
@@ -71,7 +76,7 @@ def fill(instance: str, rows: int) -> None:
             won = rng.randrange(0, 20)
             table.scores[name.casefold()] = ScoreRow(name, won, rng.randrange(0, 20), rng.randrange(0, 90) if won else None)
         store.begin_write()
-        store.replace_scores(table)
+        replace_scores(table)
         db.session.execute(sa.insert(GameStat.__table__), [
             {"game": "points", "name": f"P{number:06d}", "name_key": f"p{number:06d}",
              "figures": f'{{"deals_played":{number % 9},"deals_won":{number % 4},"net_points":{number % 50},"best_deal":3}}'}
@@ -279,7 +284,7 @@ def main() -> int:
         times, size = timed(browser, "/scores.csv", max(3, args.repeat // 3))
         print(row("/scores.csv download (streamed)", times, size), flush=True)
 
-        print(f"\na game's end (the request that deals the last round and the AI plays it out)")
+        print("\na game's end (the request that deals the last round and the AI plays it out)")
         ends_big = game_ends(big, args.games)
         ends_small = game_ends(small, args.games)
         print(row(f"with {args.rows:,} score rows", ends_big, None, 50))

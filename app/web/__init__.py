@@ -145,8 +145,8 @@ def render_error(status: int, message: str):
 
 
 def _register_card_faces(app: Flask) -> None:
-    """``card(id)``: the card of the table's deck (the template's ``deck_key``, Mason Rummy's by
-    default); ``card_face(id, extra)``: the HTML of the ``face`` macro (templates/table/_card.html)
+    """``card(id)``: the card of the table's deck (the template's ``deck_key``: a table's
+    context has it); ``card_face(id, extra, deck_key)``: the HTML of the ``face`` macro (templates/table/_card.html)
     for one card, made once per card and kept - a card always looks the same - instead of calling
     the macro for every card on every render of every table."""
 
@@ -156,12 +156,12 @@ def _register_card_faces(app: Flask) -> None:
         return Markup(app.jinja_env.get_template("table/_card.html").module.face(card, extra))
 
     @pass_context
-    def card_face(context, card_id: str, extra: str = "") -> Markup:
-        return face(context.get("deck_key") or "mason", card_id, extra)
+    def card_face(context, card_id: str, extra: str = "", deck_key: str | None = None) -> Markup:
+        return face(deck_key or context["deck_key"], card_id, extra)
 
     @pass_context
     def card(context, card_id: str) -> Card:
-        return deck_by_key(context.get("deck_key") or "mason").parse(card_id)
+        return deck_by_key(context["deck_key"]).parse(card_id)
 
     app.jinja_env.globals.update(card_face=card_face, card=card)
 

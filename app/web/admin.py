@@ -19,9 +19,8 @@ from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
 from ..extensions import db
 from ..files import write_atomically
-from ..games.mason import MASON, ScoresFileError, ScoreTable
-from ..games.mason.scores import decode_scores_bytes
 from ..models import AdminFailure, AdminSession, PendingImport, ScoreEntry, utcnow
+from ..records import score_table
 from ..secrets import admin_credential, check_admin_password
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -176,9 +175,10 @@ def render_admin(message: str | None = None, error: str | None = None, status: i
 
 
 def deck_game():
-    """The game a deck form is about (Mason Rummy unless the form says otherwise)."""
+    """The game a deck form is about (the first game with decks unless the form says otherwise)."""
+    default = next((definition.key for definition in registry.games() if definition.deck is not None), "")
     try:
-        definition = registry.get(request.form.get("game") or MASON.key)
+        definition = registry.get(request.form.get("game") or default)
     except registry.UnknownGame:
         raise ValueError("Choose one of the table's games.") from None
     if definition.deck is None:
@@ -266,13 +266,15 @@ def import_preview():
     """Validate the whole file (R7.5), then show what would change; nothing changes yet. Parsed,
     read and compared a slice at a time (app/score_import.py): a 30,000-row file keeps no other
     request waiting."""
+    if score_table.game() is None:
+        abort(404)
     try:
         _name, data = uploaded("scores", ".csv", MAX_SCORES_BYTES)
-        text = decode_scores_bytes(data)
+        text = score_table.file_format().decode(data)
         incoming = score_import.parse(text)
-    except (ValueError, ScoresFileError) as error:
+    except ValueError as error:  # (the format's file errors are ValueErrors)
         return render_template("admin/import.html", error=f"The file was not imported: {error}"), 400
-    current, mark = store.score_table_and_mark()
+    current, mark = score_table.table_and_mark()
     diff = score_import.preview(current, incoming)
     pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=mark)
     store.begin_write()
@@ -293,7 +295,7 @@ def import_apply(token: str):
 
     In bulk, so that no other request waits behind it: the file is parsed a slice at a time,
     without any lock; then one short write transaction checks that the table is still the one
-    the preview saw (``store.scores_mark``: no game has ended since), deletes the old rows and
+    the preview saw (``score_table.mark``: no game has ended since), deletes the old rows and
     inserts the new ones in bulk."""
     pending = None
     if IMPORT_TOKEN.fullmatch(token):  # checked before the query (token_urlsafe's alphabet)
@@ -314,11 +316,11 @@ def import_apply(token: str):
     if db.session.get(PendingImport, pending_id) is None:  # applied or cancelled meanwhile
         db.session.rollback()
         return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
-    if not secrets.compare_digest(store.scores_mark(), seen):
+    if not secrets.compare_digest(score_table.mark(), seen):
         db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
         db.session.commit()
         return render_template("admin/import.html", error=CHANGED_SINCE_PREVIEW), 409
-    store.replace_scores(None, rows)
+    score_table.replace(None, rows)
     db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
     db.session.commit()
     scores_file.mark_stale()

@@ -27,6 +27,7 @@ from support.live import LiveServer
 from support.web import Page
 
 from app import scores_file, store
+from app.records import score_table
 from app.extensions import db
 from app.models import GameStat
 
@@ -167,7 +168,7 @@ def test_a_game_end_neither_reads_nor_writes_the_whole_score_table(app, player, 
     assert statements_at_end.whole_table_reads("scores") == [], statements_at_end.whole_table_reads("scores")
     assert scores_file.wait_until_written(app)
     with app.app_context():
-        expected = store.score_table().to_csv()
+        expected = score_table.whole_table().to_csv()
     with open(path, encoding="utf-8", newline="") as handle:
         assert handle.read() == expected
     assert '"AI","' in expected

@@ -6,12 +6,14 @@ import random
 from typing import Any, Mapping, Sequence
 
 from app.core.cards import Card
-from app.core.protocol import GameDefinition
+from app.core.protocol import MENUS, SCORE_TABLE, GameDefinition, MenuFlow, ScoreTableFormat
 
 from . import actions
 from .bot import COMPUTER, MasonBot, random_discard_chooser
 from .cards import DECK
 from .game import MAX_SEATS, MIN_SEATS, Game, deal_layout
+from .menus import GAME_OPTIONS, MENU_A, MENU_B, QUIT, VIEW_SCORES
+from .scores import ESCAPE, ScoreRow, ScoresFileError, ScoreTable, decode_scores_bytes, diff_tables
 
 
 class MasonRummy(GameDefinition):
@@ -22,7 +24,15 @@ class MasonRummy(GameDefinition):
     max_seats = MAX_SEATS
     deck = DECK
     bot = COMPUTER
-    has_score_table = True  # R7.4: its own score table (games won, lost, best score)
+    # What the house needs (R9): Menu A is the home page's first form, then Menus B and C; the
+    # decks are in decks/ itself, where the terminal reads them (R9.4); the R7.4 score table and
+    # its scores.csv (R7.5) instead of per-name statistics.
+    setup_flow = MENUS
+    menus = MenuFlow(first_menu=MENU_A, games=GAME_OPTIONS, view_scores=VIEW_SCORES, quit=QUIT, seat_menu=MENU_B)
+    decks_folder = ""
+    score_keeping = SCORE_TABLE
+    score_table = ScoreTableFormat(table=ScoreTable, row=ScoreRow, file_error=ScoresFileError,
+                                   decode=decode_scores_bytes, diff=diff_tables, escape=ESCAPE)
     table_actions = frozenset({"next_round"})
 
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
