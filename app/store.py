@@ -1,10 +1,15 @@
 """The only bridge between database rows and game states, for every game: a row's ``kind``
 names the game whose definition (in the registry) reads its state.
 
-A game row holds the whole state as JSON and a version. Writing goes through
-``lock_game`` (which takes the write lock first: ``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR
-UPDATE`` elsewhere) and ``save_game``, whose UPDATE only matches the version that was read, so a
-stale or doubled action can never apply twice.
+A game row holds the whole state as JSON and a version. A new game row is made by ``new_record``
+and ``insert_game``; a stored one is read by ``load_state`` (and replayed from its state as dealt
+and its action log by ``replay``); writing goes through ``lock_game`` (which takes the write lock
+first: ``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR UPDATE`` elsewhere) and ``save_game``,
+whose UPDATE only matches the version that was read, so a stale or doubled action can never
+apply twice. What a row says of its state (headline, status, results) is worked out in one
+place, ``state_columns``.
+
+Seat and host tokens are made and recognised here too: only their hashes are stored.
 """
 
 from __future__ import annotations
@@ -15,6 +20,8 @@ import json
 import re
 import secrets
 
+from typing import Any, Iterator, Mapping, Sequence
+
 import sqlalchemy as sa
 from blinker import signal
 from sqlalchemy.orm import joinedload
@@ -23,6 +30,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 import app.games  # noqa: F401  (registers every game)
 
 from .core import registry
+from .core.cards import Card
 from .core.protocol import GameDefinition, GameState, Outcome
 from .database import IMMEDIATE, release_write_turn, take_write_turn
 from .extensions import db
@@ -80,6 +88,87 @@ def load_state(record: GameRecord) -> GameState:
     return definition_of(record).from_dict(json.loads(record.state))
 
 
+def options_of(record: GameRecord) -> dict:
+    """The game's set-up options, as it was set up (a rematch is set up the same way)."""
+    return json.loads(record.options or "{}")
+
+
+def stacked_deck_of(record: GameRecord) -> list[Card] | None:
+    """The stacked deck the game was dealt from (a rematch deals it again), or None: shuffled."""
+    if not record.deck_cards:
+        return None
+    deck = definition_of(record).deck_for(len(record.seats))
+    return [deck.parse(card_id) for card_id in record.deck_cards.split()]
+
+
+def results_data(state: GameState) -> list[dict]:
+    """A finished game's results as a game row keeps them: [{seat, name, won, score}]."""
+    return [{"seat": r.seat, "name": state.label(r.seat), "won": r.won, "score": r.score} for r in state.results()]
+
+
+def state_columns(record: GameRecord, game: GameState) -> dict[str, Any]:
+    """The columns of ``record`` that follow its state ``game``: the state and the headline, and
+    once the game is over its results, and the finished status and time if the row still says
+    it is being played."""
+    values: dict[str, Any] = {"state": dump_state(game), "headline": headline(game)}
+    if game.is_over():
+        values["results"] = json.dumps(results_data(game))
+        if record.status == PLAYING:
+            values.update(status=FINISHED, finished_at=utcnow())
+    return values
+
+
+# -- new games -------------------------------------------------------------------------------------
+
+
+def new_record(definition: GameDefinition, dealt: GameState, *, options: Mapping[str, Any],
+               deck: Sequence[str] | None = None, **columns) -> GameRecord:
+    """A game row (not stored yet) for ``dealt``, the state as dealt: from this state and the
+    action log, a replay rebuilds every step. ``deck``: the stacked deck's card ids, which a
+    rematch deals from again. The caller adds the seats, then calls ``insert_game``."""
+    initial = dump_state(dealt)
+    values: dict[str, Any] = dict(slug=new_slug(), kind=definition.key, options=json.dumps(dict(options)),
+                                  state=initial, initial_state=initial, version=1, status=PLAYING,
+                                  deck_cards=" ".join(str(card_id) for card_id in deck) if deck else None,
+                                  host_token_hash="")
+    values.update(columns)
+    return GameRecord(**values)
+
+
+def insert_game(record: GameRecord, game: GameState, actions: list[Outcome]) -> None:
+    """Add the new game ``record`` in the caller's write transaction: its state ``game`` after
+    ``actions`` (applied to the state as dealt, each making a version) and their log."""
+    for key, value in state_columns(record, game).items():
+        setattr(record, key, value)
+    record.version = 1 + len(actions)
+    db.session.add(record)
+    db.session.flush()
+    log_actions(record, 1, actions)
+
+
+# -- replays ---------------------------------------------------------------------------------------
+
+
+def initial_state(record: GameRecord) -> GameState | None:
+    """The game as dealt, or None for a game stored before replays were kept."""
+    if not record.initial_state:
+        return None
+    return definition_of(record).from_dict(json.loads(record.initial_state))
+
+
+def replay(record: GameRecord, rows: Sequence[ActionRecord]) -> Iterator[tuple[ActionRecord, Outcome, GameState]]:
+    """The game's state after each of its logged actions ``rows`` (oldest first, from the deal),
+    applied through its rules: (row, outcome, state). The same state object changes between
+    steps. ``ValueError`` for a game stored before replays were kept."""
+    definition = definition_of(record)
+    state = initial_state(record)
+    if state is None:
+        raise ValueError("this game was stored before replays were kept")
+    for row in rows:
+        outcome = state.apply(row.seat, definition.action_from_dict(json.loads(row.action)))
+        yield row, outcome, state
+
+
 def headline(state: GameState) -> str:
     """Where a game stands, in a few words, for lists of games: "Round 2 of 3, Ann's turn"."""
     view = state.view(None)
@@ -131,7 +220,8 @@ def lock_game(slug: str) -> GameRecord | None:
 def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome], **changes) -> int:
     """Store ``game`` (if given) and other column ``changes`` as the next version of ``record``,
     log the ``actions`` (the outcomes of the applied actions, in order), and commit. Returns the
-    new version. The row's status follows the state: finished once the game is over.
+    new version. The row's status follows the state: finished once the game is over
+    (``state_columns``).
 
     The UPDATE matches only the version that was read, so it can never overwrite a newer state;
     the action log's unique (game, version) is a second guard.
@@ -142,10 +232,7 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
     new_version = read_version + max(1, len(actions))
     values = dict(changes, version=new_version, updated_at=utcnow())
     if game is not None:
-        values["state"] = dump_state(game)
-        values["headline"] = headline(game)
-        if game.is_over() and record.status == PLAYING:
-            values.update(status=FINISHED, finished_at=utcnow())
+        values.update(state_columns(record, game))
     games = GameRecord.__table__  # plain SQL statements: the ORM is told below
     result = db.session.execute(
         sa.update(games).where(games.c.id == record.id, games.c.version == read_version).values(**values))

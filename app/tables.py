@@ -150,10 +150,8 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
     if claim is None:
         claim = {number for number, spec in enumerate(specs) if spec.device == HERE}
     tokens: dict[str, str] = {}
-    initial = store.dump_state(state)
-    record = GameRecord(slug=store.new_slug(), kind=definition.key, options=json.dumps(options), state="",
-                        initial_state=initial, version=1, status=PLAYING, deck_name=deck_name,
-                        deck_cards=" ".join(card.id for card in deck) if deck else None, host_token_hash="")
+    record = store.new_record(definition, state, options=options, deck=[card.id for card in deck] if deck else None,
+                              deck_name=deck_name)
     host_token = store.new_token()
     record.host_token_hash = store.hash_token(host_token)
     tokens["host"] = host_token
@@ -171,15 +169,8 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
         count_game_set_up(creator)  # begins the write transaction
     elif not in_transaction:  # (a rematch creates its game inside its own locked transaction)
         store.begin_write()
-    actions = play_computer_turns(state, record)
-    record.state = store.dump_state(state)
-    record.headline = store.headline(state)
-    record.version = 1 + len(actions)  # each computer action made a version
-    if state.is_over():
-        record.status, record.finished_at = FINISHED, utcnow()
-    db.session.add(record)
-    db.session.flush()
-    store.log_actions(record, 1, actions)
+    actions = play_computer_turns(state, record)  # each computer action makes a version
+    store.insert_game(record, state, actions)
     if state.is_over():
         finish(record, state)
     if not in_transaction:
@@ -298,12 +289,10 @@ def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome],
 
 
 def finish(record: GameRecord, state: GameState) -> None:
-    """The moment a game ends (R7.4): its results, in the caller's transaction (and kept with
-    the game, for the list of finished games). Its join codes stop working: nobody needs a seat
+    """The moment a game ends (R7.4): its results, in the caller's transaction (the game row
+    keeps them too: ``store.state_columns``). Its join codes stop working: nobody needs a seat
     at a finished table."""
     records.record_results(store.definition_of(record), state.results())
-    record.results = json.dumps([{"seat": r.seat, "name": state.label(r.seat), "won": r.won, "score": r.score}
-                                 for r in state.results()])
     for seat in record.seats:
         seat.join_code = seat.code_expires_at = None
 
@@ -395,16 +384,12 @@ def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
         raise Conflict("The game is still being played.")
     if record.rematch_slug:
         return follow_rematch(slug, tokens)
-    definition = store.definition_of(record)
     specs = [SeatSpec(s.name, s.is_ai, s.device) for s in record.seats]
-    deck = None
-    if record.deck_cards:
-        deck_spec = definition.deck_for(len(specs))
-        deck = [deck_spec.parse(card_id) for card_id in record.deck_cards.split()]
     # The new game and the old game's link to it are one transaction, made while the old game
     # is locked: a doubled Rematch click (or both players at once) makes one rematch, not two.
-    new_record, _tokens = create_game(definition, specs, options=json.loads(record.options or "{}"), deck=deck,
-                                      deck_name=record.deck_name, claim=set(), in_transaction=True)
+    new_record, _tokens = create_game(store.definition_of(record), specs, options=store.options_of(record),
+                                      deck=store.stacked_deck_of(record), deck_name=record.deck_name,
+                                      claim=set(), in_transaction=True)
     hand_on_seats(record, new_record)
     new_tokens, _lost = carry_seats(record, new_record, tokens)
     store.save_game(record, None, [], rematch_slug=new_record.slug)
