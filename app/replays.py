@@ -209,6 +209,7 @@ def _moment(text: Any) -> datetime | None:
         return None
 
 
+@store.transaction
 def import_game(text: str) -> GameRecord:
     """Store an exported game that the rules replay to its end, as a finished, imported game (it
     changes no score: the game was counted where it was played). One transaction."""

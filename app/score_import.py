@@ -3,15 +3,27 @@ wait: a 30,000-row file is parsed and compared a slice at a time, with a pause b
 (``let_others_run``: under gunicorn's gevent workers, the worker's other requests run in it), so
 no slice holds the worker for more than a few milliseconds. The file format and its checks stay
 the game's (its ``ScoreTableFormat``: ``from_csv``, R7.5), applied slice by slice; a file of up
-to ``SLICE`` rows is parsed whole, as before."""
+to ``SLICE`` rows is parsed whole, as before.
+
+An import is previewed first (``remember``: the file waits in the database with a mark of the
+table it was compared with), then applied all or nothing (``apply``), unless the table changed
+since the preview."""
 
 from __future__ import annotations
 
 import csv
 import heapq
+import re
+import secrets
 
+import sqlalchemy as sa
+
+from . import scores_file, store
+from .extensions import db
+from .models import PendingImport, ScoreEntry
 from .offload import let_others_run
 from .records import score_table
+from .refusal import Refusal
 
 SLICE = 1000  # rows parsed (or compared) between two pauses
 PREVIEW_ROWS = 100  # rows a preview lists of each kind of change (the counts say how many in all)
@@ -93,3 +105,71 @@ def rows_for_insert(table) -> list[tuple]:
         if count % SLICE == 0:
             let_others_run()
     return rows
+
+
+# -- preview, then apply ---------------------------------------------------------------------------
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # token_urlsafe's alphabet
+GONE = "That import was already applied or cancelled."
+CHANGED_SINCE_PREVIEW = ("The score table changed since the preview (a game ended): upload the file again "
+                         "to see a new preview.")
+
+
+class ImportRefused(Refusal):
+    """An import that cannot be applied (any more); the score table is unchanged."""
+
+    status = 409
+
+
+@store.transaction
+def remember(text: str, mark: str) -> str:
+    """Keep a previewed file until the admin applies or cancels it; its token."""
+    pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=mark)
+    store.begin_write()
+    db.session.add(pending)
+    db.session.commit()
+    return pending.token
+
+
+@store.transaction
+def apply(token: str, cancel: bool = False) -> bool:
+    """Apply a previewed import, all or nothing, unless the table changed since the preview
+    (``ImportRefused``); or forget it (``cancel``). Whether it was applied.
+
+    In bulk, so that no other request waits behind it: the file is parsed a slice at a time,
+    without any lock; then one short write transaction checks that the table is still the one
+    the preview saw (``score_table.mark``: no game has ended since), deletes the old rows and
+    inserts the new ones in bulk."""
+    pending = None
+    if TOKEN.fullmatch(token):  # checked before the query
+        pending = db.session.scalar(sa.select(PendingImport).where(PendingImport.token == token))
+    if pending is None:
+        raise ImportRefused(GONE)
+    pending_id, text, seen = pending.id, pending.csv_text, pending.table_digest
+    db.session.commit()  # (a read: the parsing below holds no lock)
+    if cancel:
+        forget(pending_id)
+        return False
+    rows = rows_for_insert(parse(text))
+
+    store.begin_write()
+    if db.engine.dialect.name == "postgresql":  # game ends wait until the import is in
+        db.session.execute(sa.text(f"LOCK TABLE {ScoreEntry.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
+    if db.session.get(PendingImport, pending_id) is None:  # applied or cancelled meanwhile
+        raise ImportRefused(GONE)
+    if not secrets.compare_digest(score_table.mark(), seen):
+        db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
+        db.session.commit()
+        raise ImportRefused(CHANGED_SINCE_PREVIEW)
+    score_table.replace(None, rows)
+    db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
+    db.session.commit()
+    scores_file.mark_stale()
+    return True
+
+
+def forget(pending_id: int) -> None:
+    store.begin_write()
+    db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
+    db.session.commit()

@@ -14,13 +14,14 @@ Seat and host tokens are made and recognised here too: only their hashes are sto
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
 import re
 import secrets
 
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 import sqlalchemy as sa
 from blinker import signal
@@ -208,6 +209,25 @@ def begin_write() -> None:
     except Exception:
         release_write_turn(session)  # no transaction began, so its end will not release the turn
         raise
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def transaction(function: F) -> F:
+    """``function`` writes as one transaction: if it raises (a refusal, a stale form, a failure),
+    whatever it began is rolled back here, the one place a refused request's changes are undone,
+    and the error goes on to whoever answers it."""
+
+    @functools.wraps(function)
+    def in_one_transaction(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except BaseException:
+            db.session.rollback()
+            raise
+
+    return in_one_transaction  # type: ignore[return-value]
 
 
 def lock_game(slug: str) -> GameRecord | None:

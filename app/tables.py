@@ -7,7 +7,7 @@ form is an action of this game (400, or 422 for a selection that is none), the b
 seat it acts for (403), the form was made on the current version of the game (409), the game is
 still being played (409), a shared device was handed over (409); then the rules apply the action
 or refuse it (409 out of turn, 422 otherwise). Nothing is written unless all of them pass, and
-everything a request does is one transaction.
+everything a request does is one transaction (``store.transaction``: a refusal rolls it back).
 """
 
 from __future__ import annotations
@@ -33,23 +33,25 @@ from .core.protocol import (
 )
 from .extensions import db
 from .models import ABANDONED, FINISHED, HERE, OWN, PLAYING, GameRecord, SeatRecord, utcnow
+from .refusal import Refusal
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 JOIN_CODE_LENGTH = 6
 
 
-class TableError(Exception):
-    """An action or request that is refused; ``status`` is the HTTP status to answer with."""
-
-    status = 400
-
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+class TableError(Refusal):
+    """An action or request at a table that is refused."""
 
 
 class NotFound(TableError):
     status = 404
+
+
+class GameNotFound(NotFound):
+    """The game asked for does not exist (not a table to show the message on)."""
+
+    def __init__(self, message: str = "There is no such game."):
+        super().__init__(message)
 
 
 class Forbidden(TableError):
@@ -136,6 +138,7 @@ def is_host(record: GameRecord, tokens: Mapping[str, str]) -> bool:
 # -- creating games ------------------------------------------------------------------------------
 
 
+@store.transaction
 def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: Mapping[str, Any] | None = None,
                 deck: list[Card] | None = None, deck_name: str | None = None, claim: set[int] | None = None,
                 in_transaction: bool = False, creator: str | None = None) -> tuple[GameRecord, dict]:
@@ -187,7 +190,6 @@ def count_game_set_up(address: str) -> None:
     limit = current_app.config["GAMES_PER_HOUR"]
     limits.begin_counting()
     if limits.recent(limits.GAME_SET_UP, address, 3600) >= limit:
-        db.session.rollback()
         raise TooMany(f"This device has set up {limit} games in the last hour: finish or resume one "
                       "of them, or wait a while before setting up another.")
     limits.count(limits.GAME_SET_UP, address, 3600)
@@ -233,13 +235,14 @@ class Result:
     finished: bool = False
 
 
+@store.transaction
 def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
             action_data: Mapping[str, Any]) -> Result:
     """Apply a browser's action (plain data, as its form posted it) in one transaction, or
     raise TableError with nothing changed. ``seat`` None: a move of the table (the next deal)."""
     record = store.lock_game(slug)
     if record is None:
-        raise NotFound("There is no such game.")
+        raise GameNotFound()
     definition = store.definition_of(record)
     try:
         action = definition.action_from_dict(action_data)
@@ -303,11 +306,12 @@ def after_finish(record: GameRecord) -> None:
     records.after_results(store.definition_of(record))
 
 
+@store.transaction
 def reveal(slug: str, tokens: Mapping[str, str], form_version: int | None) -> Result:
     """The hand-over screen's button: show the current hot-seat player's hand on this device."""
     record = store.lock_game(slug)
     if record is None:
-        raise NotFound("There is no such game.")
+        raise GameNotFound()
     held = held_seats(record, tokens)
     state = store.load_state(record)
     turn = state.to_move()
@@ -368,6 +372,7 @@ def unfinished_games(limit: int = 50) -> list[GameRecord]:
         .order_by(GameRecord.updated_at.desc()).limit(limit)))
 
 
+@store.transaction
 def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
     """A new game with the same players, seats, options and stacked deck (a shuffled game is
     reshuffled).
@@ -377,7 +382,7 @@ def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
     with ``follow_rematch`` (their old table links to the new one)."""
     record = store.lock_game(slug)
     if record is None:
-        raise NotFound("There is no such game.")
+        raise GameNotFound()
     if not held_seats(record, tokens).at_table:
         raise Forbidden("Only the players at this table can start a rematch.")
     if record.status != FINISHED:
@@ -398,6 +403,7 @@ def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
     return new_record, new_tokens
 
 
+@store.transaction
 def follow_rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
     """Take, in the rematch, the seats this browser held in the finished game. A browser whose
     seats are all gone (the host released them in the rematch) is told so (Conflict)."""
@@ -408,7 +414,7 @@ def follow_rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, di
         raise Forbidden("Only the players at this table can join its rematch.")
     new_record = store.find_game(record.rematch_slug)
     new_tokens, lost = carry_seats(record, new_record, tokens)
-    db.session.rollback()  # nothing to write: the seats were handed on when the rematch was made
+    db.session.commit()  # nothing was written: the seats were handed on when the rematch was made
     if lost and not any(key != "host" for key in new_tokens):
         names = ", ".join(new_record.seats[number].name for number in sorted(lost))
         raise Conflict(f"Your seat in the rematch ({names}) is no longer yours: the host released it. "
@@ -495,7 +501,6 @@ def look_up_code(code: object, address: str) -> SeatRecord | None:
     window = config["JOIN_FAILURE_WINDOW_SECONDS"]
     limits.begin_counting()
     if limits.recent(limits.WRONG_JOIN_CODE, address, window) >= config["JOIN_MAX_FAILURES"]:
-        db.session.rollback()
         raise TooMany(f"Too many wrong codes from this device: try again in {limits.minutes(window)} minutes.")
     seat = find_seat_by_code(code)
     if seat is None:
@@ -504,6 +509,19 @@ def look_up_code(code: object, address: str) -> SeatRecord | None:
     return seat
 
 
+@store.transaction
+def seat_of_code(code: str, address: str) -> dict | None:
+    """What a join code would claim (a link's preview: nothing is claimed), or None: the seat's
+    number and name and every seat's name. A wrong code counts against ``address``."""
+    seat = look_up_code(code, address)
+    found = None
+    if seat is not None:
+        found = {"number": seat.number, "name": seat.name, "names": [s.name for s in seat.game.seats]}
+    db.session.commit()  # (a right code wrote nothing)
+    return found
+
+
+@store.transaction
 def claim_seat(code: str, address: str) -> tuple[GameRecord, dict]:
     """Claim an own-device seat with its join code: this browser gets the seat's token. The
     code then stops working, so a second browser cannot take the seat (unless released)."""
@@ -526,6 +544,7 @@ def _host_seat(slug: str, number: int) -> tuple[GameRecord, SeatRecord]:
     return record, record.seats[number]
 
 
+@store.transaction
 def release_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
     """The host frees an own-device seat: its old token stops working, a new code is made (the
     old holder's table then says the host released their seat)."""
@@ -540,6 +559,7 @@ def release_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
     store.save_game(record, None, [])
 
 
+@store.transaction
 def set_standin(slug: str, tokens: Mapping[str, str], number: int, on: bool, idle_seconds: int) -> None:
     """The host lets the AI play an idle person's turns; the person (or host) stops it."""
     record, seat = _host_seat(slug, number)
@@ -591,12 +611,13 @@ def standin_lines(record: GameRecord, first: int, end: int) -> dict[int, int]:
     return lines
 
 
+@store.transaction
 def abandon(slug: str, tokens: Mapping[str, str]) -> GameRecord:
     """The host ends an unfinished game: it leaves Menu A's list, and no result or score is
     recorded (an unfinished game changes no score)."""
     record = store.lock_game(slug)
     if record is None:
-        raise NotFound("There is no such game.")
+        raise GameNotFound()
     if not is_host(record, tokens):
         raise Forbidden("Only the host (the browser that set the game up) can abandon it.")
     if record.status != PLAYING:

@@ -9,17 +9,16 @@ import os
 import socket
 import urllib.parse
 
-from flask import Flask, render_template, request, url_for
+from flask import Flask, request, url_for
 from flask_compress import Compress
-from flask_wtf.csrf import CSRFError
 from jinja2 import pass_context
 from markupsafe import Markup
-from werkzeug.exceptions import HTTPException
 
 from config import setting
 
 from ..core.cards import Card, deck_by_key
-from ..htmx import is_htmx, vary_on_htmx
+from ..htmx import vary_on_htmx
+from .errors import render_error
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -29,7 +28,7 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from . import admin, events, history, lan, menu, scores, setup, table
+    from . import admin, errors, events, history, lan, menu, scores, setup, table
 
     for module in (menu, setup, table, lan, scores, admin, events, history):
         app.register_blueprint(module.bp)
@@ -74,25 +73,7 @@ def register(app: Flask) -> None:
             vary_on_htmx(response)
         return response
 
-    @app.errorhandler(CSRFError)
-    def csrf_error(error):
-        return render_error(400, "This form has expired or did not come from this site. "
-                                 "Reload the page and try again; nothing was changed.")
-
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):
-        messages = {
-            404: "There is nothing here.",
-            405: "That is not how this page is used.",
-            413: "That file is too large.",
-        }
-        return render_error(error.code or 500, messages.get(error.code, error.description or error.name))
-
-    @app.errorhandler(Exception)
-    def server_error(error):  # never show a traceback (or any state) to players
-        app.logger.exception("Unhandled error")
-        return render_error(500, "Something went wrong on the server. Nothing you did was lost: "
-                                 "every finished action is saved. Reload the page.")
+    errors.register(app)
 
 
 @functools.cache
@@ -137,11 +118,6 @@ def host_is_allowed(host: str, names: frozenset[str]) -> bool:
         pass
     name = name.rstrip(".")
     return name in names or name.endswith(".localhost")
-
-
-def render_error(status: int, message: str):
-    template = "errors/_error.html" if is_htmx() else "errors/error.html"
-    return render_template(template, status=status, message=message), status
 
 
 def _register_card_faces(app: Flask) -> None:

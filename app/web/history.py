@@ -122,7 +122,6 @@ def import_game():
     except UnicodeDecodeError:
         return render_template("history/import.html", message="The file is not text (UTF-8 JSON)."), 400
     except replays.ReplayError as error:
-        store.db.session.rollback()
         return render_template("history/import.html", message=f"The game was not imported: {error}"), 422
     return redirect(url_for("history.replay", slug=record.slug, step=0), 303)
 

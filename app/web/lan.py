@@ -9,10 +9,10 @@ from flask import Blueprint, Response, abort, current_app, redirect, render_temp
 
 from config import setting
 
-from .. import limits, store, tables
+from .. import limits, tables
 from ..models import OWN
 from . import identity
-from .table import after_post, answer_refusal, load_record
+from .table import after_post, load_record
 
 bp = Blueprint("lan", __name__)
 
@@ -29,15 +29,17 @@ def code_page(code: str, status: int = 200, message: str | None = None):
     seat = None
     if code:
         try:
-            found = tables.look_up_code(code, limits.client_address())
+            seat = tables.seat_of_code(code, limits.client_address())
         except tables.TableError as error:
-            return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
-        if found is not None:
-            seat = {"number": found.number, "name": found.name, "names": [s.name for s in found.game.seats]}
-        store.db.session.rollback()  # nothing to write for a right code: a GET only shows the seat
+            return join_form(code, error)
         if seat is None and status == 200:
             message, status = message or tables.NO_OPEN_SEAT, 404
     return render_template("lan/join.html", code=code[:12], seat=seat, message=message), status
+
+
+def join_form(code: str, error: tables.TableError):
+    """The join form again, with why ``code`` was refused."""
+    return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
 
 
 @bp.get("/join")
@@ -57,9 +59,8 @@ def claim():
     code = request.form.get("code", "")
     try:
         record, tokens = tables.claim_seat(code, limits.client_address())
-    except tables.TableError as error:  # answered here: the join page, not a table
-        store.db.session.rollback()
-        return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
+    except tables.TableError as error:  # answered here: the join form again, not a table
+        return join_form(code, error)
     identity.remember(record.slug, tokens)
     return redirect(url_for("table.table", slug=record.slug), 303)
 
@@ -112,5 +113,3 @@ def invite_qr(slug: str, number: int):
     segno.make(link, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
     return Response(buffer.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
-
-bp.register_error_handler(tables.TableError, answer_refusal)

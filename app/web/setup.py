@@ -199,7 +199,6 @@ def start_game(setup: dict):
         record, tokens = tables.create_game(definition, specs, deck=deck, deck_name=setup.get("deck"),
                                             creator=limits.client_address())
     except tables.TooMany as error:  # the last seat is asked again, the others stay chosen
-        store.db.session.rollback()
         setup["seats"].pop()
         session["setup"] = setup
         return render_seat(setup, None, error.message, error.status)
@@ -299,7 +298,6 @@ def start_other_game(key: str):
         record, tokens = tables.create_game(definition, specs, options=options, deck=deck, deck_name=deck_name,
                                             creator=limits.client_address())
     except tables.TooMany as error:
-        store.db.session.rollback()
         return render_game_setup(definition, message=error.message, status=error.status, form=form)
     identity.remember(record.slug, tokens)
     if token:

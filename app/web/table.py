@@ -2,7 +2,7 @@
 the board is the game's own template (``templates/games/<key>/``), the rest of the table is
 shared (``templates/table/``). What a seat sees is the game's ``view(seat)``; the buttons are
 its ``legal(seat)``. An action is the form as plain data, read by the game's
-``action_from_dict``. Refusals (``TableError``) are answered once, by the error handler below.
+``action_from_dict``. Refusals (``TableError``) are answered once, app-wide (app/web/errors.py).
 """
 
 from __future__ import annotations
@@ -283,21 +283,3 @@ def navigate(url: str):
     if is_htmx():
         return "", 204, {"HX-Redirect": url}
     return redirect(url, 303)
-
-
-def answer_refusal(error: tables.TableError):
-    """A refused table action: nothing was changed (the transaction is rolled back); the fresh
-    table with the message, at the error's status. A game that is not there is a 404 page."""
-    store.db.session.rollback()
-    slug = (request.view_args or {}).get("slug")
-    record = store.find_game(slug) if slug else None
-    if record is None or isinstance(error, tables.NotFound) and error.message == "There is no such game.":
-        from . import render_error
-
-        return render_error(error.status if record is None else 404, error.message)
-    # A stale form's cards stay selected only where they still can be (the template checks each).
-    selected = request.form.getlist("cards")
-    return render_table(record, message=error.message, status=error.status, selected=selected)
-
-
-bp.register_error_handler(tables.TableError, answer_refusal)
