@@ -113,6 +113,11 @@ class SeatRecord(db.Model):
 
     game: Mapped[GameRecord] = relationship(back_populates="seats")
 
+    @property
+    def code_is_live(self) -> bool:
+        """Whether the seat's join code still works (it has one, and it has not expired)."""
+        return self.join_code is not None and (self.code_expires_at is None or self.code_expires_at > utcnow())
+
 
 class ActionRecord(db.Model):
     """The action log: one row per applied action; (game, version) is unique, so the same

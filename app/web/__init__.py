@@ -28,9 +28,9 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from . import admin, errors, events, history, lan, menu, scores, setup, table
+    from . import admin, errors, events, history, lan, menu, play, scores, setup
 
-    for module in (menu, setup, table, lan, scores, admin, events, history):
+    for module in (menu, setup, play, lan, scores, admin, events, history):
         app.register_blueprint(module.bp)
     if setting("BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
         from . import bench
@@ -122,7 +122,7 @@ def host_is_allowed(host: str, names: frozenset[str]) -> bool:
 
 def _register_card_faces(app: Flask) -> None:
     """``card(id)``: the card of the table's deck (the template's ``deck_key``: a table's
-    context has it); ``card_face(id, extra, deck_key)``: the HTML of the ``face`` macro (templates/table/_card.html)
+    ``TableView`` has it); ``card_face(id, extra, deck_key)``: the HTML of the ``face`` macro (templates/table/_card.html)
     for one card, made once per card and kept - a card always looks the same - instead of calling
     the macro for every card on every render of every table."""
 

@@ -31,7 +31,7 @@ def register(app: Flask) -> None:
     def refused(error: tables.TableError):
         """A refused table action: the fresh table with the message, at the error's status (a
         stale form's cards stay selected only where they still can be: the template checks)."""
-        from .table import render_table
+        from .play import render_table
 
         slug = (request.view_args or {}).get("slug")
         record = store.find_game(slug) if slug else None

@@ -12,7 +12,7 @@ from config import setting
 from .. import limits, tables
 from ..models import OWN
 from . import identity
-from .table import after_post, load_record
+from .play import access, after_post, load_record
 
 bp = Blueprint("lan", __name__)
 
@@ -25,7 +25,7 @@ def public_url(path: str) -> str:
 
 def code_page(code: str, status: int = 200, message: str | None = None):
     """The join page for ``code``: the seat it would claim (a wrong code is counted against this
-    address, app/tables.py ``look_up_code``), or the form with a message."""
+    address, app/tables/join_codes.py), or the form with a message."""
     seat = None
     if code:
         try:
@@ -62,7 +62,7 @@ def claim():
     except tables.TableError as error:  # answered here: the join form again, not a table
         return join_form(code, error)
     identity.remember(record.slug, tokens)
-    return redirect(url_for("table.table", slug=record.slug), 303)
+    return redirect(url_for("play.table", slug=record.slug), 303)
 
 
 @bp.get("/games/<slug>/seats/<int:number>/invite")
@@ -70,7 +70,7 @@ def invite(slug: str, number: int):
     """The join link, QR code and short code of an own-device seat nobody holds yet: for the
     host's eyes only (anyone who reads a code can take the seat)."""
     record = load_record(slug)
-    if not tables.held_seats(record, identity.tokens_for(slug)).host:
+    if not access(record).host:
         abort(403)
     if not 0 <= number < len(record.seats):
         abort(404)
@@ -78,8 +78,8 @@ def invite(slug: str, number: int):
     if seat.device == OWN and seat.token_hash is not None:
         # the page updates itself (its event stream) when the seat is claimed: say so
         return render_template("lan/invite.html", record=record, seat=seat, joined=True)
-    if seat.device != OWN or not tables.code_is_live(seat):
-        return redirect(url_for("table.table", slug=slug), 303)
+    if seat.device != OWN or not seat.code_is_live:
+        return redirect(url_for("play.table", slug=slug), 303)
     link = public_url(url_for("lan.join_link", code=seat.join_code))
     qr = segno.make(link, error="m").svg_data_uri(scale=5, border=2)
     return render_template("lan/invite.html", record=record, seat=seat, link=link, qr=qr,
@@ -104,9 +104,9 @@ def invite_qr(slug: str, number: int):
     """The QR code of an own-device seat's join link, as an image the table shows beside the
     seat while nobody has joined (an image of its own keeps the table's page light)."""
     record = load_record(slug)
-    if not tables.held_seats(record, identity.tokens_for(slug)).host:
+    if not access(record).host:
         abort(403)  # anyone who reads the code can take the seat
-    if not 0 <= number < len(record.seats) or not tables.code_is_live(record.seats[number]):
+    if not 0 <= number < len(record.seats) or not record.seats[number].code_is_live:
         abort(404)
     link = public_url(url_for("lan.join_link", code=record.seats[number].join_code))
     buffer = io.BytesIO()

@@ -52,7 +52,7 @@ def no_setup():
     """The setup ended (or never began): a repeated form lands on the game it created."""
     done = session.get("setup_done")
     if done and store.find_game(done):
-        return redirect(url_for("table.table", slug=done), 303)
+        return redirect(url_for("play.table", slug=done), 303)
     return redirect(url_for("menu.index"), 303)
 
 
@@ -205,7 +205,7 @@ def start_game(setup: dict):
     identity.remember(record.slug, tokens)
     session.pop("setup", None)
     session["setup_done"] = record.slug
-    return redirect(url_for("table.table", slug=record.slug), 303)
+    return redirect(url_for("play.table", slug=record.slug), 303)
 
 
 @bp.post("/cancel")
@@ -269,7 +269,7 @@ def start_other_game(key: str):
     token = form.get("setup_token", "")
     started = session.get("setups_done") or {}
     if token and token in started and store.find_game(started[token]):
-        return redirect(url_for("table.table", slug=started[token]), 303)
+        return redirect(url_for("play.table", slug=started[token]), 303)
     if "change_seats" in form:  # the seat count changed (without JavaScript): the form again
         return render_game_setup(definition, form=form)
     seats = seat_count(definition, form.get("seats"))
@@ -304,4 +304,4 @@ def start_other_game(key: str):
         started = dict(list(started.items())[-5:])
         started[token[:40]] = record.slug
         session["setups_done"] = started
-    return redirect(url_for("table.table", slug=record.slug), 303)
+    return redirect(url_for("play.table", slug=record.slug), 303)
