@@ -6,14 +6,16 @@ and each game's own (``templates/games/<key>/``) read its fields; what a seat se
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, Mapping
+
+from flask import url_for
 
 from .. import replays, store, tables
 from ..core.protocol import GameDefinition, GameState, Move, SeatResult
-from ..models import ABANDONED, FINISHED, OWN, GameRecord, utcnow
+from ..models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
 
 LOG_LINES = 10  # the table's last lines; the whole game's log is a page of its own
 
@@ -87,6 +89,7 @@ class TableView:
     steps_url: str | None = None  # the steps this browser is shown one after another
     replay: bool = False
     own_device: str = OWN
+    setup_devices: dict[int, str] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -109,6 +112,41 @@ class TableView:
 
     def replace(self, **changes) -> "TableView":
         return dataclasses.replace(self, **changes)
+
+    # -- the same game again, set up by the set-up form -------------------------------------------
+
+    def setup_fields(self, changes: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
+        """The set-up form's fields (``/setup/<key>``) for a new game like this one: the same
+        seats (the ones this browser holds on this device) and options, with ``changes``."""
+        fields = [("seats", str(len(self.seats)))]
+        for seat in self.seats:
+            fields += [(f"name{seat.number}", seat.player),
+                       (f"device{seat.number}", self.setup_devices.get(seat.number, seat.device))]
+        values = dict(self.options, **(changes or {}))
+        for option in self.game.options:
+            fields.append((option.key, option_text(option, values.get(option.key, option.default))))
+        return fields
+
+    def setup_url(self, changes: Mapping[str, Any] | None = None) -> str:
+        """The set-up form, filled in with ``changes`` and the options that differ from their
+        defaults (for someone else to set the same game up)."""
+        changes = dict(changes or {})
+        args = {key: option_text(self._option(key), value) for key, value in changes.items()}
+        for option in self.game.options:
+            value = self.options.get(option.key, option.default)
+            if option.key not in args and value != option.default:
+                args[option.key] = option_text(option, value)
+        return url_for("setup.game", key=self.kind, **args)
+
+    def _option(self, key: str):
+        return next(option for option in self.game.options if option.key == key)
+
+
+def option_text(option, value: Any) -> str:
+    """An option's value as its set-up form field posts it (``Option.read`` reads it back)."""
+    if option.kind == "bool":
+        return "1" if value else "0"
+    return str(value)
 
 
 def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watching: bool = False,
@@ -149,4 +187,5 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
         standin_me=seen.shown is not None and record.seats[seen.shown].ai_standin and not finished,
         focus=focus, results=state.results() if finished else [], rematch_slug=record.rematch_slug,
         idle_seat=None if watching else tables.idle_seat(record, state, held, idle_seconds),
-        clock=Clock(record), options=store.options_of(record))
+        clock=Clock(record), options=store.options_of(record),
+        setup_devices={number: HERE for number in seen.seats})
