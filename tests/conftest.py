@@ -102,5 +102,23 @@ def live_server(database_url, decks_folder, tmp_path):
 
 
 @pytest.fixture
+def make_live_server(database_url, decks_folder, tmp_path):
+    """Starts live servers like ``live_server``'s with other settings: ``workers`` and extra
+    environment (``IDLE_SECONDS=0``, limits...); each stops after the test."""
+    servers = []
+
+    def start(workers: int = 2, **env) -> LiveServer:
+        server = LiveServer(tmp_path / f"live-{len(servers)}", database_url, decks_folder, workers=workers,
+                            env={key: str(value) for key, value in env.items()})
+        servers.append(server)
+        server.start()
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
 def unique_name():
     return lambda prefix="P": f"{prefix}{uuid.uuid4().hex[:6]}"

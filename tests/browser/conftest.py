@@ -123,6 +123,39 @@ class Device:
             page.get_by_role("button", name=f"Take seat {number}").click()
         return self.game_slug()
 
+    def set_up_game(self, name: str, seats: list[tuple[str, str]], deck: str | None = None, **options) -> str:
+        """From the home page: the game's link (``name``), then its set-up form: the seats
+        [(name, "here" | "own")] (the form grows its seats through htmx), the options (a value
+        fills ``#opt-<key>``; True or False ticks or clears the checkbox ``<key>``), the deck.
+        Returns the new game's slug."""
+        page = self.page
+        self.goto("/")
+        page.get_by_role("link", name=re.compile("^" + re.escape(name))).click()
+        page.get_by_role("heading", name=name).wait_for()
+        if len(seats) > 1:
+            page.locator("#seats").select_option(str(len(seats)))
+            page.locator(f"#name{len(seats) - 1}").wait_for()
+        for number, (who, where) in enumerate(seats):
+            page.locator(f"#name{number}").fill(who)
+            page.locator(f"input[name=device{number}][value={where}]").check()
+        for key, value in options.items():
+            if isinstance(value, bool):
+                box = page.locator(f"input[type=checkbox][name={key}]")
+                box.check() if value else box.uncheck()
+            else:
+                page.locator(f"#opt-{key}").fill(str(value))
+        if deck:
+            page.locator(f"input[name=deck][value='{deck}']").check()
+        return self.start_set_up_game()
+
+    def join_with_code(self, code: str, name: str) -> None:
+        """Menu A's join box: type the code shown on the host's screen, take ``name``'s seat."""
+        self.goto("/")
+        self.page.get_by_label("Joining a game on your own device? Code:").fill(code)
+        self.page.get_by_role("button", name="Join", exact=True).click()
+        self.page.get_by_role("button", name=f"I am {name}: take my seat").click()
+        self.page.locator("#table").wait_for()
+
     def start_set_up_game(self, table: str = "#table") -> str:
         """Press a filled-in set-up form's "Start the game"; the new game's slug."""
         self.page.get_by_role("button", name="Start the game").click()

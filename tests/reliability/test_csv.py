@@ -15,8 +15,9 @@ import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from reliability_helpers import record_figures
-from support.web import Page, Player, database_dump
+from support.figures import record_figures
+from support.games import admin_player
+from support.web import Page, database_dump
 
 from app import scores_file, store
 from app.records import score_table
@@ -26,12 +27,6 @@ from app.games.mason.scores import check_player_name
 
 HEADER = '"name","games won","games lost","best score"\n'
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def admin_player(app) -> Player:
-    admin = Player(app)
-    assert admin.post("/admin/login", {"password": app.config["ADMIN_PASSWORD"]}).status_code == 303
-    return admin
 
 
 def import_csv(admin, text: str):

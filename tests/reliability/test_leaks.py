@@ -16,7 +16,9 @@ import re
 
 import pytest
 from flask import url_for
-from reliability_helpers import allowed_cards, record_figures, sensible_move
+from support.cards import allowed_cards
+from support.figures import record_figures
+from support.moves import sensible_move
 from support.pages import Page
 from support.web import Player
 

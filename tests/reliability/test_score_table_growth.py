@@ -21,10 +21,9 @@ import time
 
 import pytest
 import sqlalchemy as sa
-from reliability_helpers import Browser, record_figures
+from support.client import Browser
+from support.figures import record_figures
 from support.games import seed_scores
-from support.live import LiveServer
-from support.web import Page
 
 from app import scores_file, store
 from app.records import score_table
@@ -199,11 +198,8 @@ def test_game_ends_close_together_share_one_write_of_the_file(app, monkeypatch):
 
 
 @pytest.fixture
-def limited_server(database_url, decks_folder, tmp_path):
-    server = LiveServer(tmp_path / "live-limited", database_url, decks_folder, env={"GAMES_PER_HOUR": "3"})
-    server.start()
-    yield server
-    server.stop()
+def limited_server(make_live_server):
+    return make_live_server(GAMES_PER_HOUR=3)
 
 
 def test_games_set_up_are_limited_per_client_address(limited_server, db_reader, database_url):
@@ -265,14 +261,11 @@ def upload_scores(admin: Browser, text: str):
 
 
 @pytest.fixture
-def one_worker_server(database_url, decks_folder, tmp_path):
+def one_worker_server(make_live_server):
     """One worker process: every request shares the event loop the import runs on (with two, a
     blocked worker simply stops accepting and the other answers new connections - but a
     browser's keep-alive connection stays with its worker)."""
-    server = LiveServer(tmp_path / "live-one-worker", database_url, decks_folder, workers=1)
-    server.start()
-    yield server
-    server.stop()
+    return make_live_server(workers=1)
 
 
 @pytest.mark.slow

@@ -20,7 +20,8 @@ from collections import Counter
 import pytest
 import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings, strategies as st
-from reliability_helpers import random_move, record_figures, sensible_move
+from support.figures import record_figures
+from support.moves import random_move, sensible_move
 from support.web import Page, Player, database_dump
 
 from app import store, tables

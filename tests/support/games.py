@@ -128,6 +128,15 @@ def admin_login(player, password: str | None = None):
     return response
 
 
+def admin_player(app):
+    """A new browser, logged in as the admin."""
+    from support.web import Player
+
+    player = Player(app)
+    admin_login(player)
+    return player
+
+
 def upload(player, url: str, field: str, filename: str, data: bytes | str, **extra):
     if isinstance(data, str):
         data = data.encode()
