@@ -132,9 +132,7 @@ class Device:
         self.goto("/")
         page.get_by_role("link", name=re.compile("^" + re.escape(name))).click()
         page.get_by_role("heading", name=name).wait_for()
-        if len(seats) > 1:
-            page.locator("#seats").select_option(str(len(seats)))
-            page.locator(f"#name{len(seats) - 1}").wait_for()
+        self.choose_seat_count(len(seats))
         for number, (who, where) in enumerate(seats):
             page.locator(f"#name{number}").fill(who)
             page.locator(f"input[name=device{number}][value={where}]").check()
@@ -147,6 +145,17 @@ class Device:
         if deck:
             page.locator(f"input[name=deck][value='{deck}']").check()
         return self.start_set_up_game()
+
+    def choose_seat_count(self, count: int) -> None:
+        """The set-up form's seat count, which re-renders the form (htmx): first the page htmx
+        swapped in is wired (no htmx class left), then the new form's last seat is waited for."""
+        page = self.page
+        page.wait_for_function(f"() => !document.querySelector('{BUSY}')", timeout=TIMEOUT_MS)
+        if page.locator("#seats").input_value() != str(count):
+            with page.expect_response(lambda response: "/setup/" in response.url and "seats=" in response.url):
+                page.locator("#seats").select_option(str(count))
+            page.locator(f"#name{count - 1}").wait_for()
+            page.wait_for_function(f"() => !document.querySelector('{BUSY}')", timeout=TIMEOUT_MS)
 
     def join_with_code(self, code: str, name: str) -> None:
         """Menu A's join box: type the code shown on the host's screen, take ``name``'s seat."""
