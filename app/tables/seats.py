@@ -112,6 +112,7 @@ SPECTATOR = Presence()
 
 
 def presence(record: GameRecord, state: GameState, held: Held) -> Presence:
+    """What the browser that holds ``held`` is at the table now."""
     turn = state.to_move()
     return Presence(shown=seat_to_show(record, state, held),
                     handover=turn if needs_handover(record, state, held) else None,
