@@ -126,12 +126,12 @@ def game_ends(server: harness.LiveServer, games: int) -> list[float]:
         slug = path.rstrip("/").rsplit("/", 1)[1]
         for _round in range(5):
             page = harness.Page(host.fetch(f"/games/{slug}/table").body)
-            if page.over:
+            if page.game_over:
                 break
             answer = host.post(f"/games/{slug}/act", {"action": "next_round", "version": str(page.version)}, htmx=True)
             if answer.status != 200:
                 raise RuntimeError(f"next round: {answer.status}\n{answer.body[:800]}")
-            if harness.Page(answer.body).over:
+            if harness.Page(answer.body).game_over:
                 ends.append(answer.seconds)
                 break
     host.close()
@@ -195,7 +195,7 @@ def admin_import(server: harness.LiveServer, rows: int) -> dict:
     out = io.StringIO()
     csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows)
     data = out.getvalue().encode()
-    body, content_type = multipart("scores", "scores.csv", data, {"csrf_token": admin.csrf})
+    body, content_type = multipart("scores", "scores.csv", data, {"csrf_token": admin.csrf_token()})
     cookie = "; ".join(f"{k}={v}" for k, v in admin.cookies.items())
 
     host = harness.Browser(server.url, "host")
