@@ -1,4 +1,4 @@
-# Mason Rummy. Quick start: `make run` serves the game on the LAN, `make test` runs every test.
+# The card table. Quick start: `make run` serves the games on the LAN, `make test` runs every test.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -15,6 +15,8 @@ install: $(STAMP)
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@# (installs made when the project was called mason-rummy: that name goes, its console script stays)
+	$(PY) -m pip uninstall --quiet --disable-pip-version-check -y mason-rummy 2>/dev/null || true
 	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 

@@ -6,6 +6,19 @@ import os
 
 BASE_DIR = os.path.abspath(os.path.dirname(__file__))
 
+# The table's own environment variables are CARD_TABLE_<NAME>; the MASON_<NAME> that installs
+# set up before the table hosted several games still works.
+ENV_PREFIXES = ("CARD_TABLE_", "MASON_")
+
+
+def setting(name: str, default: str | None = None) -> str | None:
+    """The environment variable ``CARD_TABLE_<name>`` (or ``MASON_<name>``), else ``default``."""
+    for prefix in ENV_PREFIXES:
+        value = os.environ.get(prefix + name)
+        if value is not None:
+            return value
+    return default
+
 
 class Config:
     # SECRET_KEY: from the environment, else generated once into the instance folder (app/secrets.py).
@@ -58,10 +71,10 @@ class Config:
     # Host names the server answers besides IP addresses, localhost and this machine's own names
     # (comma separated): a web page elsewhere cannot reach the table by DNS rebinding.
     ALLOWED_HOSTS = [name.strip().lower() for name in os.environ.get("ALLOWED_HOSTS", "").split(",") if name.strip()]
-    # The `flask db` commands (Flask-Migrate). The served app (app/serve.py sets MASON_SERVING=1)
+    # The `flask db` commands (Flask-Migrate). The served app (app/serve.py sets CARD_TABLE_SERVING=1)
     # leaves them out: gunicorn never runs them, and Alembic with Mako and Pygments would take
     # about 10 MB in every worker process.
-    DATABASE_COMMANDS = os.environ.get("MASON_SERVING") != "1"
+    DATABASE_COMMANDS = setting("SERVING") != "1"
 
 
 class TestConfig(Config):

@@ -13,12 +13,12 @@ PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def create_app(config_class: type | None = None, *, instance_path: str | None = None, **overrides):
     from flask import Flask
 
-    from config import Config
+    from config import Config, setting
 
     from .extensions import csrf, db, init_migrations
     from .secrets import ensure_admin_password, ensure_secret_key
 
-    instance_path = instance_path or os.environ.get("MASON_INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
+    instance_path = instance_path or setting("INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
     app = Flask(__name__, template_folder="../templates", static_folder="../static",
                 instance_path=os.path.abspath(instance_path))
     app.config.from_object(config_class or Config)
@@ -28,6 +28,7 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
+        # (the file's name is the one installs have had since the table was Mason Rummy's alone)
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "mason.db")
     app.config.setdefault("SCORES_CSV_PATH", os.path.join(app.instance_path, "scores.csv"))
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600  # static URLs carry a version
@@ -50,7 +51,7 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
 
     web.register(app)
     register_commands(app)
-    if os.environ.get("MASON_SERVING") == "1":  # a server starts: bring instance/scores.csv up to date
+    if setting("SERVING") == "1":  # a server starts: bring instance/scores.csv up to date
         from . import scores_file
 
         scores_file.mark_stale(app)

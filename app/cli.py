@@ -12,14 +12,13 @@ import sqlalchemy as sa
 from flask import Flask, current_app
 from flask.cli import AppGroup
 
-from . import scores_file, stacked_decks, store
+from . import games, scores_file, stacked_decks, store  # noqa: F401  (games: registers every game)
 from .core import registry
 from .core.decks import DeckError
 from .extensions import db
 from .files import write_atomically
-from .games.mason import ScoresFileError, ScoreTable
-from .games.mason.scores import decode_scores_bytes, diff_tables
 from .models import AdminSession
+from .records import score_table
 from .secrets import set_admin_password
 
 
@@ -41,10 +40,10 @@ def scores_group():
 def export_scores(path: str | None):
     """Write the score table to PATH (atomically), or print it."""
     if path:
-        write_atomically(path, store.scores_csv_chunks(), prefix=".scores-")
-        click.echo(f"Wrote {store.score_count()} rows to {path}.")
+        write_atomically(path, score_table.csv_chunks(), prefix=".scores-")
+        click.echo(f"Wrote {score_table.count()} rows to {path}.")
     else:
-        for chunk in store.scores_csv_chunks():
+        for chunk in score_table.csv_chunks():
             sys.stdout.write(chunk)
 
 
@@ -53,19 +52,20 @@ def export_scores(path: str | None):
 @click.option("--yes", is_flag=True, help="Apply without asking.")
 def import_scores(path: str, yes: bool):
     """Replace the score table with PATH, all or nothing, after showing what changes."""
+    file_format = score_table.file_format()
     try:
         with open(path, "rb") as handle:
-            incoming = ScoreTable.from_csv(decode_scores_bytes(handle.read()))
-    except ScoresFileError as error:
+            incoming = file_format.table.from_csv(file_format.decode(handle.read()))
+    except file_format.file_error as error:
         raise click.ClickException(f"{path} was not imported: {error}") from None
-    diff = diff_tables(store.score_table(), incoming)
+    diff = file_format.diff(score_table.whole_table(), incoming)
     click.echo(f"{len(diff['added'])} added, {len(diff['changed'])} changed, "
                f"{len(diff['removed'])} removed, {diff['unchanged']} unchanged.")
     if not yes and not click.confirm("Apply the import?"):
         click.echo("Nothing was changed.")
         return
     store.begin_write()
-    store.replace_scores(incoming)
+    score_table.replace(incoming)
     db.session.commit()
     scores_file.write_now()
     click.echo("Imported.")
@@ -78,7 +78,7 @@ def deck_group():
 
 @deck_group.command("check")
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--game", "key", default="mason", show_default=True,
+@click.option("--game", "key", default=registry.games()[0].key, show_default=True,
               help="Whose deck files they are (a game's key: " + ", ".join(d.key for d in registry.games()) + ").")
 def check_deck(paths: tuple[str, ...], key: str):
     """Check deck files; exit status 1 if any is invalid."""

@@ -17,17 +17,20 @@ import sqlite3
 import threading
 import time
 
+import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-IMMEDIATE = "mason_immediate"
+from .extensions import db
+
+IMMEDIATE = "card_table_immediate"
 BUSY_TIMEOUT_MS = 15000
 
 # One write transaction at a time in this process (a gevent lock under gunicorn's gevent workers,
 # which patch threading before the app is imported).
 _write_turn = threading.Lock()
-_HOLDS_TURN = "mason_write_turn"
+_HOLDS_TURN = "card_table_write_turn"
 
 
 def take_write_turn(session: Session) -> None:
@@ -56,9 +59,9 @@ def _end_write_turn(session: Session, transaction) -> None:
 
 
 def configure_engine(engine: Engine) -> None:
-    if engine.dialect.name != "sqlite" or getattr(engine, "_mason_configured", False):
+    if engine.dialect.name != "sqlite" or getattr(engine, "_card_table_configured", False):
         return
-    engine._mason_configured = True
+    engine._card_table_configured = True
 
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection, _record):
@@ -108,3 +111,16 @@ def begin_immediate_politely(raw: sqlite3.Connection, patience: float) -> bool:
                 return False
         time.sleep(pause)
         pause = min(2 * pause, 0.002)
+
+
+def by_name(column):
+    """ORDER BY a casefolded name column in code point order, as Python sorts (R3.3): SQLite
+    compares bytes already; PostgreSQL's default collation may follow a locale instead."""
+    return sa.collate(column, "C") if db.engine.dialect.name == "postgresql" else column
+
+
+def like_pattern(text: str) -> str:
+    """A LIKE pattern (escape character ``\\``) for names containing ``text``, compared as
+    casefolded keys."""
+    escaped = text.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"

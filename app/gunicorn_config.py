@@ -4,11 +4,11 @@ serve - the listening socket exists since before it started - never before."""
 
 from __future__ import annotations
 
-import os
+from config import setting
 
 
 def post_worker_init(worker) -> None:
     if worker.age == 1:  # the server's first worker (a worker started again later says nothing)
-        message = os.environ.get("MASON_READY_MESSAGE")
+        message = setting("READY_MESSAGE")
         if message:
             print(message, flush=True)

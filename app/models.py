@@ -63,7 +63,7 @@ class GameRecord(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     slug: Mapped[str] = mapped_column(sa.String(16), unique=True)
-    kind: Mapped[str] = mapped_column(sa.String(16), default="mason", server_default="mason")
+    kind: Mapped[str] = mapped_column(sa.String(16))  # the game's key in the registry
     options: Mapped[str] = mapped_column(sa.Text, default="{}", server_default="{}")
     state: Mapped[str] = mapped_column(sa.Text)
     initial_state: Mapped[str | None] = mapped_column(sa.Text, default=None)
@@ -113,6 +113,11 @@ class SeatRecord(db.Model):
 
     game: Mapped[GameRecord] = relationship(back_populates="seats")
 
+    @property
+    def code_is_live(self) -> bool:
+        """Whether the seat's join code still works (it has one, and it has not expired)."""
+        return self.join_code is not None and (self.code_expires_at is None or self.code_expires_at > utcnow())
+
 
 class ActionRecord(db.Model):
     """The action log: one row per applied action; (game, version) is unique, so the same
@@ -137,7 +142,7 @@ class PendingImport(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     token: Mapped[str] = mapped_column(sa.String(40), unique=True)
     csv_text: Mapped[str] = mapped_column(sa.Text)
-    table_digest: Mapped[str] = mapped_column(sa.String(64))  # store.scores_mark() of the table previewed
+    table_digest: Mapped[str] = mapped_column(sa.String(64))  # score_table.mark() of the table previewed
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -3,8 +3,8 @@ as dealt (``GameRecord.initial_state``) and the action log (``ActionRecord``, ap
 order); the steps a table shows one after another (paced computer turns); the list of finished
 games; and export and import of a finished game as JSON.
 
-One function rebuilds states (``replay``); the replay page, the paced steps and the import all
-use it, so a step is always exactly what the rules made of the stored actions.
+States are rebuilt from rows by the store (``store.replay``) alone; the replay page and the
+paced steps use it, so a step is always exactly what the rules made of the stored actions.
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ EXPORT_KIND = "card-table game"
 EXPORT_FORMAT = 1
 MAX_IMPORT_ACTIONS = 20_000  # far more than any game of the table takes
 MAX_PACED_STEPS = 40  # a browser far behind sees the last steps paced, the rest at once
+
+
+NOT_REPLAYABLE = "This game was stored before replays were kept."
 
 
 class ReplayError(ValueError):
@@ -58,31 +61,23 @@ def replay(record: GameRecord, rows: list[ActionRecord] | None = None) -> Iterat
     """The game's state after each action of its log, through its rules: (step, state) pairs.
     The same state object changes between steps: read it before asking for the next one."""
     if not replayable(record):
-        raise ReplayError("This game was stored before replays were kept.")
-    definition = store.definition_of(record)
-    state = definition.from_dict(json.loads(record.initial_state))
-    for number, row in enumerate(action_rows(record) if rows is None else rows, start=1):
-        action = definition.action_from_dict(json.loads(row.action))
-        outcome = state.apply(row.seat, action)
+        raise ReplayError(NOT_REPLAYABLE)
+    steps = store.replay(record, action_rows(record) if rows is None else rows)
+    for number, (row, outcome, state) in enumerate(steps, start=1):
         yield Step(number, row.version, row.seat, list(outcome.events)), state
-
-
-def initial_state(record: GameRecord) -> GameState:
-    if not replayable(record):
-        raise ReplayError("This game was stored before replays were kept.")
-    return store.definition_of(record).from_dict(json.loads(record.initial_state))
 
 
 def state_at(record: GameRecord, step: int) -> tuple[GameState, Step | None, int]:
     """The state after the first ``step`` actions (0: as dealt), the step that made it, and how
     many steps the game has."""
+    if not replayable(record):
+        raise ReplayError(NOT_REPLAYABLE)
     rows = action_rows(record)
     step = max(0, min(step, len(rows)))
-    state, made = initial_state(record), None
-    if step:
-        for made, state in replay(record, rows[:step]):
-            pass
-    return state, made, len(rows)
+    state, made = None, None
+    for made, state in replay(record, rows[:step]):
+        pass
+    return state or store.initial_state(record), made, len(rows)
 
 
 def steps_between(record: GameRecord, after_version: int, upto_version: int) -> Iterator[tuple[Step, GameState]]:
@@ -108,17 +103,13 @@ def finished_games(limit: int = 30, offset: int = 0) -> list[GameRecord]:
         .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc()).limit(limit).offset(offset)))
 
 
-def results_data(state: GameState) -> list[dict]:
-    return [{"seat": r.seat, "name": state.label(r.seat), "won": r.won, "score": r.score} for r in state.results()]
-
-
 def results_of(record: GameRecord) -> list[dict]:
     """A finished game's results as stored with it; worked out from its state for a game
     finished before they were stored."""
     if record.results:
         return json.loads(record.results)
     try:
-        return results_data(store.load_state(record))
+        return store.results_data(store.load_state(record))
     except (ValueError, KeyError):
         return []
 
@@ -136,14 +127,14 @@ def export(record: GameRecord) -> dict:
     if record.status != FINISHED:
         raise ReplayError("Only a finished game can be exported: its cards are still hidden.")
     if not replayable(record):
-        raise ReplayError("This game was stored before replays were kept.")
+        raise ReplayError(NOT_REPLAYABLE)
     definition = store.definition_of(record)
     return {
         "export": EXPORT_KIND,
         "format": EXPORT_FORMAT,
         "game": definition.key,
         "game_name": definition.name,
-        "options": json.loads(record.options or "{}"),
+        "options": store.options_of(record),
         "seats": [{"number": seat.number, "name": seat.name, "computer": seat.is_ai} for seat in record.seats],
         "deck": record.deck_cards.split() if record.deck_cards else None,
         "initial_state": json.loads(record.initial_state),
@@ -202,7 +193,7 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         raise ReplayError(f"The file's {len(actions)} actions do not finish the game.")
     claimed = data.get("results")
     if claimed is not None:
-        ours = [(r["seat"], r["won"], r["score"]) for r in results_data(state)]
+        ours = [(r["seat"], r["won"], r["score"]) for r in store.results_data(state)]
         theirs = [(r.get("seat"), r.get("won"), r.get("score")) for r in claimed if isinstance(r, dict)]
         if ours != theirs:
             raise ReplayError("The file's results are not what its actions make under the rules.")
@@ -218,27 +209,22 @@ def _moment(text: Any) -> datetime | None:
         return None
 
 
+@store.transaction
 def import_game(text: str) -> GameRecord:
     """Store an exported game that the rules replay to its end, as a finished, imported game (it
     changes no score: the game was counted where it was played). One transaction."""
     state, applied, data = read_export(text)
     definition = state.definition
-    initial = definition.from_dict(data["initial_state"])
     now = utcnow()
-    record = GameRecord(
-        slug=store.new_slug(), kind=definition.key, options=json.dumps(data.get("options") or {}),
-        state=store.dump_state(state), initial_state=store.dump_state(initial), headline="Game over",
-        version=1 + len(applied), status=FINISHED, host_token_hash="", imported=True,
-        results=json.dumps(results_data(state)),
-        deck_cards=" ".join(str(card) for card in data["deck"]) if isinstance(data.get("deck"), list) else None,
+    record = store.new_record(
+        definition, definition.from_dict(data["initial_state"]), options=data.get("options") or {},
+        deck=data["deck"] if isinstance(data.get("deck"), list) else None, status=FINISHED, imported=True,
         created_at=_moment(data.get("started_at")) or now, finished_at=_moment(data.get("finished_at")) or now,
         updated_at=now)
     for number, name in enumerate(state.names):
         record.seats.append(SeatRecord(number=number, name=name, is_ai=is_computer_name(name), device=HERE))
     store.begin_write()
-    db.session.add(record)
-    db.session.flush()
-    store.log_actions(record, 1, [outcome for _seat, _action, outcome in applied])
+    store.insert_game(record, state, [outcome for _seat, _action, outcome in applied])
     db.session.commit()
     return record
 

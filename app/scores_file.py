@@ -1,4 +1,4 @@
-"""``instance/scores.csv``: the server's own copy of Mason Rummy's score table (R7.5).
+"""``instance/scores.csv``: the server's own copy of the score table (Mason Rummy's R7.5).
 
 A game's end must not cost more with a bigger table, so it does not write the file: it marks it
 out of date, and a writer thread of the process (a greenlet under gunicorn's gevent workers)
@@ -6,7 +6,7 @@ rewrites it in the background - at once if the last write was over ``SCORES_FILE
 else when that time has passed, so game ends close together share one write. The file reflects
 the table within moments of every change (and is rewritten when a server starts, in case it was
 stopped before a write). The writing reads the table in chunks and pauses between them
-(``store.score_chunks``), so no request waits behind it, and writes atomically (a temporary
+(``score_table.chunks``), so no request waits behind it, and writes atomically (a temporary
 file, then a rename). Writers of several processes take turns on a lock file and each writes
 the table as it is once it holds the lock, so the file never goes back to an older table.
 """
@@ -21,11 +21,12 @@ import time
 
 from flask import Flask, current_app
 
-from . import store
 from .files import write_atomically
 from .offload import off_the_event_loop
+from .records import score_table
 
 log = logging.getLogger(__name__)
+EXTENSION = "card_table_scores_file"  # the app's writer, in app.extensions
 
 
 def write_now(app: Flask | None = None) -> None:
@@ -40,7 +41,7 @@ def write_now(app: Flask | None = None) -> None:
             except BlockingIOError:
                 time.sleep(0.02)
         try:
-            write_atomically(path, store.scores_csv_chunks(), prefix=".scores-",
+            write_atomically(path, score_table.csv_chunks(), prefix=".scores-",
                              sync=lambda fd: off_the_event_loop(os.fsync, fd))
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
@@ -105,9 +106,9 @@ class Writer:
 
 def writer(app: Flask | None = None) -> Writer:
     app = app or current_app._get_current_object()
-    existing = app.extensions.get("mason_scores_file")
+    existing = app.extensions.get(EXTENSION)
     if existing is None:
-        existing = app.extensions["mason_scores_file"] = Writer(app)
+        existing = app.extensions[EXTENSION] = Writer(app)
     return existing
 
 

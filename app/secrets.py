@@ -60,7 +60,7 @@ def ensure_admin_password(instance_path: str) -> None:
     password = secrets.token_urlsafe(12)
     if _create_once(path, generate_password_hash(password) + "\n"):
         print(
-            "\n  Mason Rummy admin password (shown once; only its hash is kept):"
+            "\n  The card table's admin password (shown once; only its hash is kept):"
             f"\n      {password}"
             f"\n  To change it, run in {PROJECT_ROOT}:"
             f"\n      {set_password_command()}\n",

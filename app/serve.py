@@ -1,4 +1,4 @@
-"""Serve Mason Rummy on the local network with gunicorn (`make run` calls this).
+"""Serve the card table on the local network with gunicorn (`make run` calls this).
 
 gevent workers hold many open connections at once (every table keeps an event stream open).
 PORT (default 5000) and WORKERS (default 2) come from the environment.
@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import socket
 import sys
+
+from config import setting
 
 from . import PROJECT_ROOT
 
@@ -47,22 +49,23 @@ def main() -> None:
               f"\n  Stop it, or serve on another port: make run PORT={port + 1}\n", file=sys.stderr, flush=True)
         sys.exit(1)
     address = lan_address()
-    os.environ.setdefault("MASON_PUBLIC_URL", f"http://{address}:{port}")
-    os.environ["MASON_SERVING"] = "1"  # the workers leave out the `flask db` commands (config.py)
+    public_url = setting("PUBLIC_URL") or f"http://{address}:{port}"
+    os.environ["CARD_TABLE_PUBLIC_URL"] = public_url
+    os.environ["CARD_TABLE_SERVING"] = "1"  # the workers leave out the `flask db` commands (config.py)
 
     # Create the secret key and (if not set in the environment) the admin password before the
     # workers start, so the password is printed once, here.
     from .secrets import ensure_admin_password, ensure_secret_key
 
-    instance = os.environ.get("MASON_INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
+    instance = setting("INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
     os.makedirs(instance, exist_ok=True)
     ensure_secret_key(instance)
     if not os.environ.get("ADMIN_PASSWORD"):
         ensure_admin_password(instance)
 
     # Printed by the first worker once it serves (app/gunicorn_config.py), not before.
-    os.environ["MASON_READY_MESSAGE"] = (
-        f"\n  Mason Rummy is ready. Open {os.environ['MASON_PUBLIC_URL']} on any device on this network"
+    os.environ["CARD_TABLE_READY_MESSAGE"] = (
+        f"\n  The card table is ready. Open {public_url} on any device on this network"
         f"\n  (on this computer: http://127.0.0.1:{port}). Stop with Ctrl+C.\n")
     command = [
         sys.executable, "-m", "gunicorn", "--config", "python:app.gunicorn_config",

@@ -1,12 +1,13 @@
 """Play games of computer players only, through the rules, and print what happened.
 
-    python -m app.simulate --games 1000 --players 3 [--game mason] [--seed 7] [--deck FILE]
+    python -m app.simulate --games 1000 --players 3 [--game KEY] [--seed 7] [--deck FILE]
                            [--random-seats 2,3]
 
 Every game goes through the game's protocol exactly as a real one does: ``new_state`` with
 ``AI`` names and the ``autoplay`` loop (the one the web and the terminals use), dealing on
-between rounds. Shuffled game number ``n`` uses the seed ``"<seed>/<n>"``, so a run is
-reproducible. ``--random-seats`` seats play the game's baseline player instead (Mason Rummy's
+between rounds. The game is the first registered one (Mason Rummy) unless ``--game`` names
+another. Shuffled game number ``n`` uses the seed ``"<seed>/<n>"``, so a run is reproducible.
+``--random-seats`` seats play the game's baseline player instead (Mason Rummy's
 draws and lays down by R8.1/R8.2 but discards a random card, a seeded generator per game), which
 measures the computer player's strategy. ``--random-discard`` is the same option under the name
 Mason Rummy's README uses.
@@ -46,10 +47,15 @@ def play_bot_game(definition: GameDefinition, players: int, *, seed: int | str |
     return state
 
 
+def default_game() -> GameDefinition:
+    """The game simulated unless another is named: the first registered one."""
+    return registry.games()[0]
+
+
 def play_ai_game(players: int, *, seed: int | str | None = None, deck: Sequence[Card] | None = None,
                  random_seats: Sequence[int] = (), rng: random.Random | None = None) -> GameState:
-    """A Mason Rummy game of computer seats (see ``play_bot_game``)."""
-    return play_bot_game(registry.get("mason"), players, seed=seed, deck=deck, random_seats=random_seats,
+    """A game of the default game with computer seats only (see ``play_bot_game``)."""
+    return play_bot_game(default_game(), players, seed=seed, deck=deck, random_seats=random_seats,
                          rng=rng or random.Random(f"{seed}/discards"))
 
 
@@ -58,7 +64,7 @@ class Stats:
 
     def __init__(self, players: int, definition: GameDefinition | None = None):
         self.players = players
-        self.definition = definition or registry.get("mason")
+        self.definition = definition or default_game()
         self.games = 0
         self.wins = [0] * players  # per seat
         self.scores = [0] * players  # per seat, summed final scores
@@ -97,7 +103,7 @@ class Stats:
 def simulate(games: int, players: int, *, seed: int = 0, deck: Sequence[Card] | None = None,
              random_seats: Sequence[int] = (), definition: GameDefinition | None = None) -> tuple[Stats, float]:
     """Play ``games`` games; return the totals and the seconds they took."""
-    definition = definition or registry.get("mason")
+    definition = definition or default_game()
     stats = Stats(players, definition)
     started = time.perf_counter()
     for number in range(games):
@@ -129,7 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     keys = [definition.key for definition in registry.games() if definition.bot is not None]
     parser = argparse.ArgumentParser(prog="python -m app.simulate",
                                      description="Play games of computer players only and print statistics.")
-    parser.add_argument("--game", choices=keys, default="mason", help="which game (default mason)")
+    default = default_game().key
+    parser.add_argument("--game", choices=keys, default=default, help=f"which game (default {default})")
     parser.add_argument("--games", type=_positive, required=True, help="how many games to play")
     parser.add_argument("--players", type=int, required=True, help="seats per game")
     parser.add_argument("--seed", type=int, default=0, help="seed for the shuffles (default 0)")
@@ -156,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     stats, seconds = simulate(args.games, args.players, seed=args.seed, deck=deck, random_seats=random_seats,
                               definition=definition)
     source = f"stacked deck {args.deck}" if deck else f"shuffled decks, seed {args.seed}"
-    game = "" if definition.key == "mason" else f"{definition.name}: "
+    game = "" if definition is default_game() else f"{definition.name}: "  # the default goes unnamed
     print(f"{game}{args.games} AI-only games, {args.players} players, {source}")
     print(stats.report(seconds, random_seats))
     return 0

@@ -1,11 +1,13 @@
-"""Stacked deck files on disk, for every game: Mason Rummy's live in ``decks/`` (its terminal
-game and R9.4 look there), every other game's in ``decks/<key>/``. Each is checked by its game's
-own parser (``GameDefinition.parse_deck``) when it is read and before an upload is stored."""
+"""Stacked deck files on disk, for every game, in the folder its definition names
+(``decks_folder``): ``decks/<key>/`` by default, ``decks/`` itself for Mason Rummy (its terminal
+game reads there, R9.4). Each is checked by its game's own parser (``GameDefinition.parse_deck``)
+when it is read and before an upload is stored."""
 
 from __future__ import annotations
 
 import os
 
+from .core import registry
 from .core.cards import Card
 from .core.decks import DeckError
 from .core.protocol import GameDefinition
@@ -15,14 +17,18 @@ DECK_SUFFIX = ".deck"
 MAX_DECK_NAME = 80  # characters of a deck file's name, ".deck" included
 
 
-def mason():
-    from .games.mason import MASON
-
-    return MASON
+def subfolder(definition: GameDefinition) -> str:
+    """The game's folder under the decks folder ("" for the decks folder itself)."""
+    return definition.key if definition.decks_folder is None else definition.decks_folder
 
 
 def folder_for(decks_root: str, definition: GameDefinition) -> str:
-    return decks_root if definition.key == "mason" else os.path.join(decks_root, definition.key)
+    return os.path.join(decks_root, subfolder(definition)) if subfolder(definition) else decks_root
+
+
+def where(definition: GameDefinition) -> str:
+    """The game's folder as players read it: ``decks/`` or ``decks/<key>/``."""
+    return "/".join(filter(None, ["decks", subfolder(definition)])) + "/"
 
 
 def deck_names(decks_root: str, definition: GameDefinition) -> list[str]:
@@ -37,9 +43,12 @@ def deck_names(decks_root: str, definition: GameDefinition) -> list[str]:
 
 def read_deck_file(path: str | os.PathLike, definition: GameDefinition | None = None,
                    seats: int | None = None) -> list[Card]:
-    """Read and validate a deck file (Mason Rummy's, unless ``definition`` says otherwise); a
-    file that cannot be read is a ``DeckError`` too (R2.2)."""
-    definition = definition or mason()
+    """Read and validate a deck file of ``definition``'s game (the first registered game's, if
+    None); a file that cannot be read is a ``DeckError`` too (R2.2)."""
+    if definition is None:
+        import app.games  # noqa: F401  (registers every game)
+
+        definition = registry.games()[0]
     try:
         text = read_text_file(path, what="deck file")
     except FileProblem as problem:
@@ -57,6 +66,5 @@ def resolve(decks_root: str, definition: GameDefinition, answer: str, seats: int
         example = names[0] if names else "game.deck"
         raise DeckError(f"'{answer}' is not a deck file name: type just the name, such as {example}")
     if name not in names:
-        where = "decks/" if definition.key == "mason" else f"decks/{definition.key}/"
-        raise DeckError(f"there is no deck file named '{answer}' in {where}")
+        raise DeckError(f"there is no deck file named '{answer}' in {where(definition)}")
     return name, read_deck_file(os.path.join(folder_for(decks_root, definition), name), definition, seats)

@@ -84,6 +84,7 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
     from app.extensions import db
     from app.models import FINISHED, HERE, OWN, ActionRecord, GameRecord, SeatRecord, utcnow
     from app.games.mason import MASON
+    from app.records import score_table
 
     app = create_app(instance_path=instance, ADMIN_PASSWORD=harness.ADMIN_PASSWORD,
                      SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(instance, "mason.db"))
@@ -95,7 +96,7 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
                      for seat in range(players)]
             tables.create_game(MASON, specs)
         templates = finished_game_templates(min(finished, 100)) if finished else []
-        scores = store.score_table()
+        scores = score_table.whole_table()
         games, seats, actions = GameRecord.__table__, SeatRecord.__table__, ActionRecord.__table__
         start = db.session.scalar(sa.select(sa.func.coalesce(sa.func.max(games.c.id), 0)))
         now = utcnow()
@@ -123,7 +124,7 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
             db.session.execute(sa.insert(actions), action_rows)
             db.session.commit()
         if finished:
-            store.replace_scores(scores)
+            score_table.replace(scores)
             db.session.commit()
             scores_file.write_now(app)
         db.session.remove()

@@ -62,6 +62,11 @@ def fill(instance: str, rows: int) -> None:
     from app.games.mason import ScoreRow, ScoreTable
     from app.models import GameStat
 
+    try:
+        from app.records.score_table import replace as replace_scores
+    except ImportError:  # an older checkout (MASON_BENCH_ROOT)
+        replace_scores = store.replace_scores
+
     app = create_app(instance_path=instance, ADMIN_PASSWORD=harness.ADMIN_PASSWORD,
                      SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(instance, "mason.db"))
     rng = random.Random(7)
@@ -71,7 +76,7 @@ def fill(instance: str, rows: int) -> None:
             won = rng.randrange(0, 20)
             table.scores[name.casefold()] = ScoreRow(name, won, rng.randrange(0, 20), rng.randrange(0, 90) if won else None)
         store.begin_write()
-        store.replace_scores(table)
+        replace_scores(table)
         db.session.execute(sa.insert(GameStat.__table__), [
             {"game": "points", "name": f"P{number:06d}", "name_key": f"p{number:06d}",
              "figures": f'{{"deals_played":{number % 9},"deals_won":{number % 4},"net_points":{number % 50},"best_deal":3}}'}
@@ -121,12 +126,12 @@ def game_ends(server: harness.LiveServer, games: int) -> list[float]:
         slug = path.rstrip("/").rsplit("/", 1)[1]
         for _round in range(5):
             page = harness.Page(host.fetch(f"/games/{slug}/table").body)
-            if page.over:
+            if page.game_over:
                 break
             answer = host.post(f"/games/{slug}/act", {"action": "next_round", "version": str(page.version)}, htmx=True)
             if answer.status != 200:
                 raise RuntimeError(f"next round: {answer.status}\n{answer.body[:800]}")
-            if harness.Page(answer.body).over:
+            if harness.Page(answer.body).game_over:
                 ends.append(answer.seconds)
                 break
     host.close()
@@ -190,7 +195,7 @@ def admin_import(server: harness.LiveServer, rows: int) -> dict:
     out = io.StringIO()
     csv.writer(out, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows)
     data = out.getvalue().encode()
-    body, content_type = multipart("scores", "scores.csv", data, {"csrf_token": admin.csrf})
+    body, content_type = multipart("scores", "scores.csv", data, {"csrf_token": admin.csrf_token()})
     cookie = "; ".join(f"{k}={v}" for k, v in admin.cookies.items())
 
     host = harness.Browser(server.url, "host")
@@ -279,7 +284,7 @@ def main() -> int:
         times, size = timed(browser, "/scores.csv", max(3, args.repeat // 3))
         print(row("/scores.csv download (streamed)", times, size), flush=True)
 
-        print(f"\na game's end (the request that deals the last round and the AI plays it out)")
+        print("\na game's end (the request that deals the last round and the AI plays it out)")
         ends_big = game_ends(big, args.games)
         ends_small = game_ends(small, args.games)
         print(row(f"with {args.rows:,} score rows", ends_big, None, 50))

@@ -1,14 +1,14 @@
 """Fixtures shared by the web, LAN, reliability and browser tests.
 
 Real parts, not mocks: every test gets its own database, migrated by the project's Alembic
-migrations. SQLite by default (a real file); set MASON_TEST_DATABASE to a PostgreSQL server URL
-(for example ``postgresql://postgres@127.0.0.1:55432/postgres``) to run the same tests against
-PostgreSQL: each test then gets a database cloned from a migrated template.
+migrations. SQLite by default (a real file); set CARD_TABLE_TEST_DATABASE (or MASON_TEST_DATABASE)
+to a PostgreSQL server URL (for example ``postgresql://postgres@127.0.0.1:55432/postgres``) to
+run the same tests against PostgreSQL: each test then gets a database cloned from a migrated
+template.
 """
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import uuid
@@ -19,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tests/support
 
+from config import setting  # noqa: E402
 from support.databases import TestDatabases  # noqa: E402
 from support.live import LiveServer  # noqa: E402
 from support.web import Player  # noqa: E402
@@ -29,7 +30,7 @@ TEST_DECKS = ROOT / "tests" / "data" / "decks"
 
 @pytest.fixture(scope="session")
 def databases(tmp_path_factory):
-    manager = TestDatabases(os.environ.get("MASON_TEST_DATABASE"), tmp_path_factory.mktemp("db-template"))
+    manager = TestDatabases(setting("TEST_DATABASE"), tmp_path_factory.mktemp("db-template"))
     yield manager
     manager.close()
 
@@ -67,7 +68,7 @@ def app(database_url, decks_folder, tmp_path):
     from app import scores_file
     from app.extensions import db
 
-    if "mason_scores_file" in application.extensions:  # its writer must not outlive the database
+    if scores_file.EXTENSION in application.extensions:  # its writer must not outlive the database
         scores_file.writer(application).stop(timeout=10)
     with application.app_context():
         db.session.remove()
@@ -94,10 +95,28 @@ def make_player(app):
 def live_server(database_url, decks_folder, tmp_path):
     """The app served as `make run` serves it: gunicorn, gevent workers, a real database."""
     server = LiveServer(tmp_path / "live-instance", database_url, decks_folder,
-                        workers=int(os.environ.get("MASON_TEST_WORKERS", "2")))
+                        workers=int(setting("TEST_WORKERS", "2")))
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def make_live_server(database_url, decks_folder, tmp_path):
+    """Starts live servers like ``live_server``'s with other settings: ``workers`` and extra
+    environment (``IDLE_SECONDS=0``, limits...); each stops after the test."""
+    servers = []
+
+    def start(workers: int = 2, **env) -> LiveServer:
+        server = LiveServer(tmp_path / f"live-{len(servers)}", database_url, decks_folder, workers=workers,
+                            env={key: str(value) for key, value in env.items()})
+        servers.append(server)
+        server.start()
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
 
 
 @pytest.fixture

@@ -343,6 +343,51 @@ def seat_labels(names: Sequence[str]) -> list[str]:
     return [f"{name} {seat + 1}" if names.count(name) > 1 else name for seat, name in enumerate(names)]
 
 
+# -- what the house needs to know of a game, as data (like OpenSpiel's GameType) --------------
+
+# How a game is set up (``GameDefinition.setup_flow``).
+ONE_FORM = "one form"  # one form: the seats, the game's options, a stacked deck
+MENUS = "menus"  # one question a page, in the words of the game's terminal menus (``MenuFlow``)
+
+# What the house keeps of finished games, long-term (``GameDefinition.score_keeping``).
+STATISTICS = "statistics"  # per-name figures: the definition's ``statistics``
+SCORE_TABLE = "score table"  # the game's own score table and its file (``ScoreTableFormat``)
+
+
+@dataclass(frozen=True)
+class MenuFlow:
+    """A set-up asked one question a page, as the game's terminal asks it. The first menu is the
+    home page's first form: its answers show the scores, start a game of some players (with or
+    without a stacked deck, whose name is asked next) or quit. Then every seat is asked the seat
+    menu: a new player's name, or a returning player from the score table's names."""
+
+    first_menu: tuple[str, ...]
+    games: Mapping[int, tuple[int, bool]]  # an answer of the first menu -> (players, stacked deck?)
+    view_scores: int  # the first menu's answer that shows the scores
+    quit: int  # ...and the one that ends the session
+    seat_menu: tuple[str, ...]  # a new player, a returning player: in this order
+    names_listed: int = 20  # the returning players' list shows this many names; a search finds the others
+
+
+@dataclass(frozen=True)
+class ScoreTableFormat:
+    """A game's own long-term score table (games won, games lost, best score per name) and the
+    text file that holds it: the game's pure reader and writer, which the house keeps its rows
+    with. ``table(rows)`` has ``scores`` ({casefolded name: row}), ``record_game``, ``to_csv``,
+    ``sorted_rows`` and ``table.from_csv(text)``; ``row(name, won, lost, best)``; ``file_error``
+    (``reason``, ``line``) refuses a file; ``decode`` reads a file's bytes as text; ``diff``
+    says what replacing one table by another changes; a name a spreadsheet would run as a formula
+    starts with ``escape`` in the file."""
+
+    table: Callable[..., Any]
+    row: Callable[..., Any]
+    file_error: type[ValueError]
+    decode: Callable[[bytes], str]
+    diff: Callable[[Any, Any], dict]
+    escape: str
+    file_name: str = "scores.csv"
+
+
 # -- the definition and the state -------------------------------------------------------------------
 
 
@@ -365,7 +410,14 @@ class GameDefinition(ABC):
     # round): the moves of ``legal(None)``. Every other action needs the seat it is made for.
     table_actions: frozenset[str] = frozenset()
     action_kinds: ClassVar[Mapping[type, ActionKind]] = {}
-    has_score_table = False  # Mason Rummy keeps its own R7.4 score table instead of statistics
+    # What the house needs to know, as data (see ``MenuFlow`` and ``ScoreTableFormat`` above):
+    setup_flow: str = ONE_FORM
+    menus: MenuFlow | None = None  # the MENUS flow's menus
+    # The folder of its stacked deck files, under the decks folder: None is ``<key>/``, "" the
+    # decks folder itself.
+    decks_folder: str | None = None
+    score_keeping: str = STATISTICS
+    score_table: ScoreTableFormat | None = None  # the SCORE_TABLE's rows and file
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -9,15 +9,16 @@ import os
 import socket
 import urllib.parse
 
-from flask import Flask, render_template, request, url_for
+from flask import Flask, request, url_for
 from flask_compress import Compress
-from flask_wtf.csrf import CSRFError
 from jinja2 import pass_context
 from markupsafe import Markup
-from werkzeug.exceptions import HTTPException
+
+from config import setting
 
 from ..core.cards import Card, deck_by_key
-from ..htmx import is_htmx, vary_on_htmx
+from ..htmx import vary_on_htmx
+from .errors import render_error
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -27,11 +28,11 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from . import admin, events, history, lan, menu, scores, setup, table
+    from . import admin, errors, events, history, lan, menu, play, scores, setup
 
-    for module in (menu, setup, table, lan, scores, admin, events, history):
+    for module in (menu, setup, play, lan, scores, admin, events, history):
         app.register_blueprint(module.bp)
-    if os.environ.get("MASON_BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
+    if setting("BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
         from . import bench
 
         app.register_blueprint(bench.bp)
@@ -72,25 +73,7 @@ def register(app: Flask) -> None:
             vary_on_htmx(response)
         return response
 
-    @app.errorhandler(CSRFError)
-    def csrf_error(error):
-        return render_error(400, "This form has expired or did not come from this site. "
-                                 "Reload the page and try again; nothing was changed.")
-
-    @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):
-        messages = {
-            404: "There is nothing here.",
-            405: "That is not how this page is used.",
-            413: "That file is too large.",
-        }
-        return render_error(error.code or 500, messages.get(error.code, error.description or error.name))
-
-    @app.errorhandler(Exception)
-    def server_error(error):  # never show a traceback (or any state) to players
-        app.logger.exception("Unhandled error")
-        return render_error(500, "Something went wrong on the server. Nothing you did was lost: "
-                                 "every finished action is saved. Reload the page.")
+    errors.register(app)
 
 
 @functools.cache
@@ -106,7 +89,7 @@ def machine_names() -> frozenset[str]:
 
 def own_host_names(allowed) -> frozenset[str]:
     names = set(machine_names()) | {name.lower().rstrip(".") for name in allowed}
-    public = urllib.parse.urlsplit(os.environ.get("MASON_PUBLIC_URL", "")).hostname
+    public = urllib.parse.urlsplit(setting("PUBLIC_URL", "")).hostname
     if public:
         names.add(public.lower())
     return frozenset(names)
@@ -137,14 +120,9 @@ def host_is_allowed(host: str, names: frozenset[str]) -> bool:
     return name in names or name.endswith(".localhost")
 
 
-def render_error(status: int, message: str):
-    template = "errors/_error.html" if is_htmx() else "errors/error.html"
-    return render_template(template, status=status, message=message), status
-
-
 def _register_card_faces(app: Flask) -> None:
-    """``card(id)``: the card of the table's deck (the template's ``deck_key``, Mason Rummy's by
-    default); ``card_face(id, extra)``: the HTML of the ``face`` macro (templates/table/_card.html)
+    """``card(id)``: the card of the table's deck (the template's ``deck_key``: a table's
+    ``TableView`` has it); ``card_face(id, extra, deck_key)``: the HTML of the ``face`` macro (templates/table/_card.html)
     for one card, made once per card and kept - a card always looks the same - instead of calling
     the macro for every card on every render of every table."""
 
@@ -154,12 +132,12 @@ def _register_card_faces(app: Flask) -> None:
         return Markup(app.jinja_env.get_template("table/_card.html").module.face(card, extra))
 
     @pass_context
-    def card_face(context, card_id: str, extra: str = "") -> Markup:
-        return face(context.get("deck_key") or "mason", card_id, extra)
+    def card_face(context, card_id: str, extra: str = "", deck_key: str | None = None) -> Markup:
+        return face(deck_key or context["deck_key"], card_id, extra)
 
     @pass_context
     def card(context, card_id: str) -> Card:
-        return deck_by_key(context.get("deck_key") or "mason").parse(card_id)
+        return deck_by_key(context["deck_key"]).parse(card_id)
 
     app.jinja_env.globals.update(card_face=card_face, card=card)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import secrets
 from datetime import timedelta
 
@@ -14,21 +13,20 @@ from flask import (
 )
 from werkzeug.utils import secure_filename
 
-from .. import score_import, scores_file, stacked_decks, store, tables
+from .. import limits, score_import, stacked_decks, store, tables
 from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
 from ..extensions import db
 from ..files import write_atomically
-from ..games.mason import MASON, ScoresFileError
-from ..games.mason.scores import decode_scores_bytes
-from ..models import AdminFailure, AdminSession, PendingImport, ScoreEntry, utcnow
+from ..models import AdminFailure, AdminSession, utcnow
+from ..records import score_table
+from ..refusal import Refusal
 from ..secrets import admin_credential, check_admin_password
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
 MAX_DECK_BYTES = 64 * 1024  # a deck is 65 codes; anything this large is not one
 MAX_SCORES_BYTES = 1024 * 1024
-IMPORT_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")
 
 
 def is_admin() -> bool:
@@ -100,14 +98,36 @@ def admin_required(view):
 # -- logging in ----------------------------------------------------------------------------------
 
 
-def client_address() -> str:
-    return (request.remote_addr or "unknown")[:64]
-
-
 def recent_failures(address: str) -> int:
     since = utcnow() - timedelta(seconds=current_app.config["ADMIN_FAILURE_WINDOW_SECONDS"])
     return db.session.scalar(sa.select(sa.func.count()).select_from(AdminFailure)
                              .where(AdminFailure.address == address, AdminFailure.at >= since))
+
+
+class LoginRefused(Refusal):
+    pass
+
+
+@store.transaction
+def log_in(address: str, password: str) -> None:
+    """Open an admin session for this browser, or refuse (``LoginRefused``) a wrong password or
+    a device over its limit of wrong ones.
+
+    Failures are counted and recorded in one write transaction that holds the lock (BEGIN
+    IMMEDIATE on SQLite, a table lock on PostgreSQL): guesses sent at once, to one worker or
+    several, cannot all pass the limit together, nor fail with "database is locked"."""
+    store.begin_write()
+    if db.engine.dialect.name == "postgresql":
+        db.session.execute(sa.text(f"LOCK TABLE {AdminFailure.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
+    if recent_failures(address) >= current_app.config["ADMIN_MAX_FAILURES"]:
+        minutes = current_app.config["ADMIN_FAILURE_WINDOW_SECONDS"] // 60
+        raise LoginRefused(f"Too many wrong passwords from this device. Try again in {minutes} minutes.", 429)
+    if not check_admin_password(current_app.config, current_app.instance_path, password):
+        db.session.add(AdminFailure(address=address))
+        db.session.commit()
+        raise LoginRefused("That is not the admin password.", 401)
+    start_admin_session()
+    db.session.commit()
 
 
 @bp.get("/login")
@@ -117,27 +137,13 @@ def login():
 
 @bp.post("/login")
 def do_login():
-    address = client_address()
     target = request.form.get("next", "")
     if not target.startswith("/admin") or target.startswith("//"):
         target = url_for("admin.index")
-    # Count and record failures in one write transaction that holds the lock (BEGIN IMMEDIATE on
-    # SQLite, a table lock on PostgreSQL): guesses sent at once, to one worker or several, cannot
-    # all pass the limit together, nor fail with "database is locked".
-    store.begin_write()
-    if db.engine.dialect.name == "postgresql":
-        db.session.execute(sa.text(f"LOCK TABLE {AdminFailure.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
-    if recent_failures(address) >= current_app.config["ADMIN_MAX_FAILURES"]:
-        db.session.rollback()
-        minutes = current_app.config["ADMIN_FAILURE_WINDOW_SECONDS"] // 60
-        return render_template("admin/login.html", next=target, message=(
-            f"Too many wrong passwords from this device. Try again in {minutes} minutes.")), 429
-    if not check_admin_password(current_app.config, current_app.instance_path, request.form.get("password", "")):
-        db.session.add(AdminFailure(address=address))
-        db.session.commit()
-        return render_template("admin/login.html", next=target, message="That is not the admin password."), 401
-    start_admin_session()
-    db.session.commit()
+    try:
+        log_in(limits.client_address(), request.form.get("password", ""))
+    except LoginRefused as refused:
+        return render_template("admin/login.html", next=target, message=refused.message), refused.status
     return redirect(target, 303)
 
 
@@ -176,9 +182,10 @@ def render_admin(message: str | None = None, error: str | None = None, status: i
 
 
 def deck_game():
-    """The game a deck form is about (Mason Rummy unless the form says otherwise)."""
+    """The game a deck form is about (the first game with decks unless the form says otherwise)."""
+    default = next((definition.key for definition in registry.games() if definition.deck is not None), "")
     try:
-        definition = registry.get(request.form.get("game") or MASON.key)
+        definition = registry.get(request.form.get("game") or default)
     except registry.UnknownGame:
         raise ValueError("Choose one of the table's games.") from None
     if definition.deck is None:
@@ -266,66 +273,30 @@ def import_preview():
     """Validate the whole file (R7.5), then show what would change; nothing changes yet. Parsed,
     read and compared a slice at a time (app/score_import.py): a 30,000-row file keeps no other
     request waiting."""
+    if score_table.game() is None:
+        abort(404)
     try:
         _name, data = uploaded("scores", ".csv", MAX_SCORES_BYTES)
-        text = decode_scores_bytes(data)
+        text = score_table.file_format().decode(data)
         incoming = score_import.parse(text)
-    except (ValueError, ScoresFileError) as error:
+    except ValueError as error:  # (the format's file errors are ValueErrors)
         return render_template("admin/import.html", error=f"The file was not imported: {error}"), 400
-    current, mark = store.score_table_and_mark()
+    current, mark = score_table.table_and_mark()
     diff = score_import.preview(current, incoming)
-    pending = PendingImport(token=secrets.token_urlsafe(16), csv_text=text, table_digest=mark)
-    store.begin_write()
-    db.session.add(pending)
-    db.session.commit()
-    return render_template("admin/import_preview.html", token=pending.token, diff=diff, total=len(incoming),
+    token = score_import.remember(text, mark)
+    return render_template("admin/import_preview.html", token=token, diff=diff, total=len(incoming),
                            shown=score_import.PREVIEW_ROWS)
-
-
-CHANGED_SINCE_PREVIEW = ("The score table changed since the preview (a game ended): upload the file again "
-                         "to see a new preview.")
 
 
 @bp.post("/scores/import/<token>")
 @admin_required
 def import_apply(token: str):
-    """Apply a previewed import, all or nothing, unless the table changed since the preview.
-
-    In bulk, so that no other request waits behind it: the file is parsed a slice at a time,
-    without any lock; then one short write transaction checks that the table is still the one
-    the preview saw (``store.scores_mark``: no game has ended since), deletes the old rows and
-    inserts the new ones in bulk."""
-    pending = None
-    if IMPORT_TOKEN.fullmatch(token):  # checked before the query (token_urlsafe's alphabet)
-        pending = db.session.scalar(sa.select(PendingImport).where(PendingImport.token == token))
-    if pending is None:
-        db.session.rollback()
-        return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
-    pending_id, text, seen = pending.id, pending.csv_text, pending.table_digest
-    db.session.rollback()
-    if "cancel" in request.form:
-        forget_import(pending_id)
+    """Apply a previewed import, all or nothing, unless the table changed since the preview (or
+    cancel it)."""
+    try:
+        applied = score_import.apply(token, cancel="cancel" in request.form)
+    except score_import.ImportRefused as refused:
+        return render_template("admin/import.html", error=refused.message), refused.status
+    if not applied:
         return redirect(url_for("admin.index"), 303)
-    rows = score_import.rows_for_insert(score_import.parse(text))
-
-    store.begin_write()
-    if db.engine.dialect.name == "postgresql":  # game ends wait until the import is in
-        db.session.execute(sa.text(f"LOCK TABLE {ScoreEntry.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
-    if db.session.get(PendingImport, pending_id) is None:  # applied or cancelled meanwhile
-        db.session.rollback()
-        return render_template("admin/import.html", error="That import was already applied or cancelled."), 409
-    if not secrets.compare_digest(store.scores_mark(), seen):
-        db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
-        db.session.commit()
-        return render_template("admin/import.html", error=CHANGED_SINCE_PREVIEW), 409
-    store.replace_scores(None, rows)
-    db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
-    db.session.commit()
-    scores_file.mark_stale()
     return redirect(url_for("scores.index", imported=1), 303)
-
-
-def forget_import(pending_id: int) -> None:
-    store.begin_write()
-    db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
-    db.session.commit()

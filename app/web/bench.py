@@ -1,4 +1,4 @@
-"""Bench-only routes, registered only when MASON_BENCH_ROUTES=1 (never by `make run` otherwise).
+"""Bench-only routes, registered only when CARD_TABLE_BENCH_ROUTES=1 (never by `make run` otherwise).
 
 - /bench/bump/<slug> (bench/live.py): a bare publish that bumps a game's version and nothing
   else, so the benchmark can time publish -> event through the same watcher and stream as a real
@@ -20,12 +20,12 @@ bp = Blueprint("bench", __name__, url_prefix="/bench")
 
 
 @bp.post("/bump/<slug>")
+@store.transaction
 def bump(slug: str):
     store.begin_write()
     result = db.session.execute(
         sa.update(GameRecord).where(GameRecord.slug == slug).values(version=GameRecord.version + 1))
     if result.rowcount != 1:
-        db.session.rollback()
         abort(404)
     version = db.session.scalar(sa.select(GameRecord.version).where(GameRecord.slug == slug))
     db.session.commit()
@@ -34,11 +34,11 @@ def bump(slug: str):
 
 
 @bp.post("/row/<slug>")
+@store.transaction
 def row(slug: str):
     store.begin_write()
     version = db.session.scalar(sa.select(GameRecord.version).where(GameRecord.slug == slug))
     if version is None:
-        db.session.rollback()
         abort(404)
     db.session.execute(sa.update(GameRecord).where(GameRecord.slug == slug).values(updated_at=utcnow()))
     db.session.commit()

@@ -40,7 +40,7 @@ class Doorbell:
     database, the only shared state, and still polls on its own, so a lost ring (or a system
     without abstract sockets) only costs the poll interval."""
 
-    PREFIX = "\0mason-doorbell-"
+    PREFIX = "\0card-table-doorbell-"
 
     def __init__(self, instance_path: str):
         self.folder = os.path.join(instance_path, "doorbells")
@@ -187,9 +187,9 @@ class VersionWatcher:
 
 def watcher() -> VersionWatcher:
     app = current_app._get_current_object()
-    existing = app.extensions.get("mason_watcher")
+    existing = app.extensions.get("card_table_watcher")
     if existing is None:
-        existing = app.extensions["mason_watcher"] = VersionWatcher(app)
+        existing = app.extensions["card_table_watcher"] = VersionWatcher(app)
     return existing
 
 
@@ -259,9 +259,9 @@ class StreamGate:
 
 def gate() -> StreamGate:
     app = current_app._get_current_object()
-    existing = app.extensions.get("mason_stream_gate")
+    existing = app.extensions.get("card_table_stream_gate")
     if existing is None:
-        existing = app.extensions["mason_stream_gate"] = StreamGate(app.config, watcher())
+        existing = app.extensions["card_table_stream_gate"] = StreamGate(app.config, watcher())
     return existing
 
 

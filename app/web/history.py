@@ -11,7 +11,7 @@ from markupsafe import Markup
 from .. import replays, store, tables
 from ..models import FINISHED
 from .admin import admin_required
-from .table import access, load_record, table_context
+from .play import load_record, spectator_view, view_for
 
 bp = Blueprint("history", __name__)
 
@@ -24,14 +24,9 @@ def log(slug: str):
     """The whole game's log, as this browser may see it (a spectator's, with ``watch=1``)."""
     record = load_record(slug)
     state = store.load_state(record)
-    watching = request.args.get("watch") == "1"
-    held = tables.Held() if watching else access(record)
-    context = table_context(record, state, held, watching=watching)
-    lines = state.view(context["me"]).get("log") or []
-    by_computer = tables.standin_lines(record, 0, len(lines)) if record.standins else {}
-    lines = [dict(event, by=state.label(by_computer[index]) if index in by_computer else None)
-             for index, event in enumerate(lines)]
-    return render_template("history/log.html", lines=lines, **{k: v for k, v in context.items() if k != "log"})
+    table = view_for(record, state, watching=request.args.get("watch") == "1")
+    lines = tables.log_lines(record, state, state.view(table.me).get("log") or [])
+    return render_template("history/log.html", **table.replace(log=lines).context())
 
 
 @bp.get("/games/<slug>/steps")
@@ -46,10 +41,9 @@ def steps(slug: str):
     me = request.args.get("me", type=int)
     parts = []
     for step, state in replays.steps_between(record, after, upto):
-        context = table_context(record, state, tables.Held(), watching=True)
-        context.update(me=me, version=step.version, replay=True)
+        table = spectator_view(record, state).replace(me=me, version=step.version, replay=True)
         text = " ".join(event["text"] for event in step.events)
-        board = render_template("games/" + record.kind + "/_board.html", **context)
+        board = render_template("games/" + record.kind + "/_board.html", **table.context())
         parts.append(Markup('<template class="step" data-version="{}" data-text="{}">{}</template>').format(
             step.version, text, Markup(board)))
     return Response(Markup("").join(parts), mimetype="text/html")
@@ -87,9 +81,9 @@ def replay(slug: str):
     except replays.ReplayError as error:
         return render_template("history/replay.html", error=str(error), record=record, game=store.definition_of(record)), 404
     step = made.number if made else 0
-    context = table_context(record, state, tables.Held(), watching=True)
-    context.update(replay=True, finished=state.is_over(), results=state.results() if state.is_over() else [])
-    return render_template("history/replay.html", step=step, total=total, made=made, record=record, **context)
+    table = spectator_view(record, state).replace(replay=True, finished=state.is_over(),
+                                                   results=state.results() if state.is_over() else [])
+    return render_template("history/replay.html", step=step, total=total, made=made, record=record, **table.context())
 
 
 @bp.get("/games/<slug>/export.json")
@@ -122,7 +116,6 @@ def import_game():
     except UnicodeDecodeError:
         return render_template("history/import.html", message="The file is not text (UTF-8 JSON)."), 400
     except replays.ReplayError as error:
-        store.db.session.rollback()
         return render_template("history/import.html", message=f"The game was not imported: {error}"), 422
     return redirect(url_for("history.replay", slug=record.slug, step=0), 303)
 

@@ -3,40 +3,43 @@
 from __future__ import annotations
 
 import io
-import os
 
 import segno
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 
-from .. import limits, store, tables
+from config import setting
+
+from .. import limits, tables
 from ..models import OWN
 from . import identity
-from .table import after_post, answer_refusal, load_record
+from .play import access, after_post, load_record
 
 bp = Blueprint("lan", __name__)
 
 
 def public_url(path: str) -> str:
     """An address other devices can open: the LAN address `make run` printed, if known."""
-    base = os.environ.get("MASON_PUBLIC_URL") or request.host_url
+    base = setting("PUBLIC_URL") or request.host_url
     return base.rstrip("/") + path
 
 
 def code_page(code: str, status: int = 200, message: str | None = None):
     """The join page for ``code``: the seat it would claim (a wrong code is counted against this
-    address, app/tables.py ``look_up_code``), or the form with a message."""
+    address, app/tables/join_codes.py), or the form with a message."""
     seat = None
     if code:
         try:
-            found = tables.look_up_code(code, limits.client_address())
+            seat = tables.seat_of_code(code, limits.client_address())
         except tables.TableError as error:
-            return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
-        if found is not None:
-            seat = {"number": found.number, "name": found.name, "names": [s.name for s in found.game.seats]}
-        store.db.session.rollback()  # nothing to write for a right code: a GET only shows the seat
+            return join_form(code, error)
         if seat is None and status == 200:
             message, status = message or tables.NO_OPEN_SEAT, 404
     return render_template("lan/join.html", code=code[:12], seat=seat, message=message), status
+
+
+def join_form(code: str, error: tables.TableError):
+    """The join form again, with why ``code`` was refused."""
+    return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
 
 
 @bp.get("/join")
@@ -56,11 +59,10 @@ def claim():
     code = request.form.get("code", "")
     try:
         record, tokens = tables.claim_seat(code, limits.client_address())
-    except tables.TableError as error:  # answered here: the join page, not a table
-        store.db.session.rollback()
-        return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
+    except tables.TableError as error:  # answered here: the join form again, not a table
+        return join_form(code, error)
     identity.remember(record.slug, tokens)
-    return redirect(url_for("table.table", slug=record.slug), 303)
+    return redirect(url_for("play.table", slug=record.slug), 303)
 
 
 @bp.get("/games/<slug>/seats/<int:number>/invite")
@@ -68,7 +70,7 @@ def invite(slug: str, number: int):
     """The join link, QR code and short code of an own-device seat nobody holds yet: for the
     host's eyes only (anyone who reads a code can take the seat)."""
     record = load_record(slug)
-    if not tables.held_seats(record, identity.tokens_for(slug)).host:
+    if not access(record).host:
         abort(403)
     if not 0 <= number < len(record.seats):
         abort(404)
@@ -76,8 +78,8 @@ def invite(slug: str, number: int):
     if seat.device == OWN and seat.token_hash is not None:
         # the page updates itself (its event stream) when the seat is claimed: say so
         return render_template("lan/invite.html", record=record, seat=seat, joined=True)
-    if seat.device != OWN or not tables.code_is_live(seat):
-        return redirect(url_for("table.table", slug=slug), 303)
+    if seat.device != OWN or not seat.code_is_live:
+        return redirect(url_for("play.table", slug=slug), 303)
     link = public_url(url_for("lan.join_link", code=seat.join_code))
     qr = segno.make(link, error="m").svg_data_uri(scale=5, border=2)
     return render_template("lan/invite.html", record=record, seat=seat, link=link, qr=qr,
@@ -102,14 +104,12 @@ def invite_qr(slug: str, number: int):
     """The QR code of an own-device seat's join link, as an image the table shows beside the
     seat while nobody has joined (an image of its own keeps the table's page light)."""
     record = load_record(slug)
-    if not tables.held_seats(record, identity.tokens_for(slug)).host:
+    if not access(record).host:
         abort(403)  # anyone who reads the code can take the seat
-    if not 0 <= number < len(record.seats) or not tables.code_is_live(record.seats[number]):
+    if not 0 <= number < len(record.seats) or not record.seats[number].code_is_live:
         abort(404)
     link = public_url(url_for("lan.join_link", code=record.seats[number].join_code))
     buffer = io.BytesIO()
     segno.make(link, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
     return Response(buffer.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
-
-bp.register_error_handler(tables.TableError, answer_refusal)

@@ -1,5 +1,5 @@
-"""Menu A, the home page (R9), then the table's other games and the unfinished games to resume
-or watch; and Quit."""
+"""The home page: the first menu of the game set up through menus (Mason Rummy's Menu A, R9),
+then the table's other games and the unfinished games to resume or watch; and Quit."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 
 from .. import store, tables
 from ..core import registry
-from ..games.mason.menus import GAME_OPTIONS, MENU_A, QUIT, VIEW_SCORES, NotAChoice, parse_choice
+from ..core.menus import NotAChoice, parse_choice
+from ..models import PLAYING
 from . import identity
+from .setup import menu_flow_game, menu_game
 
 bp = Blueprint("menu", __name__)
 
@@ -26,8 +28,10 @@ def menu_page(message: str | None = None, status: int = 200):
             "mine": bool(held.seats),
             "open_seats": [s.number for s in record.seats if not s.is_ai and s.token_hash is None],
         })
-    others = [definition for definition in registry.games() if definition.key != "mason"]
-    return render_template("menu/index.html", options=MENU_A, games=games, others=others, message=message), status
+    first = menu_game()
+    others = [definition for definition in registry.games() if definition is not first]
+    options = first.menus.first_menu if first is not None else ()
+    return render_template("menu/index.html", options=options, games=games, others=others, message=message), status
 
 
 @bp.get("/")
@@ -38,15 +42,16 @@ def index():
 @bp.post("/")
 def choose():
     """Menu A as a form: the answer is the option's number, as in the terminal (R9.1)."""
+    menus = menu_flow_game().menus
     try:
-        choice = parse_choice(request.form.get("choice", ""), len(MENU_A))
+        choice = parse_choice(request.form.get("choice", ""), len(menus.first_menu))
     except NotAChoice as error:
         return menu_page(str(error), 400)
-    if choice == VIEW_SCORES:
+    if choice == menus.view_scores:
         return redirect(url_for("scores.index"), 303)
-    if choice == QUIT:
+    if choice == menus.quit:
         return quit_session()
-    players, stacked = GAME_OPTIONS[choice]
+    players, stacked = menus.games[choice]
     session["setup"] = {"players": players, "stacked": stacked, "deck": None, "seats": []}
     return redirect(url_for("setup.deck" if stacked else "setup.seat"), 303)
 
@@ -58,11 +63,11 @@ def quit_session():
     Seats in unfinished games are kept, so a quit never strands the other players: Menu A
     offers to resume them."""
     kept = {slug: identity.tokens_for(slug) for slug in identity.table_slugs()
-            if (record := store.find_game(slug)) is not None and record.status == tables.PLAYING}
+            if (record := store.find_game(slug)) is not None and record.status == PLAYING}
     from .admin import end_admin_session
 
     end_admin_session()
     session.clear()
     if kept:
-        session["tables"] = kept
+        session[identity.SESSION_KEY] = kept
     return render_template("menu/goodbye.html", kept=len(kept))

@@ -1,16 +1,17 @@
-"""The scores page: Mason Rummy's score table (R7.4) and its scores.csv download (R7.5), then
-every other game's statistics per name (the figures its rule book lists).
+"""The scores page: the score table of the game that keeps one (Mason Rummy's R7.4) and its file's
+download (R7.5), then every other game's statistics per name (the figures its rule book lists).
 
 However many rows are stored, a page reads one page of each table (50 rows, sorted and searched
 by the database), and the download is streamed a chunk at a time."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, render_template, request, stream_with_context, url_for
+from flask import Blueprint, Response, abort, render_template, request, stream_with_context, url_for
 
-from .. import store
 from ..core import registry
 from ..core.names import MAX_NAME_LENGTH
+from ..core.protocol import STATISTICS
+from ..records import score_table, statistics
 
 bp = Blueprint("scores", __name__)
 
@@ -33,12 +34,13 @@ def pages_of(total: int) -> int:
 @bp.get("/scores")
 def index():
     sort = request.args.get("sort", "name")
-    sort = sort if sort in store.SCORE_SORTS else "name"
+    sort = sort if sort in score_table.SORTS else "name"
     descending = request.args.get("order") == "desc"
     search = request.args.get("q", "").strip()[:MAX_NAME_LENGTH]
-    total = store.score_count(search)
+    table_game = score_table.game()
+    total = score_table.count(search) if table_game else 0
     page = page_number(request.args.get("page"), total)
-    rows = store.score_page(page, PAGE_SIZE, sort, descending, search)
+    rows = score_table.page(page, PAGE_SIZE, sort, descending, search) if table_game else []
 
     def sort_link(column: str) -> str:
         """The score table sorted by ``column``: the other way round if it is sorted by it already,
@@ -51,17 +53,17 @@ def index():
 
     others = []
     for definition in registry.games():
-        if definition.has_score_table or not definition.statistics:
+        if definition.score_keeping != STATISTICS or not definition.statistics:
             continue
         field = f"page_{definition.key}"
-        stats_total = store.statistics_count(definition)
+        stats_total = statistics.count(definition)
         stats_page = page_number(request.args.get(field), stats_total)
-        stats = store.statistics_page(definition, stats_page, PAGE_SIZE)
+        stats = statistics.page(definition, stats_page, PAGE_SIZE)
         others.append({"game": definition, "rows": stats, "page": stats_page, "pages": pages_of(stats_total),
                        "total": stats_total, "field": field})
-    return render_template("scores/index.html", rows=rows, total=total, page=page, pages=pages_of(total),
-                           sort=sort, descending=descending, search=search, sort_link=sort_link,
-                           page_link=page_link, others=others, page_size=PAGE_SIZE)
+    return render_template("scores/index.html", table_game=table_game, rows=rows, total=total, page=page,
+                           pages=pages_of(total), sort=sort, descending=descending, search=search,
+                           sort_link=sort_link, page_link=page_link, others=others, page_size=PAGE_SIZE)
 
 
 def page_link(field: str, number: int, **changes) -> str:
@@ -71,17 +73,19 @@ def page_link(field: str, number: int, **changes) -> str:
     args.pop("imported", None)
     args.update(changes)
     args[field] = number if number > 1 else None
-    anchor = "stats-" + (field[len("page_"):] if field.startswith("page_") else "mason")
-    return url_for("scores.index", **{key: value for key, value in args.items() if value is not None},
-                   _anchor=anchor)
+    key = field[len("page_"):] if field.startswith("page_") else score_table.game().key
+    return url_for("scores.index", **{name: value for name, value in args.items() if value is not None},
+                   _anchor=f"stats-{key}")
 
 
 @bp.get("/scores.csv")
 def download():
-    """Exactly R7.5, with spreadsheet formulas in names neutralised (see rules/scores.py),
-    streamed in chunks (the worker serves others between them)."""
+    """Exactly R7.5, with spreadsheet formulas in names neutralised (the game's score table
+    format), streamed in chunks (the worker serves others between them)."""
+    if score_table.game() is None:
+        abort(404)
     return Response(
-        stream_with_context(store.scores_csv_chunks()),
+        stream_with_context(score_table.csv_chunks()),
         mimetype="text/csv",
-        headers={"Content-Disposition": 'attachment; filename="scores.csv"'},
+        headers={"Content-Disposition": f'attachment; filename="{score_table.file_format().file_name}"'},
     )

@@ -1,6 +1,7 @@
-"""Setting up a game. Mason Rummy: the stacked-deck prompt (R2.2) and the seats, Menus B and C
-(R3), one question a page as the terminal asks them. Every other game: one form with the seats,
-the game's options and a stacked deck from ``decks/<key>/``."""
+"""Setting up a game, as its definition's ``setup_flow`` says. The menus (Mason Rummy's R9):
+after the home page's first menu, the stacked-deck prompt (R2.2) and the seats, Menus B and C
+(R3), one question a page as the terminal asks them. One form (every other game): the seats,
+the game's options and a stacked deck from the game's decks folder."""
 
 from __future__ import annotations
 
@@ -8,50 +9,70 @@ import secrets
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 
-from .. import limits, stacked_decks, store, tables
+from .. import limits, records, stacked_decks, store, tables
 from ..core import registry
 from ..core.decks import DeckError
+from ..core.menus import NotAChoice, parse_choice
 from ..core.names import MAX_NAME_LENGTH, NameRefused, admit_new_name, check_player_name, is_computer_name
-from ..core.protocol import OptionError
-from ..games.mason import MASON
-from ..games.mason.menus import MENU_B, NotAChoice, parse_choice
+from ..core.protocol import MENUS, ONE_FORM, GameDefinition, OptionError
 from ..htmx import is_htmx
+from ..records import score_table
 from ..models import HERE, OWN
 from . import identity
 
 bp = Blueprint("setup", __name__, url_prefix="/setup")
 
-NEW, RETURNING = 1, 2
+NEW, RETURNING = 1, 2  # the seat menu's answers
+
+
+def menu_game() -> GameDefinition | None:
+    """The game set up through menus, whose first menu is the home page's first form: the first
+    registered game whose set-up flow is MENUS (None: the home page has no such menu)."""
+    return next((definition for definition in registry.games() if definition.setup_flow == MENUS), None)
+
+
+def menu_flow_game() -> GameDefinition:
+    definition = menu_game()
+    if definition is None:
+        abort(404)
+    return definition
 
 
 def current_setup() -> dict | None:
+    """The menus' set-up in progress (this browser's session), if any."""
     setup = session.get("setup")
-    return setup if isinstance(setup, dict) and setup.get("players") in (2, 3) else None
+    definition = menu_game()
+    if definition is None or not isinstance(setup, dict):
+        return None
+    players = setup.get("players")
+    return setup if type(players) is int and definition.min_seats <= players <= definition.max_seats else None
 
 
 def no_setup():
     """The setup ended (or never began): a repeated form lands on the game it created."""
     done = session.get("setup_done")
     if done and store.find_game(done):
-        return redirect(url_for("table.table", slug=done), 303)
+        return redirect(url_for("play.table", slug=done), 303)
     return redirect(url_for("menu.index"), 303)
 
 
 # -- the stacked deck prompt (R2.2) ----------------------------------------------------------
 
 
-def deck_names(definition=MASON) -> list[str]:
+def deck_names(definition: GameDefinition) -> list[str]:
     return stacked_decks.deck_names(current_app.config["DECKS_FOLDER"], definition)
 
 
-def resolve_deck(answer: str, definition=MASON, seats: int | None = None):
+def resolve_deck(answer: str, definition: GameDefinition, seats: int | None = None):
     """A deck file of the game's folder by name; only plain names (no folders) are looked up."""
     return stacked_decks.resolve(current_app.config["DECKS_FOLDER"], definition, answer, seats)
 
 
 def render_deck(setup: dict, message: str | None = None, answer: str = "", status: int = 200):
     template = "setup/_deck_form.html" if is_htmx() else "setup/deck.html"
-    return render_template(template, setup=setup, names=deck_names(), message=message, answer=answer), status
+    definition = menu_flow_game()
+    return render_template(template, setup=setup, game=definition, names=deck_names(definition), message=message,
+                           answer=answer, decks_where=stacked_decks.where(definition)), status
 
 
 @bp.get("/deck")
@@ -74,7 +95,7 @@ def choose_deck():
     if not answer:
         return render_deck(setup, "Type a deck file name, or no to go back to Menu A.", answer, 422)
     try:
-        name, _cards = resolve_deck(answer)
+        name, _cards = resolve_deck(answer, menu_flow_game())
     except DeckError as error:
         return render_deck(setup, f"That deck cannot be used: {error}.", answer, 422)
     setup["deck"] = name
@@ -85,18 +106,15 @@ def choose_deck():
 # -- seats: Menu B, a new name, or Menu C --------------------------------------------------------
 
 
-MENU_C_NAMES = 20  # Menu C lists this many names at most; its search box finds the others
-
-
 def seated_keys(setup: dict) -> set[str]:
     return {seat["name"].casefold() for seat in setup["seats"] if not seat["ai"]}
 
 
 def returning_names(setup: dict, search: str = "") -> tuple[list[str], int]:
     """R3.3: the score table's names, sorted ignoring case, without humans already seated: the
-    first ``MENU_C_NAMES`` of those containing ``search``, and how many there are in all (the
+    first few (the menus' ``names_listed``) of those containing ``search``, and how many there are in all (the
     database sorts and counts: a score table of any size costs the same)."""
-    return store.score_names(search, seated_keys(setup), MENU_C_NAMES)
+    return score_table.names(search, seated_keys(setup), menu_flow_game().menus.names_listed)
 
 
 def is_returning_name(setup: dict, name: str) -> bool:
@@ -107,7 +125,7 @@ def is_returning_name(setup: dict, name: str) -> bool:
         return False
     if name != name.strip() or name.casefold() in seated_keys(setup):
         return False
-    return store.score_row(name) is not None
+    return score_table.row(name) is not None
 
 
 def render_seat(setup: dict, kind: int | None = None, message: str | None = None, status: int = 200,
@@ -115,8 +133,10 @@ def render_seat(setup: dict, kind: int | None = None, message: str | None = None
     template = "setup/_seat_form.html" if is_htmx() else "setup/seat.html"
     number = len(setup["seats"]) + 1
     names, total = returning_names(setup, search) if kind == RETURNING else ([], 0)
-    return render_template(template, setup=setup, number=number, kind=kind, menu_b=MENU_B,
-                           names=names, total=total, search=search, message=message, form=form), status
+    definition = menu_flow_game()
+    return render_template(template, setup=setup, game=definition, number=number, kind=kind,
+                           menu_b=definition.menus.seat_menu, names=names, total=total, search=search,
+                           message=message, form=form), status
 
 
 @bp.get("/seat")
@@ -128,7 +148,7 @@ def seat():
     if raw is None:
         return render_seat(setup)
     try:
-        kind = parse_choice(raw, len(MENU_B))
+        kind = parse_choice(raw, len(menu_flow_game().menus.seat_menu))
     except NotAChoice as error:
         return render_seat(setup, None, str(error), 400)
     if kind == RETURNING and not returning_names(setup)[1]:
@@ -142,14 +162,14 @@ def add_seat():
     if setup is None or (setup.get("stacked") and not setup.get("deck")):
         return no_setup()
     try:
-        kind = parse_choice(request.form.get("kind", ""), len(MENU_B))
+        kind = parse_choice(request.form.get("kind", ""), len(menu_flow_game().menus.seat_menu))
     except NotAChoice as error:
         return render_seat(setup, None, str(error), 400)
     device = OWN if request.form.get("device") == OWN else HERE
     if kind == NEW:
         raw = request.form.get("name", "")
         try:  # R3.2, R3.4: the one admission rule, as the terminal uses it
-            name = admit_new_name(raw, [s["name"] for s in setup["seats"]], known=store.name_in_scores,
+            name = admit_new_name(raw, [s["name"] for s in setup["seats"]], known=score_table.has_name,
                                   known_hint=": choose Returning player to use it, or another name")
         except NameRefused as error:
             return render_seat(setup, NEW, str(error), 422, name=raw.strip()[:40], device=device)
@@ -165,27 +185,27 @@ def add_seat():
 
 
 def start_game(setup: dict):
+    definition = menu_flow_game()
     deck = None
     if setup.get("deck"):
         try:
-            _name, deck = resolve_deck(setup["deck"])
+            _name, deck = resolve_deck(setup["deck"], definition)
         except DeckError as error:  # the file was removed or changed since it was chosen
             setup["deck"], setup["seats"] = None, []
             session["setup"] = setup
             return render_deck(setup, f"That deck cannot be used any more: {error}.", "", 422)
     specs = [tables.SeatSpec(s["name"], s["ai"], HERE if s["ai"] else s["device"]) for s in setup["seats"]]
     try:
-        record, tokens = tables.create_game(MASON, specs, deck=deck, deck_name=setup.get("deck"),
+        record, tokens = tables.create_game(definition, specs, deck=deck, deck_name=setup.get("deck"),
                                             creator=limits.client_address())
     except tables.TooMany as error:  # the last seat is asked again, the others stay chosen
-        store.db.session.rollback()
         setup["seats"].pop()
         session["setup"] = setup
         return render_seat(setup, None, error.message, error.status)
     identity.remember(record.slug, tokens)
     session.pop("setup", None)
     session["setup_done"] = record.slug
-    return redirect(url_for("table.table", slug=record.slug), 303)
+    return redirect(url_for("play.table", slug=record.slug), 303)
 
 
 @bp.post("/cancel")
@@ -197,13 +217,14 @@ def cancel():
 # -- every other game: one form ----------------------------------------------------------------------
 
 
-def other_game(key: str):
+def form_game(key: str) -> GameDefinition:
+    """The game ``key``, if it is set up by one form (a game set up through menus is not)."""
     try:
         definition = registry.get(key)
     except registry.UnknownGame:
         abort(404)
-    if definition.key == "mason":
-        abort(404)  # Mason Rummy is set up through Menu A (R9)
+    if definition.setup_flow != ONE_FORM:
+        abort(404)
     return definition
 
 
@@ -228,14 +249,14 @@ def render_game_setup(definition, *, message: str | None = None, status: int = 2
     token = form.get("setup_token") or secrets.token_urlsafe(12)
     return render_template(
         "setup/game.html", game=definition, seats=seats, form=form, message=message, token=token,
-        decks=deck_names(definition), known=store.known_names(definition, 200),
+        decks=deck_names(definition), known=records.known_names(definition, 200),
         option_values={option.key: option_value(form, option.key, option.default) for option in definition.options},
     ), status
 
 
 @bp.get("/<key>")
 def game(key: str):
-    definition = other_game(key)
+    definition = form_game(key)
     return render_game_setup(definition, form=request.args)
 
 
@@ -243,12 +264,12 @@ def game(key: str):
 def start_other_game(key: str):
     """Validate the whole form (names, options, deck), then create the game. The form's token
     makes a doubled post land on the game the first one created."""
-    definition = other_game(key)
+    definition = form_game(key)
     form = request.form
     token = form.get("setup_token", "")
     started = session.get("setups_done") or {}
     if token and token in started and store.find_game(started[token]):
-        return redirect(url_for("table.table", slug=started[token]), 303)
+        return redirect(url_for("play.table", slug=started[token]), 303)
     if "change_seats" in form:  # the seat count changed (without JavaScript): the form again
         return render_game_setup(definition, form=form)
     seats = seat_count(definition, form.get("seats"))
@@ -277,11 +298,10 @@ def start_other_game(key: str):
         record, tokens = tables.create_game(definition, specs, options=options, deck=deck, deck_name=deck_name,
                                             creator=limits.client_address())
     except tables.TooMany as error:
-        store.db.session.rollback()
         return render_game_setup(definition, message=error.message, status=error.status, form=form)
     identity.remember(record.slug, tokens)
     if token:
         started = dict(list(started.items())[-5:])
         started[token[:40]] = record.slug
         session["setups_done"] = started
-    return redirect(url_for("table.table", slug=record.slug), 303)
+    return redirect(url_for("play.table", slug=record.slug), 303)

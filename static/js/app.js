@@ -12,7 +12,8 @@
 // - a refused action's message goes away when the player changes the selection.
 (function () {
   "use strict";
-  var SOUND_KEY = "mason-rummy-sound";
+  var SOUND_KEY = "card-table-sound";
+  var OLD_SOUND_KEY = "mason-rummy-sound";  // where browsers kept the choice before: still read
   var STEP_MS = 550;
   var wasMyTurn = null;
   var lastStatus = null;
@@ -27,7 +28,10 @@
   }
 
   function soundOn() {
-    try { return window.localStorage.getItem(SOUND_KEY) === "on"; } catch (e) { return false; }
+    try {
+      var stored = window.localStorage.getItem(SOUND_KEY);
+      return (stored === null ? window.localStorage.getItem(OLD_SOUND_KEY) : stored) === "on";
+    } catch (e) { return false; }
   }
 
   function beep() {

@@ -92,10 +92,10 @@ class Device:
 
     def mark_document(self) -> None:
         """Tag the current document; ``same_document()`` is False after any reload or navigation."""
-        self.page.evaluate("() => { window.__masonSameDocument = true; }")
+        self.page.evaluate("() => { window.__cardTableSameDocument = true; }")
 
     def same_document(self) -> bool:
-        return self.page.evaluate("() => window.__masonSameDocument === true")
+        return self.page.evaluate("() => window.__cardTableSameDocument === true")
 
     def goto(self, path: str):
         return self.page.goto(self.base_url + path)
@@ -122,6 +122,48 @@ class Device:
             page.locator(f"input[name=device][value={device}]").check()
             page.get_by_role("button", name=f"Take seat {number}").click()
         return self.game_slug()
+
+    def set_up_game(self, name: str, seats: list[tuple[str, str]], deck: str | None = None, **options) -> str:
+        """From the home page: the game's link (``name``), then its set-up form: the seats
+        [(name, "here" | "own")] (the form grows its seats through htmx), the options (a value
+        fills ``#opt-<key>``; True or False ticks or clears the checkbox ``<key>``), the deck.
+        Returns the new game's slug."""
+        page = self.page
+        self.goto("/")
+        page.get_by_role("link", name=re.compile("^" + re.escape(name))).click()
+        page.get_by_role("heading", name=name).wait_for()
+        self.choose_seat_count(len(seats))
+        for number, (who, where) in enumerate(seats):
+            page.locator(f"#name{number}").fill(who)
+            page.locator(f"input[name=device{number}][value={where}]").check()
+        for key, value in options.items():
+            if isinstance(value, bool):
+                box = page.locator(f"input[type=checkbox][name={key}]")
+                box.check() if value else box.uncheck()
+            else:
+                page.locator(f"#opt-{key}").fill(str(value))
+        if deck:
+            page.locator(f"input[name=deck][value='{deck}']").check()
+        return self.start_set_up_game()
+
+    def choose_seat_count(self, count: int) -> None:
+        """The set-up form's seat count, which re-renders the form (htmx): first the page htmx
+        swapped in is wired (no htmx class left), then the new form's last seat is waited for."""
+        page = self.page
+        page.wait_for_function(f"() => !document.querySelector('{BUSY}')", timeout=TIMEOUT_MS)
+        if page.locator("#seats").input_value() != str(count):
+            with page.expect_response(lambda response: "/setup/" in response.url and "seats=" in response.url):
+                page.locator("#seats").select_option(str(count))
+            page.locator(f"#name{count - 1}").wait_for()
+            page.wait_for_function(f"() => !document.querySelector('{BUSY}')", timeout=TIMEOUT_MS)
+
+    def join_with_code(self, code: str, name: str) -> None:
+        """Menu A's join box: type the code shown on the host's screen, take ``name``'s seat."""
+        self.goto("/")
+        self.page.get_by_label("Joining a game on your own device? Code:").fill(code)
+        self.page.get_by_role("button", name="Join", exact=True).click()
+        self.page.get_by_role("button", name=f"I am {name}: take my seat").click()
+        self.page.locator("#table").wait_for()
 
     def start_set_up_game(self, table: str = "#table") -> str:
         """Press a filled-in set-up form's "Start the game"; the new game's slug."""
@@ -201,7 +243,7 @@ SNAPSHOT_JS = """() => {
     // every attribute value anywhere in the document that is a card code (data-card, value, ...)
     codeAttributes: Array.from(new Set(all('*').flatMap(e => Array.from(e.attributes, a => a.value))
                                                .filter(v => /^[2-9TJQKA][CDHSP]$/.test(v)))),
-    sameDocument: window.__masonSameDocument === true,
+    sameDocument: window.__cardTableSameDocument === true,
     handForms: all('.hand-form').length,
   };
   if (!t) return page;

@@ -55,15 +55,6 @@ def join_with_link(guest, link: str, name: str) -> None:
     guest.page.locator("#table").wait_for()
 
 
-def join_with_code(guest, code: str, name: str) -> None:
-    """Menu A's join box: type the code shown on the host's screen."""
-    guest.goto("/")
-    guest.page.get_by_label("Joining a game on your own device? Code:").fill(code.lower())
-    guest.page.get_by_role("button", name="Join", exact=True).click()
-    guest.page.get_by_role("button", name=f"I am {name}: take my seat").click()
-    guest.page.locator("#table").wait_for()
-
-
 class LiveGame:
     """Drives a game where every seat is on its own device, checking each page after each step."""
 
@@ -247,7 +238,7 @@ def test_three_devices_and_a_spectator_play_a_whole_game_live(live_server, devic
     bob = device("Bob's phone", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     join_with_link(bob, bob_link, "Bob")
     cy = device("Cy's tablet", viewport={"width": 820, "height": 1180})
-    join_with_code(cy, cy_code, "Cy")
+    cy.join_with_code(cy_code.lower(), "Cy")
     fan = device("spectator")
     fan.goto(watch)
     assert fan.page.get_by_text("You are watching: no hands are shown.").is_visible()

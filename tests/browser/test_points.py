@@ -31,22 +31,13 @@ def set_up(device, seats: list[str], deck: str | None = None, deals: int = 1) ->
     """The generic set-up form (/setup/points): names (``AI`` for a computer seat), this device."""
     page = device.page
     device.goto("/setup/points")
-    choose_seat_count(page, len(seats))
+    device.choose_seat_count(len(seats))
     for number, name in enumerate(seats):
         page.locator(f"#name{number}").fill(name)
     page.locator("#opt-deals").fill(str(deals))
     if deck:
         page.locator(f"input[name=deck][value='{deck}']").check()
     return device.start_set_up_game()
-
-
-def choose_seat_count(page, count: int) -> None:
-    """The seat count re-renders the set-up form (htmx): wait for it before typing names."""
-    if page.locator("#seats").input_value() != str(count):
-        with page.expect_response(lambda response: "/setup/points?" in response.url):
-            page.locator("#seats").select_option(str(count))
-        page.locator(f"#name{count - 1}").wait_for()
-        page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')")
 
 
 def on_screen(page, selector: str) -> bool:
@@ -203,7 +194,7 @@ def test_a_four_seat_table_with_two_computer_players_on_a_desktop(live_server, d
     laptop = device("Ann's laptop")
     page = laptop.page
     laptop.goto("/setup/points")
-    choose_seat_count(page, 4)
+    laptop.choose_seat_count(4)
     for number, name in enumerate(["Ann", "AI", "Bob", "AI"]):
         page.locator(f"#name{number}").fill(name)
     page.locator("input[name=device2][value=own]").check()

@@ -32,7 +32,7 @@ SNAPSHOT_JS = """() => {
   return {
     version: Number(t.dataset.version),
     myTurn: t.dataset.myTurn === 'yes',
-    sameDocument: window.__masonSameDocument === true,
+    sameDocument: window.__cardTableSameDocument === true,
     title: document.title,
     status: text(t.querySelector('.status-bar')),
     alert: text(t.querySelector('[role=alert]')),
@@ -112,20 +112,7 @@ def meld(device, number: int):
 
 def set_up(device, seats: list[tuple[str, str]], deck: str, target: int, bonus: bool) -> str:
     """From the home page: Classic Rummy's link, then the set-up form (seats, options, deck)."""
-    page = device.page
-    device.goto("/")
-    page.get_by_role("link", name=re.compile(r"^Classic Rummy")).click()
-    page.get_by_role("heading", name="Classic Rummy").wait_for()
-    page.locator("#seats").select_option(str(len(seats)))  # the form grows its seats (htmx)
-    page.locator(f"#name{len(seats) - 1}").wait_for()
-    for number, (name, where) in enumerate(seats):
-        page.locator(f"#name{number}").fill(name)
-        page.locator(f"input[name=device{number}][value={where}]").check()
-    page.locator("#opt-target").fill(str(target))
-    box = page.locator("input[type=checkbox][name=rummy_bonus]")
-    box.check() if bonus else box.uncheck()
-    page.locator(f"input[name=deck][value='{deck}']").check()
-    return device.start_set_up_game()
+    return device.set_up_game("Classic Rummy", seats, deck, target=target, rummy_bonus=bonus)
 
 
 def invite_link(host, name: str) -> str:

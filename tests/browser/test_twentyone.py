@@ -17,6 +17,7 @@ import re
 import pytest
 
 from app.games.twentyone import DECK
+from support import pages
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +63,7 @@ BOARD_JS = """() => {
     summary: text(t.querySelector('.summary')),
     results: text(t.querySelector('.results')),
     revealing: document.documentElement.classList.contains('tw-revealing'),
-    sameDocument: window.__masonSameDocument === true,
+    sameDocument: window.__cardTableSameDocument === true,
     frames: window.__twFrames || [],
   };
 }"""
@@ -72,44 +73,13 @@ def board(device) -> dict:
     return device.page.evaluate(BOARD_JS)
 
 
-def naming(html: str, code: str) -> str | None:
-    """Where the page names ``code`` (as a data-card, a text or its words), CSRF tokens aside:
-    the text around it, or None."""
-    html = re.sub(r'name="csrf_token" value="[^"]*"', "", html)
-    html = re.sub(r"""hx-headers=(?:'[^']*'|"[^"]*")""", "", html)
-    label = DECK.parse(code).label
-    words = label.split("(", 1)[1].rstrip(")") if "(" in label else label
-    found = re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])|{words}", html)
-    return html[max(0, found.start() - 120):found.end() + 40] if found else None
-
-
 def names_card(html: str, code: str) -> bool:
-    return naming(html, code) is not None
+    return pages.names_card(html, code, DECK)
 
 
 def set_up(device, seats: list[tuple[str, str]], deck: str, rounds: int) -> str:
     """From the home page: the game's link, then the set-up form (seats, Rounds, the deck)."""
-    page = device.page
-    device.goto("/")
-    page.get_by_role("link", name=re.compile(r"^21 against the dealer")).click()
-    page.get_by_role("heading", name="21 against the dealer").wait_for()
-    if len(seats) > 1:
-        page.locator("#seats").select_option(str(len(seats)))  # the form grows its seats (htmx)
-        page.locator(f"#name{len(seats) - 1}").wait_for()
-    for number, (name, where) in enumerate(seats):
-        page.locator(f"#name{number}").fill(name)
-        page.locator(f"input[name=device{number}][value={where}]").check()
-    page.locator("#opt-rounds").fill(str(rounds))
-    page.locator(f"input[name=deck][value='{deck}']").check()
-    return device.start_set_up_game()
-
-
-def join_with_code(guest, code: str, name: str) -> None:
-    guest.goto("/")
-    guest.page.get_by_label("Joining a game on your own device? Code:").fill(code)
-    guest.page.get_by_role("button", name="Join", exact=True).click()
-    guest.page.get_by_role("button", name=f"I am {name}: take my seat").click()
-    guest.page.locator("#table").wait_for()
+    return device.set_up_game("21 against the dealer", seats, deck, rounds=rounds)
 
 
 def in_view(page, selector: str) -> bool:
@@ -160,7 +130,7 @@ class Table:
 
     def assert_hidden(self, code: str) -> None:
         for one in self.devices:
-            where = naming(one.page.content(), code)
+            where = pages.card_naming(one.page.content(), code, DECK)
             assert where is None, f"{one.name}'s page shows the hidden {code}: {where}"
 
 
@@ -171,7 +141,7 @@ def test_two_devices_play_three_rounds_live_then_statistics_and_rematch(live_ser
     code = ann.page.locator("#table .seats-panel code.join-code").inner_text().strip()
     bob = device("Bob's phone", viewport=dict(PHONE), is_mobile=True, has_touch=True, reduced_motion="reduce")
     bob.context.add_init_script(DEALER_FRAMES_JS)
-    join_with_code(bob, code, "Bob")
+    bob.join_with_code(code, "Bob")
     fan = device("spectator")
     fan.goto(f"/games/{slug}/watch")
     table = Table({"Ann": ann, "Bob": bob}, spectator=fan)

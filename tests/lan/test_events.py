@@ -13,7 +13,6 @@ import re
 
 import pytest
 from support.client import Browser, EventStream
-from support.live import LiveServer
 from support.pages import Page
 
 CODE_TOKEN = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHSP](?![A-Za-z0-9])")
@@ -116,26 +115,21 @@ def test_the_event_stream_on_the_real_server(live_server):
 
 
 @pytest.mark.slow
-def test_a_change_wakes_the_streams_of_every_worker_without_waiting_for_a_poll(database_url, decks_folder, tmp_path):
+def test_a_change_wakes_the_streams_of_every_worker_without_waiting_for_a_poll(make_live_server):
     """Issue 4 item 3 with several worker processes: a commit in one worker rings the doorbell
     of every worker's watcher (app/web/events.py), so events do not wait for the poll. With the
     poll interval set to two minutes, streams spread over both workers still get the event."""
-    server = LiveServer(tmp_path / "slow-poll", database_url, decks_folder, workers=2,
-                        env={"EVENTS_POLL_SECONDS": "120"})
-    server.start()
+    server = make_live_server(workers=2, EVENTS_POLL_SECONDS=120)
+    slug, ann, _bob = live_table(server.url)
+    version = current_version(ann, slug)
+    readers = [open_stream(server.url, slug, version) for _ in range(6)]
     try:
-        slug, ann, _bob = live_table(server.url)
-        version = current_version(ann, slug)
-        readers = [open_stream(server.url, slug, version) for _ in range(6)]
-        try:
-            assert act(ann, slug, "draw_stock", version=version, seat=0)[0] == 200
-            for reader in readers:
-                assert reader.next_version() == version + 1
-        finally:
-            for reader in readers:
-                reader.close()
+        assert act(ann, slug, "draw_stock", version=version, seat=0)[0] == 200
+        for reader in readers:
+            assert reader.next_version() == version + 1
     finally:
-        server.stop()
+        for reader in readers:
+            reader.close()
 
 
 # -- the polling fallback (test client) --------------------------------------------------------

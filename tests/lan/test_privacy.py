@@ -16,6 +16,7 @@ import pytest
 
 from app.games.mason import ROUND_OVER, Game, judge_lay_down
 from app.games.mason.melds import Refusal
+from support.cards import hand_of, public_cards, secret_cards, table_cards
 from support.moves import sensible_move
 from support.pages import Page
 
@@ -23,40 +24,6 @@ from support.pages import Page
 CODE_TOKEN = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHSP](?![A-Za-z0-9])")
 # Attribute values that are random or encoded, never something a player reads.
 NOT_SHOWN_ATTRIBUTES = {"hx-headers", "src", "content"}
-
-
-def hand_of(game: Game, seat: int) -> list[str]:
-    return [card.code for card in game.players[seat].hand.cards]
-
-
-def table_cards(game: Game) -> set[str]:
-    """The cards lying face up: the discard top and every laid-down set; once a round is over,
-    every hand left (R7.1: shown with its points)."""
-    cards = {game.discard[-1].code} if game.discard else set()
-    for player in game.players:
-        for card_set in player.hand.laid_down:
-            cards.update(card.code for card in card_set.cards)
-        if game.to_move() is None:
-            cards.update(card.code for card in player.hand.cards)
-    return cards
-
-
-def public_cards(game: Game) -> set[str]:
-    """What every browser at the table may know: the table cards and the cards the game's log
-    names (a discard, a card taken from the discard pile, a lay-down; every round's)."""
-    cards = table_cards(game)
-    for event in game.log:
-        cards.update(event["cards"])
-    return cards
-
-
-def secret_cards(game: Game, seat: int | None) -> set[str]:
-    """Cards ``seat`` must never see: the others' hands and the stock, unless made public."""
-    hidden = {card.code for card in game.stock}
-    for other, player in enumerate(game.players):
-        if other != seat:
-            hidden.update(card.code for card in player.hand.cards)
-    return hidden - public_cards(game)
 
 
 def assert_private(html: str, game: Game, held: set[int], *, where: str) -> int | None:

@@ -12,21 +12,13 @@ import pytest
 from app.games.mason import ROUND_OVER, Discard, Draw, LayDown
 from app.games.mason.actions import STOCK
 from app.games.mason.bot import play_computer_turn
-from support.web import Page, database_dump
+from support.web import Page, database_dump, own_device_duel
 
 PLAYER_BLOCK = re.compile(r'<li class="player[^"]*"[^>]*>(.*?)</li>', re.S)
 STATS = re.compile(r'<span class="player-stats">(\d+) cards? &middot; (\d+) pts</span>')
 NAME = re.compile(r'<span class="player-name">(.*?)</span>')
 SET_BLOCK = re.compile(r'<span class="set (meld|run)"[^>]*>(.*?)</span>(?=<span class="set|\s*</div>)', re.S)
 DATA_CARD = re.compile(r'data-card="([2-9TJQKA][CDHSP])"')
-
-
-def join(host, browser, slug: str, number: int) -> None:
-    from app import store
-
-    with host.app.app_context():
-        code = store.find_game(slug).seats[number].join_code
-    assert browser.post("/join", {"code": code}).status_code == 303
 
 
 def play_turn(browser, slug: str, seat: int) -> None:
@@ -82,11 +74,7 @@ def assert_watch_page(html: str, game) -> None:
 
 @pytest.fixture
 def duel(make_player):
-    host = make_player()
-    slug = host.start_game(["Ann", "Bob"], deck="ai_showcase.deck", devices=["own", "own"])
-    ann, bob = make_player(), make_player()
-    join(host, ann, slug, 0)
-    join(host, bob, slug, 1)
+    host, ann, bob, slug = own_device_duel(make_player)
     return host, {0: ann, 1: bob}, slug
 
 

@@ -11,7 +11,8 @@ import pytest
 import sqlalchemy as sa
 
 from app.models import ActionRecord
-from support.web import Page, Player, database_dump
+from support.cards import hand_of
+from support.web import Page, Player, database_dump, own_device_duel
 
 STATUS_BAR = re.compile(r'<div class="status-bar"[^>]*>(.*?)</div>', re.S)
 DATA_VERSION = re.compile(r'id="table"[^>]*data-version="(\d+)"')
@@ -28,27 +29,10 @@ def shown_version(html: str) -> int:
     return int(DATA_VERSION.search(html).group(1))
 
 
-def join(host, browser, slug: str, number: int) -> None:
-    from app import store
-
-    with host.app.app_context():
-        code = store.find_game(slug).seats[number].join_code
-    assert browser.post("/join", {"code": code}).status_code == 303
-
-
-def hand_of(game, seat: int) -> list[str]:
-    return [card.code for card in game.players[seat].hand.cards]
-
-
 @pytest.fixture
 def duel(make_player):
     """Ann and Bob, each on their own device; the host's device holds no seat. Ann starts (R4.3)."""
-    host = make_player()
-    slug = host.start_game(["Ann", "Bob"], deck="ai_showcase.deck", devices=["own", "own"])
-    ann, bob = make_player(), make_player()
-    join(host, ann, slug, 0)
-    join(host, bob, slug, 1)
-    return host, ann, bob, slug
+    return own_device_duel(make_player)
 
 
 # -- item 7: out-of-turn, stale and wrong-seat actions ----------------------------------------
@@ -145,7 +129,7 @@ def test_a_shared_device_cannot_act_for_the_own_device_seat(app, make_player):
     host = make_player()
     slug = host.start_game(["Ann", "Bob", "Cat"], deck="three_players.deck", devices=["here", "here", "own"])
     cat = make_player()
-    join(host, cat, slug, 2)
+    cat.join_seat(slug, 2)
     assert host.reveal(slug).status_code == 200
     game, version = host.state(slug)
     assert host.act(slug, "draw_stock", version=version, seat=0).status_code == 200
@@ -256,8 +240,8 @@ def test_every_table_page_names_whose_turn_it_is(app, make_player):
     host = make_player()
     slug = host.start_game(["Ann", "Bob", "Cat"], deck="three_players.deck", devices=["own", "here", "own"])
     ann, cat = make_player(), make_player()
-    join(host, ann, slug, 0)
-    join(host, cat, slug, 2)
+    ann.join_seat(slug, 0)
+    cat.join_seat(slug, 2)
     browsers = {0: ann, 1: host, 2: cat}
     spectator = make_player()
     for _turn in range(6):
@@ -319,7 +303,7 @@ def test_the_host_lets_the_ai_play_an_idle_players_turns_and_the_player_takes_th
     at once, the log shows its moves; Bob presses "I'm back" and plays his next turn himself."""
     host, bob, stranger = Player(idle_app), Player(idle_app), Player(idle_app)
     slug = host.start_game(["Ann", "Bob"], deck="ai_showcase.deck", devices=["here", "own"])
-    join(host, bob, slug, 1)
+    bob.join_seat(slug, 1)
 
     def ann_plays_a_turn():
         game, version = host.state(slug)
@@ -381,7 +365,7 @@ def test_the_ai_cannot_stand_in_before_the_player_is_idle(app, make_player):
     nor for a seat whose turn it is not, nor for a computer seat."""
     host, bob = make_player(), make_player()
     slug = host.start_game(["Ann", "Bob"], deck="quick_out.deck", devices=["here", "own"])
-    join(host, bob, slug, 1)
+    bob.join_seat(slug, 1)
     assert not host.table(slug).has_button("idle: let the AI play for Bob")
     before = database_dump(app)
     assert host.post(f"/games/{slug}/seats/1/standin", {"on": "1"}, htmx=True).status_code == 409

@@ -12,7 +12,8 @@ from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
-from reliability_helpers import Browser, record_figures
+from support.client import Browser
+from support.figures import record_figures
 from support.web import Player, database_dump
 
 from app import create_app

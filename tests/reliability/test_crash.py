@@ -17,7 +17,9 @@ import threading
 import time
 
 import pytest
-from reliability_helpers import Browser, logged_action, random_move, record_figures, sensible_move
+from support.client import Browser
+from support.figures import record_figures
+from support.moves import logged_action, random_move, sensible_move
 
 from app.games.mason import ScoreTable
 

@@ -15,22 +15,18 @@ import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from reliability_helpers import record_figures
-from support.web import Page, Player, database_dump
+from support.figures import record_figures
+from support.games import admin_player
+from support.web import Page, database_dump
 
 from app import scores_file, store
+from app.records import score_table
 from app.games.mason import ScoreRow, ScoresFileError, ScoreTable
 from app.games.mason.players import is_computer_name
 from app.games.mason.scores import check_player_name
 
 HEADER = '"name","games won","games lost","best score"\n'
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def admin_player(app) -> Player:
-    admin = Player(app)
-    assert admin.post("/admin/login", {"password": app.config["ADMIN_PASSWORD"]}).status_code == 303
-    return admin
 
 
 def import_csv(admin, text: str):
@@ -50,7 +46,7 @@ def cells(text: str) -> list[list[str]]:
 def test_ordinary_names_are_exported_exactly_as_r7_5(app, player):
     """R7.5: a header, then one row per name, every field in double quotes."""
     with app.app_context():
-        store.replace_scores(ScoreTable([ScoreRow("Doris", 3, 1, 42), ScoreRow("Ed", 0, 2, None),
+        score_table.replace(ScoreTable([ScoreRow("Doris", 3, 1, 42), ScoreRow("Ed", 0, 2, None),
                                          ScoreRow("AI", 1, 0, 57)]))
         store.db.session.commit()
     response = player.get("/scores.csv")
@@ -64,7 +60,7 @@ def test_the_export_neutralises_spreadsheet_formulas_in_names(app, player):
     are exported with a leading ' so no spreadsheet runs them; import takes the ' off again."""
     names = ["=1+1", "+SUM(A1)", "-5", "@cmd", "'quoted", "=HYPERLINK(\"x\")"]
     with app.app_context():
-        store.replace_scores(ScoreTable(ScoreRow(name, 1, 0, 30) for name in names + ["Plain"]))
+        score_table.replace(ScoreTable(ScoreRow(name, 1, 0, 30) for name in names + ["Plain"]))
         store.db.session.commit()
     text = player.get("/scores.csv").get_data(as_text=True)
     exported = {row[0] for row in cells(text)[1:]}
@@ -94,7 +90,7 @@ BAD_FILES = [
 def test_an_import_rejects_a_bad_file_whole_with_the_reason_and_the_line(app, label, text, line, reason):
     admin = admin_player(app)
     with app.app_context():
-        store.replace_scores(ScoreTable([ScoreRow("Old", 1, 1, 50)]))
+        score_table.replace(ScoreTable([ScoreRow("Old", 1, 1, 50)]))
         store.db.session.commit()
     before = database_dump(app)
     preview, applied = import_csv(admin, text)

@@ -18,9 +18,9 @@ import urllib.parse
 
 import pytest
 import sqlalchemy as sa
-from reliability_helpers import Browser, record_figures
+from support.client import Browser
+from support.figures import record_figures
 from support.games import admin_login, deck_text
-from support.live import LiveServer
 from support.web import Page
 
 from app.extensions import db
@@ -159,11 +159,8 @@ def raw_get(server_url: str, path: str, host: str) -> tuple[int, str]:
 
 
 @pytest.fixture
-def live_server_with_allowed_hosts(database_url, decks_folder, tmp_path):
-    server = LiveServer(tmp_path / "live-hosts", database_url, decks_folder, env={"ALLOWED_HOSTS": "cards.lan, Games.Home"})
-    server.start()
-    yield server
-    server.stop()
+def live_server_with_allowed_hosts(make_live_server):
+    return make_live_server(ALLOWED_HOSTS="cards.lan, Games.Home")
 
 
 def test_only_this_servers_own_names_are_answered(live_server_with_allowed_hosts, database_url):

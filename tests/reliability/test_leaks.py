@@ -16,7 +16,9 @@ import re
 
 import pytest
 from flask import url_for
-from reliability_helpers import allowed_cards, record_figures, sensible_move
+from support.cards import allowed_cards
+from support.figures import record_figures
+from support.moves import sensible_move
 from support.pages import Page
 from support.web import Player
 
@@ -151,12 +153,12 @@ def check_error_pages(app, checker, slug, browsers, monkeypatch) -> set[int]:
                 checker.check(response.get_data(as_text=True), held, f"{label} error {name} htmx={htmx}")
 
     # a 500: the table view fails with the hands in the exception's message
-    from app.web import table
+    from app.web import play
 
     def broken(record, game, held, **kwargs):
         raise RuntimeError("boom: " + " ".join(c.code for p in game.players for c in p.hand.cards))
 
-    monkeypatch.setattr(table, "table_context", broken)
+    monkeypatch.setattr(play, "table_view", broken)
     for label, (player, held) in browsers.items():
         for htmx in (False, True):
             response = player.get(f"/games/{slug}", htmx=htmx)

@@ -17,9 +17,11 @@ import threading
 from collections import Counter
 
 import pytest
-from reliability_helpers import (
-    Browser, StoredGame, check_65_cards, logged_action, random_move, record_figures, sensible_move,
-)
+from support.cards import check_65_cards
+from support.client import Browser
+from support.databases import StoredGame
+from support.figures import record_figures
+from support.moves import logged_action, random_move, sensible_move
 from support.pages import Page
 
 GAME_CHANGING = ("/act", "/reveal")

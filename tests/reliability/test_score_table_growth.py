@@ -21,11 +21,12 @@ import time
 
 import pytest
 import sqlalchemy as sa
-from reliability_helpers import Browser, record_figures
+from support.client import Browser
+from support.figures import record_figures
 from support.games import seed_scores
-from support.live import LiveServer
 
 from app import scores_file, store
+from app.records import score_table
 from app.extensions import db
 from app.models import GameStat
 
@@ -166,7 +167,7 @@ def test_a_game_end_neither_reads_nor_writes_the_whole_score_table(app, player, 
     assert statements_at_end.whole_table_reads("scores") == [], statements_at_end.whole_table_reads("scores")
     assert scores_file.wait_until_written(app)
     with app.app_context():
-        expected = store.score_table().to_csv()
+        expected = score_table.whole_table().to_csv()
     with open(path, encoding="utf-8", newline="") as handle:
         assert handle.read() == expected
     assert '"AI","' in expected
@@ -197,11 +198,8 @@ def test_game_ends_close_together_share_one_write_of_the_file(app, monkeypatch):
 
 
 @pytest.fixture
-def limited_server(database_url, decks_folder, tmp_path):
-    server = LiveServer(tmp_path / "live-limited", database_url, decks_folder, env={"GAMES_PER_HOUR": "3"})
-    server.start()
-    yield server
-    server.stop()
+def limited_server(make_live_server):
+    return make_live_server(GAMES_PER_HOUR=3)
 
 
 def test_games_set_up_are_limited_per_client_address(limited_server, db_reader, database_url):
@@ -263,14 +261,11 @@ def upload_scores(admin: Browser, text: str):
 
 
 @pytest.fixture
-def one_worker_server(database_url, decks_folder, tmp_path):
+def one_worker_server(make_live_server):
     """One worker process: every request shares the event loop the import runs on (with two, a
     blocked worker simply stops accepting and the other answers new connections - but a
     browser's keep-alive connection stays with its worker)."""
-    server = LiveServer(tmp_path / "live-one-worker", database_url, decks_folder, workers=1)
-    server.start()
-    yield server
-    server.stop()
+    return make_live_server(workers=1)
 
 
 @pytest.mark.slow

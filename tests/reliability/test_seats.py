@@ -19,10 +19,9 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-import pytest
 import sqlalchemy as sa
-from reliability_helpers import Browser, record_figures
-from support.live import LiveServer
+from support.client import Browser
+from support.figures import record_figures
 from support.web import Page
 
 from app import store
@@ -30,24 +29,6 @@ from app.models import SeatRecord, utcnow
 
 JOIN_CODE = re.compile(r'<code class="join-code">([A-Z2-9]+)</code>')
 RELEASED = "The host released your seat"
-
-
-@pytest.fixture
-def make_live_server(database_url, decks_folder, tmp_path):
-    """A live server with extra environment (IDLE_SECONDS=0: the host may let the AI stand in at
-    once, which finishes a game in a few requests)."""
-    servers = []
-
-    def start(**env) -> LiveServer:
-        server = LiveServer(tmp_path / f"live-{len(servers)}", database_url, decks_folder,
-                            env={key: str(value) for key, value in env.items()})
-        servers.append(server)
-        server.start()
-        return server
-
-    yield start
-    for server in servers:
-        server.stop()
 
 
 def every_view(browser: Browser, slug: str) -> str:

@@ -4,7 +4,7 @@ Hypothesis drives random browsers (the seat holders and a stranger), random seat
 (including seats the browser does not hold and numbers that are no seat), random actions, random
 versions and random cards (in the hand, not in the hand, lower case, invalid codes, duplicates,
 empty) through the test client against stacked and shuffled games. An independent oracle - the
-rules module applied to the stored state, with the checks of app/tables.py written out again -
+rules module applied to the stored state, with the checks of app/tables/play.py written out again -
 says what must happen. Every refused action must get a 4xx with a message and leave a dump of
 the whole database byte-identical; every accepted one must store exactly what the rules say, log
 itself once, and keep the 65 cards each in exactly one place (R1.4).
@@ -20,7 +20,8 @@ from collections import Counter
 import pytest
 import sqlalchemy as sa
 from hypothesis import HealthCheck, given, settings, strategies as st
-from reliability_helpers import random_move, record_figures, sensible_move
+from support.figures import record_figures
+from support.moves import random_move, sensible_move
 from support.web import Page, Player, database_dump
 
 from app import store, tables
@@ -98,7 +99,7 @@ def oracle(record, game: Game, held: set[int], seat: int | None, version: int | 
 
 
 class SeededSecrets:
-    """app.tables' ``secrets`` with a chosen shuffle seed, so that a shuffled game (R2.4) is the
+    """app.tables.lifecycle's ``secrets`` with a chosen shuffle seed, so that a shuffled game (R2.4) is the
     same every time Hypothesis replays an example; everything else is the real module."""
 
     def __init__(self, seed: int):
@@ -125,7 +126,7 @@ def test_refused_actions_change_nothing_and_accepted_ones_follow_the_rules(app, 
         n = next(game_number)
         deck = data.draw(st.sampled_from(DECKS), label="deck")
         if deck is None:  # a shuffled game, from a seed Hypothesis chose
-            monkeypatch.setattr(tables, "secrets", SeededSecrets(data.draw(st.integers(0, 2**63 - 1), label="seed")))
+            monkeypatch.setattr(tables.lifecycle, "secrets", SeededSecrets(data.draw(st.integers(0, 2**63 - 1), label="seed")))
         third = data.draw(st.sampled_from([None, "AI", "own"]), label="third seat")
         names, devices = [f"Ann{n}", f"Bob{n}"], ["here", "own"]
         if third == "AI":

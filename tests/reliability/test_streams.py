@@ -14,8 +14,8 @@ import socket
 import statistics
 import time
 
-from reliability_helpers import Browser, record_figures
-from support.live import LiveServer
+from support.client import Browser
+from support.figures import record_figures
 
 ATTACK_STREAMS = 2000
 
@@ -151,65 +151,49 @@ def test_2000_idle_streams_from_one_client_do_not_stop_the_server_answering_othe
                    menu_a_median_ms=round(1000 * statistics.median(durations), 1))
 
 
-def stream_server(database_url, decks_folder, path, **limits) -> LiveServer:
-    """A one-worker live server with small stream limits."""
-    server = LiveServer(path, database_url, decks_folder, workers=1,
-                        env={key: str(value) for key, value in limits.items()})
-    server.start()
-    return server
-
-
 def ended(connection: socket.socket) -> bool:
     data = read_until_ended(connection, 0.5)
     return not data.endswith(b"<still open>")
 
 
-def test_a_browsers_new_stream_replaces_its_old_one_and_idle_streams_make_room(database_url, decks_folder, tmp_path):
+def test_a_browsers_new_stream_replaces_its_old_one_and_idle_streams_make_room(make_live_server):
     """One worker, 2 streams per address, idle after 2 s:
     - a browser's second stream of a table replaces its first, which is told to retry later
       (a reloaded page's old stream may linger until its next keep-alive);
     - a third stream from the address is refused (429) while its two are fresh, and admitted
       once they have been idle for 2 s: the idlest one is closed to make room."""
-    server = stream_server(database_url, decks_folder, tmp_path / "live-idle", EVENTS_PER_ADDRESS=2,
-                           EVENTS_IDLE_SECONDS=2)
-    try:
-        host = Browser(server.url)
-        slug = host.start_game(["Ann", "AI"], deck="quick_out.deck")
-        other_slug = host.start_game(["Bea", "AI"], deck="quick_out.deck")
-        host.get(f"/games/{slug}")  # (the session cookie that names this browser)
+    server = make_live_server(workers=1, EVENTS_PER_ADDRESS=2, EVENTS_IDLE_SECONDS=2)
+    host = Browser(server.url)
+    slug = host.start_game(["Ann", "AI"], deck="quick_out.deck")
+    other_slug = host.start_game(["Bea", "AI"], deck="quick_out.deck")
+    host.get(f"/games/{slug}")  # (the session cookie that names this browser)
 
-        first = open_stream(server.port, slug, cookies=host.cookies)
-        assert statuses([first]) == [200]
-        second = open_stream(server.port, slug, cookies=host.cookies)  # the same browser, the same table
-        assert statuses([second]) == [200]
-        data = read_until_ended(first, 5)
-        assert b"retry: 30000" in data and not data.endswith(b"<still open>"), data[-200:]
-        another = open_stream(server.port, other_slug)  # the address's 2nd stream
-        assert statuses([another]) == [200]
-        refused = open_stream(server.port, other_slug)
-        assert statuses([refused]) == [429]  # 2 per address, both fresh
-        time.sleep(2.5)
-        admitted = open_stream(server.port, other_slug)
-        assert statuses([admitted]) == [200]  # the idlest made room
-        assert ended(second) and not ended(another)
-        close_all([second, another, refused, admitted])
-    finally:
-        server.stop()
+    first = open_stream(server.port, slug, cookies=host.cookies)
+    assert statuses([first]) == [200]
+    second = open_stream(server.port, slug, cookies=host.cookies)  # the same browser, the same table
+    assert statuses([second]) == [200]
+    data = read_until_ended(first, 5)
+    assert b"retry: 30000" in data and not data.endswith(b"<still open>"), data[-200:]
+    another = open_stream(server.port, other_slug)  # the address's 2nd stream
+    assert statuses([another]) == [200]
+    refused = open_stream(server.port, other_slug)
+    assert statuses([refused]) == [429]  # 2 per address, both fresh
+    time.sleep(2.5)
+    admitted = open_stream(server.port, other_slug)
+    assert statuses([admitted]) == [200]  # the idlest made room
+    assert ended(second) and not ended(another)
+    close_all([second, another, refused, admitted])
 
 
-def test_streams_are_limited_per_game_and_per_worker(database_url, decks_folder, tmp_path):
+def test_streams_are_limited_per_game_and_per_worker(make_live_server):
     """One worker, 3 streams per game, 4 in all (none idle yet): the 4th stream of a game and
     the 5th of the worker are refused, each from its own address."""
-    server = stream_server(database_url, decks_folder, tmp_path / "live-caps", EVENTS_PER_GAME=3,
-                           EVENTS_PER_WORKER=4)
-    try:
-        host = Browser(server.url)
-        slug = host.start_game(["Ann", "AI"], deck="quick_out.deck")
-        other_slug = host.start_game(["Bea", "AI"], deck="quick_out.deck")
-        one_game = [open_stream(server.port, slug, source=f"127.0.0.{n}") for n in (21, 22, 23, 24)]
-        assert sorted(statuses(one_game)) == [200, 200, 200, 429]  # (in whatever order they are served)
-        in_all = [open_stream(server.port, other_slug, source=f"127.0.0.{n}") for n in (31, 32)]
-        assert sorted(statuses(in_all)) == [200, 429]
-        close_all(one_game + in_all)
-    finally:
-        server.stop()
+    server = make_live_server(workers=1, EVENTS_PER_GAME=3, EVENTS_PER_WORKER=4)
+    host = Browser(server.url)
+    slug = host.start_game(["Ann", "AI"], deck="quick_out.deck")
+    other_slug = host.start_game(["Bea", "AI"], deck="quick_out.deck")
+    one_game = [open_stream(server.port, slug, source=f"127.0.0.{n}") for n in (21, 22, 23, 24)]
+    assert sorted(statuses(one_game)) == [200, 200, 200, 429]  # (in whatever order they are served)
+    in_all = [open_stream(server.port, other_slug, source=f"127.0.0.{n}") for n in (31, 32)]
+    assert sorted(statuses(in_all)) == [200, 429]
+    close_all(one_game + in_all)

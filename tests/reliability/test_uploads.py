@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from reliability_helpers import record_figures
+from support.figures import record_figures
+from support.games import admin_player
 from support.web import Page, Player, database_dump
 
 from app.games.mason import (
@@ -33,12 +34,6 @@ CSV_TEXT = '"name","games won","games lost","best score"\n"Doris","3","1","42"\n
 MB = 1024 * 1024
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.deck$")
 ALL_CODES = [card.code for card in FULL_DECK]
-
-
-def admin_player(app) -> Player:
-    admin = Player(app)
-    assert admin.post("/admin/login", {"password": app.config["ADMIN_PASSWORD"]}).status_code == 303
-    return admin
 
 
 def upload_deck(player, data: bytes, name: str = "new.deck", replace: bool = False):

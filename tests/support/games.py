@@ -81,18 +81,19 @@ def seed_scores(app, rows) -> None:
     from app import store
     from app.extensions import db
     from app.games.mason import ScoreRow, ScoreTable
+    from app.records import score_table
 
     with app.app_context():
         store.begin_write()
-        store.replace_scores(ScoreTable(ScoreRow(*row) for row in rows))
+        score_table.replace(ScoreTable(ScoreRow(*row) for row in rows))
         db.session.commit()
 
 
 def score_rows(app) -> list[tuple]:
-    from app import store
+    from app.records import score_table
 
     with app.app_context():
-        return [(r.name, r.won, r.lost, r.best) for r in store.score_table().sorted_rows()]
+        return [(r.name, r.won, r.lost, r.best) for r in score_table.whole_table().sorted_rows()]
 
 
 def game_count(app) -> int:
@@ -125,6 +126,15 @@ def admin_login(player, password: str | None = None):
     assert response.status_code == 303, text(response)
     assert response.headers["Location"] == "/admin", response.headers["Location"]
     return response
+
+
+def admin_player(app):
+    """A new browser, logged in as the admin."""
+    from support.web import Player
+
+    player = Player(app)
+    admin_login(player)
+    return player
 
 
 def upload(player, url: str, field: str, filename: str, data: bytes | str, **extra):

@@ -61,7 +61,7 @@ class LiveServer:
     def __init__(self, instance: Path | str | None = None, database_url: str | None = None,
                  decks_folder: Path | str | None = None, workers: int = 2, env: dict | None = None, *,
                  root: Path | str = ROOT, access_log: bool | str = False, admin_password: str = ADMIN_PASSWORD,
-                 events_max_seconds: int = 60, prefix: str = "mason-live-"):
+                 events_max_seconds: int = 60, prefix: str = "card-table-live-"):
         self.root = Path(root)
         self.owns_instance = instance is None
         self.instance = Path(tempfile.mkdtemp(prefix=prefix) if instance is None else instance)
@@ -77,10 +77,11 @@ class LiveServer:
         self.access_log = str(self.instance / "access.log")
         self.process: subprocess.Popen | None = None
         self.env = {key: value for key, value in os.environ.items() if key not in NOT_INHERITED}
-        self.env.update(PORT=str(self.port), WORKERS=str(workers), MASON_INSTANCE=str(self.instance),
-                        DATABASE_URL=self.database_url, DECKS_FOLDER=str(self.decks_folder),
-                        ADMIN_PASSWORD=admin_password, EVENTS_MAX_SECONDS=str(events_max_seconds),
-                        MASON_PUBLIC_URL=self.url)
+        self.env.update(PORT=str(self.port), WORKERS=str(workers), DATABASE_URL=self.database_url,
+                        DECKS_FOLDER=str(self.decks_folder), ADMIN_PASSWORD=admin_password,
+                        EVENTS_MAX_SECONDS=str(events_max_seconds))
+        for prefix in ("CARD_TABLE_", "MASON_"):  # (an older checkout, served by the benchmarks, reads MASON_)
+            self.env.update({prefix + "INSTANCE": str(self.instance), prefix + "PUBLIC_URL": self.url})
         if access_log:
             self.env["GUNICORN_CMD_ARGS"] = f"--access-logfile {self.access_log}" + (
                 f" --access-logformat '{access_log}'" if isinstance(access_log, str) else "")

@@ -65,14 +65,17 @@ def _matching_move(moves, action: dict):
     return None
 
 
+def _moves_of(state, seat: int | None) -> tuple[int | None, list]:
+    """``seat`` (default: the seat to move) and its legal moves; none once the game is over."""
+    seat = state.to_move() if seat is None else seat
+    return seat, [] if state.is_over() else state.legal(seat)
+
+
 def sensible_move(state, seat: int | None = None) -> Choice | None:
     """The computer player's move for ``seat`` (default: the seat to move), or between rounds the
     move that deals on; None when the game is over or ``seat`` has nothing to do. A game without a
     computer player gets its first legal move."""
-    if state.is_over():
-        return None
-    seat = state.to_move() if seat is None else seat
-    moves = state.legal(seat)
+    seat, moves = _moves_of(state, seat)
     if not moves:
         return None
     if seat is None or seat != state.to_move():
@@ -90,10 +93,7 @@ def sensible_move(state, seat: int | None = None) -> Choice | None:
 def random_move(state, rng: random.Random, seat: int | None = None) -> Choice | None:
     """A random legal move for ``seat`` (default: the seat to move; between rounds a move of the
     table), with random cards of the seat's own hand and a random target; None if there is none."""
-    if state.is_over():
-        return None
-    seat = state.to_move() if seat is None else seat
-    moves = state.legal(seat)
+    seat, moves = _moves_of(state, seat)
     if not moves:
         return None
     move = rng.choice(moves)
@@ -104,3 +104,10 @@ def random_move(state, rng: random.Random, seat: int | None = None) -> Choice | 
         cards = rng.sample(hand, rng.randint(min(fewest, len(hand)), min(most, len(hand))))
     target = rng.choice(move.targets) if move.targets else None
     return Choice(seat, move, move.as_dict(cards, target))
+
+
+def logged_action(state, choice: Choice) -> dict:
+    """The action log entry that the table form of ``choice`` makes once accepted: the form's
+    action as the game reads it, written back as plain data."""
+    definition = state.definition
+    return definition.action_to_dict(definition.action_from_dict(choice.action))

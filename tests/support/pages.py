@@ -11,7 +11,9 @@
 - the visible text (scripts and styles left out) and every attribute, for privacy scans
   (``tokens``), and the page's scripts, inline handlers and inline styles, for the content
   security policy;
-- ``find_all`` / ``find`` / ``texts`` for any other element or attribute lookup.
+- ``find_all`` / ``find`` / ``texts`` for any other element or attribute lookup;
+- ``card_naming`` / ``names_card``: where raw HTML names a card (its code or its words), and
+  ``statistics_rows``: a game's table on the scores page.
 
 Plain standard library (``html.parser``), so the benchmarks can use it without the app.
 """
@@ -28,6 +30,35 @@ VOID_TAGS = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input
 NOT_VISIBLE_TAGS = frozenset({"script", "style"})
 # Attributes whose text a screen reader or a tooltip shows.
 READ_ALOUD_ATTRIBUTES = ("title", "aria-label", "alt")
+
+
+def without_tokens(html: str) -> str:
+    """The page without its CSRF tokens (random text that could hold any two characters)."""
+    html = re.sub(r'name="csrf_token" value="[^"]*"', "", html)
+    return re.sub(r"""hx-headers=(?:'[^']*'|"[^"]*")""", "", html)
+
+
+def card_naming(html: str, code: str, deck) -> str | None:
+    """Where ``html`` names the card ``code`` of ``deck`` (a DeckSpec): as a code anywhere (text
+    or attribute) or by its words ("nine of Diamonds"), CSRF tokens aside. The text around it,
+    or None."""
+    html = without_tokens(html)
+    label = deck.parse(code).label
+    words = label.split("(", 1)[1].rstrip(")") if "(" in label else label
+    found = re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])|{re.escape(words)}", html)
+    return html[max(0, found.start() - 120):found.end() + 40] if found else None
+
+
+def names_card(html: str, code: str, deck) -> bool:
+    return card_naming(html, code, deck) is not None
+
+
+def statistics_rows(html: str, key: str) -> dict[str, list[str]]:
+    """The scores page's table of game ``key``'s statistics: name -> its figures as shown, in
+    column order."""
+    section = html.split(f'id="stats-{key}"', 1)[1].split("<h2", 1)[0]
+    return {name: re.findall(r"<td>([^<]*)</td>", cells)
+            for name, cells in re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', section)}
 
 
 def squeeze(text: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from support.pages import Page  # noqa: F401  (the one page parser; tests import it from here too)
+from support.pages import Page, statistics_rows  # (Page: the one page parser; tests import it from here too)
 
 
 def setup_forms(names: list[str], deck: str | None = None, devices: list[str] | None = None,
@@ -127,6 +127,28 @@ class Player:
         data["csrf_token"] = [self.csrf_token()]
         return self.client.post(f"/games/{slug}/act", data=data, headers={"HX-Request": "true"} if htmx else {})
 
+    def join_seat(self, slug: str, number: int) -> None:
+        """Take own-device seat ``number`` with the join code the host's screen shows."""
+        from app import store
+
+        with self.app.app_context():
+            code = store.find_game(slug).seats[number].join_code
+        assert self.post("/join", {"code": code}).status_code == 303
+
+    def statistics(self, key: str) -> dict[str, list[str]]:
+        """Game ``key``'s statistics as the scores page shows them: name -> figures."""
+        return statistics_rows(self.get("/scores").get_data(as_text=True), key)
+
+    def views(self, slug: str) -> dict[str, str]:
+        """What this browser can load of a table: the page and its live fragment."""
+        return {"page": self.get(f"/games/{slug}").get_data(as_text=True),
+                "fragment": self.get(f"/games/{slug}/table", htmx=True).get_data(as_text=True)}
+
+    def watch_views(self, slug: str) -> dict[str, str]:
+        """What a spectator can load of a table: the watch page and its live fragment."""
+        return {"watch": self.get(f"/games/{slug}/watch").get_data(as_text=True),
+                "watch fragment": self.get(f"/games/{slug}/table?watch=1", htmx=True).get_data(as_text=True)}
+
     def reveal(self, slug: str):
         page = self.table(slug)
         return self.post(f"/games/{slug}/reveal", {"version": str(page.version)}, htmx=True)
@@ -138,6 +160,17 @@ class Player:
         with self.app.app_context():
             record = store.find_game(slug)
             return store.load_state(record), record.version
+
+
+def own_device_duel(make_player, deck: str = "ai_showcase.deck"):
+    """Ann and Bob, each on their own device; the host's device holds no seat. Ann starts (R4.3).
+    (host, ann, bob, slug)."""
+    host = make_player()
+    slug = host.start_game(["Ann", "Bob"], deck=deck, devices=["own", "own"])
+    ann, bob = make_player(), make_player()
+    ann.join_seat(slug, 0)
+    bob.join_seat(slug, 1)
+    return host, ann, bob, slug
 
 
 def database_dump(app, skip: tuple[str, ...] = ()) -> str:

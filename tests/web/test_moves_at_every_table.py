@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 
 import app.games  # noqa: F401  (registers every game)
 from app.core import IllegalAction, registry
-from app.web.table import action_data
+from app.web.play import action_data
 
 # Points Rummy's computer player declares with explicit groups (a field the table's form cannot
 # post) while ``legal()`` offers "declare" only once the seat's own arrangement is ready: its

@@ -15,6 +15,7 @@ import re
 import pytest
 
 from app.games.rummy.cards import DECK
+from support import pages
 from support.web import Page, database_dump
 
 LAY_OFF = "lay_off.deck"
@@ -81,27 +82,16 @@ def melds(player, slug: str) -> list[tuple[int, list[str]]]:
     return [(meld["owner"], meld["cards"]) for meld in state.view(None)["melds"]]
 
 
-def cleaned(html: str) -> str:
-    """The page without its CSRF tokens (random text that could hold any two characters)."""
-    html = re.sub(r'name="csrf_token" value="[^"]*"', "", html)
-    return re.sub(r"""hx-headers=(?:'[^']*'|"[^"]*")""", "", html)
-
-
 def names_card(html: str, code: str) -> bool:
     """Whether the HTML names ``code``: as a code anywhere (text or attribute) or in words."""
-    text = cleaned(html)
-    words = DECK.parse(code).label.split("(", 1)[1].rstrip(")")
-    return re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])", text) is not None or words in text
+    return pages.names_card(html, code, DECK)
 
 
 def every_view(players: dict, slug: str, spectator) -> dict[str, str]:
     """Each browser's page and live fragment, and a spectator's page and fragment."""
-    views = {}
-    for who, one in players.items():
-        views[f"{who}'s page"] = one.get(f"/games/{slug}").get_data(as_text=True)
-        views[f"{who}'s fragment"] = one.get(f"/games/{slug}/table", htmx=True).get_data(as_text=True)
-    views["spectator's page"] = spectator.get(f"/games/{slug}/watch").get_data(as_text=True)
-    views["spectator's fragment"] = spectator.get(f"/games/{slug}/table?watch=1", htmx=True).get_data(as_text=True)
+    views = {f"{who}'s {what}": html for who, one in players.items() for what, html in one.views(slug).items()}
+    watched = spectator.watch_views(slug)
+    views.update({"spectator's page": watched["watch"], "spectator's fragment": watched["watch fragment"]})
     return views
 
 
@@ -110,14 +100,6 @@ def meld_button(html: str, number: int) -> str:
                       rf'value="lay_off\|meld={number}"[^>]*>', html)
     assert match, f"meld {number} is not a button"
     return match.group(0)
-
-
-def stats_rows(player) -> dict[str, list[str]]:
-    """The scores page's Classic Rummy table: name -> its figures (C5.4), in column order."""
-    html = player.get("/scores").get_data(as_text=True)
-    section = html.split('id="stats-rummy"', 1)[1].split("<h2", 1)[0]
-    return {name: re.findall(r"<td>([^<]*)</td>", cells)
-            for name, cells in re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', section)}
 
 
 def discard_first_card_turn(player, slug: str) -> None:
@@ -386,7 +368,7 @@ def test_c5_3_c5_4_a_won_game_shows_the_winner_and_counts_in_the_statistics(app,
     assert re.search(r'<tr><th scope="row">AI</th><td>lost</td><td>0</td><td>0</td><td>0</td></tr>', html)
     assert page.has_button("Rematch with the same players")
     assert page.hand == []  # no hand after the game
-    rows = stats_rows(player)
+    rows = player.statistics("rummy")
     # Games played, won, lost, best winning total, hands won, rummies (C5.4)
     assert rows["Ann"] == ["1", "1", "0", "180", "1", "1"]
     assert rows["AI"] == ["1", "0", "1", "", "0", "0"]

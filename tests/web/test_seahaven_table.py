@@ -106,22 +106,6 @@ def columns_shown(page: Page) -> list[list[str]]:
             for column in page.find_all("li", "sh-col")]
 
 
-def statistics(player) -> dict[str, list[str]]:
-    """The Seahaven Towers table of the scores page: name -> its figures as shown."""
-    page = Page(player.client.get("/scores").get_data(as_text=True))
-    heading = page.find("h2", id="stats-seahaven")
-    assert heading is not None
-    elements = page.elements
-    after = elements[elements.index(heading):]
-    tables = [element for element in after if element.tag == "table"]
-    rows = {}
-    if tables and not any(e.tag == "h2" for e in after[1:after.index(tables[0])]):
-        for row in tables[0].find_all("tr")[1:]:
-            cells = [cell.text for cell in row.iter() if cell.tag in ("th", "td")]
-            rows[cells[0]] = cells[1:]
-    return rows
-
-
 def win_short_deal(player, slug: str) -> None:
     """short_win.deck through the forms: 2C to cell 1 by two taps, then every card home with the
     dock's "to a foundation" buttons (each one press)."""
@@ -298,7 +282,7 @@ def test_s6_2_giving_up_ends_the_game_counted_as_played_not_won(player):
     page = table(player, slug)
     assert page.game_over and "Ann gave up with 1 card home after 2 moves." in page.html
     assert not page.find_all("button", "sh-src") and not page.find_all("button", "sh-to")
-    assert statistics(player) == {"Ann": ["1", "0", ""]}
+    assert player.statistics("seahaven") == {"Ann": ["1", "0", ""]}
 
 
 # -- the solver at the table (S5.2) ----------------------------------------------------------------------------
@@ -430,11 +414,11 @@ def test_s3_6_s6_2_a_won_and_a_given_up_game_make_the_statistics_per_name(player
     state, _version = player.state(slug)
     assert state.layout.is_won() and state.moves_made() == 53
     assert page.game_over and "Ann won! All 52 cards are home in 53 moves" in page.find("section", "results").text
-    assert statistics(player) == {"Ann": ["1", "1", "53"]}
+    assert player.statistics("seahaven") == {"Ann": ["1", "1", "53"]}
     other = set_up(player, deal=1234)
     page = table(player, other)
     press(player, other, page, plain_button(page, "give_up"))
-    assert statistics(player) == {"Ann": ["2", "1", "53"]}
+    assert player.statistics("seahaven") == {"Ann": ["2", "1", "53"]}
 
 
 def test_play_this_deal_again_deals_the_same_cards_with_the_same_options(player):

@@ -16,6 +16,7 @@ import pytest
 
 from app.games.twentyone import DECK
 from support.games import admin_login, upload
+from support import pages
 from support.web import Page, database_dump
 
 TWO = "two_players.deck"
@@ -45,29 +46,15 @@ def press(player, slug: str, action: str, *, htmx: bool = True):
     return response
 
 
-def cleaned(html: str) -> str:
-    """The page without its CSRF tokens (random text that could hold any two characters)."""
-    html = re.sub(r'name="csrf_token" value="[^"]*"', "", html)
-    return re.sub(r"""hx-headers=(?:'[^']*'|"[^"]*")""", "", html)
-
-
 def names_card(html: str, code: str) -> bool:
     """Whether the HTML names ``code`` anywhere: as a data-card, in a text, in an attribute, or
     by its words ("nine of Diamonds")."""
-    text = cleaned(html)
-    label = DECK.parse(code).label
-    words = label.split("(", 1)[1].rstrip(")") if "(" in label else label
-    return re.search(rf"(?<![A-Za-z0-9]){code}(?![A-Za-z0-9])", text) is not None or words in text
+    return pages.names_card(html, code, DECK)
 
 
 def every_view(player, slug: str, spectator) -> dict[str, str]:
     """The page, its live fragment, and a spectator's page and fragment."""
-    return {
-        "page": player.get(f"/games/{slug}").get_data(as_text=True),
-        "fragment": player.get(f"/games/{slug}/table", htmx=True).get_data(as_text=True),
-        "watch": spectator.get(f"/games/{slug}/watch").get_data(as_text=True),
-        "watch fragment": spectator.get(f"/games/{slug}/table?watch=1", htmx=True).get_data(as_text=True),
-    }
+    return {**player.views(slug), **spectator.watch_views(slug)}
 
 
 def hand_values(html: str) -> dict[int, int]:
@@ -105,16 +92,6 @@ def play_round(player, slug: str) -> None:
             return
         play_turn(player, slug)
     raise AssertionError("the round did not end")
-
-
-def stats_rows(player) -> dict[str, list[str]]:
-    """The scores page's 21 table: name -> [rounds won, lost, tied]."""
-    html = player.get("/scores").get_data(as_text=True)
-    section = html.split('id="stats-twentyone"', 1)[1].split("<h2", 1)[0]
-    rows = {}
-    for name, cells in re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', section):
-        rows[name] = re.findall(r"<td>([^<]*)</td>", cells)
-    return rows
 
 
 # -- set-up -----------------------------------------------------------------------------------------------
@@ -373,11 +350,11 @@ def test_a_computer_seat_plays_at_once_and_the_dealer_after_it(player):
 def test_t5_3_a_whole_table_ends_with_the_tally_and_the_statistics_per_name(player):
     """two_players.deck over 5 rounds: Ann 2 won, 3 lost; Bob 2 won, 2 lost, 1 tied."""
     slug = set_up(player, ["Ann", "Bob"], deck=TWO)
-    assert stats_rows(player) == {}
+    assert player.statistics("twentyone") == {}
     for number in range(1, 6):
         play_round(player, slug)
         if number < 5:
-            assert stats_rows(player) == {}  # an unfinished table changes no statistics
+            assert player.statistics("twentyone") == {}  # an unfinished table changes no statistics
             press(player, slug, "deal")
     page = player.table(slug)
     assert "Game over" in page.html and "That was the last round (5)." in page.html
@@ -386,7 +363,7 @@ def test_t5_3_a_whole_table_ends_with_the_tally_and_the_statistics_per_name(play
                       page.html)
     assert set(rows) == {("Ann", "2", "3", "0"), ("Bob", "2", "2", "1")}
     assert page.has_button("Rematch with the same players")
-    assert stats_rows(player) == {"Ann": ["2", "3", "0"], "Bob": ["2", "2", "1"]}
+    assert player.statistics("twentyone") == {"Ann": ["2", "3", "0"], "Bob": ["2", "2", "1"]}
 
 
 def test_ending_the_table_between_rounds_records_the_rounds_played(player):
@@ -396,7 +373,7 @@ def test_ending_the_table_between_rounds_records_the_rounds_played(player):
     press(player, slug, "end")
     html = player.table(slug).html
     assert "The table is ended after round 1." in html and "Zoe beat the dealer!" in html
-    assert stats_rows(player) == {"Zoe": ["1", "0", "0"]}
+    assert player.statistics("twentyone") == {"Zoe": ["1", "0", "0"]}
 
 
 def test_a_rematch_has_the_same_players_and_the_same_stacked_deck(player):

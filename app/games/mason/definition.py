@@ -7,11 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from app.core.cards import Card
-from app.core.protocol import GameDefinition
+from app.core.protocol import MENUS, SCORE_TABLE, GameDefinition, MenuFlow, ScoreTableFormat
 
 from . import actions
 from .bot import COMPUTER, MasonBot, random_discard_chooser
 from .cards import DECK, Card as MasonCard
+from .menus import GAME_OPTIONS, MENU_A, MENU_B, QUIT, VIEW_SCORES
+from .scores import ESCAPE, ScoreRow, ScoresFileError, ScoreTable, decode_scores_bytes, diff_tables
 from .state import MAX_SEATS, MIN_SEATS, MasonState, deal_layout
 
 
@@ -23,8 +25,16 @@ class MasonDefinition(GameDefinition):
     max_seats = MAX_SEATS
     deck = DECK
     bot = COMPUTER
-    has_score_table = True  # R7.4: its own score table (games won, lost, best score)
     action_types = actions.ACTION_TYPES
+    # What the house needs (R9): Menu A is the home page's first form, then Menus B and C; the
+    # decks are in decks/ itself, where the terminal reads them (R9.4); the R7.4 score table and
+    # its scores.csv (R7.5) instead of per-name statistics.
+    setup_flow = MENUS
+    menus = MenuFlow(first_menu=MENU_A, games=GAME_OPTIONS, view_scores=VIEW_SCORES, quit=QUIT, seat_menu=MENU_B)
+    decks_folder = ""
+    score_keeping = SCORE_TABLE
+    score_table = ScoreTableFormat(table=ScoreTable, row=ScoreRow, file_error=ScoresFileError,
+                                   decode=decode_scores_bytes, diff=diff_tables, escape=ESCAPE)
 
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
                   seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> MasonState:

@@ -1,0 +1,60 @@
+"""The refusals of the tables: each says why, and which HTTP status answers it. A refused request
+changed nothing (its transaction was rolled back: ``store.transaction``)."""
+
+from __future__ import annotations
+
+from ..core.protocol import BadAction, GameIsOver, IllegalAction, NotYourTurn
+from ..refusal import Refusal
+
+
+class TableError(Refusal):
+    """An action or request at a table that is refused."""
+
+
+class NotFound(TableError):
+    status = 404
+
+
+class GameNotFound(NotFound):
+    """The game asked for does not exist (not a table to show the message on)."""
+
+    def __init__(self, message: str = "There is no such game."):
+        super().__init__(message)
+
+
+class Forbidden(TableError):
+    status = 403
+
+
+class Conflict(TableError):
+    """Stale view, out of turn, or a game that is over: the fresh table is shown."""
+
+    status = 409
+
+
+class Refused(TableError):
+    """The rules refused the action (R6.3 and the like)."""
+
+    status = 422
+
+
+class TooMany(TableError):
+    """A client address over one of its limits (wrong join codes, games set up)."""
+
+    status = 429
+
+
+STALE = "The table changed before your action arrived, so nothing was done. Here it is now."
+RELEASED = "The host released your seat: ask them for its new code to play on."
+NO_OPEN_SEAT = ("No open seat has that code. Check the code, or ask the host for a new one "
+                "(a code works once, and expires when its game ends or after a day).")
+GAME_OVER = "This game is over."
+
+
+def refusal(error: IllegalAction) -> TableError:
+    """The door's answer to a rules refusal: a bad request, a conflict or a refusal."""
+    if isinstance(error, BadAction):
+        return TableError(str(error))
+    if isinstance(error, (NotYourTurn, GameIsOver)):
+        return Conflict(str(error))
+    return Refused(str(error))

@@ -1,0 +1,127 @@
+"""Join codes: how a person takes an own-device seat from their own phone or laptop. A code is
+shown to the host only; it works once, for ``JOIN_CODE_HOURS`` at most and only while its game
+is played; a client address that types too many wrong codes must wait."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Mapping
+
+import sqlalchemy as sa
+from flask import current_app
+
+from .. import limits, store
+from ..extensions import db
+from ..models import OWN, PLAYING, GameRecord, SeatRecord, utcnow
+from .errors import GAME_OVER, Conflict, Forbidden, NotFound, TableError, TooMany, NO_OPEN_SEAT
+from .seats import give_token, held_seats
+
+JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
+JOIN_CODE_LENGTH = 6
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+def issue_join_code(seat: SeatRecord) -> None:
+    """A fresh join code for an own-device seat nobody holds, valid for ``JOIN_CODE_HOURS``."""
+    seat.token_hash = None
+    seat.join_code = new_join_code()
+    seat.code_expires_at = utcnow() + timedelta(hours=current_app.config["JOIN_CODE_HOURS"])
+
+
+def end_join_codes(record: GameRecord) -> None:
+    """The game ended: nobody needs a seat at a finished table."""
+    for seat in record.seats:
+        seat.join_code = seat.code_expires_at = None
+
+
+def normal_code(code: object) -> str | None:
+    """A typed join code as codes are stored (upper case, without spaces or dashes), or None if
+    it cannot be one: the alphabet and the length are checked before any query."""
+    if not isinstance(code, str) or len(code) > 40:
+        return None
+    code = code.strip().upper().replace(" ", "").replace("-", "")
+    if len(code) != JOIN_CODE_LENGTH or not all(char in JOIN_CODE_ALPHABET for char in code):
+        return None
+    return code
+
+
+def find_seat_by_code(code: object) -> SeatRecord | None:
+    """The open seat a join code names: the code has not expired and its game is being played."""
+    code = normal_code(code)
+    if code is None:
+        return None
+    seat = db.session.scalar(sa.select(SeatRecord).where(SeatRecord.join_code == code))
+    if seat is None or not seat.code_is_live or seat.game.status != PLAYING:
+        return None
+    return seat
+
+
+def look_up_code(code: object, address: str) -> SeatRecord | None:
+    """``find_seat_by_code`` for a client address, which may try ``JOIN_MAX_FAILURES`` wrong codes
+    in ``JOIN_FAILURE_WINDOW_SECONDS``; after that every code (even a right one) gets TooMany until
+    the window has passed. A wrong code is counted and committed at once; a right one leaves the
+    write transaction open for the caller (a claim is made in it)."""
+    config = current_app.config
+    window = config["JOIN_FAILURE_WINDOW_SECONDS"]
+    limits.begin_counting()
+    if limits.recent(limits.WRONG_JOIN_CODE, address, window) >= config["JOIN_MAX_FAILURES"]:
+        raise TooMany(f"Too many wrong codes from this device: try again in {limits.minutes(window)} minutes.")
+    seat = find_seat_by_code(code)
+    if seat is None:
+        limits.count(limits.WRONG_JOIN_CODE, address, window)
+        db.session.commit()
+    return seat
+
+
+@store.transaction
+def seat_of_code(code: str, address: str) -> dict | None:
+    """What a join code would claim (a link's preview: nothing is claimed), or None: the seat's
+    number and name and every seat's name. A wrong code counts against ``address``."""
+    seat = look_up_code(code, address)
+    found = None
+    if seat is not None:
+        found = {"number": seat.number, "name": seat.name, "names": [s.name for s in seat.game.seats]}
+    db.session.commit()  # (a right code wrote nothing)
+    return found
+
+
+@store.transaction
+def claim_seat(code: str, address: str) -> tuple[GameRecord, dict]:
+    """Claim an own-device seat with its join code: this browser gets the seat's token. The
+    code then stops working, so a second browser cannot take the seat (unless released)."""
+    seat = look_up_code(code, address)
+    if seat is None:
+        raise NotFound(NO_OPEN_SEAT)
+    record = seat.game
+    token = give_token(seat)
+    seat.join_code = seat.code_expires_at = None
+    number = seat.number
+    store.save_game(record, None, [])  # a new version, so the other screens show who joined
+    return record, {str(number): token}
+
+
+def host_seat(slug: str, number: int) -> tuple[GameRecord, SeatRecord]:
+    """The game (locked) and its seat ``number``, for the host's seat controls."""
+    record = store.lock_game(slug)
+    if record is None or not 0 <= number < len(record.seats):
+        raise NotFound("There is no such seat.")
+    return record, record.seats[number]
+
+
+@store.transaction
+def release_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
+    """The host frees an own-device seat: its old token stops working, a new code is made (the
+    old holder's table then says the host released their seat)."""
+    record, seat = host_seat(slug, number)
+    if not held_seats(record, tokens).host:
+        raise Forbidden("Only the host can release a seat.")
+    if seat.is_ai or seat.device != OWN:
+        raise TableError("Only a seat on its own device can be released.")
+    if record.status != PLAYING:
+        raise Conflict(GAME_OVER)
+    issue_join_code(seat)  # (also how the host renews an expired code)
+    store.save_game(record, None, [])

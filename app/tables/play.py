@@ -1,0 +1,134 @@
+"""Playing: a browser's action applied through the game's protocol in one transaction, the
+computer seats' turns after it, the hand-over screen's button, and the moment a game ends.
+
+Every action goes through ``perform``, which checks in this order: the game exists (404), the
+form is an action of this game (400, or 422 for a selection that is none), the browser holds the
+seat it acts for (403), the form was made on the current version of the game (409), the game is
+still being played (409), a shared device was handed over (409); then the rules apply the action
+or refuse it (409 out of turn, 422 otherwise). Nothing is written unless all of them pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from .. import records, store
+from ..core.autoplay import autoplay
+from ..core.protocol import Bot, GameState, IllegalAction, Outcome
+from ..models import PLAYING, GameRecord
+from .errors import GAME_OVER, RELEASED, STALE, Conflict, Forbidden, GameNotFound, refusal
+from .join_codes import end_join_codes
+from .seats import held_seats, needs_handover
+
+
+def computer_players(record: GameRecord) -> Callable[[int], Bot | None]:
+    """The game's computer player for its AI seats and AI stand-ins; None for a person."""
+    bot = store.definition_of(record).bot
+    seats = record.seats
+    return lambda seat: bot if seats[seat].is_ai or seats[seat].ai_standin else None
+
+
+def play_computer_turns(state: GameState, record: GameRecord) -> list[Outcome]:
+    """AI seats (and AI stand-ins) play at once, until a person's turn or the round's end (the
+    next round waits for a person to press the button)."""
+    return autoplay(state, computer_players(record))
+
+
+@dataclass
+class Result:
+    """A table after an applied action: the saved row and the game, to answer from."""
+
+    record: GameRecord
+    game: GameState
+    finished: bool = False
+
+
+def game_to_change(slug: str) -> GameRecord:
+    """The game ``slug``, locked for this request's write transaction (``GameNotFound``)."""
+    record = store.lock_game(slug)
+    if record is None:
+        raise GameNotFound()
+    return record
+
+
+@store.transaction
+def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
+            action_data: Mapping[str, Any]) -> Result:
+    """Apply a browser's action (plain data, as its form posted it) in one transaction, or
+    raise TableError with nothing changed. ``seat`` None: a move of the table (the next deal)."""
+    record = game_to_change(slug)
+    definition = store.definition_of(record)
+    try:
+        action = definition.action_from_dict(action_data)
+    except IllegalAction as error:
+        raise refusal(error) from None
+    held = held_seats(record, tokens)
+    if seat is None and action_data.get("action") in definition.table_actions:
+        if not held.at_table:
+            raise Forbidden("Only the players at this table can do that.")
+    elif seat is None or seat not in held:
+        raise Forbidden(RELEASED if seat in held.released else "This browser does not hold that seat.")
+    if form_version != record.version:
+        raise Conflict(STALE)
+    if record.status != PLAYING:
+        raise Conflict(GAME_OVER)
+    state = store.load_state(record)
+    if seat is not None and seat == state.to_move() and needs_handover(record, state, held):
+        raise Conflict(f"Pass the device to {state.label(state.to_move())} first.")
+    try:
+        outcome = state.apply(seat, action)
+    except IllegalAction as error:
+        raise refusal(error) from None
+    actions = [outcome] + play_computer_turns(state, record)
+    # A new deal on a shared device starts with a hand-over screen, even for the player who
+    # ended the last round: anyone may be holding the device after the round summary.
+    extra = {"shown_seat": None} if seat is None else {}
+    try:
+        save_and_score(record, state, actions, **extra)
+    except store.ConcurrentUpdate:
+        raise Conflict(STALE) from None
+    return Result(record, state, finished=state.is_over())
+
+
+def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome], **changes) -> None:
+    """Save the game; if it just ended, record the results in the same transaction (and then
+    the score table's file follows, in the background)."""
+    if record.shown_seat is not None and any(outcome.seat not in (None, record.shown_seat) for outcome in actions):
+        # Another seat moved (a computer stand-in, a seat on another device...): whoever holds a
+        # shared device now, the next hot-seat turn starts with the hand-over screen again.
+        changes.setdefault("shown_seat", None)
+    ended = state.is_over() and record.status == PLAYING
+    if ended:
+        finish(record, state)
+    store.save_game(record, state, actions, **changes)
+    if ended:
+        after_finish(record)
+
+
+def finish(record: GameRecord, state: GameState) -> None:
+    """The moment a game ends (R7.4): its results, in the caller's transaction (the game row
+    keeps them too: ``store.state_columns``). Its join codes stop working."""
+    records.record_results(store.definition_of(record), state.results())
+    end_join_codes(record)
+
+
+def after_finish(record: GameRecord) -> None:
+    """After the commit of a game's end: what follows the results (the score table's file,
+    written in the background, so a game's end costs the same however big the table)."""
+    records.after_results(store.definition_of(record))
+
+
+@store.transaction
+def reveal(slug: str, tokens: Mapping[str, str], form_version: int | None) -> Result:
+    """The hand-over screen's button: show the current hot-seat player's hand on this device."""
+    record = game_to_change(slug)
+    held = held_seats(record, tokens)
+    state = store.load_state(record)
+    turn = state.to_move()
+    if turn is None or turn not in held:
+        raise Forbidden("This browser does not hold that seat.")
+    if form_version != record.version:
+        raise Conflict("The table changed; here it is now.")
+    store.save_game(record, None, [], shown_seat=turn)
+    return Result(record, state)

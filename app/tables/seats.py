@@ -1,0 +1,196 @@
+"""Seats and tokens: which seats (and the host role) a browser holds, proven by the tokens of its
+session; whose hand a shared device may show; and how held seats pass on to a rematch."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from flask import current_app
+
+from .. import store
+from ..core.protocol import GameState
+from ..models import HERE, OWN, GameRecord
+
+
+@dataclass
+class SeatSpec:
+    name: str
+    is_ai: bool = False
+    device: str = HERE
+
+
+@dataclass
+class Held:
+    """The seats a browser holds in one game, proven by tokens from its session, and whether it
+    is the game's host (the browser that set it up)."""
+
+    seats: set[int] = field(default_factory=set)
+    host: bool = False
+    # Seats this browser once held (it still has their tokens) that the host has released since.
+    released: set[int] = field(default_factory=set)
+
+    def __contains__(self, seat: object) -> bool:
+        return seat in self.seats
+
+    @property
+    def at_table(self) -> bool:
+        """May make the table's moves (deal the next round, rematch): a seat holder or the host
+        (in a game of computer seats only, nobody else could)."""
+        return bool(self.seats) or self.host
+
+
+def held_seats(record: GameRecord, tokens: Mapping[str, str]) -> Held:
+    """Which seats of ``record`` the presented ``tokens`` ({seat number: token, "host": token})
+    really hold."""
+    held = Held(host=store.token_matches(tokens.get("host"), record.host_token_hash))
+    for seat in record.seats:
+        token = tokens.get(str(seat.number))
+        if store.token_matches(token, seat.token_hash):
+            held.seats.add(seat.number)
+        elif token:  # only the server writes tokens into the signed session: this seat was released
+            held.released.add(seat.number)
+    return held
+
+
+def give_token(seat) -> str:
+    """A new token for ``seat`` (its holder's browser keeps it; the row keeps its hash)."""
+    token = store.new_token()
+    seat.token_hash = store.hash_token(token)
+    return token
+
+
+# -- hot-seat: several people sharing one device -------------------------------------------------
+
+
+def hot_seat_humans(record: GameRecord, held: Held) -> list[int]:
+    return [s.number for s in record.seats if s.device == HERE and not s.is_ai and s.number in held]
+
+
+def needs_handover(record: GameRecord, state: GameState, held: Held) -> bool:
+    """Hot-seat privacy: with two or more people sharing this device, a turn starts with a
+    hand-over screen naming the player, until they press the button."""
+    turn = state.to_move()
+    return (turn is not None and turn in held and record.seats[turn].device == HERE
+            and len(hot_seat_humans(record, held)) > 1 and record.shown_seat != turn)
+
+
+def seat_to_show(record: GameRecord, state: GameState, held: Held) -> int | None:
+    """Whose hand this browser may see now (None: no hand, as a spectator sees the table)."""
+    turn = state.to_move()
+    if turn is not None and turn in held:
+        return None if needs_handover(record, state, held) else turn
+    own = sorted(n for n in held.seats if record.seats[n].device == OWN)
+    if own:
+        return own[0]
+    here = hot_seat_humans(record, held)
+    if len(here) == 1:
+        return here[0]
+    return None  # several people share this device: show no hand between their turns
+
+
+@dataclass(frozen=True)
+class Presence:
+    """What one browser is at a table now (a spectator: nothing)."""
+
+    shown: int | None = None  # the seat whose hand it shows
+    handover: int | None = None  # the seat this shared device must be handed to first
+    seats: frozenset[int] = frozenset()  # the seats it holds
+    host: bool = False
+    at_table: bool = False  # may make the table's moves (``Held.at_table``)
+
+    @property
+    def manages(self) -> bool:
+        """Sees the seats panel: the host, or a seat holder."""
+        return self.host or bool(self.seats)
+
+
+SPECTATOR = Presence()
+
+
+def presence(record: GameRecord, state: GameState, held: Held) -> Presence:
+    """What the browser that holds ``held`` is at the table now."""
+    turn = state.to_move()
+    return Presence(shown=seat_to_show(record, state, held),
+                    handover=turn if needs_handover(record, state, held) else None,
+                    seats=frozenset(held.seats), host=held.host, at_table=held.at_table)
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    """A seat as the seats panel and the invitations show it."""
+
+    number: int
+    name: str  # as shown ("AI 2")
+    player: str  # as set up ("AI")
+    is_ai: bool
+    device: str
+    claimed: bool  # somebody holds it
+    standin: bool  # the computer plays it for its idle person
+    join_code: str | None  # for the host's eyes only, while nobody holds the seat
+    code_expired: bool  # (the host sees it, and may make a new code)
+
+
+def seat_lines(record: GameRecord, state: GameState, *, host: bool, open_for_joining: bool) -> list[SeatLine]:
+    """Every seat of ``record``; whoever reads a join code can take the seat, so only the host
+    sees the codes, and only while the game may still be joined."""
+    lines = []
+    for seat in record.seats:
+        open_seat = open_for_joining and seat.device == OWN and not seat.is_ai and seat.token_hash is None
+        live_code = open_seat and seat.code_is_live
+        lines.append(SeatLine(number=seat.number, name=state.label(seat.number), player=seat.name,
+                              is_ai=seat.is_ai, device=seat.device, claimed=seat.token_hash is not None,
+                              standin=seat.ai_standin, join_code=seat.join_code if host and live_code else None,
+                              code_expired=host and open_seat and not live_code))
+    return lines
+
+
+# -- a rematch's seats go to their holders ---------------------------------------------------------
+
+
+def hand_on_seats(old: GameRecord, new: GameRecord) -> None:
+    """Give each seat of the rematch ``new`` to whoever holds it in ``old``, and the host role to
+    the old host: the new token hashes are made now from the old ones, so only a browser that
+    proves the old token can learn the new one (``carry_seats``). A seat nobody held keeps the
+    fresh join code it was given."""
+    new.host_token_hash = store.hash_token(successor_token(old.host_token_hash, new.slug, "host"))
+    for old_seat, seat in zip(old.seats, new.seats):
+        if seat.is_ai or old_seat.token_hash is None:
+            continue
+        seat.token_hash = store.hash_token(successor_token(old_seat.token_hash, new.slug, str(seat.number)))
+        seat.join_code = seat.code_expires_at = None
+
+
+def carry_seats(old: GameRecord, new: GameRecord, tokens: Mapping[str, str]) -> tuple[dict, set[int]]:
+    """The tokens, in the rematch ``new``, of the seats (and host role) this browser holds in
+    ``old``, and the numbers of its seats that are no longer its own there (released since).
+
+    A token is derived from the old token's hash (``successor_token``), so every answer to a
+    doubled Rematch or follow carries the same tokens: whichever answer's cookie the browser
+    keeps, it holds its seats."""
+    carried: dict[str, str] = {}
+    lost: set[int] = set()
+    held = held_seats(old, tokens)
+    if held.host:
+        token = successor_token(store.hash_token(tokens["host"]), new.slug, "host")
+        if store.token_matches(token, new.host_token_hash):
+            carried["host"] = token
+    for number in held.seats:
+        seat = new.seats[number]
+        token = successor_token(store.hash_token(tokens[str(number)]), new.slug, str(number))
+        if store.token_matches(token, seat.token_hash):
+            carried[str(number)] = token
+        elif not seat.is_ai:
+            lost.add(number)
+    return carried, lost
+
+
+def successor_token(old_token_hash: str, new_slug: str, key: str) -> str:
+    """The token of seat ``key`` (or "host") in the rematch ``new_slug``, from the hash of its
+    token in the finished game: an HMAC with the secret key, so only the server can make it."""
+    secret = str(current_app.config["SECRET_KEY"]).encode()
+    digest = hmac.new(secret, f"rematch|{new_slug}|{key}|{old_token_hash}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:store.TOKEN_BYTES]).decode().rstrip("=")

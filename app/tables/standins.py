@@ -1,0 +1,94 @@
+"""The computer standing in for an idle person: the idle rule, the host's switch, and which lines
+of the game's log the computer made for whom."""
+
+from __future__ import annotations
+
+import json
+from typing import Mapping
+
+from .. import store
+from ..core.protocol import GameState
+from ..models import PLAYING, GameRecord, utcnow
+from .errors import GAME_OVER, Conflict, Forbidden, TableError
+from .play import play_computer_turns, save_and_score
+from .join_codes import host_seat
+from .seats import Held, held_seats
+
+
+def idle_turn(record: GameRecord, state: GameState, idle_seconds: int) -> int | None:
+    """The idle rule: the seat of the person whose turn has waited ``idle_seconds`` or longer,
+    whom the computer may stand in for; None if there is none (or the game has no computer
+    player)."""
+    turn = state.to_move()
+    if turn is None or state.definition.bot is None:
+        return None
+    seat = record.seats[turn]
+    if seat.is_ai or seat.ai_standin:
+        return None
+    waited = (utcnow() - record.updated_at).total_seconds()
+    return turn if waited >= idle_seconds else None
+
+
+def idle_seat(record: GameRecord, state: GameState, held: Held, idle_seconds: int) -> int | None:
+    """The idle seat the host may let the computer play, if this browser does not hold it."""
+    turn = idle_turn(record, state, idle_seconds)
+    return None if turn in held else turn
+
+
+@store.transaction
+def set_standin(slug: str, tokens: Mapping[str, str], number: int, on: bool, idle_seconds: int) -> None:
+    """The host lets the AI play an idle person's turns; the person (or host) stops it."""
+    record, seat = host_seat(slug, number)
+    held = held_seats(record, tokens)
+    if seat.is_ai:
+        raise TableError("That seat is already a computer player.")
+    if record.status != PLAYING:
+        raise Conflict(GAME_OVER)
+    state = store.load_state(record)
+    if on:
+        if not held.host:
+            raise Forbidden("Only the host can let the AI stand in.")
+        if state.definition.bot is None:
+            raise TableError(f"{state.definition.name} has no computer player to stand in.")
+        if idle_turn(record, state, idle_seconds) != number:
+            raise Conflict(f"{seat.name} is not idle: the AI can stand in after {idle_seconds} seconds of waiting on their turn.")
+        seat.ai_standin = True
+        record.standins = standin_spans(record, state, number, True)
+        save_and_score(record, state, play_computer_turns(state, record), standins=record.standins)
+    else:
+        if not held.host and number not in held:
+            raise Forbidden("Only the host or the seat's player can stop the AI.")
+        seat.ai_standin = False
+        store.save_game(record, None, [], standins=standin_spans(record, state, number, False))
+
+
+def standin_spans(record: GameRecord, state: GameState, number: int, on: bool) -> str:
+    """``record.standins`` with a span of the game's log opened (or closed) for seat ``number``
+    at the log's current end: the lines the computer made for that person."""
+    spans = json.loads(record.standins or "{}")
+    mine = spans.setdefault(str(number), [])
+    end = len(state.view(None).get("log") or [])
+    if on:
+        mine.append([end, None])
+    elif mine and mine[-1][1] is None:
+        mine[-1][1] = end
+    return json.dumps(spans, separators=(",", ":"))
+
+
+def standin_lines(record: GameRecord, first: int, end: int) -> dict[int, int]:
+    """Which lines of the game's log from ``first`` to ``end`` the computer made for a person:
+    {line index: seat}."""
+    lines = {}
+    for seat, spans in json.loads(record.standins or "{}").items():
+        for start, stop in spans:
+            for index in range(max(first, start), min(end, end if stop is None else stop)):
+                lines[index] = int(seat)
+    return lines
+
+
+def log_lines(record: GameRecord, state: GameState, log: list[dict], first: int = 0) -> list[dict]:
+    """The log lines ``log`` (the game's log from line ``first``), each with ``by``: the label of
+    the person the computer made it for, or None."""
+    by_computer = standin_lines(record, first, first + len(log)) if record.standins else {}
+    return [dict(event, by=state.label(by_computer[index]) if index in by_computer else None)
+            for index, event in enumerate(log, start=first)]

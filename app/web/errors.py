@@ -1,0 +1,59 @@
+"""Every error a request can end in is answered here, once, by its type: a refused table action
+(the fresh table with the reason, at the refusal's status), a game that is not there, a bad or
+expired form, an HTTP error, and anything unexpected (never a traceback). A refused request
+changed nothing: the transaction it began was rolled back where it was refused
+(``store.transaction``)."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from .. import store, tables
+from ..htmx import is_htmx
+
+HTTP_MESSAGES = {
+    404: "There is nothing here.",
+    405: "That is not how this page is used.",
+    413: "That file is too large.",
+}
+
+
+def render_error(status: int, message: str):
+    """The error page (or, to htmx, its fragment) with ``message``, at ``status``."""
+    template = "errors/_error.html" if is_htmx() else "errors/error.html"
+    return render_template(template, status=status, message=message), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(tables.TableError)
+    def refused(error: tables.TableError):
+        """A refused table action: the fresh table with the message, at the error's status (a
+        stale form's cards stay selected only where they still can be: the template checks)."""
+        from .play import render_table
+
+        slug = (request.view_args or {}).get("slug")
+        record = store.find_game(slug) if slug else None
+        if record is None:
+            return render_error(error.status, error.message)
+        return render_table(record, message=error.message, status=error.status, selected=request.form.getlist("cards"))
+
+    @app.errorhandler(tables.GameNotFound)
+    def no_such_game(error: tables.GameNotFound):
+        return render_error(error.status, error.message)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error):
+        return render_error(400, "This form has expired or did not come from this site. "
+                                 "Reload the page and try again; nothing was changed.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        return render_error(error.code or 500, HTTP_MESSAGES.get(error.code, error.description or error.name))
+
+    @app.errorhandler(Exception)
+    def server_error(error):  # never show a traceback (or any state) to players
+        app.logger.exception("Unhandled error")
+        return render_error(500, "Something went wrong on the server. Nothing you did was lost: "
+                                 "every finished action is saved. Reload the page.")

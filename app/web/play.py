@@ -1,0 +1,176 @@
+"""The table page: one blueprint for every game. One URL gives the page or, to htmx, the
+fragment; the board is the game's own template (``templates/games/<key>/``), the rest of the
+table is shared (``templates/table/``), both reading the ``TableView`` built once a request. An
+action is the form as plain data, read by the game's ``action_from_dict``. Refusals
+(``TableError``) are answered once, app-wide (app/web/errors.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
+
+from .. import replays, store, tables
+from ..htmx import is_htmx
+from ..models import GameRecord
+from . import identity
+from .table_view import TableView, table_view
+
+bp = Blueprint("play", __name__, url_prefix="/games")
+
+# A browser this many actions behind is shown the table at once, not step by step.
+MAX_PACED = 15
+# Form fields that are not part of an action.
+NOT_ACTION_FIELDS = {"csrf_token", "version", "seat", "move"}
+
+
+def load_record(slug: str) -> GameRecord:
+    record = store.find_game(slug)
+    if record is None:
+        abort(404)
+    return record
+
+
+def access(record: GameRecord) -> tables.Held:
+    """The seats (and host role) this browser holds in ``record``, worked out once a request."""
+    cache = g.setdefault("held", {})
+    key = (record.slug, record.version)
+    if key not in cache:
+        cache[key] = tables.held_seats(record, identity.tokens_for(record.slug))
+    return cache[key]
+
+
+def view_for(record: GameRecord, state=None, *, watching: bool = False, message: str | None = None,
+             selected=()) -> TableView:
+    """The table as this browser sees it (a spectator's, ``watching``); ``state``: the record's
+    state if the caller has it."""
+    state = state if state is not None else store.load_state(record)
+    held = tables.Held() if watching else access(record)
+    return table_view(record, state, held, watching=watching, message=message, selected=selected,
+                      idle_seconds=current_app.config["IDLE_SECONDS"])
+
+
+def spectator_view(record: GameRecord, state) -> TableView:
+    """The table as a spectator saw it in ``state`` (a replay's step)."""
+    return table_view(record, state, tables.Held(), watching=True)
+
+
+def render_table(record: GameRecord, *, message: str | None = None, status: int = 200,
+                 selected=(), watching: bool = False, fragment: bool | None = None, game=None,
+                 since: int | None = None):
+    """The table page (or its fragment). ``game``: the record's state if the caller has it.
+    ``since``: the version this browser showed before; the actions after it are shown to it one
+    after another (``steps_url``)."""
+    table = view_for(record, game, watching=watching, message=message, selected=selected)
+    use_fragment = is_htmx() if fragment is None else fragment
+    if use_fragment and since is not None and since < record.version:
+        count = replays.count_actions(record, since, record.version)
+        if 0 < count <= MAX_PACED and replays.replayable(record):
+            table.steps_url = url_for("history.steps", slug=record.slug, after=since, upto=record.version,
+                                      me=table.me)
+    template = "table/_table.html" if use_fragment else "table/page.html"
+    return render_template(template, **table.context()), status
+
+
+def selected_in_query() -> list[str]:
+    """Cards a link or a GET form selects (``?cards=7H``): a board that works without JavaScript
+    can select a card by loading the table again."""
+    return request.args.getlist("cards")[:60]
+
+
+@bp.get("/<slug>")
+def table(slug: str):
+    return render_table(load_record(slug), selected=selected_in_query())
+
+
+@bp.get("/<slug>/watch")
+def watch(slug: str):
+    """A spectator's view: the whole table, no hands."""
+    return render_table(load_record(slug), watching=True)
+
+
+@bp.get("/<slug>/table")
+def table_fragment(slug: str):
+    """The table alone, for live refreshes. ``since``: answer 204 (nothing to swap) if the
+    game is still at that version - the cheap polling fallback when events cannot stream."""
+    record = load_record(slug)
+    since = request.args.get("since", type=int)
+    if since is not None and since == record.version:
+        return "", 204
+    return render_table(record, watching=request.args.get("watch") == "1", fragment=True, since=since,
+                        selected=selected_in_query())
+
+
+def action_data(form) -> dict[str, Any]:
+    """The action a table form posted, as plain data for the game's ``action_from_dict``: its
+    fields (``cards`` a list), and a pressed ``move`` button's ``action|field=value|...``."""
+    data: dict[str, Any] = {key: form.get(key) for key in form if key not in NOT_ACTION_FIELDS}
+    data["cards"] = form.getlist("cards")
+    move = form.get("move")
+    if move:
+        name, *fields = move.split("|")
+        data["action"] = name
+        for item in fields:
+            key, _, value = item.partition("=")
+            if key and key not in NOT_ACTION_FIELDS:
+                data[key] = value
+    return data
+
+
+@bp.post("/<slug>/act")
+def act(slug: str):
+    version = request.form.get("version", type=int)
+    seat = request.form.get("seat", type=int)  # none: a move of the table (the next deal)
+    done = tables.perform(slug, identity.tokens_for(slug), version, seat, action_data(request.form))
+    # The browser's own action shows at once; what the computer players did after it, step by step.
+    return after_post(slug, done=done, since=version + 1)
+
+
+@bp.post("/<slug>/reveal")
+def reveal(slug: str):
+    done = tables.reveal(slug, identity.tokens_for(slug), request.form.get("version", type=int))
+    return after_post(slug, done=done)
+
+
+@bp.post("/<slug>/abandon")
+def abandon(slug: str):
+    """The host ends the unfinished game (the button asked for a confirmation first)."""
+    tables.abandon(slug, identity.tokens_for(slug))
+    return after_post(slug)
+
+
+@bp.post("/<slug>/rematch")
+def rematch(slug: str):
+    return go_to_rematch(slug, tables.rematch)
+
+
+@bp.post("/<slug>/follow")
+def follow(slug: str):
+    return go_to_rematch(slug, tables.follow_rematch)
+
+
+def go_to_rematch(slug: str, take_seats):
+    """Start (or follow into) the rematch, keep the seats this browser gets there, go there."""
+    record, tokens = take_seats(slug, identity.tokens_for(slug))
+    identity.remember(record.slug, tokens)
+    return navigate(url_for("play.table", slug=record.slug))
+
+
+def after_post(slug: str, done: tables.Result | None = None, since: int | None = None):
+    """Answer a successful table form: the fresh table as a fragment for htmx, or for a plain
+    form a redirect (so a refresh cannot repeat it). ``done``: the game as the action just saved
+    it, shown without reading it back."""
+    if is_htmx():
+        if done is not None:
+            return render_table(done.record, game=done.game, since=since)
+        return render_table(load_record(slug))
+    load_record(slug)
+    return redirect(url_for("play.table", slug=slug), 303)
+
+
+def navigate(url: str):
+    """Go to another page after a POST: htmx follows HX-Redirect, a plain form the 303."""
+    if is_htmx():
+        return "", 204, {"HX-Redirect": url}
+    return redirect(url, 303)

@@ -1,0 +1,191 @@
+"""The table as a page shows it: one typed object (``TableView``), built once a request from the
+game's row, its state and what this browser holds. The shared templates (``templates/table/``)
+and each game's own (``templates/games/<key>/``) read its fields; what a seat sees is the game's
+``view(seat)`` and what it may do its ``legal(seat)``."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import cached_property
+from typing import Any, Mapping
+
+from flask import url_for
+
+from .. import replays, store, tables
+from ..core.protocol import GameDefinition, GameState, Move, SeatResult
+from ..models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
+
+LOG_LINES = 10  # the table's last lines; the whole game's log is a page of its own
+
+
+class Clock:
+    """How long a game has been played: from its first action to its end (or now). A template
+    that shows a timer reads it; nothing is asked of the database unless one does."""
+
+    def __init__(self, record: GameRecord):
+        self.record = record
+
+    @cached_property
+    def started_at(self) -> datetime | None:
+        """When the first action was applied (an imported game: when it was started), or None."""
+        if self.record.imported:
+            return self.record.created_at
+        return replays.first_action_at(self.record)
+
+    @property
+    def ended_at(self) -> datetime | None:
+        if self.record.status == ABANDONED:
+            return self.record.updated_at
+        return self.record.finished_at
+
+    @property
+    def running(self) -> bool:
+        return self.started_at is not None and self.ended_at is None
+
+    @cached_property
+    def seconds(self) -> int:
+        """Whole seconds played so far (0 before the first action)."""
+        if self.started_at is None:
+            return 0
+        return max(0, int(((self.ended_at or utcnow()) - self.started_at).total_seconds()))
+
+
+@dataclass
+class TableView:
+    """Everything the table's templates read."""
+
+    slug: str
+    version: int
+    game: GameDefinition
+    deck_key: str | None  # the deck the cards' ids belong to
+    view: dict  # the game's view(me): what this browser may see
+    me: int | None  # the seat whose view it is (None: a spectator's)
+    turn: int | None
+    my_turn: bool
+    moves: list[Move]  # legal(me), or the table's moves (legal(None)) for those at the table
+    handover: str | None  # the name of the player this shared device must be handed to first
+    watching: bool
+    holds_seat: bool
+    at_table: bool
+    manages: bool  # sees the seats panel
+    is_host: bool
+    seats: list[tables.SeatLine]
+    selected: set[str]
+    message: str | None
+    log: list[dict]  # the last lines, each with ``by`` (whom the computer played it for)
+    log_start: int  # the first line's number
+    log_total: int
+    finished: bool
+    abandoned: bool
+    standin_me: bool  # the computer plays for this browser's seat
+    focus: str  # where the keyboard goes on a page load: "hand", "moves" or nowhere
+    results: list[SeatResult]
+    rematch_slug: str | None
+    idle_seat: int | None  # the idle person's seat the host may let the computer play
+    clock: Clock
+    options: dict  # as set up (a rematch is set up the same way)
+    steps_url: str | None = None  # the steps this browser is shown one after another
+    replay: bool = False
+    own_device: str = OWN
+    setup_devices: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.game.key
+
+    @property
+    def pick(self) -> bool:
+        """Some move takes cards of the hand: the hand's cards can be selected."""
+        return any(move.pick is not None for move in self.moves)
+
+    @property
+    def waiting(self) -> list[tables.SeatLine]:
+        """Own-device seats nobody has joined yet."""
+        return [seat for seat in self.seats if seat.device == OWN and not seat.claimed and not seat.is_ai]
+
+    def context(self) -> dict[str, Any]:
+        """The template context: the fields and properties by name, and ``table`` itself."""
+        names = [f.name for f in dataclasses.fields(self)] + ["kind", "pick", "waiting"]
+        return {name: getattr(self, name) for name in names} | {"table": self}
+
+    def replace(self, **changes) -> "TableView":
+        return dataclasses.replace(self, **changes)
+
+    # -- the same game again, set up by the set-up form -------------------------------------------
+
+    def setup_fields(self, changes: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
+        """The set-up form's fields (``/setup/<key>``) for a new game like this one: the same
+        seats (the ones this browser holds on this device) and options, with ``changes``."""
+        fields = [("seats", str(len(self.seats)))]
+        for seat in self.seats:
+            fields += [(f"name{seat.number}", seat.player),
+                       (f"device{seat.number}", self.setup_devices.get(seat.number, seat.device))]
+        values = dict(self.options, **(changes or {}))
+        for option in self.game.options:
+            fields.append((option.key, option_text(option, values.get(option.key, option.default))))
+        return fields
+
+    def setup_url(self, changes: Mapping[str, Any] | None = None) -> str:
+        """The set-up form, filled in with ``changes`` and the options that differ from their
+        defaults (for someone else to set the same game up)."""
+        changes = dict(changes or {})
+        args = {key: option_text(self._option(key), value) for key, value in changes.items()}
+        for option in self.game.options:
+            value = self.options.get(option.key, option.default)
+            if option.key not in args and value != option.default:
+                args[option.key] = option_text(option, value)
+        return url_for("setup.game", key=self.kind, **args)
+
+    def _option(self, key: str):
+        return next(option for option in self.game.options if option.key == key)
+
+
+def option_text(option, value: Any) -> str:
+    """An option's value as its set-up form field posts it (``Option.read`` reads it back)."""
+    if option.kind == "bool":
+        return "1" if value else "0"
+    return str(value)
+
+
+def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watching: bool = False,
+               message: str | None = None, selected=(), idle_seconds: int = 0) -> TableView:
+    """The table as this browser (``held``) sees it now, or a spectator (``watching``)."""
+    seen = tables.SPECTATOR if watching else tables.presence(record, state, held)
+    view = state.view(seen.shown)  # the rules decide what this seat may see
+    turn = state.to_move()
+    finished = record.status == FINISHED or state.is_over()
+    abandoned = record.status == ABANDONED
+    handover = state.label(seen.handover) if seen.handover is not None and not abandoned else None
+    if abandoned:
+        moves = []
+    elif seen.shown is not None:
+        moves = state.legal(seen.shown)
+    elif seen.at_table and handover is None:
+        moves = state.legal(None)  # the table's moves: the next deal
+    else:
+        moves = []
+    if message is None and held.released and not watching:
+        message = tables.RELEASED
+    log = view.get("log") or []
+    log_start = max(0, len(log) - LOG_LINES)
+    my_turn = seen.shown is not None and seen.shown == turn and not abandoned
+    focus = ""
+    if my_turn and moves and not finished:
+        focus = "hand" if any(move.pick is not None for move in moves) and view.get("hand") else "moves"
+    return TableView(
+        slug=record.slug, version=record.version, game=state.definition,
+        deck_key=state.deck.key if getattr(state, "deck", None) is not None else None,
+        view=view, me=seen.shown, turn=turn, my_turn=my_turn, moves=moves, handover=handover,
+        watching=watching, holds_seat=bool(seen.seats), at_table=seen.at_table, manages=seen.manages,
+        is_host=seen.host,
+        seats=tables.seat_lines(record, state, host=seen.host, open_for_joining=not (finished or abandoned)),
+        selected=set(selected), message=message,
+        log=tables.log_lines(record, state, log[log_start:], log_start),
+        log_start=log_start + 1, log_total=len(log), finished=finished, abandoned=abandoned,
+        standin_me=seen.shown is not None and record.seats[seen.shown].ai_standin and not finished,
+        focus=focus, results=state.results() if finished else [], rematch_slug=record.rematch_slug,
+        idle_seat=None if watching else tables.idle_seat(record, state, held, idle_seconds),
+        clock=Clock(record), options=store.options_of(record),
+        setup_devices={number: HERE for number in seen.seats})
