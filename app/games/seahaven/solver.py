@@ -57,17 +57,17 @@ the tests compare):
 - *Lost at a glance* (``stuck``): with no cell free, the only moves are single cards going onto
   columns (and kings into free columns); a position where no sequence of such moves could uncover
   a card that goes home, or one a card in a cell could go onto, or empty a column, never frees a
-  cell nor sends a card home, so it is lost (judged when the search reaches it, not counted as
-  expanded). The test over-estimates what those moves reach
+  cell nor sends a card home, so it is lost. The test over-estimates what those moves reach
   (every card that could ever move, moved, each a place for its next lower card), so a position
-  it calls lost is lost.
+  it calls lost is lost. It judges a position when the search reaches it (not counted as
+  expanded), not when it is made: most children are never tried.
 
 Positions are tuples of ints (bit masks of cards, the depths packed in one key); a child is made
 from its parent by changing only what its move changes, and one whose key the memo knows to be
 lost is dropped before it is built. A kings' group is built only when the position has a king
 move of its own (a king in a cell and a free column, or a king's run in a column that fits in
-the free cells); otherwise it is the position alone. ``winnable``, ``hint`` and ``line`` take a ``budget``: the
-most positions one call may expand (``positions`` counts them) before it raises
+the free cells); otherwise it is the position alone. ``winnable``, ``hint`` and ``line`` take a
+``budget``: the most positions one call may expand (``positions`` counts them) before it raises
 ``SolverBudgetExceeded``; verdicts are memoised only once complete, so the memo stays exact and a
 later call carries on (redoing at most the positions the search was in the middle of).
 
