@@ -1,6 +1,7 @@
 """Seahaven Towers solver benchmark (S5): a benchmark, not a test; it prints, it never fails.
 
     .venv/bin/python bench/seahaven_solver.py                        # 1,000 open and 1,000 classic deals
+    .venv/bin/python bench/seahaven_solver.py --c-source PATH        # ...against the C solver, built here
     .venv/bin/python bench/seahaven_solver.py --kind classic --no-lines --c-solver PROGRAM
     .venv/bin/python bench/seahaven_solver.py --deals 200 --first 5001
 
@@ -14,16 +15,25 @@ replayed through the rules to the win (in a second pass, after every verdict), a
 length are reported apart.
 
 The baseline: jhoenicke/seahaven's C solver, measured in the same run on the same classic deals
-(S2.4: the C program deals card i to pile i mod 10 and the last two to the cells, as we do).
-``--c-solver PROGRAM`` names an executable, built outside this repository, that wraps that
-solver and reads deals from its standard input, one a line: the 52 cards in deal order, each
-as the number 13 * suit + rank (suit 0-3 as ``Card.suit_index``, rank 1-13, ace 1), separated by
+(S2.4: the C program deals card i to pile i mod 10 and the last two to the cells, as we do). It
+is AGPL, so this repository never holds it: ``--c-source PATH`` names a checkout of
+jhoenicke/seahaven, or a bare or mirror git directory of it (its ``solver/solver.c`` is then read
+from ``HEAD``). The benchmark copies that one file into a temporary folder, writes beside it
+``DRIVER`` (our own few lines: it ``#include``s their file with its ``main`` renamed), compiles
+both with the flags of the author's own build (``-O3 -DNDEBUG``, solver/Makefile; plus
+``-DSTANDALONE``, which the file asks for outside Emscripten), runs the program for the whole
+run and removes the folder at the end. With no compiler, no ``solver/solver.c`` at PATH, or a
+failed build, that part is skipped, saying why. ``--c-solver PROGRAM`` instead names such a
+program built by hand.
+
+The program reads deals from its standard input, one a line: the 52 cards in deal order, each as
+the number 13 * suit + rank (suit 0-3 as ``Card.suit_index``, rank 1-13, ace 1), separated by
 spaces. For each deal it writes one line: ``1`` or ``0`` (winnable or not), the CPU seconds the
 solver spent on the deal (its own per-deal timing: clearing its tables for the deal, then the
 solve, ``CLOCK_PROCESS_CPUTIME_ID``), and the positions it expanded (its memo's misses). The
 program runs beside this one, and each deal goes first to it and then to ours, so both meet the
-machine in the same state. Without ``--c-solver`` (or if the program cannot be started) that
-part is skipped and said so. The load average is printed beside the figures: the machine is
+machine in the same state. Without either option (or if the program cannot be built or started)
+that part is skipped and said so. The load average is printed beside the figures: the machine is
 shared, so only ratios from the same run mean anything.
 
 Goals: every verdict the same as the C solver's, and in CPU time, ours at most 10 times the C
@@ -35,9 +45,11 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -51,6 +63,42 @@ REFERENCE_CLASSIC = 0.892  # jhoenicke/seahaven, 210,000 classic deals: 89.2-89.
 REFERENCE_OPEN = 0.98  # "about 98 %" of open deals (no exact figure given)
 GOAL_MEDIAN_RATIO = 10.0
 GOAL_MAX_RATIO = 40.0
+C_FLAGS = ("-O3", "-DNDEBUG", "-DSTANDALONE")  # the author's (solver/Makefile); STANDALONE: not Emscripten
+C_SOURCE = "solver/solver.c"
+
+# The C baseline's driver (this project's code, not theirs): their solver.c is included with its
+# own main renamed; one deal a line in, "verdict cpu-seconds positions" a line out.
+DRIVER = r"""
+#define main jh_standalone_main
+#include "solver.c"
+#undef main
+#include <time.h>
+
+static double cpu(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+int main(void) {
+    int v[52];
+    uint8_t shuffle[52];
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (;;) {
+        for (int i = 0; i < 52; i++)
+            if (scanf("%d", &v[i]) != 1)
+                return 0;
+        for (int i = 0; i < 52; i++)
+            shuffle[i] = (uint8_t) v[i];
+        double start = cpu();
+        hit = 0;
+        miss = 0;
+        int verdict = checkFreshGame(shuffle);  /* clears its tables for the deal, then solves */
+        double spent = cpu() - start;
+        printf("%d %.9f %u\n", verdict == SUCCESS, spent, miss);
+    }
+}
+"""
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -171,10 +219,46 @@ def report(kind: str, result: dict, reference: float, load_before: str) -> None:
               f"moves, min {min(moves)}, max {max(moves)}")
 
 
-def start_c_solver(program: str | None) -> CSolver | None:
-    if not program:
-        print("C baseline: skipped (no --c-solver PROGRAM given; the module's docstring says what it reads and writes)")
-        return None
+def read_c_source(path: Path) -> str:
+    """Their solver.c: from a work tree at ``path``, or from ``HEAD`` of the git directory (bare,
+    mirror or checkout) at ``path``. Raises OSError saying why not."""
+    in_tree = path / C_SOURCE
+    if in_tree.is_file():
+        return in_tree.read_text()
+    if not path.is_dir():
+        raise OSError(f"{path} is not a directory")
+    try:
+        shown = subprocess.run(["git", "-C", str(path), "show", f"HEAD:{C_SOURCE}"], capture_output=True, text=True,
+                               timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise OSError(f"no {C_SOURCE} in {path}, and git could not read it: {error}") from error
+    if shown.returncode:
+        raise OSError(f"no {C_SOURCE} in {path}, and git could not read it: {shown.stderr.strip()[:200]}")
+    return shown.stdout
+
+
+def build_c_solver(source: str, folder: str) -> str:
+    """Compile their solver.c (copied into ``folder``, a temporary one) with our driver; the
+    program's path. Raises OSError saying why not."""
+    compiler = shutil.which(os.environ.get("CC", "gcc")) or shutil.which("cc")
+    if compiler is None:
+        raise OSError("no C compiler (gcc or cc) on the PATH")
+    text = read_c_source(Path(source).expanduser())
+    Path(folder, "solver.c").write_text(text)
+    Path(folder, "driver.c").write_text(DRIVER)
+    program = str(Path(folder, "c-solver"))
+    command = [compiler, *C_FLAGS, "-o", program, "driver.c"]
+    built = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=300)
+    if built.returncode:
+        errors = [line for line in built.stderr.splitlines() if "error" in line] or built.stderr.splitlines()
+        raise OSError(f"the build failed ({' '.join(command)}): {' | '.join(errors[:3])[:400]}")
+    version = subprocess.run([compiler, "--version"], capture_output=True, text=True).stdout.splitlines()
+    print(f"C baseline: {C_SOURCE} of {source} built in a temporary folder with "
+          f"{' '.join([Path(compiler).name, *C_FLAGS])} ({version[0] if version else compiler})")
+    return program
+
+
+def start_c_solver(program: str) -> CSolver | None:
     try:
         c_solver = CSolver(program)
         c_solver.solve(deal_cards(1))  # it answers, or the baseline is skipped
@@ -185,30 +269,55 @@ def start_c_solver(program: str | None) -> CSolver | None:
     return c_solver
 
 
+def c_baseline(options, folder: str) -> CSolver | None:
+    """The C solver, started (built first in ``folder`` from ``--c-source``), or None, saying why."""
+    if options.kind == "open":
+        return None  # the C solver deals only the classic deal
+    program = options.c_solver
+    if options.c_source:
+        try:
+            program = build_c_solver(options.c_source, folder)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            print(f"C baseline: skipped ({error})")
+            return None
+    if not program:
+        print("C baseline: skipped (neither --c-source PATH nor --c-solver PROGRAM given; the module's docstring "
+              "says what they are)")
+        return None
+    return start_c_solver(program)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals of each kind (default 1000)")
     parser.add_argument("--first", type=int, default=1, help="the first deal number (default 1)")
     parser.add_argument("--kind", choices=("open", "classic", "both"), default="both")
     parser.add_argument("--no-lines", action="store_true", help="only the verdicts, no winning lines")
-    parser.add_argument("--c-solver", metavar="PROGRAM",
-                        help="the C baseline: an executable that reads deals and writes verdicts (see above)")
+    baseline = parser.add_mutually_exclusive_group()
+    baseline.add_argument("--c-source", metavar="PATH",
+                          help="the C baseline, built here from a checkout or git directory of jhoenicke/seahaven")
+    baseline.add_argument("--c-solver", metavar="PROGRAM",
+                          help="the C baseline, built by hand: an executable that reads deals and writes verdicts")
     options = parser.parse_args()
     print(f"Seahaven Towers solver: deals {options.first} to {options.first + options.deals - 1}, Python "
           f"{sys.version.split()[0]}, one process; {os.cpu_count()} cores, load average {load()}")
-    c_solver = start_c_solver(options.c_solver) if options.kind in ("classic", "both") else None
-    started = time.perf_counter()
-    if options.kind in ("open", "both"):
-        before = load()
-        report("open", run_kind(False, options.first, options.deals, not options.no_lines, None), REFERENCE_OPEN,
-               before)
-    if options.kind in ("classic", "both"):
-        before = load()
-        report("classic", run_kind(True, options.first, options.deals, not options.no_lines, c_solver),
-               REFERENCE_CLASSIC, before)
-    if c_solver is not None:
-        c_solver.close()
-    print(f"\n{time.perf_counter() - started:.0f} s in all")
+    # their code lives only in this temporary folder, removed when the run ends
+    with tempfile.TemporaryDirectory(prefix="seahaven-c-") as folder:
+        c_solver = c_baseline(options, folder)
+        try:
+            started = time.perf_counter()
+            if options.kind in ("open", "both"):
+                before = load()
+                report("open", run_kind(False, options.first, options.deals, not options.no_lines, None),
+                       REFERENCE_OPEN, before)
+            if options.kind in ("classic", "both"):
+                before = load()
+                report("classic", run_kind(True, options.first, options.deals, not options.no_lines, c_solver),
+                       REFERENCE_CLASSIC, before)
+            print(f"\n{time.perf_counter() - started:.0f} s in all")
+        finally:
+            if c_solver is not None:
+                c_solver.close()
 
 
 if __name__ == "__main__":

@@ -55,16 +55,19 @@ the tests compare):
   can always take a free column). So the position is that member: its key is the only one of
   the group the search meets, and ``hint`` first moves the waiting kings into the columns.
 - *Lost at a glance* (``stuck``): with no cell free, the only moves are single cards going onto
-  columns (and kings into free columns); a child where no sequence of such moves could uncover a
-  card that goes home, or one a card in a cell could go onto, or empty a column, never frees a
+  columns (and kings into free columns); a position where no sequence of such moves could uncover
+  a card that goes home, or one a card in a cell could go onto, or empty a column, never frees a
   cell nor sends a card home, so it is lost. The test over-estimates what those moves reach
   (every card that could ever move, moved, each a place for its next lower card), so a position
-  it calls lost is lost.
+  it calls lost is lost. It judges a position when the search reaches it (not counted as
+  expanded), not when it is made: most children are never tried.
 
 Positions are tuples of ints (bit masks of cards, the depths packed in one key); a child is made
 from its parent by changing only what its move changes, and one whose key the memo knows to be
-lost is dropped before it is built. ``winnable``, ``hint`` and ``line`` take a ``budget``: the
-most positions one call may expand (``positions`` counts them) before it raises
+lost is dropped before it is built. A kings' group is built only when the position has a king
+move of its own (a king in a cell and a free column, or a king's run in a column that fits in
+the free cells); otherwise it is the position alone. ``winnable``, ``hint`` and ``line`` take a
+``budget``: the most positions one call may expand (``positions`` counts them) before it raises
 ``SolverBudgetExceeded``; verdicts are memoised only once complete, so the memo stays exact and a
 later call carries on (redoing at most the positions the search was in the middle of).
 
@@ -172,7 +175,7 @@ class Solver:
     def _build(self) -> None:
         """The deal's tables, and the search over them as closures (the hot loop reads only
         locals and closure cells)."""
-        prefixes, bottoms_at, tops_at, king_runs, king_suits, units_of = [], [], [], [], [], []
+        prefixes, bottoms_at, tops_at, king_columns, units_of = [], [], [], [], []
         column_of = [0] * (LANE * 4 + 1)  # [bit_length of a dealt card's bit]: its column
         above_of = [0] * (LANE * 4 + 1)  # ...the dealt card it covers (0 for the first)
         dealt_at = [0] * (LANE * 4 + 1)  # ...and how many cards were dealt to it before, plus one
@@ -205,12 +208,13 @@ class Solver:
             prefixes.append(tuple(prefix))
             bottoms_at.append(tuple(bottom))
             tops_at.append(tuple(top))
-            king_runs.append(king_run)
-            king_suits.append(1 << pile[0].suit_index if king_run else 0)
+            if king_run:  # the column's first cards are a king's run: it can become that king's column
+                king_columns.append((shift, king_run, 1 << pile[0].suit_index, tuple(prefix), tuple(bottom),
+                                     tuple(top)))
             units_of.append(tuple(units))
         self._prefix, self._bottom, self._top = prefixes, bottoms_at, tops_at
         (self._search, self._settle, self._count, self._get_limit,
-         self._set_limit) = _searcher(self, prefixes, bottoms_at, tops_at, tuple(king_runs), tuple(king_suits),
+         self._set_limit) = _searcher(self, prefixes, bottoms_at, tops_at, tuple(king_columns),
                                       tuple(units_of), tuple(column_of), tuple(dealt_at),
                                       tuple(above_of))
 
@@ -221,7 +225,7 @@ class Solver:
             bottoms |= self._bottom[index][depth]
             tops |= self._top[index][depth]
             key |= depth << _SHIFT[index]
-        return self._settle(key, kings, in_columns, bottoms, tops, list(range(COLUMNS)), None)
+        return self._settle(key, kings, in_columns, bottoms, tops, None)
 
     def _within(self, budget: int | None, work):
         """``work()`` with at most ``budget`` more positions expanded (None: the caller's limit,
@@ -360,7 +364,7 @@ def _record_win(memo: dict, group: list[tuple], winner: int, step: tuple) -> Non
                 memo[group[other][0][0]] = ("king", suit, not to_column, group[current][0][0])
 
 
-def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_suits, units_of, column_of,
+def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units_of, column_of,
               dealt_at, above_of):
     """The search of one deal, as closures over its tables: (search, settle, count, get_limit,
     set_limit)."""
@@ -371,12 +375,11 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
     limit = _NO_LIMIT
     budget_given = 0
 
-    def settle(key: int, kings: int, in_columns: int, bottoms: int, tops: int, touched: list[int],
-               lost: dict | None) -> tuple | None:
+    def settle(key: int, kings: int, in_columns: int, bottoms: int, tops: int, lost: dict | None) -> tuple | None:
         """The canonical position, from its depths (``key``, without the kings) and card sets:
         bottom cards go home while they can, and a column left holding only its king's run
-        becomes that king's column. ``touched``: the columns whose depth changed (only they can
-        have become a king's column). None if ``lost`` (the memo) knows the position is lost."""
+        becomes that king's column (``king_columns``: the few columns dealt a king's run first).
+        None if ``lost`` (the memo) knows the position is lost."""
         while True:
             guarded = in_columns | GUARDS
             lowest = guarded & ~(guarded - ONES)
@@ -392,22 +395,19 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
                     in_columns ^= bit
                     bottoms ^= bit | bottoms_at[index][depth - 1]
                     tops ^= tops_at[index][depth] ^ tops_at[index][depth - 1]
-                    touched.append(index)
                 continue
             converted = False
-            for index in touched:
-                shift = _SHIFT[index]
+            for shift, king_run, suit, column_prefixes, column_bottoms, column_tops in king_columns:
                 depth = key >> shift & DEPTH_MASK
-                if depth and depth <= king_runs[index]:
-                    kings |= king_suits[index]
-                    in_columns ^= prefixes[index][depth]
-                    bottoms ^= bottoms_at[index][depth]
-                    tops ^= tops_at[index][depth]
+                if depth and depth <= king_run:
+                    kings |= suit
+                    in_columns ^= column_prefixes[depth]
+                    bottoms ^= column_bottoms[depth]
+                    tops ^= column_tops[depth]
                     key -= depth << shift
                     converted = True
             if not converted:
                 break
-            touched = []
         if kings:
             done = lowest & GUARDS  # a suit with no card left in the columns is all home, king too
             if done:
@@ -508,7 +508,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
             if forced >= 0:
                 unit = units_of[forced][key >> _SHIFT[forced] & DEPTH_MASK]
                 child = settle((key & _DEPTHS_MASK) - unit[_U_KEY], kings, in_columns ^ unit[_U_LEAVING],
-                               bottoms ^ unit[_U_BOTTOMS], tops ^ unit[_U_TOPS], [forced], None)
+                               bottoms ^ unit[_U_BOTTOMS], tops ^ unit[_U_TOPS], None)
                 return [(0, forced, True, child)], True
         moves = []
         rank <<= 4
@@ -518,69 +518,73 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
             top = candidates & -candidates
             candidates ^= top
             index = column_of[top.bit_length()]
-            unit = units_of[index][key >> _SHIFT[index] & DEPTH_MASK]
-            tail = unit[_U_BOTTOM_AT] - (not_floating & unit[_U_BELOW_BOTTOM]).bit_length()  # floating cards on it
-            size = unit[_U_LENGTH] + tail
+            (unit_key, uncovered, converts, length, bottom_at, below_bottom, unit_king, leaving, unit_bottoms,
+             unit_tops, bottom, uncovered_at, below_uncovered, new_depth, left) = units_of[index][key >> _SHIFT[index] & 31]
+            tail = bottom_at - (not_floating & below_bottom).bit_length()  # floating cards on it
+            size = length + tail
             if top & onto_column:
                 if size > free + 1:
                     continue
                 to_column = True
-                child_key = key - unit[_U_KEY]
+                child_key = key - unit_key
                 child_kings = kings
-            elif unit[_U_KING] and free_columns > 0:
+            elif unit_king and free_columns > 0:
                 if size > free + 1:
                     continue
                 to_column = True
-                child_kings = kings | unit[_U_KING]
-                child_key = key - unit[_U_KEY] + (unit[_U_KING] << KINGS_SHIFT)
+                child_kings = kings | unit_king
+                child_key = key - unit_key + (unit_king << KINGS_SHIFT)
             else:
                 if size > free:
                     continue
                 to_column = False
-                child_key = key - unit[_U_KEY]
+                child_key = key - unit_key
                 child_kings = kings
-            uncovered = unit[_U_UNCOVERED]
-            if uncovered & lowest or unit[_U_CONVERTS]:
-                child = settle(child_key & _DEPTHS_MASK, child_kings, in_columns ^ unit[_U_LEAVING],
-                               bottoms ^ unit[_U_BOTTOMS], tops ^ unit[_U_TOPS], [index], memo)
+            if uncovered & lowest or converts:
+                child = settle(child_key & _DEPTHS_MASK, child_kings, in_columns ^ leaving,
+                               bottoms ^ unit_bottoms, tops ^ unit_tops, memo)
                 if child is None:
                     continue
-                child_used = child[8]
-            else:
-                leaving = unit[_U_LEAVING]
-                child_waiting = waiting or (prune and leaving & KING_BITS and not to_column)
-                if not child_waiting and memo_get(child_key, 1) is None:
-                    continue
-                child_floating = floating | leaving
-                if uncovered:
-                    # floating cards now lying on the uncovered card leave their cells
-                    lying = unit[_U_UNCOVERED_AT] - (~child_floating & unit[_U_BELOW_UNCOVERED]).bit_length()
-                    now_held = uncovered - (uncovered >> lying)
-                else:
-                    lying = now_held = 0
-                if to_column:
-                    child_held = held | leaving | now_held
-                    child_used = used - lying
-                else:
-                    bottom = unit[_U_BOTTOM]
-                    child_held = (held & ~(bottom - (bottom >> tail))) | now_held
-                    child_used = used + size - lying
-                child = (child_key, child_kings, in_columns ^ leaving, bottoms ^ unit[_U_BOTTOMS],
-                         tops ^ unit[_U_TOPS], lowest, child_floating, child_held, child_used, home,
-                         burial - unit[_U_LENGTH] * (lowest & unit[_U_LEFT]).bit_count(),
-                         empty if unit[_U_NEW_DEPTH] else empty + 1)
-                if child_waiting:
-                    child = kings_to_columns(child)
-                    if memo_get(child[0], 1) is None:
-                        continue
-                    child_used = child[8]
-            if child_used == CELLS and prune and child[2] and stuck(child):
-                memo[child[0]] = None
+                moves.append(((((52 - child[9] << 8) + child[10] << 3) + child[8] << 8) + rank + index,
+                              index, to_column, child))
                 continue
+            child_floating = floating | leaving
+            child_tops = tops ^ unit_tops
+            child_empty = empty if new_depth else empty + 1
+            if waiting or (prune and leaving & KING_BITS and not to_column):
+                # kings_to_columns changes nothing while the floating kings outnumber the
+                # columns with no dealt card (or match them and a king's unit could take one)
+                floating_count = (child_floating & KING_BITS).bit_count()
+                child_waiting = floating_count < child_empty or (floating_count == child_empty
+                                                                 and not child_tops & KING_BITS)
+            else:
+                child_waiting = False
+            if not child_waiting and memo_get(child_key, 1) is None:
+                continue
+            if uncovered:
+                # floating cards now lying on the uncovered card leave their cells
+                lying = uncovered_at - (~child_floating & below_uncovered).bit_length()
+                now_held = uncovered - (uncovered >> lying)
+            else:
+                lying = now_held = 0
+            if to_column:
+                child_held = held | leaving | now_held
+                child_used = used - lying
+            else:
+                child_held = (held & ~(bottom - (bottom >> tail))) | now_held
+                child_used = used + size - lying
+            child_burial = burial - length * (lowest & left).bit_count()
+            child = (child_key, child_kings, in_columns ^ leaving, bottoms ^ unit_bottoms, child_tops, lowest,
+                     child_floating, child_held, child_used, home, child_burial, child_empty)
+            if child_waiting:
+                child = kings_to_columns(child)
+                if memo_get(child[0], 1) is None:
+                    continue
+                child_used = child[8]
             # the order of trial, one int, from the high bits down: cards not home, dealt cards
             # covering the suits' next cards (8 bits), cells used (3 bits), then the kings of the
             # group's member (4 bits) and the column (4 bits), so no two children tie
-            moves.append(((((52 - child[9] << 8) + child[10] << 3) + child_used << 8) + rank + index,
+            moves.append(((((52 - home << 8) + child_burial << 3) + child_used << 8) + rank + index,
                           index, to_column, child))
         return moves, False
 
@@ -699,6 +703,10 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
         if not position[2]:  # no dealt card left in the columns: every card goes home
             memo[key] = GOAL
             return True
+        if position[8] == CELLS and prune and stuck(position):
+            # judged when tried, not when made: most children are never tried
+            memo[key] = None
+            return False
         if count >= limit:
             raise SolverBudgetExceeded(budget_given)
         count += 1
@@ -709,20 +717,32 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_runs, king_sui
             won = search(child)
             memo[key] = ("unit", pile, True, child[0]) if won else None
             return won
-        floating_kings = position[6] & KING_BITS
+        floating = position[6]
+        floating_kings = floating & KING_BITS
         if not floating_kings:
             group = None
         elif not prune:
             group = kings_group(position)
-        elif floating_kings & ~KINGS_OF[kings]:
-            # no column for a king in a cell, and no cell for a king's run: alone
-            group = None if position[8] == CELLS and position[11] == kings.bit_count() else kings_group(position)
-        elif position[8] == CELLS or floating_kings.bit_count() < position[11] or not position[4] & KING_BITS:
-            # every king in a column: no cell for a king's run, or one column to spare (or no
+        elif floating_kings & ~KINGS_OF[kings] and position[11] > kings.bit_count():
+            group = kings_group(position)  # a king in a cell can take a free column
+        elif position[8] == CELLS or not (floating_kings & ~KINGS_OF[kings]
+                                          or floating_kings.bit_count() >= position[11] and position[4] & KING_BITS):
+            # no cell for a king's run; or every king in a column and one column to spare (or no
             # king's unit that could use one), so the other members wait (see kings_to_columns)
             group = None
         else:
-            group = kings_group(position)
+            # alone unless a king's run in a column fits in the free cells (its king and the
+            # floating cards lying on it in turn)
+            free = CELLS - position[8]
+            in_columns = floating_kings & KINGS_OF[kings]
+            group = None
+            while in_columns:
+                king = in_columns & -in_columns
+                in_columns ^= king
+                below = king - (king >> free)  # the free cells' worth of cards below the king
+                if floating & below != below:
+                    group = kings_group(position)
+                    break
         if group is None or len(group) == 1:
             moves.sort()
             for _order, pile, to_column, child in moves:
