@@ -518,8 +518,9 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units
             top = candidates & -candidates
             candidates ^= top
             index = column_of[top.bit_length()]
+            unit = units_of[index][key >> _SHIFT[index] & 31]
             (unit_key, uncovered, converts, length, bottom_at, below_bottom, unit_king, leaving, unit_bottoms,
-             unit_tops, bottom, uncovered_at, below_uncovered, new_depth, left) = units_of[index][key >> _SHIFT[index] & 31]
+             unit_tops, bottom, uncovered_at, below_uncovered, new_depth, left) = unit
             tail = bottom_at - (not_floating & below_bottom).bit_length()  # floating cards on it
             size = length + tail
             if top & onto_column:
