@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from app import replays, store
+from app.models import FINISHED
 from sample_game import DECK
 from support.games import admin_login, upload
 from support.pages import names_card
@@ -135,7 +136,7 @@ def test_a_game_is_played_to_the_end_through_the_table_forms(app, player, watche
     assert all(label in page.html for label in winners)
     with app.app_context():
         record = store.find_game(slug)
-        assert record.status == "finished" and json.loads(record.results) == store.results_data(state)
+        assert record.status == FINISHED and json.loads(record.results) == store.results_data(state)
 
 
 def test_the_seat_not_to_move_is_refused_and_nothing_changes(player, sample_game):
