@@ -120,5 +120,14 @@ def make_live_server(database_url, decks_folder, tmp_path):
 
 
 @pytest.fixture
+def sample_game():
+    """The sample sixth game (tests/sample_game), registered for this test: its definition."""
+    from support.sample import sample_registered
+
+    with sample_registered() as definition:
+        yield definition
+
+
+@pytest.fixture
 def unique_name():
     return lambda prefix="P": f"{prefix}{uuid.uuid4().hex[:6]}"

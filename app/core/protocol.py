@@ -418,6 +418,11 @@ class GameDefinition(ABC):
     decks_folder: str | None = None
     score_keeping: str = STATISTICS
     score_table: ScoreTableFormat | None = None  # the SCORE_TABLE's rows and file
+    # The folder of its own templates (``_board.html``; ``_hand``, ``_summary``, ``_results``,
+    # ``_scores``, ``_rematch`` if it has them), relative to the folder of the definition's
+    # module: the table reads them as ``games/<key>/...``. None: they are the house's
+    # ``templates/games/<key>/``.
+    templates_folder: str | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -23,6 +23,11 @@ def register(definition: GameDefinition) -> GameDefinition:
     return definition
 
 
+def unregister(key: str) -> None:
+    """Take a game off the table again (a test registers a game of its own for one test)."""
+    _GAMES.pop(key, None)
+
+
 def get(key: str) -> GameDefinition:
     try:
         return _GAMES[key]

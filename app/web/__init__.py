@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import ipaddress
 import os
 import socket
 import urllib.parse
+from collections.abc import Callable
 
 from flask import Flask, request, url_for
 from flask_compress import Compress
-from jinja2 import pass_context
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, pass_context
 from markupsafe import Markup
 
 from config import setting
 
+from ..core import registry
 from ..core.cards import Card, deck_by_key
 from ..htmx import vary_on_htmx
 from .errors import render_error
@@ -47,6 +50,7 @@ def register(app: Flask) -> None:
 
     _register_static_versions(app)
     _register_card_faces(app)
+    app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, GameTemplates()])  # the house's templates first
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -118,6 +122,27 @@ def host_is_allowed(host: str, names: frozenset[str]) -> bool:
         pass
     name = name.rstrip(".")
     return name in names or name.endswith(".localhost")
+
+
+class GameTemplates(BaseLoader):
+    """``games/<key>/<name>`` from the folder of a game that brings its own templates
+    (``GameDefinition.templates_folder``), for a game whose templates are not in the house's
+    ``templates/games/<key>/``. The registry is asked at each load: a game may be registered
+    after the app is made."""
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        top, _, rest = template.partition("/")
+        key, _, name = rest.partition("/")
+        if top == "games" and name:
+            try:
+                definition = registry.get(key)
+            except registry.UnknownGame:
+                raise TemplateNotFound(template) from None
+            if definition.templates_folder is not None:
+                folder = os.path.join(os.path.dirname(inspect.getfile(type(definition))),
+                                      definition.templates_folder)
+                return FileSystemLoader(folder).get_source(environment, name)
+        raise TemplateNotFound(template)
 
 
 def _register_card_faces(app: Flask) -> None:

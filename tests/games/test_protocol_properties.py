@@ -16,7 +16,9 @@ step:
 
 A planted leak (another seat's hand, the stock, a face-down card added to a view) fails that
 check in every game that hides a card. And a game played by its computer players alone ends,
-with a result for every seat. A game gets all of this by registering.
+with a result for every seat. A game gets all of this by registering: every registered game is
+a parameter, and so is the sample sixth game of the tests (tests/sample_game), registered for
+its own runs.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from contextlib import contextmanager
 
 import pytest
 from game_checks import check_privacy, check_zones, hidden_cards
@@ -35,8 +38,9 @@ from app.core import IllegalAction, registry
 from app.core.autoplay import autoplay
 from app.core.names import COMPUTER_NAME
 from app.core.protocol import BadAction, Option
+from support.sample import SAMPLE, sample_registered
 
-GAMES = [definition.key for definition in registry.games()]
+GAMES = [definition.key for definition in registry.games()] + [SAMPLE.key]
 # Games whose random play takes more than about 5 s here (Mason Rummy's 65-card deals: about 10 s).
 SLOW_GAMES = {"mason"}
 GAME_PARAMS = [pytest.param(key, marks=pytest.mark.slow) if key in SLOW_GAMES else key for key in GAMES]
@@ -44,6 +48,17 @@ SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example,
                                            HealthCheck.data_too_large])
 STEPS = 160
+
+
+@contextmanager
+def registered(key: str):
+    """The game ``key``'s definition, registered while the test runs (the sample game is
+    registered for it alone)."""
+    if key == SAMPLE.key:
+        with sample_registered() as definition:
+            yield definition
+    else:
+        yield registry.get(key)
 
 
 def seat_names(definition, seats: int, computers: list[bool]) -> list[str]:
@@ -151,7 +166,11 @@ def check_round_trip(definition, action, kind: str) -> None:
 @SETTINGS
 @given(data=st.data())
 def test_random_play_keeps_every_promise(key, data):
-    definition = registry.get(key)
+    with registered(key) as definition:
+        play_randomly(definition, data)
+
+
+def play_randomly(definition, data) -> None:
     state = new_game(definition, data)
     check_state(state)
     for _step in range(STEPS):
@@ -173,8 +192,9 @@ def test_random_play_keeps_every_promise(key, data):
         check_state(state)
 
 
-def test_an_object_that_is_no_action_of_the_game_is_a_bad_action_in_every_game():
-    for definition in registry.games():
+@pytest.mark.parametrize("key", GAMES)
+def test_an_object_that_is_no_action_of_the_game_is_a_bad_action(key):
+    with registered(key) as definition:
         state = definition.new_state([COMPUTER_NAME] * definition.min_seats, seed=1)
         before = state.to_dict()
         for seat in seats_and_spectator(state):
@@ -201,8 +221,17 @@ def hand_of(state, seat: int):
             "points": lambda: state.hands[seat]}[state.definition.key]()
 
 
+def log_leak(state, seat: int, view) -> None:
+    """Any game's leak: a log line that names a card the seat may not see (a draw announced with
+    the card drawn)."""
+    hidden = sorted(card.id for card in hidden_cards(state, seat))
+    assert hidden, f"{state.definition.name} hides nothing from seat {seat}: list it in NOTHING_HIDDEN"
+    view["log"].append({"seat": None, "text": "A card is drawn.", "cards": hidden[:1]})
+
+
+# Where a careless view of each game might put another seat's cards, the stock, or a face-down
+# card; any other game gets ``log_leak``.
 LEAKS = {
-    # where a careless view might put another seat's cards, the stock, or a face-down card
     "mason": lambda state, seat, view: view["players"][(seat + 1) % len(state.names)].update(
         hand=others_hand(state, seat)),
     "rummy": lambda state, seat, view: view.update(stock=[CARD_OF[state.deck][n].id for n in state.stock.cards]),
@@ -214,20 +243,25 @@ NOTHING_HIDDEN = {"seahaven": "every card lies face up (S2.1)"}
 
 @pytest.mark.parametrize("key", GAMES)
 def test_a_view_that_shows_a_hidden_card_fails_the_privacy_check(key, monkeypatch):
-    definition = registry.get(key)
+    with registered(key) as definition:
+        plant_a_leak(definition, monkeypatch)
+
+
+def plant_a_leak(definition, monkeypatch) -> None:
+    key = definition.key
     state = definition.new_state(["Ann", "Bob"][:max(definition.min_seats, min(2, definition.max_seats))],
                                  options=definition.validate_options({}), seed=7)
     check_privacy(state)
     if key in NOTHING_HIDDEN:
         assert all(not hidden_cards(state, seat) for seat in seats_and_spectator(state))
         pytest.skip(f"{definition.name} hides nothing: {NOTHING_HIDDEN[key]}")
-    assert key in LEAKS, f"plant a leak for {definition.name} here"
+    leak = LEAKS.get(key, log_leak)
     honest = type(state).view
 
     def leaking_view(self, seat):
         view = honest(self, seat)
         if seat is not None:
-            LEAKS[key](self, seat, view)
+            leak(self, seat, view)
         return view
 
     monkeypatch.setattr(type(state), "view", leaking_view)
@@ -237,7 +271,11 @@ def test_a_view_that_shows_a_hidden_card_fails_the_privacy_check(key, monkeypatc
 
 @pytest.mark.parametrize("key", GAMES)
 def test_computer_players_alone_finish_the_game(key):
-    definition = registry.get(key)
+    with registered(key) as definition:
+        play_with_computers(definition)
+
+
+def play_with_computers(definition) -> None:
     if definition.bot is None:
         pytest.skip(f"{definition.name} has no computer player")
     for seats in range(definition.min_seats, definition.max_seats + 1):
