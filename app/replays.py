@@ -193,13 +193,14 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         definition = registry.get(key)
     except registry.UnknownGame:
         raise ReplayError(f"This table has no game called {key[:40]!r}.") from None
-    try:
-        state = definition.from_dict(_field(data, "initial_state", dict))
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
     actions = _field(data, "actions", list)
     if len(actions) > MAX_IMPORT_ACTIONS:
-        raise ReplayError(f"The file holds {len(actions)} actions: too many for one game.")
+        raise ReplayError(f"The file holds {len(actions):,} actions: a game of this table keeps at most "
+                          f"{MAX_IMPORT_ACTIONS:,}.")
+    try:
+        state = definition.from_dict(_field(data, "initial_state", dict))
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
+        raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
     applied = []
     for number, entry in enumerate(actions, start=1):
         if not isinstance(entry, dict) or not (entry.get("seat") is None or type(entry.get("seat")) is int):
