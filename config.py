@@ -58,8 +58,10 @@ class Config:
     # minutes, finding one of a few open codes among 32^6 takes centuries.
     JOIN_MAX_FAILURES = 20
     JOIN_FAILURE_WINDOW_SECONDS = 10 * 60
-    # Games a client address may set up per hour (each can add names to the score table).
+    # Games a client address may set up (or rematch) per hour (each can add names to the score table).
     GAMES_PER_HOUR = int(os.environ.get("GAMES_PER_HOUR", "30"))
+    # A seat's private moves (arranging its cards) per client address and minute, in each worker.
+    OWN_MOVES_PER_MINUTE = int(os.environ.get("OWN_MOVES_PER_MINUTE", "120"))
     # Live event streams, counted in each worker process (a gevent worker holds at most 1000
     # connections, app/serve.py): per client address, per game, and in all, so that streams never
     # take the connections page requests need. A stream whose game has not changed for

@@ -1,17 +1,23 @@
 """Limits per client address, counted in the database so that every worker process sees the same
-counts: wrong join codes (someone guessing) and games set up (someone growing the score table).
+counts: wrong join codes (someone guessing) and games set up or rematched (someone growing the
+score table and the finished games).
 
 Each check runs inside a write transaction that holds the lock (``BEGIN IMMEDIATE`` on SQLite, a
 table lock on PostgreSQL), so requests sent at once - to one worker or several - cannot all pass
 the limit together.
+
+A seat's private moves (arranging its cards) are limited in each worker process instead
+(``own_moves``): the limit is there to keep a loop from filling the database's write turns, so a
+refusal must cost no write, and a worker's count is enough for that.
 """
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import sqlalchemy as sa
-from flask import request
+from flask import current_app, request
 
 from . import store
 from .extensions import db
@@ -27,9 +33,11 @@ def client_address() -> str:
     return (request.remote_addr or "unknown")[:64]
 
 
-def begin_counting() -> None:
-    """Start the write transaction a check and its count share."""
-    store.begin_write()
+def begin_counting(*, begun: bool = False) -> None:
+    """Start the write transaction a check and its count share (``begun``: the caller's write
+    transaction has started already, holding the lock of the game it changes)."""
+    if not begun:
+        store.begin_write()
     if db.engine.dialect.name == "postgresql":
         db.session.execute(sa.text(f"LOCK TABLE {RateEvent.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
 
@@ -52,3 +60,34 @@ def count(kind: str, address: str, window_seconds: float) -> None:
 
 def minutes(window_seconds: float) -> int:
     return max(1, round(window_seconds / 60))
+
+
+class Bucket:
+    """A token bucket per key, in each app (worker process): ``per_minute`` tokens (the app's
+    setting), one back every ``60 / per_minute`` seconds; ``allow(key)`` takes one, or answers
+    False when none is left. Keys unused for a minute are forgotten when many are kept."""
+
+    KEPT = 4096
+
+    def __init__(self, setting: str, default: int):
+        self.setting = setting
+        self.default = default
+
+    def allow(self, key: str) -> bool:
+        per_minute = float(current_app.config.get(self.setting, self.default))
+        buckets: dict[str, tuple[float, float]] = current_app.extensions.setdefault(self.setting, {})
+        now = time.monotonic()
+        tokens, then = buckets.get(key, (per_minute, now))  # (tokens left, when counted)
+        tokens = min(per_minute, tokens + (now - then) * per_minute / 60)
+        if tokens < 1:
+            buckets[key] = (tokens, now)
+            return False
+        if len(buckets) >= self.KEPT:
+            for old in [k for k, (_tokens, when) in buckets.items() if now - when >= 60]:
+                del buckets[old]
+        buckets[key] = (tokens - 1, now)
+        return True
+
+
+# A person arranging 13 or 14 cards makes a few dozen changes a minute at most.
+own_moves = Bucket("OWN_MOVES_PER_MINUTE", 120)

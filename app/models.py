@@ -72,6 +72,8 @@ class GameRecord(db.Model):
     headline: Mapped[str | None] = mapped_column(sa.String(120), default=None)
     deck_cards: Mapped[str | None] = mapped_column(sa.Text, default=None)
     version: Mapped[int] = mapped_column(default=1)
+    # How many actions the log holds (at most store.MAX_ACTIONS): a replay's last step.
+    steps: Mapped[int] = mapped_column(default=0, server_default="0")
     status: Mapped[str] = mapped_column(sa.String(16), default=PLAYING)
     deck_name: Mapped[str | None] = mapped_column(sa.String(80), default=None)
     host_token_hash: Mapped[str] = mapped_column(sa.String(64))
@@ -132,6 +134,21 @@ class ActionRecord(db.Model):
     seat: Mapped[int | None] = mapped_column(default=None)
     action: Mapped[str] = mapped_column(sa.Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Snapshot(db.Model):
+    """A game's state as it was after its first ``step`` actions (the action that made game
+    version ``version`` being the last of them), so that a replay starts from the snapshot
+    nearest the steps it shows, not from the deal (store.py decides when one is kept)."""
+
+    __tablename__ = "snapshots"
+    __table_args__ = (sa.UniqueConstraint("game_id", "step"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))  # unique (game, ...) indexes it
+    step: Mapped[int] = mapped_column()
+    version: Mapped[int] = mapped_column()
+    state: Mapped[str] = mapped_column(sa.Text)
 
 
 class PendingImport(db.Model):

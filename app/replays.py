@@ -1,15 +1,19 @@
-"""Replays, for every game: a game's state at any step, rebuilt through its rules from the state
-as dealt (``GameRecord.initial_state``) and the action log (``ActionRecord``, applied in version
-order); the steps a table shows one after another (paced computer turns); the list of finished
-games; and export and import of a finished game as JSON.
+"""Replays, for every game: a game's state at any step, rebuilt through its rules from the
+nearest snapshot before it (or the state as dealt, ``GameRecord.initial_state``) and the action
+log after it (``ActionRecord``, applied in version order); the steps a table shows one after
+another (paced computer turns); the list of finished games; and export and import of a finished
+game as JSON.
 
-States are rebuilt from rows by the store (``store.replay``) alone; the replay page and the
-paced steps use it, so a step is always exactly what the rules made of the stored actions.
+States are rebuilt from rows by the store (``store.state_at``, ``store.steps_between``) alone;
+the replay page and the paced steps use it, so a step is always exactly what the rules made of
+the stored actions, at a cost that follows the steps shown, not the game's length. An export is
+streamed from the stored actions a slice at a time, without replaying them.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Iterator
@@ -26,8 +30,14 @@ from .models import FINISHED, HERE, ActionRecord, GameRecord, SeatRecord, utcnow
 
 EXPORT_KIND = "card-table game"
 EXPORT_FORMAT = 1
-MAX_IMPORT_ACTIONS = 20_000  # far more than any game of the table takes
+MAX_IMPORT_ACTIONS = store.MAX_ACTIONS  # what a game of this table can hold
 MAX_PACED_STEPS = 40  # a browser far behind sees the last steps paced, the rest at once
+EXPORT_SLICE = 1000  # actions read and written at a time
+# An exported game's data is nested 6 deep; a file nested deeper is none (and 100,000 nested
+# lists would exhaust the parser's recursion).
+MAX_IMPORT_DEPTH = 32
+# Control characters are no text of a game (PostgreSQL refuses a NUL in text).
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 NOT_REPLAYABLE = "This game was stored before replays were kept."
@@ -48,21 +58,22 @@ class Step:
     events: list[dict]
 
 
-def action_rows(record: GameRecord) -> list[ActionRecord]:
-    return list(db.session.scalars(sa.select(ActionRecord).where(ActionRecord.game_id == record.id)
-                                   .order_by(ActionRecord.version)))
+def action_rows(record: GameRecord) -> list[Any]:
+    """The whole action log (for tools and tests: no request reads it whole)."""
+    return store.actions_after(record, 0)
 
 
 def replayable(record: GameRecord) -> bool:
     return bool(record.initial_state)
 
 
-def replay(record: GameRecord, rows: list[ActionRecord] | None = None) -> Iterator[tuple[Step, GameState]]:
-    """The game's state after each action of its log, through its rules: (step, state) pairs.
-    The same state object changes between steps: read it before asking for the next one."""
+def replay(record: GameRecord) -> Iterator[tuple[Step, GameState]]:
+    """The game's state after each action of its whole log, through its rules, from the deal:
+    (step, state) pairs (for tools and tests: a request asks for ``state_at`` or
+    ``steps_between``). The same state object changes between steps."""
     if not replayable(record):
         raise ReplayError(NOT_REPLAYABLE)
-    steps = store.replay(record, action_rows(record) if rows is None else rows)
+    steps = store.replay(record, store.initial_state(record), action_rows(record))
     for number, (row, outcome, state) in enumerate(steps, start=1):
         yield Step(number, row.version, row.seat, list(outcome.events)), state
 
@@ -72,25 +83,20 @@ def state_at(record: GameRecord, step: int) -> tuple[GameState, Step | None, int
     many steps the game has."""
     if not replayable(record):
         raise ReplayError(NOT_REPLAYABLE)
-    rows = action_rows(record)
-    step = max(0, min(step, len(rows)))
-    state, made = None, None
-    for made, state in replay(record, rows[:step]):
-        pass
-    return state or store.initial_state(record), made, len(rows)
+    step = max(0, min(step, record.steps))
+    state, row, outcome = store.state_at(record, step)
+    made = Step(step, row.version, row.seat, list(outcome.events)) if row is not None and outcome else None
+    return state, made, record.steps
 
 
 def steps_between(record: GameRecord, after_version: int, upto_version: int) -> Iterator[tuple[Step, GameState]]:
     """(step, state) for the actions that made the versions after ``after_version`` up to
-    ``upto_version`` (the last ``MAX_PACED_STEPS`` of them, if more)."""
-    rows = [row for row in action_rows(record) if row.version <= upto_version]
-    wanted = {row.version for row in rows if row.version > after_version}
-    wanted = set(sorted(wanted)[-MAX_PACED_STEPS:])
-    if not wanted or not replayable(record):
+    ``upto_version`` (the last ``MAX_PACED_STEPS`` of them, if more). A step's ``number`` is
+    not known here (0): the paced steps show versions."""
+    if not replayable(record):
         return
-    for step, state in replay(record, rows):
-        if step.version in wanted:
-            yield step, state
+    for row, outcome, state in store.steps_between(record, after_version, upto_version, MAX_PACED_STEPS):
+        yield Step(0, row.version, row.seat, list(outcome.events)), state
 
 
 # -- the list of finished games ------------------------------------------------------------------
@@ -121,15 +127,17 @@ def iso(moment: datetime | None) -> str | None:
     return moment.replace(microsecond=0).isoformat() + "Z" if moment else None
 
 
-def export(record: GameRecord) -> dict:
-    """A finished game as plain data: the state as dealt (the deck order, now that the game is
-    over), every action of the rules in order, and the results."""
+def export(record: GameRecord) -> Iterator[str]:
+    """A finished game as JSON text, a piece at a time: the state as dealt (the deck order, now
+    that the game is over), every action of the rules in order (read ``EXPORT_SLICE`` at a time,
+    as stored: nothing is replayed), and the results. ``ReplayError`` (at once) if the game
+    cannot be exported."""
     if record.status != FINISHED:
         raise ReplayError("Only a finished game can be exported: its cards are still hidden.")
     if not replayable(record):
         raise ReplayError(NOT_REPLAYABLE)
     definition = store.definition_of(record)
-    return {
+    head = {
         "export": EXPORT_KIND,
         "format": EXPORT_FORMAT,
         "game": definition.key,
@@ -137,12 +145,26 @@ def export(record: GameRecord) -> dict:
         "options": store.options_of(record),
         "seats": [{"number": seat.number, "name": seat.name, "computer": seat.is_ai} for seat in record.seats],
         "deck": record.deck_cards.split() if record.deck_cards else None,
-        "initial_state": json.loads(record.initial_state),
-        "actions": [{"seat": row.seat, "action": json.loads(row.action)} for row in action_rows(record)],
-        "results": results_of(record),
-        "started_at": iso(record.created_at),
-        "finished_at": iso(record.finished_at),
     }
+    tail = {"results": results_of(record), "started_at": iso(record.created_at),
+            "finished_at": iso(record.finished_at)}
+    initial_state = record.initial_state  # (stored JSON: written as it is)
+
+    def pieces() -> Iterator[str]:
+        yield json.dumps(head, indent=1)[:-2] + ',\n "initial_state": ' + initial_state
+        yield ',\n "actions": ['
+        version, first = 0, True
+        while True:
+            rows = store.actions_after(record, version, limit=EXPORT_SLICE)
+            for row in rows:
+                yield ("\n  " if first else ",\n  ") + f'{{"seat": {json.dumps(row.seat)}, "action": {row.action}}}'
+                first = False
+            if len(rows) < EXPORT_SLICE:
+                break
+            version = rows[-1].version
+        yield "\n ],\n" + json.dumps(tail, indent=1)[2:]
+
+    return pieces()
 
 
 def _field(data: dict, key: str, kind: type | tuple[type, ...]):
@@ -159,8 +181,9 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
     that differ from the rules' own."""
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ReplayError("The file is not JSON: export a finished game from its replay page.") from None
+    check_plain_data(data)
     if not isinstance(data, dict) or data.get("export") != EXPORT_KIND:
         raise ReplayError("The file is not an exported game of this card table.")
     if data.get("format") != EXPORT_FORMAT:
@@ -170,13 +193,14 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         definition = registry.get(key)
     except registry.UnknownGame:
         raise ReplayError(f"This table has no game called {key[:40]!r}.") from None
-    try:
-        state = definition.from_dict(_field(data, "initial_state", dict))
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
     actions = _field(data, "actions", list)
     if len(actions) > MAX_IMPORT_ACTIONS:
-        raise ReplayError(f"The file holds {len(actions)} actions: too many for one game.")
+        raise ReplayError(f"The file holds {len(actions):,} actions: a game of this table keeps at most "
+                          f"{MAX_IMPORT_ACTIONS:,}.")
+    try:
+        state = definition.from_dict(_field(data, "initial_state", dict))
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
+        raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
     applied = []
     for number, entry in enumerate(actions, start=1):
         if not isinstance(entry, dict) or not (entry.get("seat") is None or type(entry.get("seat")) is int):
@@ -198,6 +222,25 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         if ours != theirs:
             raise ReplayError("The file's results are not what its actions make under the rules.")
     return state, applied, data
+
+
+def check_plain_data(data: Any) -> None:
+    """Refuse (``ReplayError``) data nested deeper than an exported game ever is, or holding a
+    text with a control character; looked at without recursion, so no file exhausts the stack."""
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_IMPORT_DEPTH:
+            raise ReplayError(f"The file's data is nested more than {MAX_IMPORT_DEPTH} levels deep: "
+                              "it is not an exported game.")
+        if isinstance(value, str):
+            if CONTROL.search(value):
+                raise ReplayError("The file holds a control character in a text: it is not an exported game.")
+        elif isinstance(value, dict):
+            pending.extend((key, depth + 1) for key in value)
+            pending.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value)
 
 
 def _moment(text: Any) -> datetime | None:
@@ -236,6 +279,9 @@ def first_action_at(record: GameRecord) -> datetime | None:
 
 
 def count_actions(record: GameRecord, after_version: int, upto_version: int) -> int:
-    return db.session.scalar(sa.select(sa.func.count()).select_from(ActionRecord).where(
-        ActionRecord.game_id == record.id, ActionRecord.version > after_version,
-        ActionRecord.version <= upto_version))
+    """How many logged actions made the versions after ``after_version`` up to ``upto_version``
+    (counted up to ``MAX_PACED_STEPS + 1``: a browser further behind is not shown them paced)."""
+    rows = sa.select(ActionRecord.id).where(
+        ActionRecord.game_id == record.id, ActionRecord.version > max(after_version, 0),
+        ActionRecord.version <= upto_version).limit(MAX_PACED_STEPS + 1).subquery()
+    return db.session.scalar(sa.select(sa.func.count()).select_from(rows))

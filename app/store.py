@@ -2,12 +2,18 @@
 names the game whose definition (in the registry) reads its state.
 
 A game row holds the whole state as JSON and a version. A new game row is made by ``new_record``
-and ``insert_game``; a stored one is read by ``load_state`` (and replayed from its state as dealt
-and its action log by ``replay``); writing goes through ``lock_game`` (which takes the write lock
-first: ``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR UPDATE`` elsewhere) and ``save_game``,
-whose UPDATE only matches the version that was read, so a stale or doubled action can never
-apply twice. What a row says of its state (headline, status, results) is worked out in one
-place, ``state_columns``.
+and ``insert_game``; a stored one is read by ``load_state``; writing goes through ``lock_game``
+(which takes the write lock first: ``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR UPDATE``
+elsewhere) and ``save_game``, whose UPDATE only matches the version that was read, so a stale or
+doubled action can never apply twice. What a row says of its state (headline, status, results)
+is worked out in one place, ``state_columns``. A seat's private move (arranging its cards) is
+written by ``save_private``: the same lock, no new version, nothing logged.
+
+Replays: a game's log holds at most ``MAX_ACTIONS`` actions (``ActionLogFull`` refuses more), and
+every so many actions (``SNAPSHOT_EVERY`` at least, more as the state grows: see
+``snapshot_spacing``) the state is kept as a snapshot. ``state_at`` and ``steps_between`` start
+from the nearest snapshot and apply the logged actions after it through the game's rules, so a
+replayed step costs about what the table's own page does, however long the game.
 
 Seat and host tokens are made and recognised here too: only their hashes are stored.
 """
@@ -21,7 +27,7 @@ import json
 import re
 import secrets
 
-from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 import sqlalchemy as sa
 from blinker import signal
@@ -35,9 +41,22 @@ from .core.cards import Card
 from .core.protocol import GameDefinition, GameState, Outcome
 from .database import IMMEDIATE, release_write_turn, take_write_turn
 from .extensions import db
-from .models import FINISHED, PLAYING, ActionRecord, GameRecord, utcnow
+from .models import FINISHED, PLAYING, ActionRecord, GameRecord, Snapshot, utcnow
+from .refusal import Refusal
 
 TOKEN_BYTES = 24  # 192 bits: unguessable per-seat tokens
+
+# The most actions one game keeps: far beyond any game played to its end (the longest the
+# computer players make are about 1,000), and what an exported game may hold to be imported
+# again. A game that reaches it cannot go on (``ActionLogFull``).
+MAX_ACTIONS = 20_000
+# A snapshot of the state every this many actions at least...
+SNAPSHOT_EVERY = 100
+# ...and at least every (the state's size in bytes / this) actions: a state carries its game's
+# public log, so it grows with the game, and snapshots spaced by their size take space in
+# proportion to the actions (about this many bytes each), not to their square. Applying that many
+# actions costs about what reading a state of that size does.
+SNAPSHOT_BYTES_PER_ACTION = 400
 
 
 # Sent with the game's slug after a commit that gave it a new version (the live event streams
@@ -47,6 +66,19 @@ game_changed = signal("card-table-game-changed")
 
 class ConcurrentUpdate(Exception):
     """Another request changed the game between our read and our write."""
+
+
+class ActionLogFull(Refusal):
+    """The game has ``MAX_ACTIONS`` actions: nothing more is applied (its table says so)."""
+
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__(LOG_FULL)
+
+
+LOG_FULL = (f"This game has reached {MAX_ACTIONS:,} moves, the most one game keeps, so it cannot go on. "
+            "The host can abandon it; a new game can be set up from the home page.")
 
 
 def new_token() -> str:
@@ -139,12 +171,16 @@ def new_record(definition: GameDefinition, dealt: GameState, *, options: Mapping
 def insert_game(record: GameRecord, game: GameState, actions: list[Outcome]) -> None:
     """Add the new game ``record`` in the caller's write transaction: its state ``game`` after
     ``actions`` (applied to the state as dealt, each making a version) and their log."""
+    if len(actions) > MAX_ACTIONS:
+        raise ActionLogFull()
     for key, value in state_columns(record, game).items():
         setattr(record, key, value)
     record.version = 1 + len(actions)
+    record.steps = len(actions)
     db.session.add(record)
     db.session.flush()
     log_actions(record, 1, actions)
+    keep_snapshots(record, 0, record.steps, record.version, record.state)
 
 
 # -- replays ---------------------------------------------------------------------------------------
@@ -157,17 +193,106 @@ def initial_state(record: GameRecord) -> GameState | None:
     return definition_of(record).from_dict(json.loads(record.initial_state))
 
 
-def replay(record: GameRecord, rows: Sequence[ActionRecord]) -> Iterator[tuple[ActionRecord, Outcome, GameState]]:
-    """The game's state after each of its logged actions ``rows`` (oldest first, from the deal),
-    applied through its rules: (row, outcome, state). The same state object changes between
-    steps. ``ValueError`` for a game stored before replays were kept."""
+ACTION_COLUMNS = (ActionRecord.version, ActionRecord.seat, ActionRecord.action)  # a row: .version, .seat, .action
+
+
+def replay(record: GameRecord, state: GameState, rows: Iterable[Any]) -> Iterator[tuple[Any, Outcome, GameState]]:
+    """``state`` after each of the logged actions ``rows`` (oldest first, each with ``version``,
+    ``seat`` and ``action``), applied through the game's rules: (row, outcome, state). The same
+    state object changes between steps."""
     definition = definition_of(record)
-    state = initial_state(record)
-    if state is None:
-        raise ValueError("this game was stored before replays were kept")
     for row in rows:
         outcome = state.apply(row.seat, definition.action_from_dict(json.loads(row.action)))
         yield row, outcome, state
+
+
+def nearest_snapshot(record: GameRecord, *, step: int | None = None,
+                     before_version: int | None = None) -> tuple[int, int, GameState]:
+    """The latest state kept of the game at or before its action ``step`` (or before the action
+    that made version ``before_version``): (its step, the version it was, the state). A snapshot,
+    else the state as dealt (step 0, version 1). ``ValueError`` for a game stored before replays
+    were kept."""
+    query = sa.select(Snapshot.step, Snapshot.version, Snapshot.state).where(Snapshot.game_id == record.id)
+    if step is not None:
+        query = query.where(Snapshot.step <= step)
+    if before_version is not None:
+        query = query.where(Snapshot.version < before_version)
+    found = db.session.execute(query.order_by(Snapshot.step.desc()).limit(1)).first()
+    if found is not None:
+        return found.step, found.version, definition_of(record).from_dict(json.loads(found.state))
+    state = initial_state(record)
+    if state is None:
+        raise ValueError("this game was stored before replays were kept")
+    return 0, 1, state
+
+
+def actions_after(record: GameRecord, version: int, *, upto_version: int | None = None,
+                  limit: int | None = None) -> list[Any]:
+    """The logged actions after game version ``version`` (up to ``upto_version``), oldest first,
+    ``limit`` of them at most: rows with ``version``, ``seat`` and ``action``."""
+    query = sa.select(*ACTION_COLUMNS).where(ActionRecord.game_id == record.id, ActionRecord.version > version)
+    if upto_version is not None:
+        query = query.where(ActionRecord.version <= upto_version)
+    return list(db.session.execute(query.order_by(ActionRecord.version).limit(limit)))
+
+
+def state_at(record: GameRecord, step: int) -> tuple[GameState, Any | None, Outcome | None]:
+    """The game after its first ``step`` actions (0: as dealt; at most ``record.steps``), from
+    the nearest snapshot before it: (state, the row of the action that made it, its outcome),
+    the last two None for the deal."""
+    step = max(0, min(step, record.steps))
+    kept_step, kept_version, state = nearest_snapshot(record, step=max(0, step - 1))
+    row = outcome = None
+    for row, outcome, state in replay(record, state, actions_after(record, kept_version, limit=step - kept_step)):
+        pass
+    return state, row, outcome
+
+
+def steps_between(record: GameRecord, after_version: int, upto_version: int,
+                  most: int) -> Iterator[tuple[Any, Outcome, GameState]]:
+    """(row, outcome, state) for each logged action that made a version after ``after_version``
+    up to ``upto_version`` (the last ``most`` of them, if more), from the nearest snapshot
+    before the first of them. The same state object changes between steps."""
+    wanted = list(db.session.execute(
+        sa.select(*ACTION_COLUMNS).where(ActionRecord.game_id == record.id, ActionRecord.version > after_version,
+                                         ActionRecord.version <= upto_version)
+        .order_by(ActionRecord.version.desc()).limit(most)))[::-1]
+    if not wanted:
+        return
+    _step, kept_version, state = nearest_snapshot(record, before_version=wanted[0].version)
+    for _row, _outcome, state in replay(record, state, actions_after(record, kept_version,
+                                                                     upto_version=wanted[0].version - 1)):
+        pass
+    yield from replay(record, state, wanted)
+
+
+def snapshot_spacing(state_bytes: int) -> int:
+    """How many actions a snapshot of a state of ``state_bytes`` bytes is kept after the last."""
+    return max(SNAPSHOT_EVERY, state_bytes // SNAPSHOT_BYTES_PER_ACTION)
+
+
+def keep_snapshots(record: GameRecord, before: int, after: int, version: int, state_text: str) -> None:
+    """The game's log went from ``before`` to ``after`` actions and its state at ``version`` is
+    now ``state_text``: keep it as a snapshot if the last one is far enough behind
+    (``snapshot_spacing``). Actions applied together (the computer players' turns, an imported
+    game) that are more than that apart get snapshots within them too, replayed from the last
+    one: a cost of the order of the work just done."""
+    if after // SNAPSHOT_EVERY == before // SNAPSHOT_EVERY and after - before < SNAPSHOT_EVERY:
+        return  # (asked only when a multiple of SNAPSHOT_EVERY is passed: rarely a query)
+    last = db.session.scalar(sa.select(sa.func.max(Snapshot.step)).where(Snapshot.game_id == record.id)) or 0
+    spacing = snapshot_spacing(len(state_text))
+    if after - last < spacing:
+        return
+    kept = []
+    if after - max(last, before) > spacing and record.initial_state:
+        kept_step, kept_version, state = nearest_snapshot(record, step=last)
+        rows = actions_after(record, kept_version, limit=after - kept_step - 1)
+        for number, (row, _outcome, state) in enumerate(replay(record, state, rows), start=kept_step + 1):
+            if number - kept_step >= spacing and after - number >= spacing:  # (the end is kept below)
+                kept.append({"game_id": record.id, "step": number, "version": row.version, "state": dump_state(state)})
+                kept_step = number
+    kept.append({"game_id": record.id, "step": after, "version": version, "state": state_text})
+    db.session.execute(sa.insert(Snapshot.__table__), kept)
 
 
 def headline(state: GameState) -> str:
@@ -237,6 +362,28 @@ def lock_game(slug: str) -> GameRecord | None:
     return db.session.execute(GAME_BY_SLUG_FOR_UPDATE, {"slug": slug}).unique().scalar_one_or_none()
 
 
+def save_private(record: GameRecord, game: GameState) -> None:
+    """Store a seat's private change of ``game`` (arranging its own cards) and commit: the
+    caller read ``record`` under its lock (``lock_game``), so no write came between. It is not a
+    move of the game: the version stays (no other seat's form becomes stale), nothing is logged
+    (a replay needs none of it), and ``updated_at`` stays (the idle rule counts from the last
+    move of the game). Nobody else's screen shows it, so no change is announced."""
+    state = dump_state(game)
+    games = GameRecord.__table__
+    result = db.session.execute(
+        sa.update(games).where(games.c.id == record.id, games.c.version == record.version).values(state=state))
+    if result.rowcount != 1:
+        db.session.rollback()
+        raise ConcurrentUpdate(record.slug)
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
+    set_committed_value(record, "state", state)
+
+
 def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome], **changes) -> int:
     """Store ``game`` (if given) and other column ``changes`` as the next version of ``record``,
     log the ``actions`` (the outcomes of the applied actions, in order), and commit. Returns the
@@ -248,9 +395,13 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
 
     After the commit ``record`` holds what was just written (it is not expired), so the caller
     can answer from it and from ``game`` without reading the row back and parsing it again."""
-    slug, read_version = record.slug, record.version
+    slug, read_version, read_steps = record.slug, record.version, record.steps
+    if read_steps + len(actions) > MAX_ACTIONS:
+        raise ActionLogFull()
     new_version = read_version + max(1, len(actions))
     values = dict(changes, version=new_version, updated_at=utcnow())
+    if actions:
+        values["steps"] = read_steps + len(actions)
     if game is not None:
         values.update(state_columns(record, game))
     games = GameRecord.__table__  # plain SQL statements: the ORM is told below
@@ -263,6 +414,8 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
     session.expire_on_commit = False
     try:
         log_actions(record, read_version, actions)
+        if actions and game is not None:
+            keep_snapshots(record, read_steps, read_steps + len(actions), new_version, values["state"])
         session.commit()
     except sa.exc.IntegrityError:
         session.rollback()

@@ -9,8 +9,9 @@ A ``GameState`` is one game in progress:
 
 - ``to_move()``: the seat whose turn it is, or ``None`` between rounds and at the end;
 - ``legal(seat)``: the ``Move`` s that seat may make now (the doors show them as buttons, the
-  bots and the tests choose from them); ``legal(None)``: the moves anyone at the table may make
-  (dealing the next round), which every seat's list also holds;
+  bots and the tests choose from them), every one of them: its own business too, out of turn
+  (``Move.private``: arranging its cards); ``legal(None)``: the moves anyone at the table may
+  make (dealing the next round), which every seat's list also holds;
 - ``apply(seat, action)``: applies the action whole and returns an ``Outcome``, or raises an
   ``IllegalAction`` having changed nothing. It is a template: the core checks once, in this
   order, that the game is not over, that the action is one of the game's, that the seat is one
@@ -120,8 +121,11 @@ class Move:
     possible values; ``params`` are fixed fields the action carries; ``menu`` groups moves that a
     rule book shows as one numbered menu, and ``number`` is the move's number in it (an option
     that is not possible now is left out, the others keep their numbers); ``primary`` marks the
-    move most players make. ``as_dict(cards, target)`` is the action as plain data, which the
-    game's ``action_from_dict`` reads.
+    move most players make; ``private`` marks a move on the seat's own business (an action of
+    kind ``OWN``, such as arranging its cards): it ends no turn and changes nothing anyone else
+    sees, so the house keeps it as that seat's data, not as a move of the game (no new version,
+    no line in the action log). ``as_dict(cards, target)`` is the action as plain data, which
+    the game's ``action_from_dict`` reads.
     """
 
     action: str
@@ -133,6 +137,7 @@ class Move:
     menu: str | None = None
     number: int | None = None
     primary: bool = True
+    private: bool = False
 
     @property
     def button(self) -> str:
@@ -273,7 +278,9 @@ class ActionKind(Enum):
 
     TURN = "turn"  # the seat to move, on its turn
     TABLE = "table"  # anyone at the table, or no seat, while nobody is to move: dealing the next round
-    OWN = "own"  # a seat, at any moment of play, on its own business (arranging its cards)
+    # A seat, at any moment of play, on its own business (arranging its cards): the seat's private
+    # data, which no other seat sees and no replay needs; its moves are ``Move.private``.
+    OWN = "own"
 
 
 TURN, TABLE, OWN = ActionKind.TURN, ActionKind.TABLE, ActionKind.OWN

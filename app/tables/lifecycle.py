@@ -29,7 +29,8 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
 
     ``claim`` lists the seats this browser takes (by default every hot-seat seat); every other
     human seat gets a join code for its own device. Computer seats that start play at once.
-    ``creator``: the client address setting the game up, held to ``GAMES_PER_HOUR`` (TooMany)."""
+    ``creator``: the client address setting the game up, held to ``GAMES_PER_HOUR`` (TooMany);
+    with ``in_transaction`` it is counted in the caller's write transaction (a rematch)."""
     options = definition.validate_options(options or {})
     state = definition.new_state([spec.name for spec in specs], options=options,
                                  seed=None if deck else secrets.randbits(63), stacked_deck=deck)
@@ -48,7 +49,7 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
             issue_join_code(seat)
         record.seats.append(seat)
     if creator is not None:
-        count_game_set_up(creator)  # begins the write transaction
+        count_game_set_up(creator, begun=in_transaction)  # begins the write transaction, if not begun
     elif not in_transaction:  # (a rematch creates its game inside its own locked transaction)
         store.begin_write()
     actions = play_computer_turns(state, record)  # each computer action makes a version
@@ -68,15 +69,16 @@ def give_host_token(record: GameRecord) -> str:
     return token
 
 
-def count_game_set_up(address: str) -> None:
-    """Count a game set up from ``address``, or refuse it (TooMany) past ``GAMES_PER_HOUR``: every
-    game can add names to the score table, which must not grow without limit. Starts the write
-    transaction that creates the game, so the count and the game are one."""
+def count_game_set_up(address: str, *, begun: bool = False) -> None:
+    """Count a game set up (or rematched) from ``address``, or refuse it (TooMany) past
+    ``GAMES_PER_HOUR``: every game can add names to the score table and rows to the finished
+    games, which must not grow without limit. Starts the write transaction that creates the game
+    (unless ``begun``), so the count and the game are one."""
     limit = current_app.config["GAMES_PER_HOUR"]
-    limits.begin_counting()
+    limits.begin_counting(begun=begun)
     if limits.recent(limits.GAME_SET_UP, address, 3600) >= limit:
-        raise TooMany(f"This device has set up {limit} games in the last hour: finish or resume one "
-                      "of them, or wait a while before setting up another.")
+        raise TooMany(f"This device has set up {limit} games (rematches count too) in the last hour: "
+                      "finish or resume one of them, or wait a while before setting up another.")
     limits.count(limits.GAME_SET_UP, address, 3600)
 
 
@@ -88,13 +90,15 @@ def unfinished_games(limit: int = 50) -> list[GameRecord]:
 
 
 @store.transaction
-def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
+def rematch(slug: str, tokens: Mapping[str, str], creator: str | None = None) -> tuple[GameRecord, dict]:
     """A new game with the same players, seats, options and stacked deck (a shuffled game is
     reshuffled).
 
     Every seat somebody holds passes to its holder at once (``hand_on_seats``): no join code
     exists for it, so nobody else can take it. This browser gets its seats now; the others follow
-    with ``follow_rematch`` (their old table links to the new one)."""
+    with ``follow_rematch`` (their old table links to the new one). ``creator``: the client
+    address asking, held to ``GAMES_PER_HOUR`` like a set-up (following a rematch made already
+    is not counted)."""
     record = game_to_change(slug)
     if not held_seats(record, tokens).at_table:
         raise Forbidden("Only the players at this table can start a rematch.")
@@ -107,7 +111,7 @@ def rematch(slug: str, tokens: Mapping[str, str]) -> tuple[GameRecord, dict]:
     # is locked: a doubled Rematch click (or both players at once) makes one rematch, not two.
     new_record, _tokens = create_game(store.definition_of(record), specs, options=store.options_of(record),
                                       deck=store.stacked_deck_of(record), deck_name=record.deck_name,
-                                      claim=set(), in_transaction=True)
+                                      claim=set(), in_transaction=True, creator=creator)
     hand_on_seats(record, new_record)
     new_tokens, _lost = carry_seats(record, new_record, tokens)
     store.save_game(record, None, [], rematch_slug=new_record.slug)

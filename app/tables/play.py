@@ -6,6 +6,13 @@ form is an action of this game (400, or 422 for a selection that is none), the b
 seat it acts for (403), the form was made on the current version of the game (409), the game is
 still being played (409), a shared device was handed over (409); then the rules apply the action
 or refuse it (409 out of turn, 422 otherwise). Nothing is written unless all of them pass.
+
+A seat's private move (an action of kind ``OWN``: arranging its own cards, ``Move.private``) is
+that seat's own data, not a move of the game: it needs no current version (another seat's move
+does not make it stale, nor it another seat's form), and it makes no new version, no line in the
+action log and no change of ``updated_at`` (the idle rule's clock). It is written under the
+same row lock as every write, so nothing is lost between the two, and limited per client
+address (``OWN_MOVES_PER_MINUTE``, counted in each worker process: a refusal costs no write).
 """
 
 from __future__ import annotations
@@ -15,9 +22,10 @@ from typing import Any, Callable, Mapping
 
 from .. import records, store
 from ..core.autoplay import autoplay
-from ..core.protocol import Bot, GameState, IllegalAction, Outcome
+from ..core.protocol import OWN, Bot, GameState, IllegalAction, Outcome
+from ..limits import own_moves
 from ..models import PLAYING, GameRecord
-from .errors import GAME_OVER, RELEASED, STALE, Conflict, Forbidden, GameNotFound, refusal
+from .errors import GAME_OVER, RELEASED, STALE, Conflict, Forbidden, GameNotFound, TooMany, refusal
 from .join_codes import end_join_codes
 from .seats import held_seats, needs_handover
 
@@ -54,9 +62,10 @@ def game_to_change(slug: str) -> GameRecord:
 
 @store.transaction
 def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
-            action_data: Mapping[str, Any]) -> Result:
+            action_data: Mapping[str, Any], address: str = "") -> Result:
     """Apply a browser's action (plain data, as its form posted it) in one transaction, or
-    raise TableError with nothing changed. ``seat`` None: a move of the table (the next deal)."""
+    raise TableError with nothing changed. ``seat`` None: a move of the table (the next deal).
+    ``address``: the client's, which a seat's private moves are counted for."""
     record = game_to_change(slug)
     definition = store.definition_of(record)
     try:
@@ -69,7 +78,11 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
             raise Forbidden("Only the players at this table can do that.")
     elif seat is None or seat not in held:
         raise Forbidden(RELEASED if seat in held.released else "This browser does not hold that seat.")
-    if form_version != record.version:
+    private = definition.action_kinds.get(type(action)) is OWN
+    if private and not own_moves.allow(address):
+        raise TooMany("You are changing your cards faster than the table can keep up: wait a few seconds, "
+                      "then go on. Your cards are as shown.")
+    if form_version != record.version and not private:
         raise Conflict(STALE)
     if record.status != PLAYING:
         raise Conflict(GAME_OVER)
@@ -80,6 +93,9 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
         outcome = state.apply(seat, action)
     except IllegalAction as error:
         raise refusal(error) from None
+    if private:
+        store.save_private(record, state)
+        return Result(record, state)
     actions = [outcome] + play_computer_turns(state, record)
     # A new deal on a shared device starts with a hand-over screen, even for the player who
     # ended the last round: anyone may be holding the device after the round summary.

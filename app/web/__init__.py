@@ -31,7 +31,7 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from . import admin, errors, events, history, lan, menu, play, scores, setup
+    from . import admin, errors, events, history, input_checks, lan, menu, play, scores, setup
 
     for module in (menu, setup, play, lan, scores, admin, events, history):
         app.register_blueprint(module.bp)
@@ -65,6 +65,8 @@ def register(app: Flask) -> None:
         if host is not None and not host_is_allowed(host, names):
             return render_error(400, "This server answers only to its own addresses (such as the one "
                                      "`make run` printed). Add other names to ALLOWED_HOSTS.")
+
+    input_checks.register(app)  # (after the Host check: a request for another host is refused first)
 
     @app.after_request
     def security_headers(response):

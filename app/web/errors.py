@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import store, tables
 from ..htmx import is_htmx
+from ..refusal import Refusal
 
 HTTP_MESSAGES = {
     404: "There is nothing here.",
@@ -27,10 +28,11 @@ def render_error(status: int, message: str):
 
 
 def register(app: Flask) -> None:
-    @app.errorhandler(tables.TableError)
-    def refused(error: tables.TableError):
-        """A refused table action: the fresh table with the message, at the error's status (a
-        stale form's cards stay selected only where they still can be: the template checks)."""
+    @app.errorhandler(Refusal)
+    def refused(error: Refusal):
+        """A refused table action (``tables.TableError``, or the store's: a game that keeps no
+        more actions): the fresh table with the message, at the error's status (a stale form's
+        cards stay selected only where they still can be: the template checks)."""
         from .play import render_table
 
         slug = (request.view_args or {}).get("slug")

@@ -3,20 +3,21 @@
 
 from __future__ import annotations
 
-import json
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, redirect, render_template, request, stream_with_context, url_for
 from markupsafe import Markup
 
 from .. import replays, store, tables
 from ..models import FINISHED
 from .admin import admin_required
+from .input_checks import whole_number
 from .play import load_record, spectator_view, view_for
 
 bp = Blueprint("history", __name__)
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024  # (the request limit: an export of the longest game is ~100 KB)
 PAGE = 30
+MAX_PAGE = 100_000  # (3 million finished games: a page number past it shows that page, empty)
 
 
 @bp.get("/games/<slug>/log")
@@ -34,11 +35,11 @@ def steps(slug: str):
     """The boards of the actions after version ``after`` up to ``upto``, as a spectator saw each
     (a table shows them one after another). ``me``: only which seat's badge says "you"."""
     record = load_record(slug)
-    after = request.args.get("after", type=int)
-    upto = request.args.get("upto", type=int)
+    after = whole_number("after")
+    upto = whole_number("upto")
     if after is None or upto is None or not 0 <= upto - after <= 60:
         abort(400)
-    me = request.args.get("me", type=int)
+    me = whole_number("me")
     parts = []
     for step, state in replays.steps_between(record, after, upto):
         table = spectator_view(record, state).replace(me=me, version=step.version, replay=True)
@@ -52,7 +53,7 @@ def steps(slug: str):
 @bp.get("/finished")
 def finished():
     """Finished games, most recent first: players, scores, date; each opens as a replay."""
-    page = max(1, request.args.get("page", 1, type=int))
+    page = whole_number("page", 1, low=1, high=MAX_PAGE)
     records = replays.finished_games(PAGE + 1, (page - 1) * PAGE)
     games = []
     for record in records[:PAGE]:
@@ -77,7 +78,8 @@ def replay(slug: str):
     it then (``step`` actions applied; 0 is the deal)."""
     record = finished_record(slug)
     try:
-        state, made, total = replays.state_at(record, request.args.get("step", 10**9, type=int))
+        state, made, total = replays.state_at(record, whole_number("step", store.MAX_ACTIONS, low=0,
+                                                                 high=store.MAX_ACTIONS))
     except replays.ReplayError as error:
         return render_template("history/replay.html", error=str(error), record=record, game=store.definition_of(record)), 404
     step = made.number if made else 0
@@ -90,11 +92,13 @@ def replay(slug: str):
 def export(slug: str):
     record = finished_record(slug)
     try:
-        data = replays.export(record)
+        pieces = replays.export(record)
     except replays.ReplayError as error:
         abort(404, str(error))
-    name = f"{data['game']}-{record.finished_at:%Y-%m-%d}-{record.slug}.json" if record.finished_at else f"{record.slug}.json"
-    return Response(json.dumps(data, indent=1), mimetype="application/json",
+    name = f"{record.kind}-{record.finished_at:%Y-%m-%d}-{record.slug}.json" if record.finished_at else f"{record.slug}.json"
+    # Streamed as the actions are read, a slice at a time: the longest game's export is neither
+    # held in memory nor waited for before its first bytes.
+    return Response(stream_with_context(pieces), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
@@ -110,7 +114,7 @@ def import_game():
         return render_template("history/import.html", message="Choose an exported game file (.json)."), 400
     raw = upload.read(MAX_IMPORT_BYTES + 1)
     if len(raw) > MAX_IMPORT_BYTES:
-        return render_template("history/import.html", message="That file is too large to be an exported game."), 400
+        return render_template("history/import.html", message="That file is too large to be an exported game."), 422
     try:
         record = replays.import_game(raw.decode("utf-8"))
     except UnicodeDecodeError:

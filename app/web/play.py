@@ -11,10 +11,11 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 
-from .. import replays, store, tables
+from .. import limits, replays, store, tables
 from ..htmx import is_htmx
 from ..models import GameRecord
 from . import identity
+from .input_checks import whole_number
 from .table_view import TableView, table_view
 
 bp = Blueprint("play", __name__, url_prefix="/games")
@@ -95,7 +96,7 @@ def table_fragment(slug: str):
     """The table alone, for live refreshes. ``since``: answer 204 (nothing to swap) if the
     game is still at that version - the cheap polling fallback when events cannot stream."""
     record = load_record(slug)
-    since = request.args.get("since", type=int)
+    since = whole_number("since")
     if since is not None and since == record.version:
         return "", 204
     return render_table(record, watching=request.args.get("watch") == "1", fragment=True, since=since,
@@ -122,9 +123,11 @@ def action_data(form) -> dict[str, Any]:
 def act(slug: str):
     version = request.form.get("version", type=int)
     seat = request.form.get("seat", type=int)  # none: a move of the table (the next deal)
-    done = tables.perform(slug, identity.tokens_for(slug), version, seat, action_data(request.form))
+    done = tables.perform(slug, identity.tokens_for(slug), version, seat, action_data(request.form),
+                          address=limits.client_address())
     # The browser's own action shows at once; what the computer players did after it, step by step.
-    return after_post(slug, done=done, since=version + 1)
+    # (A seat's private move needs no version: without one, nothing is shown step by step.)
+    return after_post(slug, done=done, since=version + 1 if version is not None else None)
 
 
 @bp.post("/<slug>/reveal")
@@ -142,7 +145,8 @@ def abandon(slug: str):
 
 @bp.post("/<slug>/rematch")
 def rematch(slug: str):
-    return go_to_rematch(slug, tables.rematch)
+    address = limits.client_address()  # a rematch is a game set up, counted like one
+    return go_to_rematch(slug, lambda slug, tokens: tables.rematch(slug, tokens, creator=address))
 
 
 @bp.post("/<slug>/follow")

@@ -168,6 +168,8 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
         moves = []
     if message is None and held.released and not watching:
         message = tables.RELEASED
+    if message is None and record.steps >= store.MAX_ACTIONS and not finished and not abandoned:
+        message = store.LOG_FULL  # (said before anyone tries a move that would be refused)
     log = view.get("log") or []
     log_start = max(0, len(log) - LOG_LINES)
     my_turn = seen.shown is not None and seen.shown == turn and not abandoned

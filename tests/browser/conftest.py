@@ -281,6 +281,12 @@ SETTLED_JS = """(v) => {
 }""" % BUSY
 
 
+PRESSED_JS = """() => {
+  const t = document.getElementById('table');
+  return !!t && !t.dataset.pressed && !document.querySelector('%s');
+}""" % BUSY
+
+
 CHECKED_JS = "() => Array.from(document.querySelectorAll('#table .hand-form input[name=cards]:checked'), e => e.value)"
 
 
@@ -318,6 +324,14 @@ class TableView:
         before = self.version() if before is None else before
         self.button(words).click()
         return self.wait_past(before)
+
+    def press_private(self, words: str) -> dict:
+        """Press a private move's button (arranging one's cards: no new version); wait for the
+        table that replaces the one shown now."""
+        self.page.evaluate("() => { document.getElementById('table').dataset.pressed = '1'; }")
+        self.button(words).click()
+        self.page.wait_for_function(PRESSED_JS, timeout=TIMEOUT_MS)
+        return self.snapshot()
 
     def card(self, code: str):
         return self.page.locator(f"#table .hand-form label.card[data-card='{code}']")

@@ -12,7 +12,9 @@ step:
 - an action of a legal move survives plain data: ``action_from_dict(action_to_dict(a)) == a``;
 - no seat's view (nor a spectator's) names a card it may not see, judged from where the cards
   are (``zones``), not from the game's view code (``game_checks.check_privacy``);
-- ``to_move()`` is a seat or None, and its seat has moves.
+- ``to_move()`` is a seat or None, and its seat has moves;
+- a move is ``private`` exactly when its action is of kind ``OWN`` (a seat's own business, which
+  the house keeps as that seat's data, not as a move of the game).
 
 A planted leak (another seat's hand, the stock, a face-down card added to a view) fails that
 check in every game that hides a card. And a game played by its computer players alone ends,
@@ -37,7 +39,7 @@ import app.games  # noqa: F401  (registers every game)
 from app.core import IllegalAction, registry
 from app.core.autoplay import autoplay
 from app.core.names import COMPUTER_NAME
-from app.core.protocol import BadAction, Option
+from app.core.protocol import OWN, BadAction, Option
 from support.sample import SAMPLE, sample_registered
 
 GAMES = [definition.key for definition in registry.games()] + [SAMPLE.key]
@@ -119,7 +121,21 @@ def check_state(state) -> None:
             assert state.legal(None), "between rounds, nothing deals on"
     for move in state.legal(None):
         assert move.action in definition.table_actions, f"{move.action} is a table move but not in table_actions"
+    check_private_moves(state)
     check_privacy(state)
+
+
+def check_private_moves(state) -> None:
+    """Every seat's moves: ``private`` exactly for the actions of kind OWN."""
+    definition = state.definition
+    for seat in seats_and_spectator(state):
+        hand = (state.view(seat).get("hand") or []) if seat is not None else []
+        for move in state.legal(seat):
+            cards = hand[:move.pick[0]] if move.pick is not None else []
+            action = definition.action_from_dict(move.as_dict(cards, move.targets[0] if move.targets else None))
+            own = definition.action_kinds.get(type(action)) is OWN
+            assert move.private == own, f"{move.action}: private={move.private}, but its action's kind is " \
+                                        f"{definition.action_kinds.get(type(action))}"
 
 
 KINDS = ["legal"] * 6 + ["other seat", "any cards", "no such cards", "made up", "empty", "wrong types"]

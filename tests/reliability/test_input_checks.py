@@ -60,11 +60,14 @@ def test_bad_ids_and_codes_are_404_before_any_query_on_the_live_server(live_serv
     # join codes: each batch from its own address (wrong codes are counted per address)
     for number, bad in enumerate(BAD_CODES):
         guesser = Browser(live_server.url, source=f"127.0.0.{10 + number}")
-        for response in (guesser.get(f"/join/{bad}"), guesser.get(f"/join?code={bad}"),
-                         guesser.post("/join", [("code", urllib.parse.unquote(bad))])):
+        # a control character in a query string or a form field is refused (400) before any view
+        # (test_visitors.py); in the path, the code route says there is no such code
+        in_field = 400 if "%00" in bad else 404
+        for response, wanted in ((guesser.get(f"/join/{bad}"), 404), (guesser.get(f"/join?code={bad}"), in_field),
+                                 (guesser.post("/join", [("code", urllib.parse.unquote(bad))]), in_field)):
             requests += 1
             statuses[response.status] = statuses.get(response.status, 0) + 1
-            assert response.status == 404, (bad, response.status, response.body[:300])
+            assert response.status == wanted, (bad, response.status, response.body[:300])
             assert response.page.alerts
     # the game itself is untouched and its real id still works
     assert host.get(f"/games/{slug}").status == 200
@@ -93,7 +96,7 @@ def test_ids_and_codes_are_checked_before_any_query(app, player):
                 assert response.status_code == 404, (path, response.status_code)
         for bad in ("AB\x00CD", "ABCDE\x00", "ÀBCDEF", "A" * 41):
             assert player.get(f"/join/{urllib.parse.quote(bad)}").status_code == 404
-            assert player.post("/join", {"code": bad}).status_code == 404
+            assert player.post("/join", {"code": bad}).status_code == (400 if "\x00" in bad else 404)
     finally:
         sa.event.remove(engine, "before_cursor_execute", spy)
     leaked = [statement for statement, parameters in seen

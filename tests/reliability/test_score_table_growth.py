@@ -218,7 +218,7 @@ def test_games_set_up_are_limited_per_client_address(limited_server, db_reader, 
     assert browser.post("/setup/seat", {"kind": "1", "name": "Dee", "device": "here"}).status == 303
     refused = browser.post("/setup/seat", {"kind": "1", "name": "AI", "device": "here"})
     assert refused.status == 429
-    assert any("set up 3 games in the last hour" in alert for alert in refused.page.alerts), refused.page.alerts
+    assert any("set up 3 games (rematches count too) in the last hour" in alert for alert in refused.page.alerts), refused.page.alerts
     refused_generic = browser.post("/setup/points", {"seats": "2", "name0": "Eve", "name1": "AI", "deals": "1"})
     assert refused_generic.status == 429
     assert any("set up 3 games" in alert for alert in refused_generic.page.alerts)

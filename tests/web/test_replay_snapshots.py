@@ -1,0 +1,129 @@
+"""Replays read snapshots: a step of a long game is rebuilt from the nearest snapshot before it,
+exactly as the whole replay from the deal makes it; snapshots are spaced by the state's size, so
+they take space in proportion to the actions; a game keeps at most store.MAX_ACTIONS actions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import sqlalchemy as sa
+
+from app import replays, store
+from app.core import registry
+from app.extensions import db
+from app.models import HERE, GameRecord, SeatRecord, Snapshot
+
+
+def seahaven_actions(state, count: int):
+    """``count`` actions of a Seahaven game: a legal card move, then its undo, over and over."""
+    definition = state.definition
+    for number in range(count):
+        if number % 2 == 0:
+            move = next(move for move in state.legal(0) if move.action == "move")
+            yield definition.action_from_dict(move.as_dict())
+        else:
+            yield definition.action_from_dict({"action": "undo"})
+
+
+def stored_game(app, count: int, batch: int) -> tuple[str, list[dict]]:
+    """A Seahaven game of ``count`` actions saved ``batch`` at a time (all at once if 0), and the
+    state after each step, from the deal (index 0) on."""
+    definition = registry.get("seahaven")
+    state = definition.new_state(["Ann"], seed=11)
+    states = [state.to_dict()]
+    with app.app_context():
+        record = store.new_record(definition, definition.from_dict(state.to_dict()), options={})
+        record.seats.append(SeatRecord(number=0, name="Ann", device=HERE))
+        outcomes = []
+        for action in seahaven_actions(state, count):
+            outcomes.append(state.apply(0, action))
+            states.append(state.to_dict())
+            if batch and len(outcomes) == batch and record.id is not None:
+                store.save_game(store.lock_game(record.slug), state, outcomes)
+                outcomes = []
+            elif record.id is None and batch:  # the first action makes the game row
+                store.begin_write()
+                store.insert_game(record, state, outcomes)
+                db.session.commit()
+                outcomes = []
+        if outcomes or record.id is None:
+            if record.id is None:
+                store.begin_write()
+                store.insert_game(record, state, outcomes)
+                db.session.commit()
+            else:
+                store.save_game(store.lock_game(record.slug), state, outcomes)
+        return record.slug, states
+
+
+@pytest.mark.parametrize("batch", [1, 7, 0])
+def test_every_step_from_a_snapshot_is_the_step_of_the_whole_replay(app, batch):
+    slug, states = stored_game(app, 650, batch)
+    with app.app_context():
+        record = store.find_game(slug)
+        assert record.steps == 650
+        kept = db.session.execute(sa.select(Snapshot.step, Snapshot.version).where(Snapshot.game_id == record.id)
+                                  .order_by(Snapshot.step)).all()
+        assert kept, "a 650-action game keeps snapshots"
+        assert all(later.step - earlier.step >= store.SNAPSHOT_EVERY for earlier, later in zip(kept, kept[1:]))
+        for step in (0, 1, 99, 100, 101, 250, kept[0].step, kept[-1].step, 649, 650, 10**6):
+            state, made, total = replays.state_at(record, step)
+            wanted = min(step, 650)
+            assert total == 650 and state.to_dict() == states[wanted], step
+            assert (made is None) == (wanted == 0) and (made is None or made.number == wanted)
+        # the steps a table shows one after another: the versions after 400 up to 412
+        shown = [(step.version, state.to_dict()) for step, state in replays.steps_between(record, 400, 412)]
+        first_version = record.version - 650  # (the deal's version: every action made one more)
+        assert shown == [(version, states[version - first_version]) for version in range(401, 413)]
+
+
+def test_snapshots_are_spaced_by_the_states_size(app):
+    assert store.snapshot_spacing(1000) == store.SNAPSHOT_EVERY
+    assert store.snapshot_spacing(1_600_000) == 1_600_000 // store.SNAPSHOT_BYTES_PER_ACTION
+    slug, _states = stored_game(app, 1200, 10)
+    with app.app_context():
+        record = store.find_game(slug)
+        sizes = db.session.execute(sa.select(sa.func.count(), sa.func.sum(sa.func.length(Snapshot.state)))
+                                   .where(Snapshot.game_id == record.id)).one()
+        # linear, not quadratic: about SNAPSHOT_BYTES_PER_ACTION a step at most (a short game: one
+        # snapshot every SNAPSHOT_EVERY actions)
+        assert sizes[0] <= 1200 // store.SNAPSHOT_EVERY
+        assert sizes[1] <= 1200 * max(store.SNAPSHOT_BYTES_PER_ACTION, len(record.state) // store.SNAPSHOT_EVERY)
+
+
+def test_a_game_keeps_at_most_max_actions_and_its_table_says_so(app, player, monkeypatch):
+    slug = player.start_game(["Ann", "AI"], deck="quick_out.deck")
+    with app.app_context():
+        steps = store.find_game(slug).steps
+    monkeypatch.setattr(store, "MAX_ACTIONS", steps)
+    game, version = player.state(slug)
+    from support.moves import sensible_move
+
+    response = player.play(slug, sensible_move(game), version=version)
+    assert response.status_code == 409
+    from support.web import Page
+
+    alerts = " ".join(Page(response.get_data(as_text=True)).alerts)
+    assert "the most one game keeps" in alerts and "cannot go on" in alerts
+    with app.app_context():
+        assert store.find_game(slug).version == version  # nothing applied
+    # the table says so before anyone tries
+    assert "cannot go on" in " ".join(Page(player.get(f"/games/{slug}").get_data(as_text=True)).alerts)
+
+
+def test_the_export_streams_the_stored_actions_without_replaying_them(app, player, monkeypatch):
+    slug, states = stored_game(app, 300, 50)
+    with app.app_context():
+        record = store.find_game(slug)
+        record.status = "finished"
+        db.session.execute(sa.update(GameRecord.__table__).where(GameRecord.id == record.id)
+                           .values(status="finished", results="[]"))
+        db.session.commit()
+    monkeypatch.setattr(store, "replay", lambda *args: pytest.fail("an export replays nothing"))
+    monkeypatch.setattr(replays, "EXPORT_SLICE", 7)
+    response = player.get(f"/games/{slug}/export.json")
+    assert response.status_code == 200 and response.is_streamed
+    data = json.loads(response.get_data(as_text=True))
+    assert len(data["actions"]) == 300 and data["initial_state"] == states[0]
+    assert data["actions"][1] == {"seat": 0, "action": {"action": "undo"}}
