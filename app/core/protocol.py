@@ -41,7 +41,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, ClassVar, Protocol, TypedDict, TypeGuard, final
@@ -383,7 +383,7 @@ class ScoreTableFormat:
     row: Callable[..., Any]
     file_error: type[ValueError]
     decode: Callable[[bytes], str]
-    diff: Callable[[Any, Any], dict]
+    diff: Callable[[Any, Any], dict[str, Any]]
     escape: str
     file_name: str = "scores.csv"
 
