@@ -40,8 +40,9 @@ from .models import FINISHED, PLAYING, ActionRecord, GameRecord, utcnow
 TOKEN_BYTES = 24  # 192 bits: unguessable per-seat tokens
 
 
-# Sent with the game's slug after a commit that gave it a new version (the live event streams
-# listen: app/web/events.py).
+# Sent with the game's slug and its new ``version`` inside the transaction that writes it, just
+# before the commit: the live updates announce it in that transaction (app/web/events.py), so a
+# change that rolls back says nothing.
 game_changed = signal("card-table-game-changed")
 
 
@@ -263,6 +264,7 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
     session.expire_on_commit = False
     try:
         log_actions(record, read_version, actions)
+        game_changed.send(slug, version=new_version)
         session.commit()
     except sa.exc.IntegrityError:
         session.rollback()
@@ -271,7 +273,6 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
         session.expire_on_commit = True
     for key, value in values.items():  # the UPDATE above bypassed the ORM: tell the record
         set_committed_value(record, key, value)
-    game_changed.send(slug)
     return new_version
 
 

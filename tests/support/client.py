@@ -311,6 +311,7 @@ class EventStream:
         self.reconnect, self.timeout = reconnect, timeout
         self.lines: list[str] = []
         self.events: queue.Queue = queue.Queue()
+        self.announced: queue.Queue = queue.Queue()  # (event, data) of every other event
         self.count = 0
         self.reconnects = -1
         self.status: int | None = None
@@ -361,6 +362,9 @@ class EventStream:
                 self.count += 1
                 self.changed(int(line[6:]), now)
                 event = None
+            elif line.startswith("data: ") and event is not None:
+                self.announced.put((event, line[6:]))
+                event = None
 
     def next_version(self, timeout: float = 15.0) -> int:
         """The version of the next ``changed`` event (AssertionError if none comes in time)."""
@@ -368,6 +372,13 @@ class EventStream:
             return self.events.get(timeout=timeout)[0]
         except queue.Empty:
             raise AssertionError(f"no 'changed' event within {timeout}s; lines so far: {self.lines}") from None
+
+    def next_announcement(self, timeout: float = 15.0) -> tuple[str, str]:
+        """(event, data) of the next event that is not ``changed`` (AssertionError if none comes)."""
+        try:
+            return self.announced.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no announcement within {timeout}s; lines so far: {self.lines}") from None
 
     def wait_for(self, version: int, timeout: float = 15.0) -> None:
         """Events may coalesce (the stream sends the latest version), so older ones are skipped."""
