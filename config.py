@@ -71,6 +71,11 @@ class Config:
     # Host names the server answers besides IP addresses, localhost and this machine's own names
     # (comma separated): a web page elsewhere cannot reach the table by DNS rebinding.
     ALLOWED_HOSTS = [name.strip().lower() for name in os.environ.get("ALLOWED_HOSTS", "").split(",") if name.strip()]
+    # How many reverse proxies (a load balancer...) stand between the devices and this server. 0:
+    # none, and forwarded headers are ignored (anybody could send them). N: the address and host
+    # the N-th proxy from here was asked for (X-Forwarded-For, -Host, -Proto, -Port) are the
+    # device's, for the per-device limits and the host check (app/__init__.py, Werkzeug's ProxyFix).
+    TRUSTED_PROXIES = os.environ.get("TRUSTED_PROXIES", "0")
     # The `flask db` commands (Flask-Migrate). The served app (app/serve.py sets CARD_TABLE_SERVING=1)
     # leaves them out: gunicorn never runs them, and Alembic with Mako and Pygments would take
     # about 10 MB in every worker process.

@@ -33,6 +33,16 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     app.config.setdefault("SCORES_CSV_PATH", os.path.join(app.instance_path, "scores.csv"))
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600  # static URLs carry a version
 
+    proxies = trusted_proxies(app.config.get("TRUSTED_PROXIES"))
+    app.config["TRUSTED_PROXIES"] = proxies
+    if proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        # The device's address and the host it asked for, as the proxies say (only that many of
+        # them: an X-Forwarded-For a device sends itself is further left, and ignored).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
+                                x_port=proxies)
+
     db.init_app(app)
     if app.config["DATABASE_COMMANDS"]:
         init_migrations(app, os.path.join(PROJECT_ROOT, "migrations"))
@@ -56,3 +66,12 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
 
         scores_file.mark_stale(app)
     return app
+
+
+def trusted_proxies(value) -> int:
+    """TRUSTED_PROXIES as a number of proxies (0 to 10); a clear error for anything else."""
+    text = str(value if value is not None else "0").strip() or "0"
+    if not text.isdigit() or int(text) > 10:
+        raise ValueError(f"TRUSTED_PROXIES must be the number of proxies in front of the server "
+                         f"(0 for none, usually 1), not {text!r}")
+    return int(text)
