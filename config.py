@@ -39,9 +39,10 @@ class Config:
     # instance/scores.csv follows the score table in the background, at most once per this many
     # seconds (app/scores_file.py): a game's end does not wait for it.
     SCORES_FILE_SECONDS = float(os.environ.get("SCORES_FILE_SECONDS", "2"))
-    # Live updates: how often an event stream checks the database for a new game version.
+    # Live updates on SQLite: a commit rings every worker process's doorbell (app/web/events.py),
+    # and each process with streams open also reads their games' versions this often, in case a
+    # ring was lost. (PostgreSQL: LISTEN/NOTIFY, nothing polls.)
     EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", "0.05"))
-    # ...and is woken at once by a commit in any worker process (a hint; app/web/events.py).
     EVENTS_DOORBELL = os.environ.get("EVENTS_DOORBELL", "1") != "0"
     EVENTS_KEEPALIVE_SECONDS = 15.0
     # Streams are recycled hourly (the browser reconnects at once); rarely, so reconnects stay rare.
