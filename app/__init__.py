@@ -16,7 +16,7 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     from config import Config, setting
 
     from .extensions import csrf, db, init_migrations
-    from .secrets import ensure_admin_password, ensure_secret_key
+    from .secrets import ensure_admin_password, shared_secret_key
 
     instance_path = instance_path or setting("INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
     app = Flask(__name__, template_folder="../templates", static_folder="../static",
@@ -25,8 +25,6 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     app.config.update(overrides)
     os.makedirs(app.instance_path, exist_ok=True)
 
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         # (the file's name is the one installs have had since the table was Mason Rummy's alone)
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "mason.db")
@@ -52,6 +50,11 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
 
     with app.app_context():
         configure_engine(db.engine)
+        # The session key every server sharing the database uses (app/secrets.py). A served
+        # worker checks a configured SECRET_KEY against the others' (app/serve.py did first).
+        serving = setting("SERVING") == "1"
+        if not app.config.get("SECRET_KEY") or serving:
+            app.config["SECRET_KEY"] = shared_secret_key(db.engine, app.config.get("SECRET_KEY"), app.instance_path)
 
     if not app.config.get("ADMIN_PASSWORD"):
         ensure_admin_password(app.instance_path)
