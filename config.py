@@ -44,6 +44,9 @@ class Config:
     # ring was lost. (PostgreSQL: LISTEN/NOTIFY, nothing polls.)
     EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", "0.05"))
     EVENTS_DOORBELL = os.environ.get("EVENTS_DOORBELL", "1") != "0"
+    # How often a worker's LISTEN connection looks up from its wait to see whether the process
+    # still has streams open (it closes once none is): no query, no transaction.
+    EVENTS_LISTENER_TICK_SECONDS = float(os.environ.get("EVENTS_LISTENER_TICK_SECONDS", "5"))
     EVENTS_KEEPALIVE_SECONDS = 15.0
     # Streams are recycled hourly (the browser reconnects at once); rarely, so reconnects stay rare.
     EVENTS_MAX_SECONDS = float(os.environ.get("EVENTS_MAX_SECONDS", "3600"))

@@ -72,8 +72,6 @@ CHANNEL = "card_table"  # the PostgreSQL notification channel
 EVENT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 MAX_DATA = 2000
 RECENT_EVENTS = 32  # announcements a game's channel keeps for streams that are busy sending
-# A worker's listener checks this often whether its process still has streams (and stops if not).
-LISTENER_TICK_SECONDS = 5.0
 
 
 # -- messages ------------------------------------------------------------------------------------
@@ -321,6 +319,8 @@ class PostgresListener(threading.Thread):
         self.hub = hub
         self.connected = threading.Event()  # (for the tests: LISTEN is in place)
         self.backend_pid: int | None = None
+        # How often it looks up from its wait to see whether its process still has streams.
+        self.tick = hub.app.config["EVENTS_LISTENER_TICK_SECONDS"]
 
     def conninfo(self) -> str:
         with self.hub.app.app_context():
@@ -375,7 +375,7 @@ class PostgresListener(threading.Thread):
             self.connected.set()
             try:
                 while self.hub.still_needed(self):
-                    for note in connection.notifies(timeout=LISTENER_TICK_SECONDS):
+                    for note in connection.notifies(timeout=self.tick):
                         message = Message.decode(note.payload)
                         if message is not None:
                             self.hub.deliver(message)
