@@ -222,6 +222,21 @@ class Browser:
     def post(self, path: str, form=None, htmx: bool = False, csrf: bool = True) -> Response:
         return self.request("POST", path, form or {}, htmx=htmx, csrf=csrf)
 
+    def upload(self, path: str, field: str, filename: str, data: bytes, form: dict | None = None) -> Response:
+        """POST a file as a page's upload form does (multipart/form-data, with the CSRF token and
+        ``form``'s other fields); no redirect followed."""
+        boundary = "card-table-upload-boundary"
+        parts = []
+        for name, value in {"csrf_token": self.csrf_token(), **(form or {})}.items():
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
+                     f"Content-Type: application/octet-stream\r\n\r\n".encode() + data + b"\r\n")
+        parts.append(f"--{boundary}--\r\n".encode())
+        body = b"".join(parts)
+        headers = self._headers(False)
+        headers.update({"Content-Type": f"multipart/form-data; boundary={boundary}", "Content-Length": str(len(body))})
+        return PreparedRequest(self, "POST", path, body, headers).fire()
+
     def follow(self, path: str, form=None, htmx: bool = False) -> Response:
         """A page visit (``form`` None) or a form post, then its redirects, like a browser; the
         answer's ``url`` is the path it ended on."""
