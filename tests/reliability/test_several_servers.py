@@ -164,7 +164,7 @@ def test_servers_started_together_upgrade_the_database_once(databases, tmp_path)
         with engine.connect() as connection:
             heads = connection.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
         engine.dispose()
-        assert heads == ["e5b91c3a7d20"] or len(heads) == 1
+        assert len(heads) == 1, heads
     finally:
         if databases.is_postgres:
             databases.drop(url)
