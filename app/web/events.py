@@ -71,6 +71,7 @@ log = logging.getLogger(__name__)
 CHANNEL = "card_table"  # the PostgreSQL notification channel
 EVENT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 MAX_DATA = 2000
+MAX_PAYLOAD = 7000  # bytes of an encoded message: PostgreSQL's NOTIFY takes under 8000
 RECENT_EVENTS = 32  # announcements a game's channel keeps for streams that are busy sending
 
 
@@ -92,7 +93,7 @@ class Message:
             fields["v"] = self.version
         else:
             fields.update(e=self.event, d=self.data)
-        return json.dumps(fields, separators=(",", ":"))
+        return json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
     def decode(cls, text: str | bytes) -> Message | None:
@@ -123,9 +124,12 @@ def announce(slug: str, event: str = "refresh", data: Any = None, *, on_commit: 
     text = "" if data is None else data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
     if "\n" in text or "\r" in text:
         raise ValueError("an event's data is one line of text")
-    if len(text) > MAX_DATA:
-        raise ValueError(f"an event's data has at most {MAX_DATA} characters")
-    publish(Message(slug, event=event, data=text), on_commit=on_commit)
+    message = Message(slug, event=event, data=text)
+    if len(text) > MAX_DATA or len(message.encode().encode()) > MAX_PAYLOAD:
+        raise ValueError(f"an event's data has at most {MAX_DATA} characters ({MAX_PAYLOAD} bytes encoded)")
+    if on_commit and not db.session().in_transaction():
+        raise ValueError("on_commit=True joins the session's transaction, and none is open: announce after the commit")
+    publish(message, on_commit=on_commit)
 
 
 def _announce_version(slug: str, version: int | None = None, **_ignored) -> None:
@@ -158,7 +162,10 @@ def publish(message: Message, on_commit: bool) -> None:
 def _send_pending(session: Session) -> None:
     messages = session.info.pop(PENDING, None)
     if messages:
-        deliver_on_this_machine(current_app._get_current_object(), messages)
+        try:
+            deliver_on_this_machine(current_app._get_current_object(), messages)
+        except Exception:  # the change is committed: a failed wake-up must not look like a failed change
+            log.exception("live updates: announcing a committed change failed (the watchers' poll will find it)")
 
 
 @sa_event.listens_for(Session, "after_transaction_end")

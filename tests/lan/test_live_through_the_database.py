@@ -45,9 +45,14 @@ def test_announce_refuses_what_a_stream_cannot_carry(app):
     with app.test_request_context():
         for slug, name, data in (("no such game!", "solved", None), ("abc", "changed", None), ("abc", "Solved", None),
                                  ("abc", "two words", None), ("abc", "", None), ("abc", "x" * 41, None),
-                                 ("abc", "solved", "two\nlines"), ("abc", "solved", "x" * 2001)):
+                                 ("abc", "solved", "two\nlines"), ("abc", "solved", "x" * 2001),
+                                 ("abc", "solved", "\U0001F0A1" * 1900)):  # (7,600 bytes: too many for NOTIFY)
             with pytest.raises(ValueError):
                 events.announce(slug, name, data)
+        db.session.rollback()
+        with pytest.raises(ValueError, match="none is open"):
+            events.announce("abc", "solved", on_commit=True)
+        events.announce("abc", "solved", "\U0001F0A1" * 1500)  # 6,000 bytes: fine
 
 
 def test_a_rolled_back_change_says_nothing_and_a_committed_one_is_heard(app, player):
