@@ -202,3 +202,18 @@ def test_the_listener_catches_up_after_its_connection_drops(live_server, databas
     finally:
         close(streams)
         engine.dispose()
+
+
+def test_a_worker_says_when_psycopg_would_wait_without_letting_gevent_run():
+    """gunicorn's worker warns if psycopg was imported before gevent patched select (it would
+    then wait in C, holding the whole worker while the listener waits)."""
+    import subprocess
+    import sys
+
+    check = "from app.gunicorn_config import psycopg_blocks_gevent; print(psycopg_blocks_gevent())"
+    patch = "from gevent import monkey; monkey.patch_all()"
+    as_served = subprocess.run([sys.executable, "-c", f"{patch}\nimport psycopg\n{check}"],
+                               capture_output=True, text=True, check=True)
+    too_early = subprocess.run([sys.executable, "-c", f"import psycopg\n{patch}\n{check}"],
+                               capture_output=True, text=True, check=True)
+    assert (as_served.stdout.split()[-1], too_early.stdout.split()[-1]) == ("False", "True")
