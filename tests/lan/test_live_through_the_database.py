@@ -209,11 +209,13 @@ def test_a_worker_says_when_psycopg_would_wait_without_letting_gevent_run():
     then wait in C, holding the whole worker while the listener waits)."""
     import subprocess
     import sys
+    from pathlib import Path
 
+    root = Path(__file__).resolve().parents[2]
     check = "from app.gunicorn_config import psycopg_blocks_gevent; print(psycopg_blocks_gevent())"
     patch = "from gevent import monkey; monkey.patch_all()"
     as_served = subprocess.run([sys.executable, "-c", f"{patch}\nimport psycopg\n{check}"],
-                               capture_output=True, text=True, check=True)
+                               capture_output=True, text=True, check=True, cwd=root)
     too_early = subprocess.run([sys.executable, "-c", f"import psycopg\n{patch}\n{check}"],
-                               capture_output=True, text=True, check=True)
+                               capture_output=True, text=True, check=True, cwd=root)
     assert (as_served.stdout.split()[-1], too_early.stdout.split()[-1]) == ("False", "True")
