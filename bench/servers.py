@@ -4,6 +4,7 @@ nothing happens.
     .venv/bin/python bench/servers.py                       # its own throwaway PostgreSQL (Debian's)
     .venv/bin/python bench/servers.py --database-url postgresql://postgres@127.0.0.1:55441/postgres
     .venv/bin/python bench/servers.py --idle 120 --tables 20 --actions 12
+    .venv/bin/python bench/servers.py --root ../an-older-checkout          # the same, served by other code
 
 Two servers as `make run` starts them (`flask db upgrade`, then `python -m app.serve`: gunicorn,
 2 gevent workers each), each with its own instance folder, on one new database.
@@ -241,11 +242,13 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0, help="mean seconds before each action (0.5x-1.5x)")
     parser.add_argument("--idle", type=float, default=60.0, help="seconds of each idle measurement")
     parser.add_argument("--workers", type=int, default=2, help="gevent workers per server")
+    parser.add_argument("--root", default=harness.ROOT, help="serve this checkout instead (to measure an older "
+                                                             "version with the same client)")
     args = parser.parse_args()
 
     database = Database(args.database_url)
     unlimited = {"EVENTS_PER_ADDRESS": "100000", "GAMES_PER_HOUR": "100000"}
-    servers = [LiveServer(database_url=database.url, workers=args.workers, env=unlimited,
+    servers = [LiveServer(database_url=database.url, workers=args.workers, env=unlimited, root=args.root,
                           admin_password=harness.ADMIN_PASSWORD, events_max_seconds=3600,
                           prefix=f"card-table-bench-{name}-") for name in "ab"]
     tables: list[Table] = []
@@ -254,7 +257,7 @@ def main() -> int:
         for server in servers:
             server.start()
         print(f"2 servers ({args.workers} gevent workers each, own instance folders) on one PostgreSQL "
-              f"database: {servers[0].url}, {servers[1].url}", flush=True)
+              f"database: {servers[0].url}, {servers[1].url}, serving {os.path.abspath(args.root)}", flush=True)
         tables = [Table(servers, number, args.think) for number in range(args.tables)]
         for start in range(0, len(tables), 8):
             run_all(tables[start:start + 8], Table.set_up)
