@@ -39,10 +39,14 @@ class Config:
     # instance/scores.csv follows the score table in the background, at most once per this many
     # seconds (app/scores_file.py): a game's end does not wait for it.
     SCORES_FILE_SECONDS = float(os.environ.get("SCORES_FILE_SECONDS", "2"))
-    # Live updates: how often an event stream checks the database for a new game version.
+    # Live updates on SQLite: a commit rings every worker process's doorbell (app/web/events.py),
+    # and each process with streams open also reads their games' versions this often, in case a
+    # ring was lost. (PostgreSQL: LISTEN/NOTIFY, nothing polls.)
     EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", "0.05"))
-    # ...and is woken at once by a commit in any worker process (a hint; app/web/events.py).
     EVENTS_DOORBELL = os.environ.get("EVENTS_DOORBELL", "1") != "0"
+    # How often a worker's LISTEN connection looks up from its wait to see whether the process
+    # still has streams open (it closes once none is): no query, no transaction.
+    EVENTS_LISTENER_TICK_SECONDS = float(os.environ.get("EVENTS_LISTENER_TICK_SECONDS", "5"))
     EVENTS_KEEPALIVE_SECONDS = 15.0
     # Streams are recycled hourly (the browser reconnects at once); rarely, so reconnects stay rare.
     EVENTS_MAX_SECONDS = float(os.environ.get("EVENTS_MAX_SECONDS", "3600"))
@@ -73,6 +77,11 @@ class Config:
     # Host names the server answers besides IP addresses, localhost and this machine's own names
     # (comma separated): a web page elsewhere cannot reach the table by DNS rebinding.
     ALLOWED_HOSTS = [name.strip().lower() for name in os.environ.get("ALLOWED_HOSTS", "").split(",") if name.strip()]
+    # How many reverse proxies (a load balancer...) stand between the devices and this server. 0:
+    # none, and forwarded headers are ignored (anybody could send them). N: the address and host
+    # the N-th proxy from here was asked for (X-Forwarded-For, -Host, -Proto, -Port) are the
+    # device's, for the per-device limits and the host check (app/__init__.py, Werkzeug's ProxyFix).
+    TRUSTED_PROXIES = os.environ.get("TRUSTED_PROXIES", "0")
     # The `flask db` commands (Flask-Migrate). The served app (app/serve.py sets CARD_TABLE_SERVING=1)
     # leaves them out: gunicorn never runs them, and Alembic with Mako and Pygments would take
     # about 10 MB in every worker process.

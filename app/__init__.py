@@ -16,7 +16,7 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     from config import Config, setting
 
     from .extensions import csrf, db, init_migrations
-    from .secrets import ensure_admin_password, ensure_secret_key
+    from .secrets import ensure_admin_password, shared_secret_key
 
     instance_path = instance_path or setting("INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
     app = Flask(__name__, template_folder="../templates", static_folder="../static",
@@ -25,13 +25,21 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     app.config.update(overrides)
     os.makedirs(app.instance_path, exist_ok=True)
 
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = ensure_secret_key(app.instance_path)
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         # (the file's name is the one installs have had since the table was Mason Rummy's alone)
         app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "mason.db")
     app.config.setdefault("SCORES_CSV_PATH", os.path.join(app.instance_path, "scores.csv"))
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600  # static URLs carry a version
+
+    proxies = trusted_proxies(app.config.get("TRUSTED_PROXIES"))
+    app.config["TRUSTED_PROXIES"] = proxies
+    if proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        # The device's address and the host it asked for, as the proxies say (only that many of
+        # them: an X-Forwarded-For a device sends itself is further left, and ignored).
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
+                                x_port=proxies)
 
     db.init_app(app)
     if app.config["DATABASE_COMMANDS"]:
@@ -42,6 +50,11 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
 
     with app.app_context():
         configure_engine(db.engine)
+        # The session key every server sharing the database uses (app/secrets.py). A served
+        # worker checks a configured SECRET_KEY against the others' (app/serve.py did first).
+        serving = setting("SERVING") == "1"
+        if not app.config.get("SECRET_KEY") or serving:
+            app.config["SECRET_KEY"] = shared_secret_key(db.engine, app.config.get("SECRET_KEY"), app.instance_path)
 
     if not app.config.get("ADMIN_PASSWORD"):
         ensure_admin_password(app.instance_path)
@@ -56,3 +69,12 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
 
         scores_file.mark_stale(app)
     return app
+
+
+def trusted_proxies(value) -> int:
+    """TRUSTED_PROXIES as a number of proxies (0 to 10); a clear error for anything else."""
+    text = str(value if value is not None else "0").strip() or "0"
+    if not text.isdigit() or int(text) > 10:
+        raise ValueError(f"TRUSTED_PROXIES must be the number of proxies in front of the server "
+                         f"(0 for none, usually 1), not {text!r}")
+    return int(text)

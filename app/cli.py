@@ -19,7 +19,7 @@ from .extensions import db
 from .files import write_atomically
 from .models import AdminSession
 from .records import score_table
-from .secrets import set_admin_password
+from .secrets import forget_secret_key, set_admin_password
 
 
 def register_commands(app: Flask) -> None:
@@ -28,6 +28,7 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(scores_group)
     app.cli.add_command(deck_group)
     app.cli.add_command(admin_group)
+    app.cli.add_command(secret_key_group)
 
 
 @click.group("scores", cls=AppGroup, help="Export or import the score table as scores.csv (R7.5).")
@@ -125,3 +126,22 @@ def set_password(password: str | None, password_file):
     db.session.execute(sa.delete(AdminSession))
     db.session.commit()
     click.echo("The admin password was changed. Every admin login has ended: log in again with the new password.")
+
+
+@click.group("secret-key", cls=AppGroup, help="The session key the servers sharing the database use.")
+def secret_key_group():
+    pass
+
+
+@secret_key_group.command("forget")
+@click.option("--yes", is_flag=True, help="Forget it without asking.")
+def forget_key(yes: bool):
+    """Forget the session key kept in the database (or the fingerprint of the SECRET_KEY the
+    servers set), to change it: the next server to start sets the new one (its SECRET_KEY, or a
+    new key in the database). Every session and seat cookie signed with the old key ends: stop
+    every server first, then start them with the new setting."""
+    if not yes and not click.confirm("Every player's and admin's session will end. Forget the key?"):
+        click.echo("Nothing was changed.")
+        return
+    forget_secret_key(db.engine)
+    click.echo("The session key was forgotten: start the servers (all with the same SECRET_KEY, or none).")

@@ -1,14 +1,29 @@
 """gunicorn's settings file for ``python -m app.serve`` (``--config python:app.gunicorn_config``):
 the "ready" line is printed by the first worker once it has loaded the app and is about to
-serve - the listening socket exists since before it started - never before."""
+serve - the listening socket exists since before it started - never before. Each worker also
+says so if psycopg would wait on PostgreSQL without letting gevent run the worker's other
+requests (the live updates' listener waits on its connection all the time: app/web/events.py)."""
 
 from __future__ import annotations
+
+import sys
 
 from config import setting
 
 
 def post_worker_init(worker) -> None:
+    if psycopg_blocks_gevent():
+        worker.log.warning("psycopg chose a wait that blocks the gevent worker (it was imported before gevent "
+                           "patched select): live updates on PostgreSQL would stall the worker's requests")
     if worker.age == 1:  # the server's first worker (a worker started again later says nothing)
         message = setting("READY_MESSAGE")
         if message:
             print(message, flush=True)
+
+
+def psycopg_blocks_gevent() -> bool:
+    """Whether gevent patched ``select`` but psycopg (already imported) waits in C all the same."""
+    waiting, monkey = sys.modules.get("psycopg.waiting"), sys.modules.get("gevent.monkey")
+    if waiting is None or monkey is None or not monkey.is_module_patched("select"):
+        return False
+    return waiting.wait is getattr(waiting, "wait_c", None)

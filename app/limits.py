@@ -28,8 +28,9 @@ GAME_SET_UP = "game"
 
 
 def client_address() -> str:
-    """The address the request came from (the server is reached directly on the LAN: no proxy
-    whose forwarded-for header could be trusted)."""
+    """The device's address: the one the connection comes from, or behind ``TRUSTED_PROXIES``
+    the one those proxies forward (Werkzeug's ProxyFix, app/__init__.py); a forwarded header
+    is never believed otherwise."""
     return (request.remote_addr or "unknown")[:64]
 
 

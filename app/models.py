@@ -208,3 +208,28 @@ class AdminSession(db.Model):
     credential: Mapped[str] = mapped_column(sa.String(64))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(index=True)
+
+
+class UploadedDeck(db.Model):
+    """A stacked deck as the admin uploaded it (its bytes), kept here so that every server sharing
+    the database offers it (app/stacked_decks.py). ``content`` None: the admin deleted the deck of
+    that name, so no server offers it, not even from a file of that name in its decks folder."""
+
+    __tablename__ = "uploaded_decks"
+    __table_args__ = (sa.UniqueConstraint("game", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(16))
+    name: Mapped[str] = mapped_column(sa.String(80))
+    content: Mapped[bytes | None] = mapped_column(sa.LargeBinary, default=None)
+    changed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class HouseSecret(db.Model):
+    """What every server sharing the database must agree on (app/secrets.py): the session key,
+    or a fingerprint of the one the servers' environment sets."""
+
+    __tablename__ = "house_secrets"
+
+    name: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(sa.String(200))

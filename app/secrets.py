@@ -1,8 +1,18 @@
-"""Secrets kept in the instance folder: the session key and the admin password's hash.
+"""The session key and the admin password. There is never a fixed default.
 
-Both are created at first start, atomically (O_EXCL), so several worker processes starting at
-once agree on one value. The admin password is printed once, when it is generated; only its
-hash is stored. There is never a fixed default.
+The session key (which signs session cookies, and with them seat tokens) lives in the database,
+so that every server sharing it signs and reads the same cookies (``shared_secret_key``):
+- without ``SECRET_KEY`` in the environment a server uses the key kept in ``house_secrets``,
+  which the first server to start creates (an existing install's ``instance/secret_key`` becomes
+  that key, so its sessions and seat cookies stay valid);
+- with ``SECRET_KEY`` set, only a fingerprint of it is kept there, and a server whose
+  ``SECRET_KEY`` is another one refuses to start, as does a server without one when the others
+  set theirs: a server with another key would show players pages without their seats.
+``flask --app wsgi secret-key forget`` clears both (every session ends) to change the key.
+
+The admin password's hash is kept in the instance folder, created at first start atomically
+(O_EXCL), so several worker processes starting at once agree on one value; it is printed once,
+when it is generated. Several servers share one admin password through ``ADMIN_PASSWORD``.
 """
 
 from __future__ import annotations
@@ -46,10 +56,105 @@ def _read_when_written(path: str) -> str:
     raise RuntimeError(f"{path} is empty: delete it and start again")
 
 
-def ensure_secret_key(instance_path: str) -> str:
+# -- the session key, shared through the database ----------------------------------------------------
+
+SESSION_KEY = "session_key"
+SESSION_KEY_FINGERPRINT = "session_key_fingerprint"
+
+
+class SecretKeyRefused(RuntimeError):
+    """This server's session key would not be the one of the other servers sharing the database."""
+
+
+def fingerprint(key: str) -> str:
+    # Anybody holding a signed cookie can already test guesses of the key: this tells no more.
+    return hashlib.sha256(b"card-table session key\0" + key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def shared_secret_key(engine, configured: str | None, instance_path: str, *, record: bool = True) -> str | None:
+    """The session key every server sharing ``engine``'s database uses (see the module's
+    docstring); ``configured``: this server's ``SECRET_KEY`` (None: not set). ``record``: write
+    the key or the fingerprint if the database has none yet (a server starting), else only read.
+    None when the database is not set up yet (before ``flask db upgrade``) and no key is configured.
+    ``SecretKeyRefused`` with what to set when this server would use another key than the others."""
+    import sqlalchemy as sa
+
+    from .models import HouseSecret
+
+    table = HouseSecret.__table__
+    names = (SESSION_KEY, SESSION_KEY_FINGERPRINT)
+    if not sa.inspect(engine).has_table(table.name):
+        return configured or None
+
+    def read() -> dict[str, str]:
+        with engine.connect() as connection:
+            return dict(connection.execute(sa.select(table.c.name, table.c.value).where(table.c.name.in_(names))).all())
+
+    def add(name: str, value: str) -> None:
+        if engine.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert
+        with engine.begin() as connection:  # the first server to start wins; the others read its value
+            connection.execute(insert(table).values(name=name, value=value).on_conflict_do_nothing())
+
+    stored = read()
+    if configured:
+        if SESSION_KEY in stored and stored[SESSION_KEY] != configured:
+            raise SecretKeyRefused(
+                "The servers sharing this database use the session key kept in it, and this server's "
+                "SECRET_KEY is another one. Unset SECRET_KEY here (or set the same SECRET_KEY on every server "
+                "after `.venv/bin/flask --app wsgi secret-key forget`, which ends every session).")
+        if SESSION_KEY not in stored and SESSION_KEY_FINGERPRINT not in stored and record:
+            add(SESSION_KEY_FINGERPRINT, fingerprint(configured))
+            stored = read()
+        if SESSION_KEY_FINGERPRINT in stored and stored[SESSION_KEY_FINGERPRINT] != fingerprint(configured):
+            raise SecretKeyRefused(
+                "This server's SECRET_KEY is not the one the other servers sharing this database use: set the "
+                "same SECRET_KEY on every server (to change it everywhere, run "
+                "`.venv/bin/flask --app wsgi secret-key forget` first: every session ends).")
+        return configured
+    if SESSION_KEY not in stored and SESSION_KEY_FINGERPRINT in stored:
+        raise SecretKeyRefused(
+            "The other servers sharing this database set SECRET_KEY in their environment: set the same "
+            "SECRET_KEY for this server too.")
+    if SESSION_KEY not in stored and record:
+        add(SESSION_KEY, _instance_key(instance_path) or secrets.token_hex(32))
+        stored = read()
+        if SESSION_KEY not in stored:  # another server recorded a fingerprint meanwhile
+            return shared_secret_key(engine, configured, instance_path, record=False)
+    if SESSION_KEY in stored and record:
+        _retire_instance_key(instance_path)
+    return stored.get(SESSION_KEY)
+
+
+def _instance_key(instance_path: str) -> str | None:
+    """The key an install kept in its instance folder before keys moved to the database."""
+    try:
+        return _read_when_written(os.path.join(instance_path, SECRET_KEY_FILE)) or None
+    except (OSError, RuntimeError):
+        return None
+
+
+def _retire_instance_key(instance_path: str) -> None:
+    """The database holds the key now: the old file is renamed, so that a key forgotten on
+    purpose (``secret-key forget``) is not brought back from it."""
     path = os.path.join(instance_path, SECRET_KEY_FILE)
-    _create_once(path, secrets.token_hex(32) + "\n")
-    return _read_when_written(path)
+    try:
+        os.replace(path, path + ".moved-to-database")
+    except OSError:
+        pass
+
+
+def forget_secret_key(engine) -> None:
+    """Forget the shared session key and fingerprint: the next server to start sets the new one."""
+    import sqlalchemy as sa
+
+    from .models import HouseSecret
+
+    table = HouseSecret.__table__
+    with engine.begin() as connection:
+        connection.execute(sa.delete(table).where(table.c.name.in_((SESSION_KEY, SESSION_KEY_FINGERPRINT))))
 
 
 def ensure_admin_password(instance_path: str) -> None:

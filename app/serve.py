@@ -41,6 +41,40 @@ def port_in_use(port: int) -> bool:
     return False
 
 
+def database_url(instance: str) -> str:
+    """The database the server will use (as create_app chooses it)."""
+    return os.environ.get("DATABASE_URL") or "sqlite:///" + os.path.join(instance, "mason.db")
+
+
+def settings_problem(instance: str) -> str | None:
+    """What keeps this server from starting, said so that a person knows what to set; None if
+    nothing does. The session key is agreed with the other servers sharing the database here,
+    before any worker starts (app/secrets.py)."""
+    from . import trusted_proxies
+
+    try:
+        trusted_proxies(os.environ.get("TRUSTED_PROXIES"))
+    except ValueError as error:
+        return str(error)
+    import sqlalchemy as sa
+    from sqlalchemy.pool import NullPool
+
+    from .secrets import SecretKeyRefused, shared_secret_key
+
+    engine = sa.create_engine(database_url(instance), poolclass=NullPool)
+    try:
+        if shared_secret_key(engine, os.environ.get("SECRET_KEY") or None, instance) is None:
+            return ("the database is not set up yet: run `make run` (or `.venv/bin/flask --app wsgi db upgrade`, "
+                    "then `.venv/bin/python -m app.serve`).")
+    except SecretKeyRefused as refused:
+        return str(refused)
+    except sa.exc.OperationalError as error:
+        return f"the database cannot be reached ({str(error.orig).strip().splitlines()[0]}): check DATABASE_URL."
+    finally:
+        engine.dispose()
+    return None
+
+
 def main() -> None:
     port = int(os.environ.get("PORT", "5000"))
     workers = int(os.environ.get("WORKERS", "2"))
@@ -53,15 +87,22 @@ def main() -> None:
     os.environ["CARD_TABLE_PUBLIC_URL"] = public_url
     os.environ["CARD_TABLE_SERVING"] = "1"  # the workers leave out the `flask db` commands (config.py)
 
-    # Create the secret key and (if not set in the environment) the admin password before the
-    # workers start, so the password is printed once, here.
-    from .secrets import ensure_admin_password, ensure_secret_key
-
     instance = setting("INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
     os.makedirs(instance, exist_ok=True)
-    ensure_secret_key(instance)
+    problem = settings_problem(instance)
+    if problem:
+        print(f"\n  The card table cannot start: {problem}\n", file=sys.stderr, flush=True)
+        sys.exit(1)
+
+    # The admin password (if not set in the environment) before the workers start, so that it is
+    # printed once, here.
+    from .secrets import ensure_admin_password
+
     if not os.environ.get("ADMIN_PASSWORD"):
         ensure_admin_password(instance)
+        if database_url(instance).startswith("postgresql"):
+            print("\n  Several servers on this database? Give every one the same ADMIN_PASSWORD (docs/DEPLOY.md):"
+                  "\n  this one's admin password is its own.\n", file=sys.stderr, flush=True)
 
     # Printed by the first worker once it serves (app/gunicorn_config.py), not before.
     os.environ["CARD_TABLE_READY_MESSAGE"] = (

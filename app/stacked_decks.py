@@ -1,7 +1,20 @@
-"""Stacked deck files on disk, for every game, in the folder its definition names
-(``decks_folder``): ``decks/<key>/`` by default, ``decks/`` itself for Mason Rummy (its terminal
-game reads there, R9.4). Each is checked by its game's own parser (``GameDefinition.parse_deck``)
-when it is read and before an upload is stored."""
+"""Stacked decks, for every game, each checked by its game's own parser
+(``GameDefinition.parse_deck``) when it is read and before an upload is stored.
+
+Where they live:
+- deck files in the folder a game's definition names (``decks_folder``): ``decks/<key>/`` by
+  default, ``decks/`` itself for Mason Rummy (its terminal game reads there, R9.4). The shipped
+  decks are such files, the same on every server of a checkout;
+- decks uploaded through the admin page: in the database (``uploaded_decks``), so every server
+  sharing it offers them. The server that receives an upload also writes it to its decks folder,
+  for the terminal games on that computer (R9.4: they read files). The database decides: an
+  uploaded deck is read from it, even where a file of that name exists, and a deleted deck (a row
+  without content) is offered by no server, whatever file of that name a decks folder holds.
+
+``read_deck_file`` and the folder functions need no database (the terminal games use them);
+``deck_names``, ``resolve``, ``read_offered``, ``store_upload`` and ``withdraw`` are the web's,
+and read the database when an app context is there.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +22,9 @@ import os
 
 from .core import registry
 from .core.cards import Card
-from .core.decks import DeckError
+from .core.decks import DeckError, decode_deck_bytes
 from .core.protocol import GameDefinition
-from .core.terminal import FileProblem, read_text_file
+from .core.terminal import FileProblem, read_text_file, write_atomically
 
 DECK_SUFFIX = ".deck"
 MAX_DECK_NAME = 80  # characters of a deck file's name, ".deck" included
@@ -31,7 +44,7 @@ def where(definition: GameDefinition) -> str:
     return "/".join(filter(None, ["decks", subfolder(definition)])) + "/"
 
 
-def deck_names(decks_root: str, definition: GameDefinition) -> list[str]:
+def file_names(decks_root: str, definition: GameDefinition) -> list[str]:
     """The ``.deck`` files of a game's folder, sorted; a name longer than ``MAX_DECK_NAME`` (a
     file copied there by hand) is left out, since a game could not keep it."""
     try:
@@ -56,10 +69,51 @@ def read_deck_file(path: str | os.PathLike, definition: GameDefinition | None = 
     return definition.parse_deck(text, seats)
 
 
+# -- the decks a game offers: files and the database ----------------------------------------------
+
+
+def uploaded(definition: GameDefinition) -> dict[str, bytes | None]:
+    """The database's decks of a game by name: the uploaded bytes, or None for a deleted deck.
+    Empty outside an app context (the terminal games)."""
+    from flask import has_app_context
+
+    if not has_app_context():
+        return {}
+    import sqlalchemy as sa
+
+    from .extensions import db
+    from .models import UploadedDeck
+
+    rows = db.session.execute(sa.select(UploadedDeck.name, UploadedDeck.content)
+                              .where(UploadedDeck.game == definition.key)).all()
+    return {name: content for name, content in rows}
+
+
+def deck_names(decks_root: str, definition: GameDefinition) -> list[str]:
+    """The decks a game offers, sorted: its folder's files and its uploaded decks, without the
+    deleted ones."""
+    stored = uploaded(definition)
+    names = {name for name in file_names(decks_root, definition) if name not in stored}
+    names.update(name for name, content in stored.items() if content is not None)
+    return sorted(names)
+
+
+def read_offered(decks_root: str, definition: GameDefinition, name: str, seats: int | None = None,
+                 stored: dict[str, bytes | None] | None = None) -> list[Card]:
+    """The cards of an offered deck (``name`` from ``deck_names``): the uploaded one if there is
+    one, else the file."""
+    stored = uploaded(definition) if stored is None else stored
+    content = stored.get(name)
+    if content is not None:
+        return definition.parse_deck(decode_deck_bytes(content), seats)
+    return read_deck_file(os.path.join(folder_for(decks_root, definition), name), definition, seats)
+
+
 def resolve(decks_root: str, definition: GameDefinition, answer: str, seats: int | None = None) -> tuple[str, list[Card]]:
-    """A deck of the game's folder by name (``.deck`` may be left out); only plain names."""
+    """An offered deck by name (``.deck`` may be left out); only plain names."""
     if len(answer) > MAX_DECK_NAME:
         raise DeckError(f"a deck file's name has at most {MAX_DECK_NAME} characters")
+    stored = uploaded(definition)
     names = deck_names(decks_root, definition)
     name = answer if answer in names else (answer + DECK_SUFFIX if answer + DECK_SUFFIX in names else answer)
     if os.path.basename(name) != name or name.startswith("."):
@@ -67,4 +121,79 @@ def resolve(decks_root: str, definition: GameDefinition, answer: str, seats: int
         raise DeckError(f"'{answer}' is not a deck file name: type just the name, such as {example}")
     if name not in names:
         raise DeckError(f"there is no deck file named '{answer}' in {where(definition)}")
-    return name, read_deck_file(os.path.join(folder_for(decks_root, definition), name), definition, seats)
+    return name, read_offered(decks_root, definition, name, seats, stored)
+
+
+class DeckExists(Exception):
+    """A deck of that name is offered already (and replacing it was not asked for)."""
+
+
+def store_upload(decks_root: str, definition: GameDefinition, name: str, data: bytes, replace: bool) -> None:
+    """Store an uploaded deck (already checked by the game's parser) in the database, and write
+    this server's copy into its decks folder (for the terminal games), as one change: if the file
+    cannot be written, nothing is stored (``OSError``). ``DeckExists`` unless ``replace``."""
+    import sqlalchemy as sa
+
+    from . import store
+    from .extensions import db
+    from .models import UploadedDeck, utcnow
+
+    @store.transaction
+    def storing() -> None:
+        store.begin_write()
+        if name in deck_names(decks_root, definition) and not replace:
+            raise DeckExists(name)
+        row = db.session.execute(sa.select(UploadedDeck).where(
+            UploadedDeck.game == definition.key, UploadedDeck.name == name)).scalar_one_or_none()
+        if row is None:
+            db.session.add(UploadedDeck(game=definition.key, name=name, content=data, changed_at=utcnow()))
+        else:
+            row.content, row.changed_at = data, utcnow()
+        db.session.flush()
+        folder = folder_for(decks_root, definition)
+        os.makedirs(folder, exist_ok=True)
+        write_atomically(os.path.join(folder, name), data, prefix=".upload-")  # (never leaves its temporary file)
+        try:
+            db.session.commit()
+        except Exception:
+            _remove_quietly(os.path.join(folder, name))  # no copy of what was not stored
+            raise
+
+    storing()
+
+
+def withdraw(decks_root: str, definition: GameDefinition, name: str) -> bool:
+    """Stop offering the deck ``name`` on every server (a row without content), and remove this
+    server's file of it; False if it is not offered."""
+    import sqlalchemy as sa
+
+    from . import store
+    from .extensions import db
+    from .models import UploadedDeck, utcnow
+
+    @store.transaction
+    def deleting() -> bool:
+        store.begin_write()
+        if name not in deck_names(decks_root, definition):
+            db.session.rollback()
+            return False
+        row = db.session.execute(sa.select(UploadedDeck).where(
+            UploadedDeck.game == definition.key, UploadedDeck.name == name)).scalar_one_or_none()
+        if row is None:
+            db.session.add(UploadedDeck(game=definition.key, name=name, content=None, changed_at=utcnow()))
+        else:
+            row.content, row.changed_at = None, utcnow()
+        db.session.commit()
+        return True
+
+    if not deleting():
+        return False
+    _remove_quietly(os.path.join(folder_for(decks_root, definition), name))
+    return True
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:  # not there (another server's upload), or not ours to remove: no longer offered anyway
+        pass

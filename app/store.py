@@ -65,8 +65,9 @@ SNAPSHOT_EVERY = 100
 SNAPSHOT_BYTES_PER_ACTION = 400
 
 
-# Sent with the game's slug after a commit that gave it a new version (the live event streams
-# listen: app/web/events.py).
+# Sent with the game's slug and its new ``version`` inside the transaction that writes it, just
+# before the commit: the live updates announce it in that transaction (app/web/events.py), so a
+# change that rolls back says nothing.
 game_changed = signal("card-table-game-changed")
 
 
@@ -429,6 +430,7 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
             log_actions(record, read_version, actions,
                         game.log_total - sum(len(outcome.events) for outcome in actions))
             keep_snapshots(record, read_steps, read_steps + len(actions), new_version, values["state"])
+        game_changed.send(slug, version=new_version)
         session.commit()
     except sa.exc.IntegrityError:
         session.rollback()
@@ -437,7 +439,6 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
         session.expire_on_commit = True
     for key, value in values.items():  # the UPDATE above bypassed the ORM: tell the record
         set_committed_value(record, key, value)
-    game_changed.send(slug)
     return new_version
 
 

@@ -1,4 +1,7 @@
+import contextlib
+import fcntl
 import logging
+import os
 from logging.config import fileConfig
 
 from flask import current_app
@@ -67,6 +70,38 @@ def run_migrations_offline():
         context.run_migrations()
 
 
+# Any number that no other program sharing the database takes as its advisory lock.
+UPGRADE_LOCK = 0x63617264  # "card"
+
+
+@contextlib.contextmanager
+def one_upgrade_at_a_time(connection):
+    """Servers started together (`make run` on several machines) upgrade one after the other:
+    the next one finds the database at the head already, and does nothing. PostgreSQL: a
+    session advisory lock on the migrating connection (it ends with the connection, even if the
+    process is killed). SQLite: a lock on a file beside the database (one machine)."""
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_lock({UPGRADE_LOCK})")
+        connection.commit()  # (the lock is the session's: it outlives this transaction)
+        try:
+            yield
+        finally:
+            connection.rollback()
+            connection.exec_driver_sql(f"SELECT pg_advisory_unlock({UPGRADE_LOCK})")
+            connection.commit()
+        return
+    database = connection.engine.url.database
+    if connection.dialect.name != "sqlite" or not database or database == ":memory:" or database.startswith("file:"):
+        yield
+        return
+    with open(os.path.abspath(database) + ".upgrade-lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def run_migrations_online():
     """Run migrations in 'online' mode.
 
@@ -91,7 +126,7 @@ def run_migrations_online():
 
     connectable = get_engine()
 
-    with connectable.connect() as connection:
+    with connectable.connect() as connection, one_upgrade_at_a_time(connection):
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),

@@ -1,9 +1,9 @@
-"""Admin: log in, manage stacked decks in decks/, import a scores.csv (preview, then apply)."""
+"""Admin: log in, manage stacked decks (app/stacked_decks.py: uploads are kept in the database, so every
+server sharing it offers them), import a scores.csv (preview, then apply)."""
 
 from __future__ import annotations
 
 import functools
-import os
 import secrets
 from datetime import timedelta
 
@@ -17,7 +17,6 @@ from .. import limits, score_import, stacked_decks, store, tables
 from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
 from ..extensions import db
-from ..files import write_atomically
 from ..models import AdminFailure, AdminSession, utcnow
 from ..records import score_table
 from ..refusal import Refusal
@@ -157,18 +156,19 @@ def logout():
 
 
 def deck_previews() -> list[dict]:
-    """Every game's decks, each with how it deals (the game's own deal, e.g. R4.2)."""
+    """Every game's decks (its folder's and the uploaded ones), each with how it deals (the
+    game's own deal, e.g. R4.2)."""
     root = current_app.config["DECKS_FOLDER"]
     previews = []
     for definition in registry.games():
         if definition.deck is None:
             continue
-        folder = stacked_decks.folder_for(root, definition)
+        stored = stacked_decks.uploaded(definition)
         for name in stacked_decks.deck_names(root, definition):
             entry = {"game": definition, "name": name, "parts": [], "error": None}
             try:
                 entry["parts"] = definition.deck_preview(
-                    stacked_decks.read_deck_file(os.path.join(folder, name), definition))
+                    stacked_decks.read_offered(root, definition, name, stored=stored))
             except DeckError as error:
                 entry["error"] = str(error)
             previews.append(entry)
@@ -230,13 +230,11 @@ def upload_deck():
         definition.parse_deck(decode_deck_bytes(data))
     except (ValueError, DeckError) as error:
         return render_admin(error=f"The deck was not stored: {error}", status=400)
-    folder = stacked_decks.folder_for(current_app.config["DECKS_FOLDER"], definition)
-    target = os.path.join(folder, name)
-    if os.path.exists(target) and request.form.get("replace") != "1":
-        return render_admin(error=f"A deck named {name} already exists: tick 'replace' to overwrite it.", status=409)
     try:
-        os.makedirs(folder, exist_ok=True)
-        write_atomically(target, data, prefix=".upload-")  # (never leaves its temporary file)
+        stacked_decks.store_upload(current_app.config["DECKS_FOLDER"], definition, name, data,
+                                   replace=request.form.get("replace") == "1")
+    except (stacked_decks.DeckExists, sa.exc.IntegrityError):  # (or another server stored one just now)
+        return render_admin(error=f"A deck named {name} already exists: tick 'replace' to overwrite it.", status=409)
     except OSError as error:
         current_app.logger.warning("deck upload %s not stored: %s", name, error.strerror)
         return render_admin(error=f"The deck was not stored: the decks folder refused it ({error.strerror}).",
@@ -251,10 +249,8 @@ def delete_deck(name: str):
         definition = deck_game()
     except ValueError as error:
         return render_admin(error=str(error), status=400)
-    root = current_app.config["DECKS_FOLDER"]
-    if name not in stacked_decks.deck_names(root, definition):
+    if not stacked_decks.withdraw(current_app.config["DECKS_FOLDER"], definition, name):
         return render_admin(error="There is no such deck.", status=404)
-    os.remove(os.path.join(stacked_decks.folder_for(root, definition), name))
     return render_admin(message=f"{name} was deleted.")
 
 

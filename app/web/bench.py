@@ -28,8 +28,8 @@ def bump(slug: str):
     if result.rowcount != 1:
         abort(404)
     version = db.session.scalar(sa.select(GameRecord.version).where(GameRecord.slug == slug))
+    store.game_changed.send(slug, version=version)  # announced with the commit, as save_game does
     db.session.commit()
-    store.game_changed.send(slug)
     return str(version), 200, {"Content-Type": "text/plain"}
 
 

@@ -1,49 +1,431 @@
-"""Live updates: a Server-Sent Events stream per table that says "the game changed" (issue 4).
+"""Live updates: a Server-Sent Events stream per table, fed by the database's own notifications.
 
-The database is the only shared state between worker processes, so each process runs one
-watcher that polls the versions of the games its browsers are watching (one small query per
-interval, however many browsers) and wakes their streams. A commit in any worker rings a
-doorbell (a datagram) that makes every watcher poll at once, so the interval is only the
-fallback. A stream message carries only the new version number, never a card; the browser then
-fetches the table fragment it is allowed to see.
-Under gunicorn's gevent workers the watcher thread and the streams are greenlets.
+What a stream says (and nothing else; never a card):
+    ``id: <version>`` ``event: changed`` ``data: <version>``  the game has a new version: the
+        browser fetches the fragment it may see (``id`` lets a reconnecting EventSource say
+        which version it last saw, in ``Last-Event-ID``);
+    ``event: <name>`` ``data: <text>``  something else was announced about the game (below).
+
+Announcing something about a game (for any code of the house)::
+
+    from app.web import events
+    events.announce(slug, "solved", {"verdict": "won"})   # data: {"verdict": "won"}
+    events.announce(slug)                                   # event: refresh, data empty
+
+reaches every open stream of that game on every server sharing the database, on PostgreSQL as on
+SQLite. It needs an app context. By default it is sent at once, in a transaction of its own: call
+it after committing whatever the browsers will fetch when they hear it (the solver's verdict in
+its row). ``on_commit=True`` makes it part of the session's open transaction instead: heard when
+that commits, never if it rolls back. Names are lower-case words (``[a-z][a-z0-9_-]*``, not
+``changed``: a new version is announced by ``store.save_game`` alone); data is one line of text,
+or anything JSON can write; 2,000 characters at most. An announcement is a wake-up, not a record:
+a browser that was not listening then (no stream open, or a dropped connection) does not get it
+later, so whatever it announces must also be readable from the database.
+
+How a change travels
+- PostgreSQL (one or several servers): ``store.save_game`` sends ``NOTIFY card_table`` in the
+  transaction that writes the new version (``game_changed``, before the commit), so the
+  notification goes out with the commit and a rolled-back change says nothing. Each worker
+  process ``LISTEN``s on one connection of its own (``PostgresListener``, running while the
+  process has a stream open) and wakes exactly the streams of the game named. Nothing polls: with
+  nothing happening the listener waits on its socket and the database serves no transaction. If
+  the connection drops, the listener connects again and reads the versions of the games its
+  streams watch (one query), so a missed notification costs a short delay, never an update.
+  Under gunicorn's gevent workers the listener is a greenlet, and psycopg waits on its socket with
+  ``select.poll``, which gevent patches (psycopg chooses that wait itself when it finds gevent's
+  patching): the wait yields to the worker's other requests.
+- SQLite (one machine): the one home-made part, ``Doorbell``: after the commit, the message goes to
+  this process's streams directly and, as a datagram, to every other worker process on the machine
+  (abstract Unix sockets, named by files in a folder beside the database). Each process's
+  ``SqliteWatcher`` also reads the watched games' versions every ``EVENTS_POLL_SECONDS``, which is
+  all a lost datagram (or a system without abstract sockets) costs.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 import os
+import re
 import secrets
 import socket
 import threading
 import time
-from collections import Counter
+from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 import sqlalchemy as sa
-from flask import Blueprint, Flask, Response, abort, current_app, has_app_context, request, session
+from flask import Blueprint, Flask, Response, abort, current_app, request, session
+from sqlalchemy import event as sa_event
+from sqlalchemy.orm import Session
 
 from .. import limits, store
 from ..extensions import db
 from ..models import GameRecord
 
 bp = Blueprint("events", __name__)
+log = logging.getLogger(__name__)
+
+CHANNEL = "card_table"  # the PostgreSQL notification channel
+EVENT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,39}")
+MAX_DATA = 2000
+MAX_PAYLOAD = 7000  # bytes of an encoded message: PostgreSQL's NOTIFY takes under 8000
+RECENT_EVENTS = 32  # announcements a game's channel keeps for streams that are busy sending
+
+
+# -- messages ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Message:
+    """A game's new ``version``, or an announced ``event`` with its ``data``."""
+
+    slug: str
+    version: int | None = None
+    event: str | None = None
+    data: str = ""
+
+    def encode(self) -> str:
+        fields: dict[str, Any] = {"g": self.slug}
+        if self.version is not None:
+            fields["v"] = self.version
+        else:
+            fields.update(e=self.event, d=self.data)
+        return json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def decode(cls, text: str | bytes) -> Message | None:
+        """The message, or None for anything malformed (never raises: it comes from outside)."""
+        try:
+            fields = json.loads(text)
+            slug = fields["g"]
+            if not store.valid_slug(slug):
+                return None
+            if "v" in fields:
+                return cls(slug, version=int(fields["v"]))
+            name, data = fields["e"], fields.get("d", "")
+            if not isinstance(name, str) or not EVENT_NAME.fullmatch(name) or not isinstance(data, str):
+                return None
+            return cls(slug, event=name, data=data[:MAX_DATA].replace("\n", " ").replace("\r", " "))
+        except (ValueError, TypeError, KeyError):
+            return None
+
+
+def announce(slug: str, event: str = "refresh", data: Any = None, *, on_commit: bool = False) -> None:
+    """Send ``event: <event>`` with ``data`` to every open stream of game ``slug`` on every server
+    sharing the database (see the module's docstring). ``ValueError`` for a name or data it
+    cannot send."""
+    if not store.valid_slug(slug):
+        raise ValueError(f"not a game id: {slug!r}")
+    if not isinstance(event, str) or not EVENT_NAME.fullmatch(event) or event == "changed":
+        raise ValueError(f"an event name is a lower-case word other than 'changed', not {event!r}")
+    text = "" if data is None else data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+    if "\n" in text or "\r" in text:
+        raise ValueError("an event's data is one line of text")
+    message = Message(slug, event=event, data=text)
+    if len(text) > MAX_DATA or len(message.encode().encode()) > MAX_PAYLOAD:
+        raise ValueError(f"an event's data has at most {MAX_DATA} characters ({MAX_PAYLOAD} bytes encoded)")
+    if on_commit and not db.session().in_transaction():
+        raise ValueError("on_commit=True joins the session's transaction, and none is open: announce after the commit")
+    publish(message, on_commit=on_commit)
+
+
+def _announce_version(slug: str, version: int | None = None, **_ignored) -> None:
+    """``store.game_changed``: sent inside the transaction that writes the new version."""
+    if version is not None:
+        publish(Message(slug, version=version), on_commit=True)
+
+
+store.game_changed.connect(_announce_version)
+
+PENDING = "card_table_pending_messages"  # SQLite: messages waiting for the session's commit
+
+
+def publish(message: Message, on_commit: bool) -> None:
+    if db.engine.dialect.name == "postgresql":
+        notify = sa.select(sa.func.pg_notify(CHANNEL, message.encode()))
+        if on_commit:
+            db.session.execute(notify)  # PostgreSQL sends it when (and only if) this transaction commits
+        else:
+            with db.engine.begin() as connection:
+                connection.execute(notify)
+        return
+    if on_commit:
+        db.session().info.setdefault(PENDING, []).append(message)
+    else:
+        deliver_on_this_machine(current_app._get_current_object(), [message])
+
+
+@sa_event.listens_for(Session, "after_commit")
+def _send_pending(session: Session) -> None:
+    messages = session.info.pop(PENDING, None)
+    if messages:
+        try:
+            deliver_on_this_machine(current_app._get_current_object(), messages)
+        except Exception:  # the change is committed: a failed wake-up must not look like a failed change
+            log.exception("live updates: announcing a committed change failed (the watchers' poll will find it)")
+
+
+@sa_event.listens_for(Session, "after_transaction_end")
+def _forget_pending(session: Session, transaction) -> None:
+    if transaction.parent is None:  # rolled back (a commit has sent them already)
+        session.info.pop(PENDING, None)
+
+
+def deliver_on_this_machine(app: Flask, messages: list[Message]) -> None:
+    """SQLite: to this process's streams, then to the other worker processes' doorbells."""
+    hub = app.extensions.get(HUB)
+    own = None
+    if hub is not None:
+        for message in messages:
+            hub.deliver(message)
+        transport = hub.transport
+        own = transport.bell_name if isinstance(transport, SqliteWatcher) else None
+    if app.config.get("EVENTS_DOORBELL", True):
+        Doorbell.for_app(app).ring([m.encode().encode() for m in messages], skip=own)
+
+
+# -- the streams of this process -------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Channel:
+    """The streams of one game in this process: the newest version heard of, and the latest
+    announcements (numbered, so that each stream sends each of them once)."""
+
+    wake: threading.Condition
+    version: int
+    streams: int = 0
+    heard: int = 0  # announcements heard so far
+    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))  # (number, event, data)
+
+
+class Hub:
+    """What this worker process knows of the games its streams watch. The database's messages
+    come in through one transport (a PostgreSQL listener, or SQLite's watcher), which runs while
+    any stream is open; a message wakes only the streams of its game."""
+
+    def __init__(self, app: Flask):
+        self.app = app
+        self.lock = threading.Lock()  # one lock; each game's Condition on it wakes that game's streams only
+        self.channels: dict[str, Channel] = {}
+        self.transport: PostgresListener | SqliteWatcher | None = None
+        with app.app_context():
+            self.postgres = db.engine.dialect.name == "postgresql"
+
+    def subscribe(self, slug: str, version: int) -> Channel:
+        with self.lock:
+            channel = self.channels.get(slug)
+            if channel is None:
+                channel = self.channels[slug] = Channel(threading.Condition(self.lock), version)
+            channel.version = max(channel.version, version)
+            channel.streams += 1
+            if self.transport is None:
+                self.transport = PostgresListener(self) if self.postgres else SqliteWatcher(self)
+                self.transport.start()
+            return channel
+
+    def unsubscribe(self, slug: str) -> None:
+        with self.lock:
+            channel = self.channels.get(slug)
+            if channel is not None:
+                channel.streams -= 1
+                if channel.streams <= 0:
+                    del self.channels[slug]
+
+    def still_needed(self, transport) -> bool:
+        """Called by the running transport: False (and it must stop) once no stream is open."""
+        with self.lock:
+            if self.transport is not transport:
+                return False
+            if not self.channels:
+                self.transport = None
+                return False
+            return True
+
+    def stopped(self, transport) -> None:
+        """Called by a transport as it ends, whatever ended it: the next stream starts another."""
+        with self.lock:
+            if self.transport is transport:
+                self.transport = None
+
+    def watched(self) -> dict[str, int]:
+        with self.lock:
+            return {slug: channel.version for slug, channel in self.channels.items()}
+
+    def deliver(self, message: Message) -> None:
+        with self.lock:
+            channel = self.channels.get(message.slug)
+            if channel is None:
+                return
+            if message.version is not None:
+                if message.version <= channel.version:
+                    return
+                channel.version = message.version
+            else:
+                channel.heard += 1
+                channel.recent.append((channel.heard, message.event, message.data))
+            channel.wake.notify_all()
+
+    def wake(self, slug: str) -> None:
+        with self.lock:
+            channel = self.channels.get(slug)
+            if channel is not None:
+                channel.wake.notify_all()
+
+    def wait(self, channel: Channel, version: int, heard: int, timeout: float,
+             stream: Stream | None = None) -> tuple[int, list[tuple[str, str]], int] | None:
+        """Once the game's version is not ``version`` or announcements after number ``heard``
+        came: (version, [(event, data)], announcements heard); None after ``timeout``, or as
+        soon as ``stream`` is dropped."""
+        deadline = time.monotonic() + timeout
+        with self.lock:
+            while True:
+                if stream is not None and stream.dropped:
+                    return None
+                if channel.version != version or channel.heard != heard:
+                    news = [(name, data) for number, name, data in channel.recent if number > heard]
+                    return channel.version, news, channel.heard
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                channel.wake.wait(remaining)
+
+    def catch_up(self, rows) -> None:
+        """The versions read from the database (after a start or a dropped connection)."""
+        for slug, version in rows:
+            self.deliver(Message(slug, version=version))
+
+
+HUB = "card_table_events"
+
+
+def hub() -> Hub:
+    app = current_app._get_current_object()
+    existing = app.extensions.get(HUB)
+    if existing is None:
+        existing = app.extensions[HUB] = Hub(app)
+    return existing
+
+
+def watched_versions_query(slugs: list[str]):
+    return sa.select(GameRecord.slug, GameRecord.version).where(GameRecord.slug.in_(slugs))
+
+
+# -- PostgreSQL: LISTEN on one connection per worker process -----------------------------------------
+
+
+class PostgresListener(threading.Thread):
+    """Holds the process's one LISTEN connection (its own, outside the pool, in autocommit: a
+    transaction would hold back the notifications) while the process has streams open."""
+
+    def __init__(self, hub: Hub):
+        super().__init__(name="card-table-listener", daemon=True)
+        self.hub = hub
+        self.connected = threading.Event()  # (for the tests: LISTEN is in place)
+        self.backend_pid: int | None = None
+        # How often it looks up from its wait to see whether its process still has streams.
+        self.tick = hub.app.config["EVENTS_LISTENER_TICK_SECONDS"]
+
+    def conninfo(self) -> str:
+        with self.hub.app.app_context():
+            url = db.engine.url
+        return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def connect(self):
+        import psycopg
+
+        connection = psycopg.connect(
+            self.conninfo(), autocommit=True, application_name="card-table-listener",
+            # a database that vanished without closing the connection is noticed within a minute
+            keepalives=1, keepalives_idle=30, keepalives_interval=10, keepalives_count=3)
+        try:
+            connection.execute(f"LISTEN {CHANNEL}")
+            # Anything committed before the LISTEN took effect was not heard: read it.
+            slugs = list(self.hub.watched())
+            if slugs:
+                rows = connection.execute(
+                    f"SELECT slug, version FROM {GameRecord.__tablename__} WHERE slug = ANY(%s)", [slugs]).fetchall()
+                self.hub.catch_up(rows)
+        except BaseException:
+            connection.close()
+            raise
+        self.backend_pid = connection.info.backend_pid
+        return connection
+
+    def run(self) -> None:
+        try:
+            self.listen()
+        except Exception:  # never a silent end: the next stream starts another listener
+            log.exception("live updates: the listener stopped")
+        finally:
+            self.hub.stopped(self)
+
+    def listen(self) -> None:
+        pause = 0.2
+        failing_since: float | None = None
+        while self.hub.still_needed(self):
+            try:
+                connection = self.connect()
+            except Exception as error:  # the database is down or restarting: try again, less and less often
+                if failing_since is None:
+                    failing_since = time.monotonic()
+                    log.warning("live updates: cannot listen to the database (%s); trying again", error)
+                time.sleep(pause)
+                pause = min(2 * pause, 5.0)
+                continue
+            if failing_since is not None:
+                log.warning("live updates: listening again after %.1f s", time.monotonic() - failing_since)
+            failing_since, pause = None, 0.2
+            self.connected.set()
+            try:
+                while self.hub.still_needed(self):
+                    for note in connection.notifies(timeout=self.tick):
+                        message = Message.decode(note.payload)
+                        if message is not None:
+                            self.hub.deliver(message)
+            except Exception as error:
+                log.warning("live updates: the listening connection dropped (%s); listening again", error)
+                failing_since = time.monotonic()
+            finally:
+                self.connected.clear()
+                connection.close()
+
+
+# -- SQLite: the doorbell and a poll ------------------------------------------------------------------
 
 
 class Doorbell:
-    """Wake-up hints between the worker processes of one server, so a change reaches every
-    worker's streams at once instead of at its watcher's next poll.
+    """Messages between the worker processes of one machine (SQLite only), so a change reaches
+    every worker's streams at once instead of at its watcher's next poll.
 
-    Each running watcher listens on a Unix datagram socket in Linux's abstract namespace and
-    lists its name as an empty file in ``<instance>/doorbells/``; whoever commits a new game
-    version sends one byte to each. Only a hint: the watcher still reads the versions from the
-    database, the only shared state, and still polls on its own, so a lost ring (or a system
-    without abstract sockets) only costs the poll interval."""
+    Each running watcher listens on a Unix datagram socket in Linux's abstract namespace and lists
+    its name as an empty file in a folder beside the database; whoever commits sends each the
+    encoded messages, one datagram each. Only a hint: the watcher also polls, so a lost datagram
+    (a full queue, a system without abstract sockets) costs the poll interval."""
 
     PREFIX = "\0card-table-doorbell-"
 
-    def __init__(self, instance_path: str):
-        self.folder = os.path.join(instance_path, "doorbells")
+    def __init__(self, folder: str):
+        self.folder = folder
+
+    @classmethod
+    def for_app(cls, app: Flask) -> Doorbell:
+        """Beside the SQLite file (every server using it rings the same bells), else in the
+        instance folder."""
+        existing = app.extensions.get("card_table_doorbell")
+        if existing is None:
+            uri = app.config["SQLALCHEMY_DATABASE_URI"]
+            database = sa.engine.make_url(uri).database if uri.startswith("sqlite") else None
+            if database and database != ":memory:" and not database.startswith("file:"):
+                path = os.path.abspath(database)
+                folder = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}-doorbells")
+            else:
+                folder = os.path.join(app.instance_path, "doorbells")
+            existing = app.extensions["card_table_doorbell"] = cls(folder)
+        return existing
 
     def listen(self) -> tuple[socket.socket, str] | None:
         name = f"{os.getpid()}-{secrets.token_hex(6)}"
@@ -66,9 +448,9 @@ class Doorbell:
         except OSError:
             pass
 
-    def ring(self) -> None:
+    def ring(self, payloads: list[bytes], skip: str | None = None) -> None:
         try:
-            names = os.listdir(self.folder)
+            names = [name for name in os.listdir(self.folder) if name != skip]
         except OSError:
             return
         if not names:
@@ -76,121 +458,66 @@ class Doorbell:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
             sender.setblocking(False)
             for name in names:
-                try:
-                    sender.sendto(b"!", self.PREFIX + name)
-                except (ConnectionRefusedError, FileNotFoundError):
-                    self._forget(name)  # its watcher is gone (a stopped or killed worker)
-                except OSError:
-                    pass  # its queue is full: it is waking up anyway
+                for payload in payloads:
+                    try:
+                        sender.sendto(payload, self.PREFIX + name)
+                    except (ConnectionRefusedError, FileNotFoundError):
+                        self._forget(name)  # its watcher is gone (a stopped or killed worker)
+                        break
+                    except OSError:
+                        break  # its queue is full: its next poll reads the versions anyway
 
 
-def ring_doorbells(_sender=None, **_ignored) -> None:
-    """After a commit that gave a game a new version (store.game_changed)."""
-    if has_app_context() and current_app.config.get("EVENTS_DOORBELL", True):
-        Doorbell(current_app.instance_path).ring()
+class SqliteWatcher(threading.Thread):
+    """This process's doorbell, and a poll of the watched games' versions every
+    ``EVENTS_POLL_SECONDS`` (the fallback), while the process has streams open."""
 
+    def __init__(self, hub: Hub):
+        super().__init__(name="card-table-watcher", daemon=True)
+        self.hub = hub
+        self.interval = hub.app.config["EVENTS_POLL_SECONDS"]
+        doorbell = Doorbell.for_app(hub.app) if hub.app.config.get("EVENTS_DOORBELL", True) else None
+        # Listening before the thread starts: a commit of this process skips its own bell (its
+        # streams get the message directly) from the first moment the bell is listed.
+        self.listening = doorbell.listen() if doorbell else None
+        self.doorbell = doorbell
+        self.bell_name = self.listening[1] if self.listening else None
 
-store.game_changed.connect(ring_doorbells)
-
-
-class VersionWatcher:
-    def __init__(self, app: Flask):
-        self.app = app
-        self.interval = app.config["EVENTS_POLL_SECONDS"]
-        self.doorbell = Doorbell(app.instance_path) if app.config.get("EVENTS_DOORBELL", True) else None
-        self.changed = threading.Condition()
-        self.versions: dict[str, int] = {}
-        self.watching: Counter = Counter()
-        self.thread: threading.Thread | None = None
-
-    def subscribe(self, slug: str, version: int) -> None:
-        with self.changed:
-            self.watching[slug] += 1
-            self.versions.setdefault(slug, version)
-            if self.thread is None or not self.thread.is_alive():
-                self.thread = threading.Thread(target=self._run, name="version-watcher", daemon=True)
-                self.thread.start()
-
-    def unsubscribe(self, slug: str) -> None:
-        with self.changed:
-            self.watching[slug] -= 1
-            if self.watching[slug] <= 0:
-                del self.watching[slug]
-                self.versions.pop(slug, None)
-
-    def wait(self, slug: str, known: int, timeout: float, stream: "Stream | None" = None) -> int | None:
-        """The game's version once it differs from ``known``, or None after ``timeout`` (or as soon
-        as ``stream`` is dropped)."""
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while True:
-                if stream is not None and stream.dropped:
-                    return None
-                version = self.versions.get(slug, known)
-                if version != known:
-                    return version
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return None
-                self.changed.wait(remaining)
-
-    def poll_once(self, engine) -> None:
-        with self.changed:
-            slugs = list(self.watching)
-        if not slugs:
-            return
-        with engine.connect() as connection:
-            rows = connection.execute(
-                sa.select(GameRecord.slug, GameRecord.version).where(GameRecord.slug.in_(slugs))).all()
-        with self.changed:
-            moved = False
-            for slug, version in rows:
-                if slug in self.watching and self.versions.get(slug) != version:
-                    self.versions[slug] = version
-                    moved = True
-            if moved:
-                self.changed.notify_all()
-
-    def _run(self) -> None:
-        with self.app.app_context():
-            engine = db.engine
-        listening = self.doorbell.listen() if self.doorbell else None
+    def run(self) -> None:
         try:
-            while True:
-                with self.changed:
-                    if not self.watching:
-                        self.thread = None
-                        return
+            with self.hub.app.app_context():
+                engine = db.engine
+            while self.hub.still_needed(self):
                 try:
-                    self.poll_once(engine)
+                    self.poll(engine)
                 except Exception:  # a locked or restarting database: try again next tick
-                    self.app.logger.exception("version watcher poll failed")
-                self._pause(listening[0] if listening else None)
+                    log.exception("live updates: reading the games' versions failed")
+                self.listen_until_next_poll(self.listening[0] if self.listening else None)
         finally:
-            if listening:
-                self.doorbell.close(*listening)
+            self.hub.stopped(self)
+            if self.listening and self.doorbell:
+                self.doorbell.close(*self.listening)
 
-    def _pause(self, bell: socket.socket | None) -> None:
-        """Until the next poll: the poll interval, or less if the doorbell rings."""
+    def poll(self, engine) -> None:
+        slugs = list(self.hub.watched())
+        if slugs:
+            with engine.connect() as connection:
+                self.hub.catch_up(connection.execute(watched_versions_query(slugs)).all())
+
+    def listen_until_next_poll(self, bell: socket.socket | None) -> None:
         if bell is None:
             time.sleep(self.interval)
             return
-        try:
-            bell.settimeout(self.interval)
-            bell.recv(16)
-            bell.setblocking(False)
-            while True:  # several rings: one poll reads them all
-                bell.recv(16)
-        except OSError:  # timeout, or nothing more to read
-            pass
-
-
-def watcher() -> VersionWatcher:
-    app = current_app._get_current_object()
-    existing = app.extensions.get("card_table_watcher")
-    if existing is None:
-        existing = app.extensions["card_table_watcher"] = VersionWatcher(app)
-    return existing
+        deadline = time.monotonic() + self.interval
+        while (remaining := deadline - time.monotonic()) > 0:
+            bell.settimeout(remaining)
+            try:
+                payload = bell.recv(4096)
+            except OSError:  # the interval is over
+                return
+            message = Message.decode(payload)
+            if message is not None:
+                self.hub.deliver(message)
 
 
 # -- how many streams a worker process holds ---------------------------------------------------------
@@ -217,7 +544,7 @@ class StreamGate:
     the stream that has carried no change for longest makes room if that is over
     ``EVENTS_IDLE_SECONDS``; otherwise the new stream is refused, and its page keeps polling."""
 
-    def __init__(self, config, hub: VersionWatcher):
+    def __init__(self, config, hub: Hub):
         self.per_address = config["EVENTS_PER_ADDRESS"]
         self.per_game = config["EVENTS_PER_GAME"]
         self.total = config["EVENTS_PER_WORKER"]
@@ -253,15 +580,14 @@ class StreamGate:
     def _drop(self, stream: Stream) -> None:
         stream.dropped = True
         self.streams.remove(stream)
-        with self.hub.changed:
-            self.hub.changed.notify_all()  # it is waiting for a change: wake it to end
+        self.hub.wake(stream.slug)  # it is waiting for a change: wake it to end
 
 
 def gate() -> StreamGate:
     app = current_app._get_current_object()
     existing = app.extensions.get("card_table_stream_gate")
     if existing is None:
-        existing = app.extensions["card_table_stream_gate"] = StreamGate(app.config, watcher())
+        existing = app.extensions["card_table_stream_gate"] = StreamGate(app.config, hub())
     return existing
 
 
@@ -292,6 +618,15 @@ REFUSED = "Too many live streams from this device or to this table: the page ref
 DROPPED_RETRY_MS = 30000
 
 
+def known_version() -> int | None:
+    """The version the browser last saw: ``Last-Event-ID`` (an EventSource reconnecting after
+    events) if it has one, else ``v`` (the version the page was made with)."""
+    last = request.headers.get("Last-Event-ID", "")
+    if last.isdigit() and len(last) < 19:
+        return int(last)
+    return request.args.get("v", type=int)
+
+
 @bp.get("/games/<slug>/events")
 def stream(slug: str):
     if not store.valid_slug(slug):
@@ -303,43 +638,64 @@ def stream(slug: str):
                             headers={"Retry-After": "30", "Cache-Control": "no-store"})
         return close_connection_after(response)
     doors = gate()
-    record = store.find_game(slug)
+    news = hub()
+    # Subscribed before the version is read: a change committed after the read is heard, not lost.
+    channel = news.subscribe(slug, 0)
+    heard = channel.heard  # the announcements it sends are those heard from now on
+    done = threading.Event()
+
+    def finish() -> None:  # once, whether the stream ran or not
+        if not done.is_set():
+            done.set()
+            news.unsubscribe(slug)
+            doors.release(ticket)
+
+    try:
+        record = store.find_game(slug)
+    except BaseException:
+        finish()
+        raise
     if record is None:
-        doors.release(ticket)
+        finish()
         abort(404)
-    # ``v``: the version the page was showing; if the game has moved on since, say so at once.
-    known = request.args.get("v", type=int)
-    current = record.version
+    news.catch_up([(slug, record.version)])
+    # If the game has moved on since the version the browser saw, say so at once.
+    known = known_version()
     db.session.remove()  # do not hold a database connection for the life of the stream
-    hub = watcher()
     keepalive = current_app.config["EVENTS_KEEPALIVE_SECONDS"]
     lifetime = current_app.config["EVENTS_MAX_SECONDS"]
 
+    def changed(version: int) -> str:
+        return f"id: {version}\nevent: changed\ndata: {version}\n\n"
+
     def events():
-        nonlocal known
-        hub.subscribe(slug, current)
+        nonlocal known, heard
         try:
             yield "retry: 1000\n\n"  # reconnect after a second if the stream drops
-            if known != current:
-                yield f"event: changed\ndata: {current}\n\n"
-            known = current
+            version = channel.version
+            if known != version:
+                yield changed(version)
+            known = version
             ends = time.monotonic() + lifetime
             while time.monotonic() < ends:
-                version = hub.wait(slug, known, min(keepalive, max(0.0, ends - time.monotonic())), ticket)
+                update = news.wait(channel, known, heard, min(keepalive, max(0.0, ends - time.monotonic())), ticket)
                 if ticket.dropped:
                     yield f"retry: {DROPPED_RETRY_MS}\n\n"
                     return
-                if version is None:
+                if update is None:
                     yield ": keep-alive\n\n"
                     continue
-                known = version
+                version, announced, heard = update
                 ticket.last_change = time.monotonic()
-                yield f"event: changed\ndata: {version}\n\n"
+                if version != known:
+                    known = version
+                    yield changed(version)
+                for name, data in announced:
+                    yield f"event: {name}\ndata: {data}\n\n"
         finally:
-            hub.unsubscribe(slug)
-            doors.release(ticket)
+            finish()
 
     response = Response(events(), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
-    response.call_on_close(lambda: doors.release(ticket))  # even if the stream never started
+    response.call_on_close(finish)  # even if the stream never started
     return response

@@ -15,7 +15,7 @@ log too) and is written the new way at its next action, whose lines are numbered
 copied ones. Its snapshots are read as they are.
 
 Revision ID: e3f1b7c95d20
-Revises: a9d3e5f7b210
+Revises: e5b91c3a7d20
 Create Date: 2026-11-29 10:00:00
 
 """
@@ -26,7 +26,7 @@ import sqlalchemy as sa
 
 
 revision = 'e3f1b7c95d20'
-down_revision = 'a9d3e5f7b210'
+down_revision = 'e5b91c3a7d20'
 branch_labels = None
 depends_on = None
 

@@ -16,7 +16,7 @@ from support.client import Browser, EventStream
 from support.pages import Page
 
 CODE_TOKEN = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][CDHSP](?![A-Za-z0-9])")
-STREAM_LINE = re.compile(r"^(retry: \d+|event: changed|data: \d+|: keep-alive|)$")
+STREAM_LINE = re.compile(r"^(retry: \d+|id: \d+|event: changed|data: \d+|: keep-alive|)$")
 WAIT = 15.0  # seconds to wait for an event before calling it lost (not a speed target)
 
 

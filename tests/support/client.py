@@ -222,6 +222,21 @@ class Browser:
     def post(self, path: str, form=None, htmx: bool = False, csrf: bool = True) -> Response:
         return self.request("POST", path, form or {}, htmx=htmx, csrf=csrf)
 
+    def upload(self, path: str, field: str, filename: str, data: bytes, form: dict | None = None) -> Response:
+        """POST a file as a page's upload form does (multipart/form-data, with the CSRF token and
+        ``form``'s other fields); no redirect followed."""
+        boundary = "card-table-upload-boundary"
+        parts = []
+        for name, value in {"csrf_token": self.csrf_token(), **(form or {})}.items():
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode())
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{field}"; filename="{filename}"\r\n'
+                     f"Content-Type: application/octet-stream\r\n\r\n".encode() + data + b"\r\n")
+        parts.append(f"--{boundary}--\r\n".encode())
+        body = b"".join(parts)
+        headers = self._headers(False)
+        headers.update({"Content-Type": f"multipart/form-data; boundary={boundary}", "Content-Length": str(len(body))})
+        return PreparedRequest(self, "POST", path, body, headers).fire()
+
     def follow(self, path: str, form=None, htmx: bool = False) -> Response:
         """A page visit (``form`` None) or a form post, then its redirects, like a browser; the
         answer's ``url`` is the path it ended on."""
@@ -311,6 +326,7 @@ class EventStream:
         self.reconnect, self.timeout = reconnect, timeout
         self.lines: list[str] = []
         self.events: queue.Queue = queue.Queue()
+        self.announced: queue.Queue = queue.Queue()  # (event, data) of every other event
         self.count = 0
         self.reconnects = -1
         self.status: int | None = None
@@ -361,6 +377,9 @@ class EventStream:
                 self.count += 1
                 self.changed(int(line[6:]), now)
                 event = None
+            elif line.startswith("data: ") and event is not None:
+                self.announced.put((event, line[6:]))
+                event = None
 
     def next_version(self, timeout: float = 15.0) -> int:
         """The version of the next ``changed`` event (AssertionError if none comes in time)."""
@@ -368,6 +387,13 @@ class EventStream:
             return self.events.get(timeout=timeout)[0]
         except queue.Empty:
             raise AssertionError(f"no 'changed' event within {timeout}s; lines so far: {self.lines}") from None
+
+    def next_announcement(self, timeout: float = 15.0) -> tuple[str, str]:
+        """(event, data) of the next event that is not ``changed`` (AssertionError if none comes)."""
+        try:
+            return self.announced.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no announcement within {timeout}s; lines so far: {self.lines}") from None
 
     def wait_for(self, version: int, timeout: float = 15.0) -> None:
         """Events may coalesce (the stream sends the latest version), so older ones are skipped."""

@@ -89,7 +89,7 @@ def test_an_old_mason_game_is_playable_after_the_upgrade(databases, tmp_path, de
         databases.drop(url)
 
 
-BEFORE_LOG_LINES = "a9d3e5f7b210"  # the revision before each action kept its own log lines
+BEFORE_LOG_LINES = "e5b91c3a7d20"  # the revision before each action kept its own log lines
 
 
 def legacy_data(state, whole_log) -> dict:
