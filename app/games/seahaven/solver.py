@@ -79,12 +79,16 @@ and depends on the layout only, even half way through carrying a unit.
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 
 from app.core.cards import Card
 
 from .rules import CELLS, COLUMNS, KING, Layout
+from .solver_budget import SolverBudgetExceeded
 
 LANE = 14  # each suit's 13 cards take bits 0-12 of a 14-bit lane (bit LANE*suit + rank order)
 _LANES = range(4)
@@ -105,6 +109,8 @@ _DEPTHS_MASK = (1 << KINGS_SHIFT) - 1
 _DONE_SUITS = {sum(1 << (LANE * suit) for suit in _LANES if group >> suit & 1): group for group in range(16)}
 _FIELD_LOWS = sum(1 << shift for shift in _SHIFT)  # the lowest bit of each column's depth field
 _NO_LIMIT = 1 << 62
+# a position (the fields: ``Solver``'s tables section); typed so that mypyc (scripts/build-solver) keeps them ints
+Position = tuple[int, int, int, int, int, int, int, int, int, int, int, int]
 # The fields of a unit move (``units_of[column][depth]``): the change of the key; the dealt card
 # it uncovers (0 if none); whether the column is then left with a king's run only; the run's
 # length; its bottom card's bit position and the bits below that card; the bit of its top card's
@@ -119,16 +125,6 @@ _KING_AT = tuple(LANE * suit + KING for suit in _LANES)
 _UP_TO_KING = tuple(0 if not length or (length - 1) % LANE > KING
                     else ((1 << (LANE * ((length - 1) // LANE) + KING + 1)) - (1 << (length - 1)))
                     for length in range(LANE * 4 + 1))
-
-
-class SolverBudgetExceeded(RuntimeError):
-    """The search reached its budget (``budget`` positions expanded in one call) before a
-    verdict. Nothing is lost: every verdict found so far stays memoised, so asking again (with a
-    larger budget, or none) carries on from there."""
-
-    def __init__(self, budget: int):
-        super().__init__(f"the solver expanded its budget of {budget} positions without a verdict")
-        self.budget = budget
 
 
 def card_bit(card: Card) -> int:
@@ -364,8 +360,9 @@ def _record_win(memo: dict, group: list[tuple], winner: int, step: tuple) -> Non
                 memo[group[other][0][0]] = ("king", suit, not to_column, group[current][0][0])
 
 
-def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units_of, column_of,
-              dealt_at, above_of):
+def _searcher(solver: Solver, prefixes: list[tuple[int, ...]], bottoms_at: list[tuple[int, ...]],
+              tops_at: list[tuple[int, ...]], king_columns: tuple, units_of: tuple, column_of: tuple[int, ...],
+              dealt_at: tuple[int, ...], above_of: tuple[int, ...]):  # type: ignore[no-untyped-def]
     """The search of one deal, as closures over its tables: (search, settle, count, get_limit,
     set_limit)."""
     memo = solver.memo
@@ -375,7 +372,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units
     limit = _NO_LIMIT
     budget_given = 0
 
-    def settle(key: int, kings: int, in_columns: int, bottoms: int, tops: int, lost: dict | None) -> tuple | None:
+    def settle(key: int, kings: int, in_columns: int, bottoms: int, tops: int, lost: dict | None) -> Position | None:
         """The canonical position, from its depths (``key``, without the kings) and card sets:
         bottom cards go home while they can, and a column left holding only its king's run
         becomes that king's column (``king_columns``: the few columns dealt a king's run first).
@@ -442,7 +439,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units
                 return None
         return position
 
-    def kings_to_columns(position: tuple) -> tuple:
+    def kings_to_columns(position: Position) -> Position:
         """The position with every king waiting in a cell moved into an empty column, when its
         kings' group is that member's alone to search (the module's docstring), else as it is."""
         key, kings, in_columns, bottoms, tops, lowest, floating, held, used, home, burial, empty = position
@@ -463,7 +460,8 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units
         return ((key & _DEPTHS_MASK) | kings << KINGS_SHIFT, kings, in_columns, bottoms, tops, lowest, floating, held,
                 used, home, burial, empty)
 
-    def unit_moves(position: tuple, rank: int, forcing: bool, kings_only: bool) -> tuple[list[tuple], bool]:
+    def unit_moves(position: Position, rank: int, forcing: bool,
+                   kings_only: bool) -> tuple[list[tuple[int, int, bool, Position]], bool]:
         """The unit moves of a position, as (order, column, to_column, child), but those the memo
         knows to be lost and those lost at a glance (``kings_only``: only the units whose top
         card is a king); and whether the move is forced (the rule of the module's docstring).
@@ -518,9 +516,9 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units
             top = candidates & -candidates
             candidates ^= top
             index = column_of[top.bit_length()]
-            unit = units_of[index][key >> _SHIFT[index] & 31]
+            fields: tuple[int, ...] = units_of[index][key >> _SHIFT[index] & 31]
             (unit_key, uncovered, converts, length, bottom_at, below_bottom, unit_king, leaving, unit_bottoms,
-             unit_tops, bottom, uncovered_at, below_uncovered, new_depth, left) = unit
+             unit_tops, bottom, uncovered_at, below_uncovered, new_depth, left) = fields
             tail = bottom_at - (not_floating & below_bottom).bit_length()  # floating cards on it
             size = length + tail
             if top & onto_column:
@@ -589,7 +587,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units
                           index, to_column, child))
         return moves, False
 
-    def stuck(position: tuple) -> bool:
+    def stuck(position: Position) -> bool:
         """A position with no cell free is lost if no card can ever go home from it, nor leave a
         cell: the only moves are then single cards going onto columns (and kings into free
         columns), so it is lost if those moves, made in any order, never uncover a card that
@@ -622,7 +620,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units
             moving = movable & ((places >> 1) | kings_move)
         return True
 
-    def kings_group(position: tuple) -> list[tuple]:
+    def kings_group(position: Position) -> list[tuple]:
         """The positions reachable from ``position`` by moving kings' runs between the cells and
         empty columns, ``position`` first, each as (position, king moves): a king move is
         (suit, to_column, index of the member it leads to). Every king move can be undone (a run
@@ -692,7 +690,7 @@ def _searcher(solver: Solver, prefixes, bottoms_at, tops_at, king_columns, units
                            member_held, member_used, home, burial, empty), member_edges))
         return group
 
-    def search(position: tuple) -> bool:
+    def search(position: Position) -> bool:
         """Exact: can ``position`` be won? Memoises the verdict of its whole kings' group: lost
         (None), or the step of a winning line. The step chosen is the first winning one in a
         fixed order, so it depends on the position only, never on what was searched before."""
@@ -916,3 +914,31 @@ def keep(solver: Solver) -> None:
 def solve(layout: Layout) -> list[tuple[str, str]] | None:
     """A winning line from any layout (its columns taken as dealt), or None if it cannot be won."""
     return Solver(layout.columns).line(layout)
+
+
+# -- the compiled copy ------------------------------------------------------------------------------
+# scripts/build-solver compiles this module, up to the line above, with mypyc (the same code,
+# run as C: the search about a third as costly) into ``_solver_native``, stamped with this file's
+# digest. It is used only if it was built from this very file; without it (no compiler where the
+# game is served, or the source changed since) everything runs as plain Python, the same verdicts.
+
+NATIVE_MODULE = "app.games.seahaven._solver_native"
+PythonSolver = Solver  # the plain-Python search, whichever ``Solver`` is
+
+
+def source_digest() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def compiled_solver() -> type[Solver] | None:
+    """The compiled ``Solver``, if ``scripts/build-solver`` built it from this very source."""
+    try:
+        native = importlib.import_module(NATIVE_MODULE)
+    except ImportError:
+        return None
+    if getattr(native, "SOURCE_SHA256", None) != source_digest():
+        return None  # built from another version of this file: not the same solver
+    return native.Solver
+
+
+Solver = compiled_solver() or PythonSolver  # type: ignore[misc]
