@@ -7,7 +7,7 @@ WORKERS ?= 2
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install install-dev run lint test test-fast browser-deps bench clean
+.PHONY: install install-dev run lint test test-fast browser-deps bench clean solver
 
 # What serving needs (requirements.txt): all `make run` installs.
 install: $(STAMP)
@@ -25,7 +25,13 @@ install-dev: $(DEV_STAMP)
 
 $(DEV_STAMP): $(STAMP) requirements-dev.txt
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	-$(PY) scripts/build-solver
 	touch $(DEV_STAMP)
+
+# The Seahaven Towers solver compiled with mypyc (needs the dev tools and a C compiler; the game
+# uses it only while it matches solver.py, and runs the same solver as plain Python without it).
+solver: install-dev
+	$(PY) scripts/build-solver
 
 # Serve on every interface with gunicorn (gevent workers), after upgrading the database.
 run: install
@@ -56,3 +62,4 @@ bench: install-dev
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts .mypy_cache .ruff_cache
+	rm -f app/games/seahaven/_solver_native*.so

@@ -177,7 +177,8 @@ class Solver:
         dealt_at = [0] * (LANE * 4 + 1)  # ...and how many cards were dealt to it before, plus one
         for index, pile in enumerate(self.piles):
             shift = _SHIFT[index]
-            prefix, bottom, top, units = [0], [0], [0], [None]
+            prefix, bottom, top = [0], [0], [0]
+            units: list[tuple | None] = [None]
             run = king_run = 0
             above = 0
             for depth, card in enumerate(pile, 1):
@@ -313,6 +314,8 @@ class Solver:
         waiting = [card.suit_index for card in tidy.cells
                    if card is not None and card.order == KING and position[1] >> card.suit_index & 1]
         step = ("king", min(waiting), True, position[0]) if waiting else self.memo[position[0]]
+        if step is None:
+            raise RuntimeError("a won position with no step memoised")
         steps = _expand(tidy, step)
         table = tidy.copy()
         for move in steps:
@@ -507,7 +510,8 @@ def _searcher(solver: Solver, prefixes: list[tuple[int, ...]], bottoms_at: list[
                 unit = units_of[forced][key >> _SHIFT[forced] & DEPTH_MASK]
                 child = settle((key & _DEPTHS_MASK) - unit[_U_KEY], kings, in_columns ^ unit[_U_LEAVING],
                                bottoms ^ unit[_U_BOTTOMS], tops ^ unit[_U_TOPS], None)
-                return [(0, forced, True, child)], True
+                if child is not None:  # (always: settle drops a child only when given the memo)
+                    return [(0, forced, True, child)], True
         moves = []
         rank <<= 4
         # kings waiting in cells: the children's keys are canonical only after kings_to_columns
@@ -824,9 +828,9 @@ def _tidy_move(layout: Layout) -> tuple[str, str] | None:
         home = layout.foundation_for(card)
         if home is not None:
             return (f"c{index + 1}", home)
-        column = bottoms.get((card.suit, card.order + 1))
-        if column is not None:
-            return (f"c{index + 1}", f"t{column + 1}")
+        place = bottoms.get((card.suit, card.order + 1))
+        if place is not None:
+            return (f"c{index + 1}", f"t{place + 1}")
     return None
 
 
@@ -848,7 +852,7 @@ def _expand(tidy: Layout, step: tuple) -> list[tuple[str, str]]:
     def park(source: str) -> None:
         play(source, f"c{table.cells.index(None) + 1}")
 
-    empty_column = next((f"t{index + 1}" for index, column in enumerate(table.columns) if not column), None)
+    empty_column = next((f"t{index + 1}" for index, column in enumerate(table.columns) if not column), "")
     if step[0] == "king":
         _kind, suit, to_column, _next = step
         if to_column:

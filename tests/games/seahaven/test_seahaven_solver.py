@@ -10,6 +10,7 @@ from seahaven_brute import brute_force_winnable, crowded_position, small_positio
 from seahaven_helpers import DEFINITION, Layout, deal_cards, layout, state_with
 
 from app.games.seahaven import MoveCard
+from app.games.seahaven import solver as solver_module
 from app.games.seahaven.solver import Solver, SolverBudgetExceeded, solve, solver_for
 
 # S5.1 positions built by hand. Run: 9H 8H 7H covers 6C (and 6H): with two free cells it can
@@ -335,3 +336,42 @@ def test_a_budget_of_a_call_does_not_outlive_it():
     with pytest.raises(SolverBudgetExceeded):
         solver.winnable(table, budget=5)
     assert solver.hint(table) is not None  # no budget given: no limit
+
+
+# -- the compiled copy (scripts/build-solver) ---------------------------------------------------------------
+
+
+def test_the_compiled_solver_is_the_same_search_as_the_plain_one():
+    if solver_module.Solver is solver_module.PythonSolver:
+        pytest.skip("the compiled solver is not built here (scripts/build-solver): the plain one is in use")
+    # the same positions expanded, the same verdicts and the same lines, deal by deal
+    for classic in (True, False):
+        for number in (*range(1, 1001, 50), HARD):
+            table = Layout.deal(deal_cards(number), classic)
+            compiled, plain = solver_module.Solver(table.columns), solver_module.PythonSolver(table.columns)
+            assert compiled.winnable(table) == plain.winnable(table) == VERDICTS[classic, number], number
+            assert compiled.positions == plain.positions, number
+            assert compiled.line(table) == plain.line(table), number
+
+
+def test_the_plain_solver_agrees_with_the_stored_verdicts_too():
+    # whichever is in use, the plain-Python search is what a machine without a compiler runs
+    wrong = []
+    for number in range(3, 1001, 40):
+        table = Layout.deal(deal_cards(number), True)
+        if solver_module.PythonSolver(table.columns).winnable(table) != VERDICTS[True, number]:
+            wrong.append(number)
+    assert wrong == []
+
+
+def test_a_compiled_solver_built_from_another_source_is_not_used(monkeypatch):
+    monkeypatch.setattr(solver_module, "source_digest", lambda: "0" * 64)
+    assert solver_module.compiled_solver() is None
+
+
+def test_a_budget_error_is_one_class_whichever_solver_raises_it():
+    table = Layout.deal(deal_cards(HARD), classic=True)
+    for solver_class in {solver_module.Solver, solver_module.PythonSolver}:
+        with pytest.raises(SolverBudgetExceeded) as raised:
+            solver_class(table.columns).winnable(table, budget=3)
+        assert raised.value.budget == 3
