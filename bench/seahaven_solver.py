@@ -57,7 +57,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.games.seahaven import deal_cards  # noqa: E402
 from app.games.seahaven.rules import Layout  # noqa: E402
-from app.games.seahaven.solver import Solver  # noqa: E402
+from app.games.seahaven.solver import PythonSolver, Solver  # noqa: E402
+
+COMPILED = Solver is not PythonSolver
 
 REFERENCE_CLASSIC = 0.892  # jhoenicke/seahaven, 210,000 classic deals: 89.2-89.3 %
 REFERENCE_OPEN = 0.98  # "about 98 %" of open deals (no exact figure given)
@@ -136,6 +138,7 @@ class CSolver:
 def run_kind(classic: bool, first: int, deals: int, lines: bool, c_solver: CSolver | None) -> dict:
     cpu, wall, positions, line_cpu, line_moves = [], [], [], [], []
     c_cpu, c_positions, disagree = [], [], []
+    plain_cpu, plain_positions = [], []
     won = []
     for number in range(first, first + deals):
         cards = deal_cards(number)
@@ -150,6 +153,13 @@ def run_kind(classic: bool, first: int, deals: int, lines: bool, c_solver: CSolv
         cpu.append(time.process_time() - start_cpu)
         wall.append(time.perf_counter() - start_wall)
         positions.append(solver.positions)
+        if COMPILED:  # the same search as plain Python, timed on the same deal just after
+            start_cpu = time.process_time()
+            plain = PythonSolver(table.columns)
+            if plain.winnable(table) != verdict:
+                raise SystemExit(f"deal {number}: the compiled and the plain solver disagree")
+            plain_cpu.append(time.process_time() - start_cpu)
+            plain_positions.append(plain.positions)
         if c_solver is not None and c_verdict != verdict:
             disagree.append(number)
         if verdict:
@@ -170,7 +180,7 @@ def run_kind(classic: bool, first: int, deals: int, lines: bool, c_solver: CSolv
         line_moves.append(len(line))
     return {"cpu": cpu, "wall": wall, "positions": positions, "won": len(won), "deals": deals,
             "line_cpu": line_cpu, "line_moves": line_moves, "c_cpu": c_cpu, "c_positions": c_positions,
-            "disagree": disagree}
+            "disagree": disagree, "plain_cpu": plain_cpu, "plain_positions": plain_positions}
 
 
 def figures(values: list[float]) -> tuple[float, float, float, float]:
@@ -185,6 +195,8 @@ def report(kind: str, result: dict, reference: float, load_before: str) -> None:
     print(f"  winnable      {won}/{deals} = {share:.1%} +- {error:.1%} (one standard error); "
           f"reference {reference:.1%}: {(share - reference) / error if error else 0:+.1f} standard errors away")
     rows = [("ours CPU", result["cpu"]), ("ours wall", result["wall"])]
+    if result["plain_cpu"]:
+        rows.append(("plain CPU", result["plain_cpu"]))
     if result["c_cpu"]:
         rows.append(("C CPU", result["c_cpu"]))
     for name, values in rows:
@@ -202,11 +214,17 @@ def report(kind: str, result: dict, reference: float, load_before: str) -> None:
               f"mean {ratios[3]:6.1f}x   (CPU)")
         print(f"  goals         median at most {GOAL_MEDIAN_RATIO:.0f}x: {'met' if ratios[0] <= GOAL_MEDIAN_RATIO else 'NOT met'}; "
               f"max at most {GOAL_MAX_RATIO:.0f}x: {'met' if ratios[2] <= GOAL_MAX_RATIO else 'NOT met'}")
+        if result["plain_cpu"]:
+            plain = [mine / baseline for mine, baseline in zip(figures(result["plain_cpu"]), theirs)]
+            print(f"  plain / C     median {plain[0]:7.1f}x      p99 {plain[1]:7.1f}x      max {plain[2]:7.1f}x      "
+                  f"mean {plain[3]:6.1f}x   (CPU; the same search as plain Python, where no compiler built it)")
         per_deal = sorted(mine / baseline for mine, baseline in zip(result["positions"], result["c_positions"])
                           if baseline)
         print(f"  positions ours / C, deal by deal: median {statistics.median(per_deal):.2f}, "
               f"p99 {percentile(per_deal, 0.99):.1f}; CPU per position: ours "
-              f"{sum(result['cpu']) / sum(result['positions']) * 1e6:.2f} us, C "
+              f"{sum(result['cpu']) / sum(result['positions']) * 1e6:.2f} us"
+              + (f" (plain Python {sum(result['plain_cpu']) / sum(result['plain_positions']) * 1e6:.2f} us)"
+                 if result["plain_cpu"] else "") + ", C "
               f"{sum(result['c_cpu']) / sum(result['c_positions']) * 1e6:.3f} us (totals)")
         agree = deals - len(result["disagree"])
         print(f"  verdicts      the same as the C solver's on {agree}/{deals} deals"
@@ -301,6 +319,9 @@ def main() -> None:
     options = parser.parse_args()
     print(f"Seahaven Towers solver: deals {options.first} to {options.first + options.deals - 1}, Python "
           f"{sys.version.split()[0]}, one process; {os.cpu_count()} cores, load average {load()}")
+    print("Solver: " + ("compiled with mypyc from this solver.py (scripts/build-solver); the plain-Python run of the "
+                        "same search is timed too, on each deal just after" if COMPILED else
+                        "plain Python (the compiled copy is not built, or not from this solver.py: make solver)"))
     # their code lives only in this temporary folder, removed when the run ends
     with tempfile.TemporaryDirectory(prefix="seahaven-c-") as folder:
         c_solver = c_baseline(options, folder)
