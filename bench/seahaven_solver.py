@@ -36,6 +36,12 @@ machine in the same state. Without either option (or if the program cannot be bu
 that part is skipped and said so. The load average is printed beside the figures: the machine is
 shared, so only ratios from the same run mean anything.
 
+Ours is the ``Solver`` the game uses: compiled with mypyc (``scripts/build-solver``, ``make
+solver``) where that was built from this very solver.py, else plain Python, and the first line
+says which. With the compiled one in use, the plain-Python run of the same search is timed too
+on each deal, just after (``plain`` rows: what a machine with no compiler runs), and it must
+reach the same verdict.
+
 Goals: every verdict the same as the C solver's, and in CPU time, ours at most 10 times the C
 solver's median and at most 40 times its maximum.
 """

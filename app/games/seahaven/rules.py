@@ -13,6 +13,7 @@ anything, ``move`` checks and then moves.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from app.core import IllegalAction
 from app.core.cards import Card, standard_deck
@@ -20,11 +21,11 @@ from app.core.cards import Card, standard_deck
 # S1.1: a standard deck, ace low. Seahaven Towers counts no points.
 DECK = standard_deck("seahaven", ace="low", points={rank: 0 for rank in "A23456789TJQK"})
 
-COLUMNS = 10  # S2.1
-CELLS = 4
+COLUMNS: Final = 10  # S2.1
+CELLS: Final = 4
 FOUNDATIONS = 4
 ACE = 0  # Card.order of an ace (S1.1: ace low)
-KING = 12
+KING: Final = 12
 OPEN_DEAL_SIZE = 52  # S2.3
 CLASSIC_COLUMN_CARDS = 50  # S2.4: cards 51 and 52 go to cells 2 and 3
 CLASSIC_CELLS = (1, 2)

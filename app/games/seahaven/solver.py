@@ -84,31 +84,32 @@ import importlib
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 from app.core.cards import Card
 
 from .rules import CELLS, COLUMNS, KING, Layout
 from .solver_budget import SolverBudgetExceeded
 
-LANE = 14  # each suit's 13 cards take bits 0-12 of a 14-bit lane (bit LANE*suit + rank order)
+LANE: Final = 14  # each suit's 13 cards take bits 0-12 of a 14-bit lane (bit LANE*suit + rank order)
 _LANES = range(4)
-ONES = sum(1 << (LANE * suit) for suit in _LANES)
-GUARDS = ONES << 13  # bit 13 of each lane, above the king, keeps lane arithmetic inside the lane
-CARD_BITS = sum(((1 << 13) - 1) << (LANE * suit) for suit in _LANES)
-KING_BITS = ONES << KING
-NOT_KINGS = CARD_BITS & ~KING_BITS
-KINGS_OF = tuple(sum(1 << (LANE * suit + KING) for suit in _LANES if group >> suit & 1) for group in range(16))
-DEPTH_BITS = 5  # a column holds at most 6 dealt cards plus 12 appended ones: 18 < 32
-DEPTH_MASK = (1 << DEPTH_BITS) - 1
-KINGS_SHIFT = DEPTH_BITS * COLUMNS
+ONES: Final = sum(1 << (LANE * suit) for suit in _LANES)
+GUARDS: Final = ONES << 13  # bit 13 of each lane, above the king, keeps lane arithmetic inside the lane
+CARD_BITS: Final = sum(((1 << 13) - 1) << (LANE * suit) for suit in _LANES)
+KING_BITS: Final = ONES << KING
+NOT_KINGS: Final = CARD_BITS & ~KING_BITS
+KINGS_OF: Final = tuple(sum(1 << (LANE * suit + KING) for suit in _LANES if group >> suit & 1) for group in range(16))
+DEPTH_BITS: Final = 5  # a column holds at most 6 dealt cards plus 12 appended ones: 18 < 32
+DEPTH_MASK: Final = (1 << DEPTH_BITS) - 1
+KINGS_SHIFT: Final = DEPTH_BITS * COLUMNS
 
-GOAL = ("goal",)
-_MISSING = object()
-_SHIFT = tuple(DEPTH_BITS * index for index in range(COLUMNS))
-_DEPTHS_MASK = (1 << KINGS_SHIFT) - 1
-_DONE_SUITS = {sum(1 << (LANE * suit) for suit in _LANES if group >> suit & 1): group for group in range(16)}
-_FIELD_LOWS = sum(1 << shift for shift in _SHIFT)  # the lowest bit of each column's depth field
-_NO_LIMIT = 1 << 62
+GOAL: Final = ("goal",)
+_MISSING: Final = object()
+_SHIFT: Final = tuple(DEPTH_BITS * index for index in range(COLUMNS))
+_DEPTHS_MASK: Final = (1 << KINGS_SHIFT) - 1
+_DONE_SUITS: Final = {sum(1 << (LANE * suit) for suit in _LANES if group >> suit & 1): group for group in range(16)}
+_FIELD_LOWS: Final = sum(1 << shift for shift in _SHIFT)  # the lowest bit of each column's depth field
+_NO_LIMIT: Final = 1 << 62
 # a position (the fields: ``Solver``'s tables section); typed so that mypyc (scripts/build-solver) keeps them ints
 Position = tuple[int, int, int, int, int, int, int, int, int, int, int, int]
 # The fields of a unit move (``units_of[column][depth]``): the change of the key; the dealt card
@@ -119,10 +120,10 @@ Position = tuple[int, int, int, int, int, int, int, int, int, int, int, int]
 # left in the column.
 (_U_KEY, _U_UNCOVERED, _U_CONVERTS, _U_LENGTH, _U_BOTTOM_AT, _U_BELOW_BOTTOM, _U_KING, _U_LEAVING, _U_BOTTOMS,
  _U_TOPS, _U_BOTTOM, _U_UNCOVERED_AT, _U_BELOW_UNCOVERED, _U_NEW_DEPTH, _U_LEFT) = range(15)
-_KING_OF_SUIT = tuple(1 << (LANE * suit + KING) for suit in _LANES)
-_KING_AT = tuple(LANE * suit + KING for suit in _LANES)
+_KING_OF_SUIT: Final = tuple(1 << (LANE * suit + KING) for suit in _LANES)
+_KING_AT: Final = tuple(LANE * suit + KING for suit in _LANES)
 # [bit_length of a card bit]: the cards from that card up to its suit's king (the forced rule)
-_UP_TO_KING = tuple(0 if not length or (length - 1) % LANE > KING
+_UP_TO_KING: Final = tuple(0 if not length or (length - 1) % LANE > KING
                     else ((1 << (LANE * ((length - 1) // LANE) + KING + 1)) - (1 << (length - 1)))
                     for length in range(LANE * 4 + 1))
 
