@@ -81,9 +81,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import types
 from collections import OrderedDict
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Final
 
 from app.core.cards import Card
@@ -923,16 +923,54 @@ def solve(layout: Layout) -> list[tuple[str, str]] | None:
 
 # -- the compiled copy ------------------------------------------------------------------------------
 # scripts/build-solver compiles this module, up to the line above, with mypyc (the same code,
-# run as C: the search about a third as costly) into ``_solver_native``, stamped with this file's
-# digest. It is used only if it was built from this very file; without it (no compiler where the
-# game is served, or the source changed since) everything runs as plain Python, the same verdicts.
+# run as C: the search about half as costly) into ``_solver_native``, stamped with this module's
+# digest (``SOURCE_DIGEST``). It is used only if it was built from this very code; without it (no
+# compiler where the game is served, or the code changed since) everything runs as plain Python,
+# with the same verdicts.
 
 NATIVE_MODULE = "app.games.seahaven._solver_native"
 PythonSolver = Solver  # the plain-Python search, whichever ``Solver`` is
 
 
-def source_digest() -> str:
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+def _feed(digest: "hashlib._Hash", value: object) -> None:
+    if isinstance(value, types.CodeType):
+        digest.update(value.co_code)
+        digest.update(repr((value.co_names, value.co_varnames, value.co_freevars, value.co_cellvars)).encode())
+        for constant in value.co_consts:
+            _feed(digest, constant)
+    elif isinstance(value, (types.FunctionType, property)):
+        _feed(digest, getattr(value, "fget", value).__code__)
+    elif isinstance(value, type):
+        for name, member in sorted(vars(value).items()):
+            if not name.startswith("__") or name == "__init__":
+                digest.update(name.encode())
+                _feed(digest, member)
+    elif isinstance(value, tuple):
+        for item in value:
+            _feed(digest, item)
+    elif isinstance(value, frozenset):  # (its order changes from one process to the next)
+        for text in sorted(map(repr, value)):
+            digest.update(text.encode())
+    elif isinstance(value, (int, str, bytes, range, dict)):
+        digest.update(repr(value).encode())
+    else:
+        digest.update(type(value).__name__.encode())
+
+
+def _module_digest() -> str:
+    """A digest of this module as Python runs it (every function's and class's code, every
+    constant), taken from the loaded module itself: a change that can alter what it does alters
+    the digest (a comment cannot)."""
+    digest = hashlib.sha256()
+    for name, value in sorted(globals().items()):
+        if name.startswith("__") or getattr(value, "__module__", __name__) != __name__:
+            continue
+        digest.update(name.encode())
+        _feed(digest, value)
+    return digest.hexdigest()
+
+
+SOURCE_DIGEST = _module_digest()  # scripts/build-solver stamps it into the compiled copy
 
 
 def compiled_solver() -> type[Solver] | None:
@@ -941,8 +979,8 @@ def compiled_solver() -> type[Solver] | None:
         native = importlib.import_module(NATIVE_MODULE)
     except ImportError:
         return None
-    if getattr(native, "SOURCE_SHA256", None) != source_digest():
-        return None  # built from another version of this file: not the same solver
+    if getattr(native, "SOURCE_SHA256", None) != SOURCE_DIGEST:
+        return None  # built from another version of this module: not the same solver
     return native.Solver
 
 

@@ -365,7 +365,7 @@ def test_the_plain_solver_agrees_with_the_stored_verdicts_too():
 
 
 def test_a_compiled_solver_built_from_another_source_is_not_used(monkeypatch):
-    monkeypatch.setattr(solver_module, "source_digest", lambda: "0" * 64)
+    monkeypatch.setattr(solver_module, "SOURCE_DIGEST", "0" * 64)
     assert solver_module.compiled_solver() is None
 
 
