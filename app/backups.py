@@ -19,7 +19,7 @@ import subprocess
 import tarfile
 import tempfile
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
@@ -111,7 +111,7 @@ def _add_folder(archive: tarfile.TarFile, folder: str, name: str, leave_out: set
 def _add_bytes(archive: tarfile.TarFile, name: str, data: bytes) -> None:
     info = tarfile.TarInfo(name)
     info.size = len(data)
-    info.mtime = int(datetime.now(timezone.utc).timestamp())
+    info.mtime = int(datetime.now(UTC).timestamp())
     info.mode = 0o600
     archive.addfile(info, io.BytesIO(data))
 
@@ -122,7 +122,7 @@ def make_backup(engine: sa.Engine, instance_path: str, decks_folder: str, folder
     url = engine.url
     folder = folder or os.path.join(instance_path, BACKUP_FOLDER)
     os.makedirs(folder, exist_ok=True)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     target = os.path.join(folder, f"card-table-{now:%Y%m%d-%H%M%S}.tar.gz")
     manifest = {"card_table": version_text(), "made_at": now.replace(microsecond=0).isoformat(),
                 "database": url.get_backend_name(), "revision": revision_of(engine), "games": count_games(engine)}
@@ -148,7 +148,8 @@ def make_backup(engine: sa.Engine, instance_path: str, decks_folder: str, folder
                 raise BackupError(f"pg_dump failed: {result.stderr.strip()}")
             database_entry = POSTGRES_DUMP
         else:
-            raise BackupError(f"Backing up a {url.get_backend_name()} database is not supported (SQLite and PostgreSQL are).")
+            raise BackupError(f"Backing up a {url.get_backend_name()} database is not supported "
+                              "(SQLite and PostgreSQL are).")
         manifest["database_file"] = database_entry
         leave_out = database_files(url) | {os.path.abspath(folder)}
         partial = target + ".partial"

@@ -61,7 +61,7 @@ def give_old_games_their_deal(say: Callable[[str], None] = lambda text: None) ->
         db.session.rollback()  # (end the read: each game is written in its own transaction)
         if not batch:
             return rebuilt, problems
-        for game_id, slug in batch:
+        for _game_id, slug in batch:
             record = store.lock_game(slug)
             if record is None or record.initial_state or record.replay_problem:
                 db.session.rollback()  # (another server did it meanwhile)

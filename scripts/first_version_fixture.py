@@ -38,7 +38,8 @@ from support.web import Player  # noqa: E402
 ADMIN_PASSWORD = "first-version-admin"
 instance = os.path.join(checkout, "instance")
 decks = os.path.join(checkout, "decks")
-app = create_app(Config, instance_path=instance, SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(instance, "mason.db"),
+app = create_app(Config, instance_path=instance,
+                 SQLALCHEMY_DATABASE_URI="sqlite:///" + os.path.join(instance, "mason.db"),
                  DECKS_FOLDER=decks, ADMIN_PASSWORD=ADMIN_PASSWORD)
 with app.app_context():
     upgrade()
@@ -138,8 +139,8 @@ def read(path: str) -> str:
 
 def seat_holders(*slugs):
     with app.app_context():
-        return {slug: [{"name": seat.name, "device": seat.device, "is_ai": seat.is_ai} for seat in store.find_game(slug).seats]
-                for slug in slugs}
+        return {slug: [{"name": seat.name, "device": seat.device, "is_ai": seat.is_ai}
+                       for seat in store.find_game(slug).seats] for slug in slugs}
 
 
 fixture = {

@@ -17,7 +17,6 @@ import pytest
 
 from app import replays, store
 from app.core import registry
-from app.extensions import db
 from support import first_version
 from support.moves import sensible_move
 from support.pages import squeeze
