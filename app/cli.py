@@ -178,8 +178,7 @@ def upgrade_command():
     db.session.remove()
     if pending:
         migrate_database()
-    missing = upgrades.games_without_deal()
-    if missing:
+    if upgrades.any_game_without_deal():
         rebuilt, problems = upgrades.give_old_games_their_deal(click.echo)
         click.echo(f"  {rebuilt} games stored before replays were kept can be replayed now"
                    + (f"; {len(problems)} cannot (the list of finished games says why)." if problems else "."))

@@ -195,3 +195,22 @@ def test_an_old_game_whose_actions_do_not_make_its_stored_state_says_why_it_has_
             assert registry.get(store.find_game(slug).kind).key == "mason"
     finally:
         first_version.close(app)
+
+
+def test_after_flask_db_upgrade_alone_the_old_games_say_that_make_run_gives_them_their_replay(old_install):
+    data, url, instance, decks = old_install
+    env = first_version.environment(url, instance, decks)
+    first_version.flask(env, "db", "upgrade")  # the migrations alone, not `make run`'s upgrade
+    slug = data["games"]["finished_stacked"]
+    app = first_version.upgraded_app(url, instance, decks)
+    try:
+        browser = Player(app)
+        assert "No replay or export: " + replays.NOT_REBUILT_YET in squeeze(browser.page("/finished").html)
+        response = browser.get(f"/games/{slug}/export.json")
+        assert response.status_code == 404 and Page(response.get_data(as_text=True)).alerts == [replays.NOT_REBUILT_YET]
+        started = first_version.flask(env, "upgrade")
+        assert "backup" not in started.stdout  # (nothing left to migrate)
+        assert "4 games stored before replays were kept can be replayed now." in started.stdout
+        check_replays_and_exports(app, browser, slug)
+    finally:
+        first_version.close(app)
