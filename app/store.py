@@ -550,9 +550,9 @@ def _not_replayable(record: GameRecord, stored: GameState | None, reason: str) -
     first = stored.log[0] if stored is not None and stored.log else None
     kept = len(json.loads(db.session.scalar(sa.select(GameRecord.opening_log).where(GameRecord.id == record.id))
                           or "[]"))
-    since = f"from round {first['round']}" if first is not None and "round" in first else "kept when it was stored"
-    note = (f"This game was stored before its log kept every round: its first {kept} lines are those {since}, "
-            "and every line after them.") if kept else None
+    since = f", from round {first['round']}" if first is not None and "round" in first else ""
+    note = (f"This game was stored before its log kept every round: it starts with the {kept} lines it held "
+            f"then{since}; the lines of the rounds before are not kept.") if kept else None
     games = GameRecord.__table__
     db.session.execute(sa.update(games).where(games.c.id == record.id).values(replay_problem=reason, log_note=note))
     set_committed_value(record, "replay_problem", reason)
