@@ -212,6 +212,7 @@ def restore_backup(engine: sa.Engine, path: str, instance_path: str, decks_folde
                 if target is None:
                     raise BackupError("An in-memory database cannot be restored into.")
                 os.makedirs(os.path.dirname(os.path.abspath(target)) or ".", exist_ok=True)
+                _check_sqlite_copy(copy)
                 source, destination = sqlite3.connect(copy), sqlite3.connect(target)
                 try:
                     source.backup(destination)  # every page of the target replaced, in one go
@@ -219,13 +220,7 @@ def restore_backup(engine: sa.Engine, path: str, instance_path: str, decks_folde
                     destination.close()
                     source.close()
             else:
-                address, env = libpq_url(url)
-                _drop_everything(engine)
-                result = subprocess.run([postgres_program("pg_restore"), "--no-owner", "--no-privileges",
-                                         "--single-transaction", "--exit-on-error", "--dbname", address, copy],
-                                        env=env, capture_output=True, text=True)
-                if result.returncode != 0:
-                    raise BackupError(f"pg_restore failed: {result.stderr.strip()}")
+                _restore_postgres(engine, copy)
         files = 0
         for prefix, folder in ((INSTANCE, instance_path), (DECKS, decks_folder)):
             for member in _safe_members(archive, prefix):
@@ -244,14 +239,49 @@ def restore_backup(engine: sa.Engine, path: str, instance_path: str, decks_folde
     return Restored(games=count_games(engine), files=files, manifest=manifest)
 
 
-def _drop_everything(engine: sa.Engine) -> None:
-    """Drop every table of a PostgreSQL database (their sequences go with them), so that the dump
-    restores into a database exactly like the one backed up."""
+def _check_sqlite_copy(path: str) -> None:
+    """Refuse a damaged database copy before the database is touched."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as connection:
+            verdict = connection.execute("PRAGMA quick_check").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        verdict = str(error)
+    if verdict != "ok":
+        raise BackupError(f"The backup's database copy is damaged ({verdict}): nothing was restored.")
+
+
+def _restore_postgres(engine: sa.Engine, dump: str) -> None:
+    """Replace every table of a PostgreSQL database with the dump's, in one transaction: psql
+    runs the DROP of the tables there now, then the dump as pg_restore writes it out as SQL, so a
+    restore that fails leaves the database as it was."""
+    address, env = libpq_url(engine.url)
     names = sa.inspect(engine).get_table_names()
-    if names:
-        with engine.begin() as connection:
-            connection.execute(sa.text("DROP TABLE IF EXISTS " + ", ".join(f'"{name}"' for name in names) + " CASCADE"))
     engine.dispose()
+    psql = subprocess.Popen([postgres_program("psql"), "--quiet", "--no-psqlrc", "--single-transaction",
+                             "--set", "ON_ERROR_STOP=1", "--output", os.devnull, "--dbname", address],
+                            env=env, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    restore = subprocess.Popen([postgres_program("pg_restore"), "--no-owner", "--no-privileges", "--file", "-", dump],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert psql.stdin is not None and restore.stdout is not None and restore.stderr is not None
+    try:
+        if names:
+            psql.stdin.write(("DROP TABLE IF EXISTS " + ", ".join(f'"{name}"' for name in names)
+                              + " CASCADE;\n").encode())
+        shutil.copyfileobj(restore.stdout, psql.stdin)
+    except BrokenPipeError:
+        pass  # (psql stopped at an error: said below)
+    restore_errors = restore.stderr.read().decode()
+    if restore.wait() != 0:
+        psql.kill()  # before its input ends: psql commits at the end of its input, never here
+        psql.wait()
+        raise BackupError(f"pg_restore failed (the database was not changed): {restore_errors.strip()}")
+    try:
+        psql.stdin.close()
+    except BrokenPipeError:
+        pass
+    psql_errors = psql.stderr.read().decode() if psql.stderr else ""
+    if psql.wait() != 0:
+        raise BackupError(f"psql failed (the database was not changed): {psql_errors.strip()}")
 
 
 def describe(path: str) -> str:

@@ -7,6 +7,7 @@ games is replaced only when told. On SQLite, and on PostgreSQL with CARD_TABLE_T
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import tarfile
@@ -114,6 +115,26 @@ def test_a_restore_refuses_a_file_that_is_no_backup_and_changes_nothing(tmp_path
         archive.add(instance / "scores.csv", arcname="scores.csv")
     refused = first_version.flask(env, "restore", "--replace", str(not_a_backup), check=False)
     assert refused.returncode != 0 and "is not a backup of the card table" in refused.stderr
+    assert rows(url) == before
+
+
+def test_a_backup_whose_database_copy_is_damaged_is_refused_and_the_database_is_left_as_it_was(tmp_path, upgraded_install):
+    _data, url, instance, _decks, env = upgraded_install
+    first_version.flask(env, "backup")
+    before = rows(url)
+    (good,) = (instance / "backups").iterdir()
+    damaged = tmp_path / "damaged.tar.gz"
+    with tarfile.open(good) as source, tarfile.open(damaged, "w:gz") as target:
+        manifest = json.loads(source.extractfile("manifest.json").read())
+        for member in source.getmembers():
+            data = source.extractfile(member).read()
+            if member.name == manifest["database_file"]:
+                data = data[:len(data) // 2]  # cut short, as a full disk or a broken copy leaves it
+            member.size = len(data)
+            target.addfile(member, io.BytesIO(data))
+    refused = first_version.flask(env, "restore", "--replace", str(damaged), check=False)
+    assert refused.returncode != 0
+    assert "nothing was restored" in refused.stderr or "was not changed" in refused.stderr, refused.stderr
     assert rows(url) == before
 
 
