@@ -7,7 +7,7 @@ WORKERS ?= 2
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install install-dev run lint test test-fast browser-deps bench clean solver
+.PHONY: install install-dev run backup lint test test-fast browser-deps bench clean solver
 
 # What serving needs (requirements.txt): all `make run` installs.
 install: $(STAMP)
@@ -33,10 +33,17 @@ $(DEV_STAMP): $(STAMP) requirements-dev.txt
 solver: install-dev
 	$(PY) scripts/build-solver
 
-# Serve on every interface with gunicorn (gevent workers), after upgrading the database.
+# Serve on every interface with gunicorn (gevent workers), after upgrading the database: `flask
+# upgrade` prints the version, suggests `make backup` before a migration changes a database that
+# holds games, migrates (flask db upgrade) and rebuilds old games' replays (app/upgrades.py).
 run: install
-	$(VENV)/bin/flask --app wsgi db upgrade
+	$(VENV)/bin/flask --app wsgi upgrade
 	PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m app.serve
+
+# One dated file in instance/backups/: the database (a consistent copy), the instance folder's
+# secrets and the decks. `.venv/bin/flask --app wsgi restore FILE` puts it back (README, "Upgrading").
+backup: install
+	$(VENV)/bin/flask --app wsgi backup
 
 # The contracts: ruff over the whole repository, mypy (strict) over app/core and app/games; the
 # settings are in pyproject.toml.

@@ -1,4 +1,5 @@
-"""`flask` commands for the admin chores: scores import/export, checking decks, the admin password.
+"""`flask` commands for the admin chores: scores import/export, checking decks, the admin password;
+the version, the upgrade `make run` starts with, backups and their restore.
 
 Run them as `.venv/bin/flask --app wsgi <command>` from the project folder.
 """
@@ -10,7 +11,7 @@ import sys
 import click
 import sqlalchemy as sa
 from flask import Flask, current_app
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 from . import games, scores_file, stacked_decks, store  # noqa: F401  (games: registers every game)
 from .core import registry
@@ -20,6 +21,7 @@ from .files import write_atomically
 from .models import AdminSession
 from .records import score_table
 from .secrets import forget_secret_key, set_admin_password
+from .version import version_text
 
 
 def register_commands(app: Flask) -> None:
@@ -29,6 +31,10 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(deck_group)
     app.cli.add_command(admin_group)
     app.cli.add_command(secret_key_group)
+    app.cli.add_command(version_command)
+    app.cli.add_command(upgrade_command)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
 
 
 @click.group("scores", cls=AppGroup, help="Export or import the score table as scores.csv (R7.5).")
@@ -145,3 +151,70 @@ def forget_key(yes: bool):
         return
     forget_secret_key(db.engine)
     click.echo("The session key was forgotten: start the servers (all with the same SECRET_KEY, or none).")
+
+
+@click.command("version")
+def version_command():
+    """Print which version of the card table this is (and its git commit, where known)."""
+    click.echo(f"The card table {version_text()}")
+
+
+@click.command("upgrade")
+@with_appcontext
+def upgrade_command():
+    """What `make run` does before serving: print the version, suggest a backup when a migration
+    is about to change a database that holds games (it goes on all the same), upgrade the
+    database (flask db upgrade), and give every game stored before replays were kept its state
+    as dealt again, checked by replaying its actions."""
+    from flask_migrate import upgrade as migrate_database
+
+    from . import upgrades
+
+    click.echo(f"The card table {version_text()}")
+    pending = upgrades.pending_migrations()
+    if pending and upgrades.holds_games():
+        click.echo(f"  The database is about to be upgraded ({len(pending)} migrations). It holds games: a "
+                   "backup first is wise (`make backup`; README, \"Upgrading\").")
+    db.session.remove()
+    if pending:
+        migrate_database()
+    if upgrades.any_game_without_deal():
+        rebuilt, problems = upgrades.give_old_games_their_deal(click.echo)
+        click.echo(f"  {rebuilt} games stored before replays were kept can be replayed now"
+                   + (f"; {len(problems)} cannot (the list of finished games says why)." if problems else "."))
+
+
+@click.command("backup")
+@click.option("--folder", type=click.Path(file_okay=False), help="Where to write it (default: instance/backups).")
+@with_appcontext
+def backup_command(folder: str | None):
+    """Write one dated backup file: a consistent copy of the database, the instance folder's
+    secrets and files, and the decks folder."""
+    from .backups import BackupError, describe, make_backup
+
+    try:
+        path = make_backup(db.engine, current_app.instance_path, current_app.config["DECKS_FOLDER"], folder)
+    except BackupError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Backed up to {describe(path)}.")
+
+
+@click.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--replace", is_flag=True, help="Replace a database that already holds games.")
+@with_appcontext
+def restore_command(path: str, replace: bool):
+    """Put a backup (made by `make backup`) back: its database, instance files and decks. Stop
+    every server using the database first. A database holding games is replaced only with
+    --replace. Then `make run` upgrades it if the backup is older than this version."""
+    from .backups import BackupError, restore_backup
+
+    db.session.remove()
+    try:
+        restored = restore_backup(db.engine, path, current_app.instance_path, current_app.config["DECKS_FOLDER"],
+                                  replace=replace)
+    except BackupError as error:
+        raise click.ClickException(str(error)) from None
+    click.echo(f"Restored {restored.games} games and {restored.files} files from a backup made "
+               f"{restored.manifest.get('made_at')} by the card table {restored.manifest.get('card_table')}. "
+               "Start the table with `make run`.")

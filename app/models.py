@@ -91,6 +91,11 @@ class GameRecord(db.Model):
     # deal's; for a game stored before each action kept its own lines, every line until then.
     # Read only by the whole game's log, so not loaded with the row.
     opening_log: Mapped[str | None] = mapped_column(sa.Text, default=None, deferred=True)
+    # A game stored before replays were kept gets its state as dealt at the upgrade
+    # (app/upgrades.py); where that failed, why (its replay and export say so), and which lines
+    # its whole game's log holds when they are not every round's.
+    replay_problem: Mapped[str | None] = mapped_column(sa.Text, default=None)
+    log_note: Mapped[str | None] = mapped_column(sa.Text, default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)

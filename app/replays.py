@@ -41,6 +41,8 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 NOT_REPLAYABLE = "This game was stored before replays were kept."
+NOT_REBUILT_YET = (NOT_REPLAYABLE + " Its replay is rebuilt from its deal when the server is next started "
+                   "with `make run` (or `.venv/bin/flask --app wsgi upgrade`).")
 
 
 class ReplayError(ValueError):
@@ -67,12 +69,20 @@ def replayable(record: GameRecord) -> bool:
     return bool(record.initial_state)
 
 
+def not_replayable_reason(record: GameRecord) -> str | None:
+    """Why the game has no replay (None if it has one): the reason found when its deal was
+    rebuilt at the upgrade, or that the upgrade has not rebuilt it yet."""
+    if replayable(record):
+        return None
+    return record.replay_problem or NOT_REBUILT_YET
+
+
 def replay(record: GameRecord) -> Iterator[tuple[Step, GameState]]:
     """The game's state after each action of its whole log, through its rules, from the deal:
     (step, state) pairs (for tools and tests: a request asks for ``state_at`` or
     ``steps_between``). The same state object changes between steps."""
     if not replayable(record):
-        raise ReplayError(NOT_REPLAYABLE)
+        raise ReplayError(not_replayable_reason(record))
     steps = store.replay(record, store.initial_state(record), action_rows(record))
     for number, (row, outcome, state) in enumerate(steps, start=1):
         yield Step(number, row.version, row.seat, list(outcome.events)), state
@@ -82,7 +92,7 @@ def state_at(record: GameRecord, step: int) -> tuple[GameState, Step | None, int
     """The state after the first ``step`` actions (0: as dealt), the step that made it, and how
     many steps the game has."""
     if not replayable(record):
-        raise ReplayError(NOT_REPLAYABLE)
+        raise ReplayError(not_replayable_reason(record))
     step = max(0, min(step, record.steps))
     state, row, outcome = store.state_at(record, step)
     made = Step(step, row.version, row.seat, list(outcome.events)) if row is not None and outcome else None
@@ -135,7 +145,7 @@ def export(record: GameRecord) -> Iterator[str]:
     if record.status != FINISHED:
         raise ReplayError("Only a finished game can be exported: its cards are still hidden.")
     if not replayable(record):
-        raise ReplayError(NOT_REPLAYABLE)
+        raise ReplayError(not_replayable_reason(record))
     definition = store.definition_of(record)
     head = {
         "export": EXPORT_KIND,

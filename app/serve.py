@@ -64,7 +64,7 @@ def settings_problem(instance: str) -> str | None:
     engine = sa.create_engine(database_url(instance), poolclass=NullPool)
     try:
         if shared_secret_key(engine, os.environ.get("SECRET_KEY") or None, instance) is None:
-            return ("the database is not set up yet: run `make run` (or `.venv/bin/flask --app wsgi db upgrade`, "
+            return ("the database is not set up yet: run `make run` (or `.venv/bin/flask --app wsgi upgrade`, "
                     "then `.venv/bin/python -m app.serve`).")
     except SecretKeyRefused as refused:
         return str(refused)

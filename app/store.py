@@ -44,7 +44,7 @@ import app.games  # noqa: F401  (registers every game)
 
 from .core import registry
 from .core.cards import Card
-from .core.protocol import Event, GameDefinition, GameState, Outcome
+from .core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome
 from .database import IMMEDIATE, release_write_turn, take_write_turn
 from .extensions import db
 from .models import FINISHED, PLAYING, ActionRecord, GameRecord, Snapshot, utcnow
@@ -478,3 +478,83 @@ def log_lines(record: GameRecord, start: int, end: int) -> list[Event]:
             if start <= number < end:
                 lines.append(event)
     return lines
+
+
+# -- games stored before replays were kept -----------------------------------------------------------
+
+
+def same_game(one: GameState, other: GameState) -> bool:
+    """Whether two states are the same game, their logs apart: a state stored before the log
+    kept every round holds fewer of its lines (and their facts)."""
+    log_keys = set(one.log_to_dict()) | set(other.log_to_dict())
+    return ({key: value for key, value in one.to_dict().items() if key not in log_keys}
+            == {key: value for key, value in other.to_dict().items() if key not in log_keys})
+
+
+def give_deal_again(record: GameRecord) -> str | None:
+    """Give ``record``, a game stored before replays were kept (no ``initial_state``), its state
+    as dealt, rebuilt by its game from what its state keeps of the deal, in the caller's write
+    transaction (the row locked). Checked: its stored actions replayed from that deal must make
+    its stored state. Then the game replays and exports like any other, and its whole game's log
+    is every round's: the replayed state (the stored game, with every line) replaces the stored
+    one, and each action row gets the lines it made. Otherwise nothing of the game changes but
+    the reason, kept in ``replay_problem`` (and ``log_note``): returned, None if rebuilt."""
+    definition = definition_of(record)
+    try:
+        stored = load_state(record)
+    except (ValueError, KeyError, TypeError) as error:
+        return _not_replayable(record, None, f"This game was stored before replays were kept, and today's rules "
+                                             f"cannot read its stored state ({error}), so it cannot be replayed.")
+    dealt, state = definition.dealt_again(stored), definition.dealt_again(stored)
+    if dealt is None or state is None:
+        return _not_replayable(record, stored, "This game was stored before replays were kept, and its state "
+                                               "does not say how it was dealt, so it cannot be replayed.")
+    rows = actions_after(record, 0)  # (the whole log: an upgrade step, never a request)
+    outcomes: list[Outcome] = []
+    try:
+        for _row, outcome, state in replay(record, state, rows):
+            outcomes.append(outcome)
+    except (IllegalAction, ValueError, KeyError, TypeError) as error:
+        return _not_replayable(record, stored, f"This game was stored before replays were kept, and today's rules "
+                                               f"refuse its action {len(outcomes) + 1} of {len(rows)} when they "
+                                               f"replay it from its deal ({error}), so it cannot be replayed.")
+    if not same_game(state, stored):
+        return _not_replayable(record, stored, f"This game was stored before replays were kept, and its "
+                                               f"{len(rows)} stored actions replayed from its deal do not make the "
+                                               f"game as it was stored, so it cannot be replayed.")
+    first_line = state.log_total - sum(len(outcome.events) for outcome in outcomes)
+    values = state_columns(record, state)
+    values.update(initial_state=dump_state(dealt), replay_problem=None, log_note=None,
+                  opening_log=json.dumps(state.log[:max(0, first_line - state.log_before)], separators=(",", ":")))
+    games = GameRecord.__table__
+    db.session.execute(sa.update(games).where(games.c.id == record.id).values(**values))
+    actions = ActionRecord.__table__
+    numbered, line = [], first_line
+    for row, outcome in zip(rows, outcomes):
+        numbered.append({"row_version": row.version, "events": json.dumps(outcome.events, separators=(",", ":")),
+                         "line": line})
+        line += len(outcome.events)
+    if numbered:
+        db.session.execute(
+            sa.update(actions).where(actions.c.game_id == record.id, actions.c.version == sa.bindparam("row_version"))
+            .values(events=sa.bindparam("events"), line=sa.bindparam("line")), numbered)
+    # Snapshots kept before hold states with the log as it was: kept again from the deal.
+    db.session.execute(sa.delete(Snapshot.__table__).where(Snapshot.__table__.c.game_id == record.id))
+    for key, value in values.items():
+        set_committed_value(record, key, value)
+    keep_snapshots(record, 0, record.steps, record.version, values["state"])
+    return None
+
+
+def _not_replayable(record: GameRecord, stored: GameState | None, reason: str) -> str:
+    first = stored.log[0] if stored is not None and stored.log else None
+    kept = len(json.loads(db.session.scalar(sa.select(GameRecord.opening_log).where(GameRecord.id == record.id))
+                          or "[]"))
+    since = f", from round {first['round']}" if first is not None and "round" in first else ""
+    note = (f"This game was stored before its log kept every round: it starts with the {kept} lines it held "
+            f"then{since}; the lines of the rounds before are not kept.") if kept else None
+    games = GameRecord.__table__
+    db.session.execute(sa.update(games).where(games.c.id == record.id).values(replay_problem=reason, log_note=note))
+    set_committed_value(record, "replay_problem", reason)
+    set_committed_value(record, "log_note", note)
+    return reason

@@ -504,6 +504,12 @@ class GameDefinition(ABC):
     def from_dict(self, data: Mapping[str, Any]) -> GameState:
         """A saved state; ``ValueError`` if the data is not a consistent game."""
 
+    def dealt_again(self, state: GameState) -> GameState | None:
+        """The game ``state`` as it was dealt, from what the state keeps of its deal (its seats'
+        names, its seed or stacked deck): for a game stored before its state as dealt was kept.
+        None if the state does not say how it was dealt."""
+        return None
+
     @abstractmethod
     def action_from_dict(self, data: Any) -> Any:
         """An action from plain data (a form, a saved log row); ``BadAction`` if it is none.

@@ -68,6 +68,11 @@ def register(app: Flask) -> None:
 
     input_checks.register(app)  # (after the Host check: a request for another host is refused first)
 
+    from ..version import version_text
+
+    running = version_text()  # (once: the footer of every page says it)
+    app.jinja_env.globals["card_table_version"] = running
+
     @app.after_request
     def security_headers(response):
         response.headers.setdefault("X-Content-Type-Options", "nosniff")

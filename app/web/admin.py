@@ -88,7 +88,7 @@ def admin_required(view):
         if not is_admin():
             if request.method == "GET":
                 return redirect(url_for("admin.login", next=request.path), 303)
-            abort(403)
+            abort(403, "Only the admin can do this: log in on the Admin page first.")
         return view(*args, **kwargs)
 
     return wrapper

@@ -21,6 +21,15 @@ HTTP_MESSAGES = {
 }
 
 
+def http_message(error: HTTPException) -> str:
+    """The reason the code gave (``abort(404, "This game was stored before...")``), else the
+    house's words for the status, else Werkzeug's."""
+    given = error.description
+    if given and given != type(error).description:
+        return given
+    return HTTP_MESSAGES.get(error.code or 500, given or error.name)
+
+
 def render_error(status: int, message: str):
     """The error page (or, to htmx, its fragment) with ``message``, at ``status``."""
     template = "errors/_error.html" if is_htmx() else "errors/error.html"
@@ -52,7 +61,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        return render_error(error.code or 500, HTTP_MESSAGES.get(error.code, error.description or error.name))
+        return render_error(error.code or 500, http_message(error))
 
     @app.errorhandler(Exception)
     def server_error(error):  # never show a traceback (or any state) to players

@@ -8,7 +8,7 @@ from flask import Blueprint, Response, abort, redirect, render_template, request
 from markupsafe import Markup
 
 from .. import replays, store, tables
-from ..models import FINISHED
+from ..models import ABANDONED, FINISHED
 from .admin import admin_required
 from .input_checks import whole_number
 from .play import load_record, spectator_view, view_for
@@ -36,7 +36,7 @@ def log(slug: str):
     start = (page - 1) * LOG_PAGE
     shown = state.shown_log(table.me, store.log_lines(record, start, min(total, start + LOG_PAGE)), start)
     lines = tables.log_lines(record, state, shown, start)
-    return render_template("history/log.html", page=page, pages=pages,
+    return render_template("history/log.html", page=page, pages=pages, log_note=record.log_note,
                            **table.replace(log=lines, log_start=start + 1, log_total=total).context())
 
 
@@ -48,7 +48,7 @@ def steps(slug: str):
     after = whole_number("after")
     upto = whole_number("upto")
     if after is None or upto is None or not 0 <= upto - after <= 60:
-        abort(400)
+        abort(400, "Steps are asked for as after=N and upto=M, 60 at most at a time.")
     me = whole_number("me")
     parts = []
     for step, state in replays.steps_between(record, after, upto):
@@ -71,14 +71,17 @@ def finished():
             "slug": record.slug, "game": store.definition_of(record).name, "results": replays.results_of(record),
             "names": [seat.name for seat in record.seats], "finished_at": record.finished_at,
             "imported": record.imported, "replayable": replays.replayable(record),
+            "why_not": replays.not_replayable_reason(record),
         })
     return render_template("history/finished.html", games=games, page=page, more=len(records) > PAGE)
 
 
 def finished_record(slug: str):
     record = load_record(slug)
+    if record.status == ABANDONED:
+        abort(404, "This game was abandoned before its end: it has no replay and no export.")
     if record.status != FINISHED:
-        abort(404)
+        abort(404, "This game is not over yet: its replay and its export come once it ends.")
     return record
 
 

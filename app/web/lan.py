@@ -71,9 +71,9 @@ def invite(slug: str, number: int):
     host's eyes only (anyone who reads a code can take the seat)."""
     record = load_record(slug)
     if not access(record).host:
-        abort(403)
+        abort(403, "Only the host's browser (the one that set the game up) shows a seat's join link.")
     if not 0 <= number < len(record.seats):
-        abort(404)
+        abort(404, "This game has no such seat.")
     seat = record.seats[number]
     if seat.device == OWN and seat.token_hash is not None:
         # the page updates itself (its event stream) when the seat is claimed: say so
@@ -105,9 +105,9 @@ def invite_qr(slug: str, number: int):
     seat while nobody has joined (an image of its own keeps the table's page light)."""
     record = load_record(slug)
     if not access(record).host:
-        abort(403)  # anyone who reads the code can take the seat
+        abort(403, "Only the host's browser (the one that set the game up) shows a seat's join code.")
     if not 0 <= number < len(record.seats) or not record.seats[number].code_is_live:
-        abort(404)
+        abort(404, "This seat has no join code that still works: the host can make a new one.")
     link = public_url(url_for("lan.join_link", code=record.seats[number].join_code))
     buffer = io.BytesIO()
     segno.make(link, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)

@@ -29,7 +29,7 @@ NOT_ACTION_FIELDS = {"csrf_token", "version", "seat", "move"}
 def load_record(slug: str) -> GameRecord:
     record = store.find_game(slug)
     if record is None:
-        abort(404)
+        abort(404, "There is no such game: check the link, or pick a game from the home page.")
     return record
 
 

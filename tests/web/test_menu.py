@@ -215,7 +215,7 @@ def test_an_htmx_error_is_a_fragment_with_an_alert(player):
     response = player.get("/games/nosuchgame", htmx=True)
     assert response.status_code == 404
     assert is_fragment(text(response))
-    assert page(response).alerts == ["There is nothing here."]
+    assert page(response).alerts == ["There is no such game: check the link, or pick a game from the home page."]
 
 
 def test_the_pages_load_their_vendored_htmx_css_and_scripts_from_this_server(player):

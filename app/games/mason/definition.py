@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from app.core.cards import Card
-from app.core.protocol import MENUS, SCORE_TABLE, GameDefinition, MenuFlow, ScoreTableFormat
+from app.core.protocol import MENUS, SCORE_TABLE, GameDefinition, GameState, MenuFlow, ScoreTableFormat
 
 from . import actions
 from .bot import COMPUTER, MasonBot, random_discard_chooser
@@ -44,6 +44,12 @@ class MasonDefinition(GameDefinition):
 
     def from_dict(self, data: Mapping[str, Any]) -> MasonState:
         return MasonState.from_dict(data, self)
+
+    def dealt_again(self, state: GameState) -> MasonState:
+        # A state keeps its seed or stacked deck and deals every round from it (R2.4).
+        game = cast(MasonState, state)
+        return MasonState.new([player.name for player in game.players], stacked_deck=game.stacked_deck,
+                              seed=game.seed, definition=self)
 
     action_from_dict = staticmethod(actions.action_from_dict)
     action_to_dict = staticmethod(actions.action_to_dict)

@@ -483,8 +483,9 @@ class MasonState(GameState):
 
     def shown_log(self, seat: int | None, lines: Sequence[Event], first: int) -> list[Event]:
         """The log's lines as everyone reads them now: the cards of earlier rounds are no longer
-        listed beside their lines (they are in play again)."""
-        return [dict(event, cards=list(event["cards"]) if event["round"] == self.round_number else [])
+        listed beside their lines (they are in play again). A line stored before lines kept their
+        round (a game stored by the first web version) lists none: its round is not known."""
+        return [dict(event, cards=list(event["cards"]) if event.get("round") == self.round_number else [])
                 for event in lines]
 
     def log_facts(self, older: Sequence[Event]) -> dict[str, Any]:
