@@ -50,7 +50,7 @@ def register(app: Flask) -> None:
 
     _register_static_versions(app)
     _register_card_faces(app)
-    app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, GameTemplates()])  # the house's templates first
+    app.jinja_env.loader = HouseTemplates([app.jinja_env.loader, GameTemplates()])  # the house's templates first
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -124,6 +124,40 @@ def host_is_allowed(host: str, names: frozenset[str]) -> bool:
         pass
     name = name.rstrip(".")
     return name in names or name.endswith(".localhost")
+
+
+class HouseTemplates(ChoiceLoader):
+    """The house's templates, then the games' own. A name found nowhere is remembered, unless
+    templates are reloaded when they change (debug): a table's page asks for a game's own
+    version of a part first (``games/<key>/_results.html``, else ``table/_results.html``), and
+    Jinja keeps only the templates it found, so every render would look on disk again for the
+    ones a game does not have. The names are the games' keys times the parts: a bounded set."""
+
+    def __init__(self, loaders: list[BaseLoader]):
+        super().__init__(loaders)
+        self.missing: set[str] = set()
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        if template in self.missing:
+            raise TemplateNotFound(template)
+        try:
+            return super().get_source(environment, template)
+        except TemplateNotFound:
+            self.remember_missing(environment, template)
+            raise
+
+    def load(self, environment: Environment, name: str, globals=None):
+        if name in self.missing:
+            raise TemplateNotFound(name)
+        try:
+            return super().load(environment, name, globals)
+        except TemplateNotFound:
+            self.remember_missing(environment, name)
+            raise
+
+    def remember_missing(self, environment: Environment, name: str) -> None:
+        if not environment.auto_reload:
+            self.missing.add(name)
 
 
 class GameTemplates(BaseLoader):
