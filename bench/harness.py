@@ -58,8 +58,8 @@ class BaselineServer(LiveServer):
     table with (``app.serve.gunicorn_command``), on a free port, its SQLite file in a temporary
     folder; pids, CPU time and memory from /proc as for the table's server."""
 
-    def __init__(self, workers: int = 2, prefix: str = "minimal-bench-"):
-        super().__init__(workers=workers, prefix=prefix)
+    def __init__(self, workers: int = 2, prefix: str = "minimal-bench-", access_log: bool | str = False):
+        super().__init__(workers=workers, prefix=prefix, access_log=access_log)
         self.database = str(self.instance / "minimal.db")
         self.env.update(MINIMAL_DATABASE=self.database, MINIMAL_BELLS=str(self.instance / "bells"),
                         PYTHONPATH=os.pathsep.join([ROOT, HERE]))
@@ -91,9 +91,37 @@ class BaselineServer(LiveServer):
         raise RuntimeError(f"the baseline server did not answer within {timeout}s:\n{self.log()}")
 
 
-def baseline_server(workers: int = 2) -> BaselineServer:
+def baseline_server(workers: int = 2, access_log: bool | str = False) -> BaselineServer:
     """bench/minimal_app.py, served as `make run` serves the table (see ``BaselineServer``)."""
-    return BaselineServer(workers)
+    return BaselineServer(workers, access_log=access_log)
+
+
+SERVER_TIME_FORMAT = "%(m)s %(U)s %(s)s %(D)s"  # gunicorn's own time of each request, in microseconds
+
+
+class ServerTimes:
+    """The requests a server logged (``SERVER_TIME_FORMAT``) since the last ``read``:
+    (method, path, seconds from reading the request to sending the answer)."""
+
+    def __init__(self, server: LiveServer):
+        self.path = server.access_log
+        self.offset = 0
+
+    def read(self) -> list[tuple[str, str, float]]:
+        try:
+            with open(self.path, "rb") as log:
+                log.seek(self.offset)
+                data = log.read()
+        except OSError:
+            return []
+        end = data.rfind(b"\n") + 1  # (a line being written is read next time)
+        self.offset += end
+        found = []
+        for entry in data[:end].decode(errors="replace").splitlines():
+            parts = entry.split()
+            if len(parts) == 4 and parts[3].isdigit():
+                found.append((parts[0], parts[1], int(parts[3]) / 1e6))
+        return found
 
 
 def load_average() -> str:

@@ -41,11 +41,12 @@ import random
 import statistics
 import subprocess
 import sys
+import threading
 import time
 
 # bench/harness.py: the servers, browsers, pages and tables the benchmarks share
-from harness import (ACTION_KINDS, KINDS, Browser, LiveServer, Stats, Table, baseline_server, bench_server,
-                     figures, load_average, run_all, set_up_tables)
+from harness import (ACTION_KINDS, KINDS, SERVER_TIME_FORMAT, Browser, LiveServer, ServerTimes, Stats, Table,
+                     baseline_server, bench_server, figures, load_average, set_up_tables)
 
 # -- profiling the workers (--py-spy) -------------------------------------------------------------
 
@@ -117,13 +118,26 @@ class BaselineClient:
 
 
 class Phase:
-    """One measured phase: its stats, wall time, the server's CPU seconds and the load."""
+    """One measured phase of one server: its stats, wall time, its workers' CPU seconds, the
+    server's own time of each request (its access log), and the load average at its end."""
 
-    def __init__(self, server: LiveServer, clients: list, until_seconds: float, think: float):
+    def __init__(self, server: LiveServer):
+        self.server = server
         self.stats = Stats()
-        cpu = server.cpu_seconds()
-        self.seconds = run_all(clients, type(clients[0]).play, self.stats, time.monotonic() + until_seconds, think)
-        self.cpu = server.cpu_seconds() - cpu
+        self.seconds = 0.0
+        self.cpu = 0.0
+        self.served: list[tuple[str, str, float]] = []
+        self.load = ""
+        self.times = ServerTimes(server)
+
+    def begin(self) -> None:
+        self.times.read()  # (what came before is not this phase's)
+        self._cpu = self.server.cpu_seconds()
+
+    def end(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.cpu = self.server.cpu_seconds() - self._cpu
+        self.served = self.times.read()
         self.load = load_average()
 
     def count(self, *kinds: str) -> int:
@@ -132,6 +146,26 @@ class Phase:
     def rate(self, *kinds: str) -> float:
         return self.count(*kinds) / self.seconds if self.seconds else 0.0
 
+    def server_seconds(self, method: str, *endings: str) -> list[float]:
+        return [seconds for m, path, seconds in self.served
+                if m == method and (not endings or path.endswith(endings))]
+
+
+def run_phases(groups: list[tuple[Phase, list]], seconds: float, think: float) -> None:
+    """Every client of every group at once, a thread each, for ``seconds``."""
+    until = time.monotonic() + seconds
+    threads = [threading.Thread(target=type(client).play, args=(client, phase.stats, until, think), daemon=True)
+               for phase, clients in groups for client in clients]
+    for phase, _clients in groups:
+        phase.begin()
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for phase, _clients in groups:
+        phase.end(time.monotonic() - started)
+
 
 def ms(value: float) -> str:
     return f"{value:.2f}"
@@ -139,21 +173,24 @@ def ms(value: float) -> str:
 
 def one_round(number: int, server: LiveServer, base: LiveServer, tables: list[Table], clients: list,
               seconds: float, think: float, spy: str | None) -> dict:
-    """The paced and flat-out phases of the table and of the baseline, taking turns."""
-    phases: dict[str, Phase] = {}
+    """The paced phase (the tables and the baseline's clients at once: the same machine, the same
+    moment), then the flat-out phases of each in turn (which goes first alternates)."""
+    phases = {"paced table": Phase(server), "paced base": Phase(base)}
+    run_phases([(phases["paced table"], tables), (phases["paced base"], clients)], seconds, think)
     order = ("table", "base") if number % 2 == 0 else ("base", "table")
-    for pace, pause in (("paced", think), ("flat", 0.0)):
-        for who in order:
-            if who == "table":
-                spies = start_profiles(server, seconds, spy, len(tables)) if spy and pace == "flat" else []
-                phases[f"{pace} table"] = Phase(server, tables, seconds, pause)
-                for process in spies:
-                    process.wait()
-                if spies:
-                    print_profile([p.args[p.args.index("-o") + 1] for p in spies])
-            else:
-                phases[f"{pace} base"] = Phase(base, clients, seconds, pause)
+    for who in order:
+        phase = phases[f"flat {who}"] = Phase(server if who == "table" else base)
+        spies = start_profiles(server, seconds, spy, len(tables)) if spy and who == "table" else []
+        run_phases([(phase, tables if who == "table" else clients)], seconds, 0.0)
+        for process in spies:
+            process.wait()
+        if spies:
+            print_profile([p.args[p.args.index("-o") + 1] for p in spies])
     return phases
+
+
+def p99(values: list[float]) -> float:
+    return figures(values).get("p99", 0.0)
 
 
 def round_figures(phases: dict[str, Phase]) -> dict:
@@ -164,10 +201,11 @@ def round_figures(phases: dict[str, Phase]) -> dict:
     result = {"actions": actions, "requests": requests, "posts": posts,
               "cpu_request": 1000 * paced.cpu / max(1, requests), "cpu_action": 1000 * paced.cpu / max(1, actions),
               "cpu_post": 1000 * base.cpu / max(1, posts),
-              "p99": figures(paced.stats.all(*ACTION_KINDS)).get("p99", 0.0),
-              "p50": figures(paced.stats.all(*ACTION_KINDS)).get("p50", 0.0),
-              "base_p99": figures(base.stats.all("row")).get("p99", 0.0),
-              "base_p50": figures(base.stats.all("row")).get("p50", 0.0),
+              "p99": p99(paced.stats.all(*ACTION_KINDS)), "p50": figures(paced.stats.all(*ACTION_KINDS)).get("p50", 0.0),
+              "base_p99": p99(base.stats.all("row")), "base_p50": figures(base.stats.all("row")).get("p50", 0.0),
+              "server_p99": p99(paced.server_seconds("POST", "/act", "/reveal")),
+              "server_refresh_p99": p99(paced.server_seconds("GET", "/table")),
+              "server_base_p99": p99(base.server_seconds("POST")),
               "flat_rate": flat.rate(*ACTION_KINDS), "flat_requests": flat.rate(*kinds),
               "base_rate": flat_base.rate("row"),
               "errors": [e for phase in phases.values() for e in phase.stats.errors],
@@ -175,18 +213,22 @@ def round_figures(phases: dict[str, Phase]) -> dict:
     result["cpu_ratio"] = result["cpu_request"] / result["cpu_post"] if result["cpu_post"] else 0.0
     result["cpu_action_ratio"] = result["cpu_action"] / result["cpu_post"] if result["cpu_post"] else 0.0
     result["p99_ratio"] = result["p99"] / result["base_p99"] if result["base_p99"] else 0.0
+    result["server_p99_ratio"] = result["server_p99"] / result["server_base_p99"] if result["server_base_p99"] else 0.0
     result["rate_ratio"] = result["flat_rate"] / result["base_rate"] if result["base_rate"] else 0.0
     return result
 
 
 def print_round(number: int, r: dict) -> None:
     print(f"  round {number + 1} (load average {r['loads'][0]} ... {r['loads'][-1]})")
-    print(f"    paced: {r['actions']} actions + {r['requests'] - r['actions']} refreshes, {r['posts']} baseline POSTs")
+    print(f"    paced, at once: {r['actions']} actions + {r['requests'] - r['actions']} refreshes; "
+          f"{r['posts']} baseline POSTs")
     print(f"    server CPU per request {ms(r['cpu_request'])} ms, per action with its refreshes "
           f"{ms(r['cpu_action'])} ms; baseline per POST {ms(r['cpu_post'])} ms: "
           f"{r['cpu_ratio']:.2f}x ({r['cpu_action_ratio']:.2f}x per action)")
-    print(f"    paced latency p50 / p99: actions {r['p50']:.1f} / {r['p99']:.1f} ms, baseline "
+    print(f"    paced latency p50 / p99 at the client: actions {r['p50']:.1f} / {r['p99']:.1f} ms, baseline "
           f"{r['base_p50']:.1f} / {r['base_p99']:.1f} ms: p99 {r['p99_ratio']:.2f}x")
+    print(f"    paced p99 in the server (gunicorn's own time): actions {r['server_p99']:.1f} ms (refreshes "
+          f"{r['server_refresh_p99']:.1f}), baseline {r['server_base_p99']:.1f} ms: {r['server_p99_ratio']:.2f}x")
     print(f"    flat out: {r['flat_rate']:.0f} actions/s ({r['flat_requests']:.0f} requests/s with refreshes), "
           f"baseline {r['base_rate']:.0f} POSTs/s: {r['rate_ratio']:.2f}")
     for error in r["errors"][:5]:
@@ -199,13 +241,15 @@ def verdict(value: float, goal: float) -> str:
 
 def summary(count: int, rounds: list[dict]) -> dict:
     median = {key: statistics.median(r[key] for r in rounds)
-              for key in ("cpu_ratio", "cpu_action_ratio", "p99_ratio", "rate_ratio", "cpu_request", "cpu_post")}
+              for key in ("cpu_ratio", "cpu_action_ratio", "p99_ratio", "server_p99_ratio", "rate_ratio",
+                          "cpu_request", "cpu_post")}
     print(f" T = {count}, median of {len(rounds)} rounds (load average now {load_average()}):")
     print(f"   server CPU per request / minimal POST: {median['cpu_ratio']:.2f}x "
           f"({ms(median['cpu_request'])} / {ms(median['cpu_post'])} ms; {verdict(median['cpu_ratio'], GOAL_CPU)}); "
           f"per action with its refreshes {median['cpu_action_ratio']:.2f}x")
     p99_goal = verdict(median["p99_ratio"], GOAL_P99) if count == GOAL_P99_TABLES else f"goal at T = {GOAL_P99_TABLES}"
-    print(f"   paced action p99 / minimal POST p99: {median['p99_ratio']:.2f}x ({p99_goal})")
+    print(f"   paced action p99 / minimal POST p99, at the client: {median['p99_ratio']:.2f}x ({p99_goal})")
+    print(f"   the same in the server (gunicorn's time, no client in it): {median['server_p99_ratio']:.2f}x")
     print(f"   flat-out actions/s / minimal POSTs/s: {median['rate_ratio']:.2f}")
     return {"T": count, **median, "errors": sum(len(r["errors"]) for r in rounds)}
 
@@ -225,8 +269,8 @@ def main() -> int:
     args = parser.parse_args()
     counts = [int(part) for part in args.tables.split(",") if part.strip()]
 
-    server = bench_server(args.workers, prefix="mason-load-bench-")
-    base = baseline_server(args.workers)
+    server = bench_server(args.workers, prefix="mason-load-bench-", access_log=SERVER_TIME_FORMAT)
+    base = baseline_server(args.workers, access_log=SERVER_TIME_FORMAT)
     print(f"The table and the minimal app, each served as `make run` serves the table: gunicorn, gevent, "
           f"{args.workers} workers, SQLite (load average {load_average()})", flush=True)
     server.start()
