@@ -32,6 +32,7 @@ import hmac
 import json
 import re
 import secrets
+from collections import OrderedDict
 
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
@@ -125,7 +126,35 @@ def dump_state(state: GameState) -> str:
 
 
 def load_state(record: GameRecord) -> GameState:
+    """The record's state, parsed: a new object of the caller's own, to change at will."""
     return definition_of(record).from_dict(json.loads(record.state))
+
+
+# The states this process wrote or showed last, parsed, by their stored text: after a move every
+# other browser at the table fetches its fragment of the state the move wrote, and parsing it
+# again for each would be most of what reading the table costs. A state found here is shared by
+# every request that shows it, so it is only looked at (its view, its moves, its results), never
+# changed: whoever changes a game loads its own (``load_state``).
+SHOWN_STATES = 32
+_shown: OrderedDict[tuple[str, str], GameState] = OrderedDict()
+
+
+def shown_state(record: GameRecord) -> GameState:
+    """The record's state to show, not to change (see ``_shown``)."""
+    key = (record.kind, record.state)
+    state = _shown.get(key)
+    if state is None:
+        state = load_state(record)
+        remember_shown(key, state)
+    else:
+        _shown.move_to_end(key)
+    return state
+
+
+def remember_shown(key: tuple[str, str], state: GameState) -> None:
+    _shown[key] = state
+    while len(_shown) > SHOWN_STATES:
+        _shown.popitem(last=False)
 
 
 def options_of(record: GameRecord) -> dict:
@@ -415,7 +444,9 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
     the action log's unique (game, version) is a second guard.
 
     After the commit ``record`` holds what was just written (it is not expired), so the caller
-    can answer from it and from ``game`` without reading the row back and parsing it again."""
+    can answer from it and from ``game`` without reading the row back and parsing it again; and
+    the browsers that fetch the table after it get ``game`` as it is (``shown_state``): the caller
+    changes it no more."""
     slug, read_version, read_steps = record.slug, record.version, record.steps
     if read_steps + len(actions) > MAX_ACTIONS:
         raise ActionLogFull()
@@ -448,6 +479,8 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
         session.expire_on_commit = True
     for key, value in values.items():  # the UPDATE above bypassed the ORM: tell the record
         set_committed_value(record, key, value)
+    if game is not None:
+        remember_shown((record.kind, values["state"]), game)
     return new_version
 
 

@@ -11,7 +11,7 @@ import socket
 import urllib.parse
 from collections.abc import Callable
 
-from flask import Flask, request, url_for
+from flask import Flask, request, session, url_for
 from flask_compress import Compress
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, pass_context
 from markupsafe import Markup
@@ -20,7 +20,7 @@ from config import setting
 
 from ..core import registry
 from ..core.cards import Card, deck_by_key
-from ..htmx import vary_on_htmx
+from ..htmx import is_htmx, vary_on_htmx
 from .errors import render_error
 
 CONTENT_SECURITY_POLICY = (
@@ -77,6 +77,14 @@ def register(app: Flask) -> None:
         if request.endpoint != "static":
             response.headers.setdefault("Cache-Control", "no-store")
             vary_on_htmx(response)
+        return response
+
+    @app.after_request
+    def keep_seats_on_visits(response):
+        """A visit of a page (not an action, nor a live refresh) sends the session cookie again
+        with a new expiry: a player's seats last a month after their last visit."""
+        if request.method == "GET" and request.endpoint != "static" and not is_htmx() and session.permanent:
+            session.modified = True
         return response
 
     errors.register(app)

@@ -49,7 +49,7 @@ def view_for(record: GameRecord, state=None, *, watching: bool = False, message:
     held seats and results are used as they are."""
     if done is not None:
         state = done.game
-    state = state if state is not None else store.load_state(record)
+    state = state if state is not None else store.shown_state(record)
     if watching:
         held = tables.Held()
     else:
