@@ -1,8 +1,8 @@
 """Live updates benchmark (issue 4; not a test): how long after one player's action every other
 browser at that table receives its ``changed`` event, with 20 tables playing at once.
 
-    .venv/bin/python bench/live.py [--tables 20] [--actions 12] [--think 1.0] [--workers 2]
-                                   [--poll SECONDS] [--access-log]
+    .venv/bin/python bench/live.py [--tables 20] [--actions 12] [--bumps 12] [--repeat 3] [--think 1.0]
+                                   [--workers 2] [--poll SECONDS] [--access-log]
 
 It starts the server as `make run` does (bench/harness.py's ``bench_server``: ``flask db upgrade``, then
 ``python -m app.serve``: gunicorn with gevent workers, WORKERS=2) on a free port with a SQLite
@@ -17,13 +17,13 @@ event with the new version is recorded; the table's next action waits for that, 
 waiting for the other's move, and then for the player's think time (0.5-1.5 s, ``--think``; 0
 saturates the server). On each event the other browsers fetch their fragment, as htmx does.
 
-Baseline, same run, same server, same 60 open streams: a bare publish (POST /bench/bump/<slug>,
-a route that only bumps the game's version, registered because the server gets
-MASON_BENCH_ROUTES=1) -> the same two browsers' events, through the same watcher. Half of it is
-measured before the games and half after, so drift of the shared machine shows in both. The
-ratio action/baseline is the cost of the game logic on top of the event machinery.
-
-Target: action -> event p99 under 100 ms. Figures are printed, never asserted.
+Baseline, same run: bench/minimal_app.py, a minimal Flask + Flask-SQLAlchemy app served with the
+same gunicorn settings, with as many tables of three open streams; at each of its tables one
+client publishes (POST /games/r<n>/bump: one small write, then the new number to that row's
+streams, in this process and, by a datagram, in the other worker) at the players' pace, and the
+time to the other two streams' events is recorded the same way. The tables and the baseline play
+at the same time, ``--repeat`` rounds; each round prints the p99 ratio, with the load average,
+and the median of the rounds is the figure (goal: at most 1.5x).
 """
 
 from __future__ import annotations

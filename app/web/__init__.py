@@ -35,7 +35,7 @@ def register(app: Flask) -> None:
 
     for module in (menu, setup, play, lan, scores, admin, events, history):
         app.register_blueprint(module.bp)
-    if setting("BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
+    if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
         from . import bench
 
         app.register_blueprint(bench.bp)

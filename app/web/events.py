@@ -178,18 +178,13 @@ def deliver_on_this_machine(app: Flask, messages: list[Message]) -> None:
     """SQLite: to this process's streams, then to the other worker processes' doorbells."""
     hub = app.extensions.get(HUB)
     own = None
-    woken = False
     if hub is not None:
         for message in messages:
-            woken = hub.deliver(message) or woken
+            hub.deliver(message)
         transport = hub.transport
         own = transport.bell_name if isinstance(transport, SqliteWatcher) else None
     if app.config.get("EVENTS_DOORBELL", True):
         Doorbell.for_app(app).ring([m.encode().encode() for m in messages], skip=own)
-    if woken:
-        # Under gevent this process's streams are greenlets of the same thread: let them send now,
-        # not after the request that made the change has rendered its answer.
-        time.sleep(0)
 
 
 # -- the streams of this process -------------------------------------------------------------------
@@ -260,21 +255,19 @@ class Hub:
         with self.lock:
             return {slug: channel.version for slug, channel in self.channels.items()}
 
-    def deliver(self, message: Message) -> bool:
-        """Wake the streams of the message's game; whether there were any to wake."""
+    def deliver(self, message: Message) -> None:
         with self.lock:
             channel = self.channels.get(message.slug)
             if channel is None:
-                return False
+                return
             if message.version is not None:
                 if message.version <= channel.version:
-                    return False
+                    return
                 channel.version = message.version
             else:
                 channel.heard += 1
                 channel.recent.append((channel.heard, message.event, message.data))
             channel.wake.notify_all()
-            return True
 
     def wake(self, slug: str) -> None:
         with self.lock:
