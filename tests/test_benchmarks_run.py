@@ -31,6 +31,7 @@ RUNS = {
                   ["live tables' peak RSS / the minimal app's", "load average"]),
     "points_bot.py": (["--deals", "4"], []),
     "points_evaluator.py": (["--hands", "40", "--deals", "2", "--repeat", "1"], []),
+    "request_cpu.py": (["--actions", "5", "--repeat", "1"], ["the minimal POST", "load average"]),
     "replays.py": (["--repeat", "1", "--short", "10", "--long", "60"], ["ratio", "load average"]),
     "rummy_bot.py": (["--games", "4"], []),
     "rummy_hands.py": (["--repeat", "1", "--games", "2"], []),
