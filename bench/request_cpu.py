@@ -49,16 +49,23 @@ def measure(root: str, actions: int) -> dict[str, float]:
     app = create_app(Config, instance_path=str(folder / "instance"), SQLALCHEMY_DATABASE_URI=url,
                      DECKS_FOLDER=os.path.join(root, "decks"), ADMIN_PASSWORD="request-cpu")
     host, bob = Player(app), Player(app)
-    slug = host.start_game(["Ann", "Bob"], deck="ai_showcase.deck", devices=["here", "own"])
-    bob.join_seat(slug, 1)
+    games = 0
+
+    def new_game() -> str:
+        nonlocal games
+        games += 1  # (a finished game's names are on the score table: new ones each game)
+        slug = host.start_game([f"Ann{games}", f"Bob{games}"], deck="ai_showcase.deck", devices=["here", "own"])
+        bob.join_seat(slug, 1)
+        return slug
+
+    slug = new_game()
     players = {0: host, 1: bob}
     times: dict[str, list[float]] = {"action": [], "refresh": [], "minimal": []}
     while len(times["action"]) < actions:
         state, version = host.state(slug)
         choice = sensible_move(state)
         if choice is None:  # the game is over: the next one
-            slug = host.start_game(["Ann", "Bob"], deck="ai_showcase.deck", devices=["here", "own"])
-            bob.join_seat(slug, 1)
+            slug = new_game()
             continue
         seat = mover(state)
         player = players[seat] if seat is not None else host
