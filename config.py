@@ -35,6 +35,9 @@ class Config:
     SESSION_COOKIE_HTTPONLY = True
     SESSION_COOKIE_SAMESITE = "Lax"
     PERMANENT_SESSION_LIFETIME = 60 * 60 * 24 * 30
+    # The cookie (a player's seats) is sent again, with a new expiry, on each visit of a page
+    # (app/web/__init__.py, keep_seats_on_visits), not with every action and live refresh.
+    SESSION_REFRESH_EACH_REQUEST = False
     WTF_CSRF_TIME_LIMIT = None  # a table can stay open all evening
     # instance/scores.csv follows the score table in the background, at most once per this many
     # seconds (app/scores_file.py): a game's end does not wait for it.

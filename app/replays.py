@@ -288,10 +288,15 @@ def first_action_at(record: GameRecord) -> datetime | None:
                              .order_by(ActionRecord.version).limit(1))
 
 
+# Built once (every live refresh asks it): the actions between two versions, counted up to a limit.
+ACTIONS_BETWEEN = sa.select(sa.func.count()).select_from(
+    sa.select(ActionRecord.id).where(
+        ActionRecord.game_id == sa.bindparam("game"), ActionRecord.version > sa.bindparam("after"),
+        ActionRecord.version <= sa.bindparam("upto")).limit(MAX_PACED_STEPS + 1).subquery())
+
+
 def count_actions(record: GameRecord, after_version: int, upto_version: int) -> int:
     """How many logged actions made the versions after ``after_version`` up to ``upto_version``
     (counted up to ``MAX_PACED_STEPS + 1``: a browser further behind is not shown them paced)."""
-    rows = sa.select(ActionRecord.id).where(
-        ActionRecord.game_id == record.id, ActionRecord.version > max(after_version, 0),
-        ActionRecord.version <= upto_version).limit(MAX_PACED_STEPS + 1).subquery()
-    return db.session.scalar(sa.select(sa.func.count()).select_from(rows))
+    return db.session.scalar(ACTIONS_BETWEEN, {"game": record.id, "after": max(after_version, 0),
+                                               "upto": upto_version})

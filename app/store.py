@@ -32,6 +32,7 @@ import hmac
 import json
 import re
 import secrets
+from collections import OrderedDict
 
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
@@ -44,7 +45,7 @@ import app.games  # noqa: F401  (registers every game)
 
 from .core import registry
 from .core.cards import Card
-from .core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome
+from .core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome, SeatResult
 from .database import IMMEDIATE, release_write_turn, take_write_turn
 from .extensions import db
 from .models import FINISHED, PLAYING, ActionRecord, GameRecord, Snapshot, utcnow
@@ -125,7 +126,35 @@ def dump_state(state: GameState) -> str:
 
 
 def load_state(record: GameRecord) -> GameState:
+    """The record's state, parsed: a new object of the caller's own, to change at will."""
     return definition_of(record).from_dict(json.loads(record.state))
+
+
+# The states this process wrote or showed last, parsed, by their stored text: after a move every
+# other browser at the table fetches its fragment of the state the move wrote, and parsing it
+# again for each would be most of what reading the table costs. A state found here is shared by
+# every request that shows it, so it is only looked at (its view, its moves, its results), never
+# changed: whoever changes a game loads its own (``load_state``).
+SHOWN_STATES = 32
+_shown: OrderedDict[tuple[str, str], GameState] = OrderedDict()
+
+
+def shown_state(record: GameRecord) -> GameState:
+    """The record's state to show, not to change (see ``_shown``)."""
+    key = (record.kind, record.state)
+    state = _shown.get(key)
+    if state is None:
+        state = load_state(record)
+        remember_shown(key, state)
+    else:
+        _shown.move_to_end(key)
+    return state
+
+
+def remember_shown(key: tuple[str, str], state: GameState) -> None:
+    _shown[key] = state
+    while len(_shown) > SHOWN_STATES:
+        _shown.popitem(last=False)
 
 
 def options_of(record: GameRecord) -> dict:
@@ -141,18 +170,21 @@ def stacked_deck_of(record: GameRecord) -> list[Card] | None:
     return [deck.parse(card_id) for card_id in record.deck_cards.split()]
 
 
-def results_data(state: GameState) -> list[dict]:
-    """A finished game's results as a game row keeps them: [{seat, name, won, score}]."""
-    return [{"seat": r.seat, "name": state.label(r.seat), "won": r.won, "score": r.score} for r in state.results()]
+def results_data(state: GameState, results: Sequence[SeatResult] | None = None) -> list[dict]:
+    """A finished game's results as a game row keeps them: [{seat, name, won, score}].
+    ``results``: ``state.results()``, if the caller has them already."""
+    results = state.results() if results is None else results
+    return [{"seat": r.seat, "name": state.label(r.seat), "won": r.won, "score": r.score} for r in results]
 
 
-def state_columns(record: GameRecord, game: GameState) -> dict[str, Any]:
+def state_columns(record: GameRecord, game: GameState,
+                  results: Sequence[SeatResult] | None = None) -> dict[str, Any]:
     """The columns of ``record`` that follow its state ``game``: the state and the headline, and
-    once the game is over its results, and the finished status and time if the row still says
-    it is being played."""
+    once the game is over its results (``results``: ``game.results()``, if the caller has them),
+    and the finished status and time if the row still says it is being played."""
     values: dict[str, Any] = {"state": dump_state(game), "headline": headline(game)}
     if game.is_over():
-        values["results"] = json.dumps(results_data(game))
+        values["results"] = json.dumps(results_data(game, results))
         if record.status == PLAYING:
             values.update(status=FINISHED, finished_at=utcnow())
     return values
@@ -175,16 +207,17 @@ def new_record(definition: GameDefinition, dealt: GameState, *, options: Mapping
     return GameRecord(**values)
 
 
-def insert_game(record: GameRecord, game: GameState, actions: list[Outcome]) -> None:
+def insert_game(record: GameRecord, game: GameState, actions: list[Outcome], *,
+                results: Sequence[SeatResult] | None = None) -> None:
     """Add the new game ``record`` in the caller's write transaction: its state ``game`` after
     ``actions`` (applied to the state as dealt, each making a version) and their log. The log's
     lines before the actions' (the deal's) are the game's ``opening_log``: ``game`` holds every
-    line since it was dealt."""
+    line since it was dealt. ``results``: the over game's ``results()``, if the caller has them."""
     if len(actions) > MAX_ACTIONS:
         raise ActionLogFull()
     first_line = game.log_total - sum(len(outcome.events) for outcome in actions)
     record.opening_log = json.dumps(game.log[:max(0, first_line - game.log_before)], separators=(",", ":"))
-    for key, value in state_columns(record, game).items():
+    for key, value in state_columns(record, game, results).items():
         setattr(record, key, value)
     record.version = 1 + len(actions)
     record.steps = len(actions)
@@ -308,8 +341,7 @@ def keep_snapshots(record: GameRecord, before: int, after: int, version: int, st
 
 def headline(state: GameState) -> str:
     """Where a game stands, in a few words, for lists of games: "Round 2 of 3, Ann's turn"."""
-    view = state.view(None)
-    text = view.get("stage") or ""
+    text = state.stage()
     turn = state.to_move()
     if state.is_over():
         text = "Game over"
@@ -366,6 +398,14 @@ def transaction(function: F) -> F:
     return in_one_transaction  # type: ignore[return-value]
 
 
+# The writes of every action, built once: the game's row (its SET clause is the parameters given,
+# besides the two below) and the action log's rows.
+GAMES = GameRecord.__table__
+UPDATE_GAME = GAMES.update().where(GAMES.c.id == sa.bindparam("row_id"),
+                                   GAMES.c.version == sa.bindparam("read_version"))
+INSERT_ACTIONS = sa.insert(ActionRecord.__table__)
+
+
 def lock_game(slug: str) -> GameRecord | None:
     if not valid_slug(slug):
         return None
@@ -380,9 +420,7 @@ def save_private(record: GameRecord, game: GameState) -> None:
     (a replay needs none of it), and ``updated_at`` stays (the idle rule counts from the last
     move of the game). Nobody else's screen shows it, so no change is announced."""
     state = dump_state(game)
-    games = GameRecord.__table__
-    result = db.session.execute(
-        sa.update(games).where(games.c.id == record.id, games.c.version == record.version).values(state=state))
+    result = db.session.execute(UPDATE_GAME, {"row_id": record.id, "read_version": record.version, "state": state})
     if result.rowcount != 1:
         db.session.rollback()
         raise ConcurrentUpdate(record.slug)
@@ -395,17 +433,20 @@ def save_private(record: GameRecord, game: GameState) -> None:
     set_committed_value(record, "state", state)
 
 
-def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome], **changes) -> int:
+def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome], *,
+              results: Sequence[SeatResult] | None = None, **changes) -> int:
     """Store ``game`` (if given) and other column ``changes`` as the next version of ``record``,
     log the ``actions`` (the outcomes of the applied actions, in order), and commit. Returns the
     new version. The row's status follows the state: finished once the game is over
-    (``state_columns``).
+    (``state_columns``; ``results``: the over game's ``results()``, if the caller has them).
 
     The UPDATE matches only the version that was read, so it can never overwrite a newer state;
     the action log's unique (game, version) is a second guard.
 
     After the commit ``record`` holds what was just written (it is not expired), so the caller
-    can answer from it and from ``game`` without reading the row back and parsing it again."""
+    can answer from it and from ``game`` without reading the row back and parsing it again; and
+    the browsers that fetch the table after it get ``game`` as it is (``shown_state``): the caller
+    changes it no more."""
     slug, read_version, read_steps = record.slug, record.version, record.steps
     if read_steps + len(actions) > MAX_ACTIONS:
         raise ActionLogFull()
@@ -416,10 +457,9 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
     if actions:
         values["steps"] = read_steps + len(actions)
     if game is not None:
-        values.update(state_columns(record, game))
-    games = GameRecord.__table__  # plain SQL statements: the ORM is told below
-    result = db.session.execute(
-        sa.update(games).where(games.c.id == record.id, games.c.version == read_version).values(**values))
+        values.update(state_columns(record, game, results))
+    # a plain SQL statement: the ORM is told below
+    result = db.session.execute(UPDATE_GAME, {"row_id": record.id, "read_version": read_version, **values})
     if result.rowcount != 1:
         db.session.rollback()
         raise ConcurrentUpdate(slug)
@@ -439,6 +479,8 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
         session.expire_on_commit = True
     for key, value in values.items():  # the UPDATE above bypassed the ORM: tell the record
         set_committed_value(record, key, value)
+    if game is not None:
+        remember_shown((record.kind, values["state"]), game)
     return new_version
 
 
@@ -454,7 +496,7 @@ def log_actions(record: GameRecord, from_version: int, actions: list[Outcome], f
                          "action": json.dumps(definition.action_to_dict(outcome.action)),
                          "events": json.dumps(outcome.events, separators=(",", ":")), "line": line})
             line += len(outcome.events)
-        db.session.execute(sa.insert(ActionRecord.__table__), rows)
+        db.session.execute(INSERT_ACTIONS, rows)
 
 
 def log_lines(record: GameRecord, start: int, end: int) -> list[Event]:

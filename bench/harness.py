@@ -52,6 +52,83 @@ def bench_server(workers: int = 2, prefix: str = "mason-bench-", env: dict | Non
                       access_log=access_log, admin_password=ADMIN_PASSWORD, events_max_seconds=3600, prefix=prefix)
 
 
+class BaselineServer(LiveServer):
+    """The baseline of the web benchmarks: bench/minimal_app.py (a minimal Flask +
+    Flask-SQLAlchemy app) served by gunicorn with exactly the settings ``make run`` serves the
+    table with (``app.serve.gunicorn_command``), on a free port, its SQLite file in a temporary
+    folder; pids, CPU time and memory from /proc as for the table's server."""
+
+    def __init__(self, workers: int = 2, prefix: str = "minimal-bench-", access_log: bool | str = False):
+        super().__init__(workers=workers, prefix=prefix, access_log=access_log)
+        self.database = str(self.instance / "minimal.db")
+        self.env.update(MINIMAL_DATABASE=self.database, MINIMAL_BELLS=str(self.instance / "bells"),
+                        PYTHONPATH=os.pathsep.join([ROOT, HERE]))
+        self.needs_upgrade = False
+
+    def start(self, timeout: float = 60.0, upgrade: bool | None = None) -> None:
+        import subprocess
+        import urllib.request
+
+        from app.serve import gunicorn_command
+
+        subprocess.run([sys.executable, os.path.join(HERE, "minimal_app.py"), self.database], check=True,
+                       env=self.env)
+        with open(self.log_path, "ab") as log:
+            self.process = subprocess.Popen(gunicorn_command(self.port, self.workers, "minimal_app:app", HERE),
+                                            cwd=HERE, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the baseline server exited at start:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
+                    if response.status == 200 and len(self.worker_pids()) >= self.workers:
+                        return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"the baseline server did not answer within {timeout}s:\n{self.log()}")
+
+
+def baseline_server(workers: int = 2, access_log: bool | str = False) -> BaselineServer:
+    """bench/minimal_app.py, served as `make run` serves the table (see ``BaselineServer``)."""
+    return BaselineServer(workers, access_log=access_log)
+
+
+SERVER_TIME_FORMAT = "%(m)s %(U)s %(s)s %(D)s"  # gunicorn's own time of each request, in microseconds
+
+
+class ServerTimes:
+    """The requests a server logged (``SERVER_TIME_FORMAT``) since the last ``read``:
+    (method, path, seconds from reading the request to sending the answer)."""
+
+    def __init__(self, server: LiveServer):
+        self.path = server.access_log
+        self.offset = 0
+
+    def read(self) -> list[tuple[str, str, float]]:
+        try:
+            with open(self.path, "rb") as log:
+                log.seek(self.offset)
+                data = log.read()
+        except OSError:
+            return []
+        end = data.rfind(b"\n") + 1  # (a line being written is read next time)
+        self.offset += end
+        found = []
+        for entry in data[:end].decode(errors="replace").splitlines():
+            parts = entry.split()
+            if len(parts) == 4 and parts[3].isdigit():
+                found.append((parts[0], parts[1], int(parts[3]) / 1e6))
+        return found
+
+
+def load_average() -> str:
+    """The machine's load average (1, 5, 15 minutes), printed beside every figure."""
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 # -- setting up a table through the forms -----------------------------------------------------------
 
 

@@ -1,126 +1,52 @@
-"""Actions under load (issue 6; a benchmark, not a test): per-action latency and actions per
-second with T tables playing at once, against a baseline measured in the same run.
+"""Actions under load (a benchmark, not a test): what a table action costs the server, and the
+latency players feel with T tables playing, each as a ratio to a minimal Flask app's POST
+measured in the same run.
 
-    .venv/bin/python bench/load.py [--tables 1,10,50,100] [--seconds 12] [--think 1.0]
+    .venv/bin/python bench/load.py [--tables 10,50] [--seconds 10] [--think 1.0] [--repeat 3]
 
-The server is started as the README serves it (``flask db upgrade``, then ``python -m
-app.serve``: gunicorn with gevent workers, WORKERS=2, ADMIN_PASSWORD set) on a free port, with
-the SQLite file in a temporary instance folder. Every table is set up through the real forms
-(CSRF tokens, Menu A, Menu B seats, session cookies), a third of each kind:
+Two servers, both served the way `make run` serves the table (gunicorn, gevent workers,
+WORKERS=2; ``app.serve.gunicorn_command``), each with its SQLite file in a temporary folder:
 
-- hot-seat: 2 players on one browser (one cookie jar); every turn starts with the hand-over
-  screen and its "show my hand" POST (/reveal);
-- LAN, 2 players: the host plays seat 1 on their browser, seat 2 joins on its own browser with
-  the join code shown on the host's table (POST /join);
-- LAN, 3 players: the same with two joined browsers.
+- the card table (``flask db upgrade``, then ``python -m app.serve``), its tables set up through
+  the real forms (CSRF tokens, Menu A, Menu B seats, session cookies), a third of each kind:
+  hot-seat (2 players on one browser; every turn starts with the hand-over's "show my hand" POST),
+  LAN 2 players and LAN 3 players (the others joined with the code shown on the host's table).
+  Players take real turns through the table form as htmx sends it (each move the game's computer
+  player's choice, tests/support/moves.py); after each action every other browser at the table
+  fetches its fragment (GET /table?since=V), what an open table page does on its live event
+  (``--refresh turn``: only the browser whose turn it is);
+- the baseline, bench/minimal_app.py: a minimal Flask + Flask-SQLAlchemy app whose POST reads one
+  row and writes it (one small write a request), one client per table.
 
-Players take real turns through the table form as htmx sends it (HX-Request, the #table
-fragment comes back), each move the game's computer player's choice on the game as the server
-stored it (tests/support/moves.py: draw, lay down what the hand allows, discard); at a round's
-end "Deal round",
-at the game's end a rematch (the others follow it). When a turn passes to another browser, that
-browser fetches its fragment (GET /table?since=V, what htmx does on the live event): a
-"refresh", timed too. An action is any table form POST (draw, lay down, discard, next round,
-reveal); its latency is from sending the request to having read the whole response.
+For each T (the first T tables), ``--repeat`` rounds, the table and the baseline taking turns
+(which goes first alternates), each round:
+1. paced: every player (and every baseline client) thinks 0.5x-1.5x ``--think`` seconds before
+   each request, for ``--seconds``: the latency players feel with T tables playing;
+2. flat out: no think time, one request in flight per table: requests a second.
 
-For each T (the first T tables; all are set up at the start):
-1. paced: every player thinks 0.5x-1.5x ``--think`` seconds before each action (a fast human),
-   for ``--seconds``: the latency players feel with T tables playing (target: p99 < 25 ms at 50);
-2. flat out: no think time, one request in flight per table (concurrency T): actions per second;
-3. baseline, flat out at the same concurrency T: POST /bench/row/<slug> (app/web/bench.py,
-   registered because the server gets MASON_BENCH_ROUTES=1) reads one SQLite row and writes it,
-   with the same session cookie and CSRF check. Half is measured before the flat-out actions and
-   half after, so drift of the shared machine shows in both. Target: actions/s at least half the
-   baseline's requests/s.
-
-The server's own CPU time (user+system of the gunicorn workers, from /proc) per request is
-printed as well: unlike wall-clock time it hardly depends on what else runs on the machine.
-Figures are printed, never asserted.
+Printed for each round, with the machine's load average, and as the median of the rounds:
+- server CPU (user+system of the workers, from /proc: what other processes do hardly changes
+  it) per request, actions and the refreshes they cause, against the baseline's per POST
+  (goal: at most 1.3x), and per action with its refreshes counted in;
+- paced action p99 against the paced baseline POST's p99 (goal at T = 50: at most 2x);
+- flat-out actions a second against baseline POSTs a second.
+Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import statistics
 import subprocess
 import sys
+import threading
 import time
 
-# bench/harness.py: the server, browsers, pages and tables the benchmarks share
-from harness import ACTION_KINDS, KINDS, LiveServer, Stats, Table, bench_server, figures, run_all, set_up_tables
-
-TARGET_P99_MS = 25.0
-TARGET_RATIO = 0.5
-
-
-# -- the baseline client -------------------------------------------------------------------------
-
-
-def row_baseline(table: Table, stats: Stats, until: float) -> None:
-    """The baseline client: the table's host browser posts the one-row read+write route."""
-    try:
-        while time.monotonic() < until:
-            answer = table.host.post(f"/bench/row/{table.slug}", {})
-            if answer.status != 200:
-                raise RuntimeError(f"baseline: {answer.status}\n{answer.body[:500]}")
-            stats.add("row", answer.seconds)
-    except Exception as error:
-        stats.errors.append(f"baseline {table.number}: {type(error).__name__}: {error}")
-
-
-# -- figures ------------------------------------------------------------------------------------
-
-
-def line(label: str, values: list[float], seconds: float | None = None, cpu: float | None = None) -> str:
-    f = figures(values)
-    if "p50" not in f:
-        return f"  {label:<22} n={f['n']} (too few)"
-    text = f"  {label:<22} n={f['n']:<6} p50 {f['p50']:6.1f} ms  p99 {f['p99']:6.1f} ms  max {f['max']:6.1f} ms"
-    if seconds:
-        text += f"  {f['n'] / seconds:7.1f}/s"
-    if cpu is not None and f["n"]:
-        text += f"  server CPU {1000 * cpu / f['n']:.2f} ms each"
-    return text
-
-
-class Phase:
-    """One measured phase: its stats, wall time and the server's CPU seconds."""
-
-    def __init__(self, server: LiveServer):
-        self.server = server
-        self.stats = Stats()
-        self.seconds = 0.0
-        self.cpu = 0.0
-
-    def run(self, tables: list[Table], work, *args) -> "Phase":
-        cpu = self.server.cpu_seconds()
-        self.seconds += run_all(tables, work, self.stats, *args)
-        self.cpu += self.server.cpu_seconds() - cpu
-        return self
-
-    def count(self, *kinds: str) -> int:
-        return len(self.stats.all(*kinds))
-
-    def rate(self, *kinds: str) -> float:
-        return self.count(*kinds) / self.seconds if self.seconds else 0.0
-
-
-def measure(server: LiveServer, tables: list[Table], seconds: float, think: float,
-            profile: str | None = None) -> dict:
-    """The paced, baseline and flat-out phases for these tables (see the module docstring)."""
-    paced = Phase(server).run(tables, Table.play, time.monotonic() + seconds, think)
-    baseline = Phase(server)
-    flat = Phase(server)
-    baseline.run(tables, row_baseline, time.monotonic() + seconds / 2)
-    spies = start_profiles(server, seconds, profile, len(tables)) if profile else []
-    flat.run(tables, Table.play, time.monotonic() + seconds, 0.0)
-    for spy in spies:
-        spy.wait()
-    baseline.run(tables, row_baseline, time.monotonic() + seconds / 2)
-    if spies:
-        print_profile([spy.args[spy.args.index("-o") + 1] for spy in spies])
-    return {"paced": paced, "flat": flat, "baseline": baseline}
-
+# bench/harness.py: the servers, browsers, pages and tables the benchmarks share
+from harness import (ACTION_KINDS, KINDS, SERVER_TIME_FORMAT, Browser, LiveServer, ServerTimes, Stats, Table,
+                     baseline_server, bench_server, figures, load_average, set_up_tables)
 
 # -- profiling the workers (--py-spy) -------------------------------------------------------------
 
@@ -162,100 +88,220 @@ def print_profile(paths: list[str], top: int = 25) -> None:
         print(f"    {100 * count / max(1, total):5.1f}%  {key}")
 
 
-def report(count: int, phases: dict, think: float) -> dict:
-    paced, flat, baseline = phases["paced"], phases["flat"], phases["baseline"]
-    all_kinds = ACTION_KINDS + ("refresh",)
-    print(f"\nT = {count} tables, concurrency {count}")
-    print(f" paced (think {think:.1f} s): {paced.rate(*ACTION_KINDS):.1f} actions/s over {paced.seconds:.1f} s")
-    print(line("actions", paced.stats.all(*ACTION_KINDS), paced.seconds))
-    for kind in all_kinds:
-        if paced.count(kind) >= 20:
-            print(line(f"  {kind}", paced.stats.all(kind)))
-    server_ms = 1000 * paced.cpu / max(1, paced.count(*all_kinds))
-    print(f"  server CPU {server_ms:.2f} ms per request (actions and refreshes)")
-    print(f" flat out: {flat.rate(*ACTION_KINDS):.1f} actions/s, {flat.rate(*all_kinds):.1f} requests/s "
-          f"(with refreshes) over {flat.seconds:.1f} s")
-    print(line("actions", flat.stats.all(*ACTION_KINDS), flat.seconds))
-    print(line("refreshes", flat.stats.all("refresh"), flat.seconds))
-    print(f"  server CPU {1000 * flat.cpu / max(1, flat.count(*all_kinds)):.2f} ms per request")
-    print(f" baseline (read + write one row), flat out: {baseline.rate('row'):.1f} requests/s")
-    print(line("row", baseline.stats.all("row"), baseline.seconds, baseline.cpu))
-    result = {"T": count, "paced": figures(paced.stats.all(*ACTION_KINDS)),
-              "flat": figures(flat.stats.all(*ACTION_KINDS)), "base": figures(baseline.stats.all("row")),
-              "flat_rate": flat.rate(*ACTION_KINDS), "base_rate": baseline.rate("row"),
-              "paced_rate": paced.rate(*ACTION_KINDS)}
-    if result["base_rate"]:
-        ratio = result["flat_rate"] / result["base_rate"]
-        result["ratio"] = ratio
-        print(f" ratio: actions/s / baseline requests/s = {ratio:.2f} "
-              f"(target >= {TARGET_RATIO}: {'meets' if ratio >= TARGET_RATIO else 'MISSES'})")
-        if "p50" in result["flat"] and "p50" in result["base"]:
-            print(f"        flat-out latency action/baseline: p50 {result['flat']['p50'] / result['base']['p50']:.2f}x, "
-                  f"p99 {result['flat']['p99'] / result['base']['p99']:.2f}x")
-    errors = [e for phase in phases.values() for e in phase.stats.errors]
-    for error in errors[:10]:
-        print(f" ERROR {error}")
-    result["errors"] = len(errors)
+GOAL_CPU = 1.3  # server CPU per request, at most this times the minimal POST's
+GOAL_P99 = 2.0  # paced action p99 at 50 tables, at most this times the minimal POST's
+GOAL_P99_TABLES = 50
+
+
+class BaselineClient:
+    """One baseline client per table: POST /row/r<number> to the minimal app."""
+
+    def __init__(self, server: LiveServer, number: int):
+        self.browser = Browser(server.url, f"base{number}", keep_alive=True)
+        self.path = f"/row/r{number}"
+        self.random = random.Random(number)
+
+    def play(self, stats: Stats, until: float, think: float) -> None:
+        try:
+            while time.monotonic() < until:
+                if think:
+                    time.sleep(self.random.uniform(0.5 * think, 1.5 * think))
+                answer = self.browser.post(self.path, {}, csrf=False)
+                if answer.status != 200:
+                    raise RuntimeError(f"baseline: {answer.status}\n{answer.body[:500]}")
+                stats.add("row", answer.seconds)
+        except Exception as error:
+            stats.errors.append(f"baseline {self.path}: {type(error).__name__}: {error}")
+
+    def close(self) -> None:
+        self.browser.close()
+
+
+class Phase:
+    """One measured phase of one server: its stats, wall time, its workers' CPU seconds, the
+    server's own time of each request (its access log), and the load average at its end."""
+
+    def __init__(self, server: LiveServer):
+        self.server = server
+        self.stats = Stats()
+        self.seconds = 0.0
+        self.cpu = 0.0
+        self.served: list[tuple[str, str, float]] = []
+        self.load = ""
+        self.times = ServerTimes(server)
+
+    def begin(self) -> None:
+        self.times.read()  # (what came before is not this phase's)
+        self._cpu = self.server.cpu_seconds()
+
+    def end(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.cpu = self.server.cpu_seconds() - self._cpu
+        self.served = self.times.read()
+        self.load = load_average()
+
+    def count(self, *kinds: str) -> int:
+        return len(self.stats.all(*kinds))
+
+    def rate(self, *kinds: str) -> float:
+        return self.count(*kinds) / self.seconds if self.seconds else 0.0
+
+    def server_seconds(self, method: str, *endings: str) -> list[float]:
+        return [seconds for m, path, seconds in self.served
+                if m == method and (not endings or path.endswith(endings))]
+
+
+def run_phases(groups: list[tuple[Phase, list]], seconds: float, think: float) -> None:
+    """Every client of every group at once, a thread each, for ``seconds``."""
+    until = time.monotonic() + seconds
+    threads = [threading.Thread(target=type(client).play, args=(client, phase.stats, until, think), daemon=True)
+               for phase, clients in groups for client in clients]
+    for phase, _clients in groups:
+        phase.begin()
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for phase, _clients in groups:
+        phase.end(time.monotonic() - started)
+
+
+def ms(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def one_round(number: int, server: LiveServer, base: LiveServer, tables: list[Table], clients: list,
+              seconds: float, think: float, spy: str | None) -> dict:
+    """The paced phase (the tables and the baseline's clients at once: the same machine, the same
+    moment), then the flat-out phases of each in turn (which goes first alternates)."""
+    phases = {"paced table": Phase(server), "paced base": Phase(base)}
+    run_phases([(phases["paced table"], tables), (phases["paced base"], clients)], seconds, think)
+    order = ("table", "base") if number % 2 == 0 else ("base", "table")
+    for who in order:
+        phase = phases[f"flat {who}"] = Phase(server if who == "table" else base)
+        spies = start_profiles(server, seconds, spy, len(tables)) if spy and who == "table" else []
+        run_phases([(phase, tables if who == "table" else clients)], seconds, 0.0)
+        for process in spies:
+            process.wait()
+        if spies:
+            print_profile([p.args[p.args.index("-o") + 1] for p in spies])
+    return phases
+
+
+def p99(values: list[float]) -> float:
+    return figures(values).get("p99", 0.0)
+
+
+def round_figures(phases: dict[str, Phase]) -> dict:
+    kinds = ACTION_KINDS + ("refresh",)
+    paced, base = phases["paced table"], phases["paced base"]
+    flat, flat_base = phases["flat table"], phases["flat base"]
+    actions, requests, posts = paced.count(*ACTION_KINDS), paced.count(*kinds), base.count("row")
+    result = {"actions": actions, "requests": requests, "posts": posts,
+              "cpu_request": 1000 * paced.cpu / max(1, requests), "cpu_action": 1000 * paced.cpu / max(1, actions),
+              "cpu_post": 1000 * base.cpu / max(1, posts),
+              "p99": p99(paced.stats.all(*ACTION_KINDS)), "p50": figures(paced.stats.all(*ACTION_KINDS)).get("p50", 0.0),
+              "base_p99": p99(base.stats.all("row")), "base_p50": figures(base.stats.all("row")).get("p50", 0.0),
+              "server_p99": p99(paced.server_seconds("POST", "/act", "/reveal")),
+              "server_refresh_p99": p99(paced.server_seconds("GET", "/table")),
+              "server_base_p99": p99(base.server_seconds("POST")),
+              "flat_rate": flat.rate(*ACTION_KINDS), "flat_requests": flat.rate(*kinds),
+              "base_rate": flat_base.rate("row"),
+              "errors": [e for phase in phases.values() for e in phase.stats.errors],
+              "loads": [phase.load for phase in phases.values()]}
+    result["cpu_ratio"] = result["cpu_request"] / result["cpu_post"] if result["cpu_post"] else 0.0
+    result["cpu_action_ratio"] = result["cpu_action"] / result["cpu_post"] if result["cpu_post"] else 0.0
+    result["p99_ratio"] = result["p99"] / result["base_p99"] if result["base_p99"] else 0.0
+    result["server_p99_ratio"] = result["server_p99"] / result["server_base_p99"] if result["server_base_p99"] else 0.0
+    result["rate_ratio"] = result["flat_rate"] / result["base_rate"] if result["base_rate"] else 0.0
     return result
+
+
+def print_round(number: int, r: dict) -> None:
+    print(f"  round {number + 1} (load average {r['loads'][0]} ... {r['loads'][-1]})")
+    print(f"    paced, at once: {r['actions']} actions + {r['requests'] - r['actions']} refreshes; "
+          f"{r['posts']} baseline POSTs")
+    print(f"    server CPU per request {ms(r['cpu_request'])} ms, per action with its refreshes "
+          f"{ms(r['cpu_action'])} ms; baseline per POST {ms(r['cpu_post'])} ms: "
+          f"{r['cpu_ratio']:.2f}x ({r['cpu_action_ratio']:.2f}x per action)")
+    print(f"    paced latency p50 / p99 at the client: actions {r['p50']:.1f} / {r['p99']:.1f} ms, baseline "
+          f"{r['base_p50']:.1f} / {r['base_p99']:.1f} ms: p99 {r['p99_ratio']:.2f}x")
+    print(f"    paced p99 in the server (gunicorn's own time): actions {r['server_p99']:.1f} ms (refreshes "
+          f"{r['server_refresh_p99']:.1f}), baseline {r['server_base_p99']:.1f} ms: {r['server_p99_ratio']:.2f}x")
+    print(f"    flat out: {r['flat_rate']:.0f} actions/s ({r['flat_requests']:.0f} requests/s with refreshes), "
+          f"baseline {r['base_rate']:.0f} POSTs/s: {r['rate_ratio']:.2f}")
+    for error in r["errors"][:5]:
+        print(f"    ERROR {error}")
+
+
+def verdict(value: float, goal: float) -> str:
+    return f"goal <= {goal}x: {'met' if value <= goal else 'NOT met'}"
+
+
+def summary(count: int, rounds: list[dict]) -> dict:
+    median = {key: statistics.median(r[key] for r in rounds)
+              for key in ("cpu_ratio", "cpu_action_ratio", "p99_ratio", "server_p99_ratio", "rate_ratio",
+                          "cpu_request", "cpu_post")}
+    print(f" T = {count}, median of {len(rounds)} rounds (load average now {load_average()}):")
+    print(f"   server CPU per request / minimal POST: {median['cpu_ratio']:.2f}x "
+          f"({ms(median['cpu_request'])} / {ms(median['cpu_post'])} ms; {verdict(median['cpu_ratio'], GOAL_CPU)}); "
+          f"per action with its refreshes {median['cpu_action_ratio']:.2f}x")
+    p99_goal = verdict(median["p99_ratio"], GOAL_P99) if count == GOAL_P99_TABLES else f"goal at T = {GOAL_P99_TABLES}"
+    print(f"   paced action p99 / minimal POST p99, at the client: {median['p99_ratio']:.2f}x ({p99_goal})")
+    print(f"   the same in the server (gunicorn's time, no client in it): {median['server_p99_ratio']:.2f}x")
+    print(f"   flat-out actions/s / minimal POSTs/s: {median['rate_ratio']:.2f}")
+    return {"T": count, **median, "errors": sum(len(r["errors"]) for r in rounds)}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", default="1,10,50,100", help="comma-separated table counts T")
-    parser.add_argument("--seconds", type=float, default=12.0, help="length of each phase")
+    parser.add_argument("--tables", default="10,50", help="comma-separated table counts T")
+    parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time (s) of the paced phase")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds per T (the median is reported)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--refresh", choices=("all", "turn"), default="all",
                         help="after an action, every other browser at the table fetches its fragment "
                              "(all: what open table pages do) or only the one whose turn it is (turn)")
     parser.add_argument("--py-spy", metavar="FOLDER", help="profile the workers with py-spy during each "
-                        "flat-out phase; the stacks go to FOLDER, a summary is printed")
+                        "flat-out phase of the table; the stacks go to FOLDER, a summary is printed")
     args = parser.parse_args()
     counts = [int(part) for part in args.tables.split(",") if part.strip()]
 
-    server = bench_server(args.workers, prefix="mason-load-bench-")
-    print(f"Starting the server as the README serves it: gunicorn, gevent, {args.workers} workers, "
-          f"SQLite in {server.instance}, {server.url}", flush=True)
+    server = bench_server(args.workers, prefix="mason-load-bench-", access_log=SERVER_TIME_FORMAT)
+    base = baseline_server(args.workers, access_log=SERVER_TIME_FORMAT)
+    print(f"The table and the minimal app, each served as `make run` serves the table: gunicorn, gevent, "
+          f"{args.workers} workers, SQLite (load average {load_average()})", flush=True)
     server.start()
-    results = []
+    base.start()
+    summaries = []
     tables: list[Table] = []
+    clients: list[BaselineClient] = []
     try:
         started = time.monotonic()
         tables = set_up_tables(server, max(counts))
+        clients = [BaselineClient(base, number) for number in range(max(counts))]
         for table in tables:
             table.everyone = args.refresh == "all"
         kinds = {kind: sum(t.kind == kind for t in tables) for kind in KINDS}
         print(f"Set up {len(tables)} tables through the forms ({', '.join(f'{n} {k}' for k, n in kinds.items())}) "
-              f"in {time.monotonic() - started:.1f} s; after an action "
-              f"{'every other browser at the table' if args.refresh == 'all' else 'the browser whose turn it is'}"
-              f" fetches its fragment", flush=True)
+              f"in {time.monotonic() - started:.1f} s", flush=True)
         for count in counts:
-            cpu = time.process_time()
-            phases = measure(server, tables[:count], args.seconds, args.think, args.py_spy)
-            results.append(report(count, phases, args.think))
-            print(f" (this client used {time.process_time() - cpu:.1f} CPU s)", flush=True)
-        rss = server.rss()
+            print(f"\nT = {count} tables", flush=True)
+            rounds = []
+            for number in range(args.repeat):
+                phases = one_round(number, server, base, tables[:count], clients[:count], args.seconds,
+                                   args.think, args.py_spy)
+                rounds.append(round_figures(phases))
+                print_round(number, rounds[-1])
+            summaries.append(summary(count, rounds))
     finally:
-        for table in tables:
-            table.close()
+        for client in [*tables, *clients]:
+            client.close()
         server.stop()
-
-    print("\nSummary (ms; actions/s; ratio = flat-out actions/s / baseline requests/s)")
-    print(f"{'T':>4} {'paced p50':>10} {'paced p99':>10} {'flat p50':>9} {'flat p99':>9} {'actions/s':>10} "
-          f"{'base p50':>9} {'base p99':>9} {'base/s':>8} {'ratio':>6}")
-    for r in results:
-        p, f, b = r["paced"], r["flat"], r["base"]
-        if "p50" not in p or "p50" not in f or "p50" not in b:
-            print(f"{r['T']:>4} (too few samples)")
-            continue
-        print(f"{r['T']:>4} {p['p50']:>10.1f} {p['p99']:>10.1f} {f['p50']:>9.1f} {f['p99']:>9.1f} "
-              f"{r['flat_rate']:>10.1f} {b['p50']:>9.1f} {b['p99']:>9.1f} {r['base_rate']:>8.1f} {r.get('ratio', 0):>6.2f}")
-    for r in results:
-        if r["T"] == 50 and "p99" in r["paced"]:
-            verdict = "meets" if r["paced"]["p99"] < TARGET_P99_MS else "MISSES"
-            print(f"target paced p99 < {TARGET_P99_MS:.0f} ms with 50 tables: {verdict} ({r['paced']['p99']:.1f} ms)")
-    print(f"server RSS at the end: {rss / 2**20:.0f} MB (master + {args.workers} workers)")
-    return 1 if any(r["errors"] for r in results) else 0
+        base.stop()
+    return 1 if any(s["errors"] for s in summaries) else 0
 
 
 if __name__ == "__main__":

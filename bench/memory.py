@@ -19,13 +19,19 @@ between processes) is printed beside it.
   (a mean 1 s of thought before each action) for ``--seconds``. Memory is sampled every second:
   the figure is the highest sample.
 
-Target: under 150 MB with 100 live tables.
+The baseline, in the same run: bench/minimal_app.py (a minimal Flask + Flask-SQLAlchemy app)
+served with the same gunicorn settings (gevent, 2 workers), holding as many event streams as the
+live tables' browsers, one client per table publishing a small write to its streams at the same
+pace (POST /games/r<n>/bump), sampled the same way. With ``--repeat`` the two alternate.
+
+Goal: the live tables' peak at most 1.05x the baseline's, or 150 MB, whichever is larger.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import threading
 import time
@@ -35,7 +41,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import growth  # noqa: E402
 import harness  # noqa: E402  (bench/harness.py: the server, browsers, streams and tables)
 
-TARGET_MB = 150
+GOAL_RATIO = 1.05
+GOAL_FLOOR_MB = 150
 
 
 def pss(server: harness.LiveServer) -> int:
@@ -105,12 +112,66 @@ def live_case(count: int, seconds: float, think: float) -> dict:
         server.stop()
 
 
+class Publisher:
+    """One baseline table: a client publishing to its row's streams at a player's pace."""
+
+    def __init__(self, server: harness.LiveServer, number: int):
+        self.browser = harness.Browser(server.url, f"base{number}", keep_alive=True)
+        self.path = f"/games/r{number}/bump"
+        self.random = random.Random(number)
+
+    def play(self, stats: harness.Stats, until: float, think: float) -> None:
+        try:
+            while time.monotonic() < until:
+                time.sleep(self.random.uniform(0.5 * think, 1.5 * think))
+                answer = self.browser.post(self.path, {}, csrf=False)
+                if answer.status != 200:
+                    raise RuntimeError(f"{answer.status} {answer.body[:200]}")
+                stats.add("publish", answer.seconds)
+        except Exception as error:
+            stats.errors.append(f"{self.path}: {type(error).__name__}: {error}")
+
+
+def baseline_case(count: int, streams_per_table: list[int], seconds: float, think: float) -> dict:
+    """The minimal app with the live case's streams and pace (see the module's docstring)."""
+    server = harness.baseline_server(2)
+    streams: list[harness.EventStream] = []
+    publishers: list[Publisher] = []
+    try:
+        server.start()
+        idle = server.rss()
+        for number, opened in enumerate(streams_per_table):
+            streams += [harness.EventStream(server.url, f"r{number}", since=0, reconnect=True, timeout=120)
+                        for _ in range(opened)]
+        for stream in streams:
+            stream.ready.wait(30)
+        publishers = [Publisher(server, number) for number in range(count)]
+        samples: list[int] = []
+        stats = harness.Stats()
+        players = threading.Thread(target=harness.run_all,
+                                   args=(publishers, Publisher.play, stats, time.monotonic() + seconds, think))
+        players.start()
+        while players.is_alive():
+            samples.append(server.rss())
+            players.join(1.0)
+        return {"idle": idle, "peak": max(samples), "streams": sum(s.ready.is_set() for s in streams),
+                "publishes": len(stats.all("publish")), "events": sum(stream.count for stream in streams),
+                "errors": stats.errors, "processes": per_process(server)}
+    finally:
+        for stream in streams:
+            stream.close()
+        for publisher in publishers:
+            publisher.browser.close()
+        server.stop()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stored", default="0,100,500", help="unfinished games stored, comma-separated")
     parser.add_argument("--live", type=int, default=100, help="live tables")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--repeat", type=int, default=1, help="live and baseline cases, alternating")
     args = parser.parse_args()
 
     print("Server memory: RSS summed over the gunicorn master and its 2 workers (PSS beside it)")
@@ -118,16 +179,35 @@ def main() -> int:
         rss, pss_total, processes = stored_case(count)
         print(f"  {count:>4} unfinished games stored: RSS {mb(rss)} ({processes} MB), PSS {mb(pss_total)}", flush=True)
     if args.live:
-        live = live_case(args.live, args.seconds, args.think)
-        print(f"  {args.live} live tables: RSS {mb(live['idle'])} before they were set up, "
-              f"peak {mb(live['peak'])} (PSS {mb(live['peak_pss'])}), {mb(live['end'])} at the end "
-              f"({live['processes']} MB)")
-        print(f"    {live['streams']} event streams open, {live['actions']} actions in {live['seconds']:.0f} s, "
-              f"{live['events']} events received")
-        for error in live["errors"][:5]:
-            print(f"    ERROR {error}")
-        verdict = "meets" if live["peak"] < TARGET_MB * 2**20 else "MISSES"
-        print(f"  target < {TARGET_MB} MB with {args.live} live tables: {verdict} ({mb(live['peak'])})")
+        # as many streams as the live case's browsers: 1 at a hot-seat table, 2 and 3 at the LAN ones
+        browsers = {harness.HOT: 1, harness.LAN2: 2, harness.LAN3: 3}
+        streams_per_table = [browsers[harness.KINDS[number % 3]] for number in range(args.live)]
+        ratios = []
+        for number in range(args.repeat):
+            cases = ("live", "base") if number % 2 == 0 else ("base", "live")
+            found = {}
+            for case in cases:
+                if case == "live":
+                    found[case] = live_case(args.live, args.seconds, args.think)
+                else:
+                    found[case] = baseline_case(args.live, streams_per_table, args.seconds, args.think)
+            live, base = found["live"], found["base"]
+            print(f"  round {number + 1} (load average {harness.load_average()}):")
+            print(f"    {args.live} live tables: RSS {mb(live['idle'])} before they were set up, "
+                  f"peak {mb(live['peak'])} (PSS {mb(live['peak_pss'])}), {mb(live['end'])} at the end "
+                  f"({live['processes']} MB); {live['streams']} event streams open, {live['actions']} actions in "
+                  f"{live['seconds']:.0f} s, {live['events']} events received")
+            print(f"    the minimal app: RSS {mb(base['idle'])} idle, peak {mb(base['peak'])} ({base['processes']} MB); "
+                  f"{base['streams']} event streams open, {base['publishes']} publishes, {base['events']} events received")
+            for error in (live["errors"] + base["errors"])[:5]:
+                print(f"    ERROR {error}")
+            allowed = max(GOAL_RATIO * base["peak"], GOAL_FLOOR_MB * 2**20)
+            ratios.append((live["peak"] / base["peak"], live["peak"], allowed))
+            print(f"    peak ratio {ratios[-1][0]:.2f}x")
+        ratio, peak, allowed = sorted(ratios)[len(ratios) // 2]
+        verdict = "met" if peak <= allowed else "NOT met"
+        print(f"  live tables' peak RSS / the minimal app's, median of {len(ratios)}: {ratio:.2f}x ({mb(peak)}; goal: "
+              f"at most {GOAL_RATIO}x or {GOAL_FLOOR_MB} MB, whichever is larger, here {mb(allowed)}: {verdict})")
     return 0
 
 

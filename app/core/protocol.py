@@ -665,6 +665,11 @@ class GameState(ABC):
     @abstractmethod
     def view(self, seat: int | None) -> View: ...
 
+    def stage(self) -> str:
+        """The view's ``stage`` line alone (a list of games shows it beside each game): a game says
+        it without building a whole view."""
+        return self.view(None)["stage"]
+
     @abstractmethod
     def is_over(self) -> bool: ...
 

@@ -53,9 +53,10 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
     elif not in_transaction:  # (a rematch creates its game inside its own locked transaction)
         store.begin_write()
     actions = play_computer_turns(state, record)  # each computer action makes a version
-    store.insert_game(record, state, actions)
-    if state.is_over():
-        finish(record, state)
+    results = state.results() if state.is_over() else None
+    store.insert_game(record, state, actions, results=results)
+    if results is not None:
+        finish(record, state, results)
     if not in_transaction:
         db.session.commit()
         if state.is_over():

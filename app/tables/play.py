@@ -22,12 +22,12 @@ from typing import Any, Callable, Mapping
 
 from .. import records, store
 from ..core.autoplay import autoplay
-from ..core.protocol import OWN, Bot, GameState, IllegalAction, Outcome
+from ..core.protocol import OWN, Bot, GameState, IllegalAction, Outcome, SeatResult
 from ..limits import own_moves
 from ..models import PLAYING, GameRecord
 from .errors import GAME_OVER, RELEASED, STALE, Conflict, Forbidden, GameNotFound, TooMany, refusal
 from .join_codes import end_join_codes
-from .seats import held_seats, needs_handover
+from .seats import Held, held_seats, needs_handover
 
 
 def computer_players(record: GameRecord) -> Callable[[int], Bot | None]:
@@ -45,11 +45,15 @@ def play_computer_turns(state: GameState, record: GameRecord) -> list[Outcome]:
 
 @dataclass
 class Result:
-    """A table after an applied action: the saved row and the game, to answer from."""
+    """A table after an applied action: the saved row, the game, and what the request worked out
+    on the way (the seats the browser holds, the results of a game that is over), to answer from
+    without working any of it out again."""
 
     record: GameRecord
     game: GameState
+    held: Held
     finished: bool = False
+    results: list[SeatResult] | None = None
 
 
 def game_to_change(slug: str) -> GameRecord:
@@ -95,37 +99,41 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
         raise refusal(error) from None
     if private:
         store.save_private(record, state)
-        return Result(record, state)
+        return Result(record, state, held)
     actions = [outcome] + play_computer_turns(state, record)
     # A new deal on a shared device starts with a hand-over screen, even for the player who
     # ended the last round: anyone may be holding the device after the round summary.
     extra = {"shown_seat": None} if seat is None else {}
     try:
-        save_and_score(record, state, actions, **extra)
+        results = save_and_score(record, state, actions, **extra)
     except store.ConcurrentUpdate:
         raise Conflict(STALE) from None
-    return Result(record, state, finished=state.is_over())
+    return Result(record, state, held, finished=results is not None, results=results)
 
 
-def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome], **changes) -> None:
+def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome], **changes) -> list[SeatResult] | None:
     """Save the game; if it just ended, record the results in the same transaction (and then
-    the score table's file follows, in the background)."""
+    the score table's file follows, in the background). Returns the results of a game that is
+    over (worked out once), None while it is played."""
     if record.shown_seat is not None and any(outcome.seat not in (None, record.shown_seat) for outcome in actions):
         # Another seat moved (a computer stand-in, a seat on another device...): whoever holds a
         # shared device now, the next hot-seat turn starts with the hand-over screen again.
         changes.setdefault("shown_seat", None)
-    ended = state.is_over() and record.status == PLAYING
+    results = state.results() if state.is_over() else None
+    ended = results is not None and record.status == PLAYING
     if ended:
-        finish(record, state)
-    store.save_game(record, state, actions, **changes)
+        finish(record, state, results)
+    store.save_game(record, state, actions, results=results, **changes)
     if ended:
         after_finish(record)
+    return results
 
 
-def finish(record: GameRecord, state: GameState) -> None:
-    """The moment a game ends (R7.4): its results, in the caller's transaction (the game row
-    keeps them too: ``store.state_columns``). Its join codes stop working."""
-    records.record_results(store.definition_of(record), state.results())
+def finish(record: GameRecord, state: GameState, results: list[SeatResult]) -> None:
+    """The moment a game ends (R7.4): its ``results`` (``state.results()``), in the caller's
+    transaction (the game row keeps them too: ``store.state_columns``). Its join codes stop
+    working."""
+    records.record_results(store.definition_of(record), results)
     end_join_codes(record)
 
 
@@ -147,4 +155,4 @@ def reveal(slug: str, tokens: Mapping[str, str], form_version: int | None) -> Re
     if form_version != record.version:
         raise Conflict("The table changed; here it is now.")
     store.save_game(record, None, [], shown_seat=turn)
-    return Result(record, state)
+    return Result(record, state, held)

@@ -11,7 +11,7 @@ import socket
 import urllib.parse
 from collections.abc import Callable
 
-from flask import Flask, request, url_for
+from flask import Flask, request, session, url_for
 from flask_compress import Compress
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, pass_context
 from markupsafe import Markup
@@ -20,7 +20,7 @@ from config import setting
 
 from ..core import registry
 from ..core.cards import Card, deck_by_key
-from ..htmx import vary_on_htmx
+from ..htmx import is_htmx, vary_on_htmx
 from .errors import render_error
 
 CONTENT_SECURITY_POLICY = (
@@ -35,7 +35,7 @@ def register(app: Flask) -> None:
 
     for module in (menu, setup, play, lan, scores, admin, events, history):
         app.register_blueprint(module.bp)
-    if setting("BENCH_ROUTES") == "1":  # the baselines of bench/live.py and bench/load.py
+    if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
         from . import bench
 
         app.register_blueprint(bench.bp)
@@ -50,7 +50,7 @@ def register(app: Flask) -> None:
 
     _register_static_versions(app)
     _register_card_faces(app)
-    app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, GameTemplates()])  # the house's templates first
+    app.jinja_env.loader = HouseTemplates([app.jinja_env.loader, GameTemplates()])  # the house's templates first
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -82,6 +82,14 @@ def register(app: Flask) -> None:
         if request.endpoint != "static":
             response.headers.setdefault("Cache-Control", "no-store")
             vary_on_htmx(response)
+        return response
+
+    @app.after_request
+    def keep_seats_on_visits(response):
+        """A visit of a page (not an action, nor a live refresh) sends the session cookie again
+        with a new expiry: a player's seats last a month after their last visit."""
+        if request.method == "GET" and request.endpoint != "static" and not is_htmx() and session.permanent:
+            session.modified = True
         return response
 
     errors.register(app)
@@ -129,6 +137,40 @@ def host_is_allowed(host: str, names: frozenset[str]) -> bool:
         pass
     name = name.rstrip(".")
     return name in names or name.endswith(".localhost")
+
+
+class HouseTemplates(ChoiceLoader):
+    """The house's templates, then the games' own. A name found nowhere is remembered, unless
+    templates are reloaded when they change (debug): a table's page asks for a game's own
+    version of a part first (``games/<key>/_results.html``, else ``table/_results.html``), and
+    Jinja keeps only the templates it found, so every render would look on disk again for the
+    ones a game does not have. The names are the games' keys times the parts: a bounded set."""
+
+    def __init__(self, loaders: list[BaseLoader]):
+        super().__init__(loaders)
+        self.missing: set[str] = set()
+
+    def get_source(self, environment: Environment, template: str) -> tuple[str, str | None, Callable[[], bool] | None]:
+        if template in self.missing:
+            raise TemplateNotFound(template)
+        try:
+            return super().get_source(environment, template)
+        except TemplateNotFound:
+            self.remember_missing(environment, template)
+            raise
+
+    def load(self, environment: Environment, name: str, globals=None):
+        if name in self.missing:
+            raise TemplateNotFound(name)
+        try:
+            return super().load(environment, name, globals)
+        except TemplateNotFound:
+            self.remember_missing(environment, name)
+            raise
+
+    def remember_missing(self, environment: Environment, name: str) -> None:
+        if not environment.auto_reload:
+            self.missing.add(name)
 
 
 class GameTemplates(BaseLoader):

@@ -27,7 +27,7 @@ def log(slug: str):
     unless asked), as this browser may see it (a spectator's, with ``watch=1``): the lines are
     read from the stored actions that hold them and shown through the game's ``shown_log``."""
     record = load_record(slug)
-    state = store.load_state(record)
+    state = store.shown_state(record)
     watching = request.args.get("watch") == "1"
     table = view_for(record, state, watching=watching)
     total = state.log_total

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 
-import segno
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 
 from config import setting
@@ -81,7 +80,7 @@ def invite(slug: str, number: int):
     if seat.device != OWN or not seat.code_is_live:
         return redirect(url_for("play.table", slug=slug), 303)
     link = public_url(url_for("lan.join_link", code=seat.join_code))
-    qr = segno.make(link, error="m").svg_data_uri(scale=5, border=2)
+    qr = qr_code(link).svg_data_uri(scale=5, border=2)
     return render_template("lan/invite.html", record=record, seat=seat, link=link, qr=qr,
                            join_url=public_url(url_for("lan.join_page")))
 
@@ -110,6 +109,13 @@ def invite_qr(slug: str, number: int):
         abort(404, "This seat has no join code that still works: the host can make a new one.")
     link = public_url(url_for("lan.join_link", code=record.seats[number].join_code))
     buffer = io.BytesIO()
-    segno.make(link, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
+    qr_code(link).save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
     return Response(buffer.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
+
+def qr_code(link: str):
+    """A QR code of ``link``. (segno is imported when the first one is made: a worker that shows
+    none does not keep it in memory.)"""
+    import segno
+
+    return segno.make(link, error="m")

@@ -43,13 +43,19 @@ def access(record: GameRecord) -> tables.Held:
 
 
 def view_for(record: GameRecord, state=None, *, watching: bool = False, message: str | None = None,
-             selected=()) -> TableView:
+             selected=(), done: tables.Result | None = None) -> TableView:
     """The table as this browser sees it (a spectator's, ``watching``); ``state``: the record's
-    state if the caller has it."""
-    state = state if state is not None else store.load_state(record)
-    held = tables.Held() if watching else access(record)
+    state if the caller has it; ``done``: the action this request just applied, whose game,
+    held seats and results are used as they are."""
+    if done is not None:
+        state = done.game
+    state = state if state is not None else store.shown_state(record)
+    if watching:
+        held = tables.Held()
+    else:
+        held = done.held if done is not None else access(record)
     return table_view(record, state, held, watching=watching, message=message, selected=selected,
-                      idle_seconds=current_app.config["IDLE_SECONDS"])
+                      idle_seconds=current_app.config["IDLE_SECONDS"], results=done.results if done else None)
 
 
 def spectator_view(record: GameRecord, state) -> TableView:
@@ -58,12 +64,12 @@ def spectator_view(record: GameRecord, state) -> TableView:
 
 
 def render_table(record: GameRecord, *, message: str | None = None, status: int = 200,
-                 selected=(), watching: bool = False, fragment: bool | None = None, game=None,
-                 since: int | None = None):
-    """The table page (or its fragment). ``game``: the record's state if the caller has it.
-    ``since``: the version this browser showed before; the actions after it are shown to it one
-    after another (``steps_url``)."""
-    table = view_for(record, game, watching=watching, message=message, selected=selected)
+                 selected=(), watching: bool = False, fragment: bool | None = None,
+                 done: tables.Result | None = None, since: int | None = None):
+    """The table page (or its fragment). ``done``: the action this request just applied (its
+    game is the record's state). ``since``: the version this browser showed before; the actions
+    after it are shown to it one after another (``steps_url``)."""
+    table = view_for(record, watching=watching, message=message, selected=selected, done=done)
     use_fragment = is_htmx() if fragment is None else fragment
     if use_fragment and since is not None and since < record.version:
         count = replays.count_actions(record, since, record.version)
@@ -167,9 +173,8 @@ def after_post(slug: str, done: tables.Result | None = None, since: int | None =
     it, shown without reading it back."""
     if is_htmx():
         if done is not None:
-            return render_table(done.record, game=done.game, since=since)
+            return render_table(done.record, done=done, since=since)
         return render_table(load_record(slug))
-    load_record(slug)
     return redirect(url_for("play.table", slug=slug), 303)
 
 

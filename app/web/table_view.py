@@ -150,8 +150,10 @@ def option_text(option, value: Any) -> str:
 
 
 def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watching: bool = False,
-               message: str | None = None, selected=(), idle_seconds: int = 0) -> TableView:
-    """The table as this browser (``held``) sees it now, or a spectator (``watching``)."""
+               message: str | None = None, selected=(), idle_seconds: int = 0,
+               results: list[SeatResult] | None = None) -> TableView:
+    """The table as this browser (``held``) sees it now, or a spectator (``watching``).
+    ``results``: the over game's ``results()``, if the request has them already."""
     seen = tables.SPECTATOR if watching else tables.presence(record, state, held)
     view = state.view(seen.shown)  # the rules decide what this seat may see
     turn = state.to_move()
@@ -188,7 +190,7 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
         log=tables.log_lines(record, state, log, log_start),
         log_start=log_start + 1, log_total=log_total, finished=finished, abandoned=abandoned,
         standin_me=seen.shown is not None and record.seats[seen.shown].ai_standin and not finished,
-        focus=focus, results=state.results() if finished else [], rematch_slug=record.rematch_slug,
+        focus=focus, results=(results if results is not None else state.results()) if finished else [], rematch_slug=record.rematch_slug,
         idle_seat=None if watching else tables.idle_seat(record, state, held, idle_seconds),
         clock=Clock(record), options=store.options_of(record),
         setup_devices={number: HERE for number in seen.seats})

@@ -180,7 +180,7 @@ class HighCardState(GameState):
             "players": [{**self.seat_view(index), "hand_size": len(hand), "bust": self.bust[index]}
                         for index, hand in enumerate(self.hands)],
             "turn": self.turn,
-            "stage": self._stage(),
+            "stage": self.stage(),
             "prompt": self._prompt(own),
             "hand": [card.id for card in self.hands[own]] if own is not None else None,
             "log": self.view_log(seat),
@@ -190,7 +190,7 @@ class HighCardState(GameState):
             "hands": hands,
         }
 
-    def _stage(self) -> str:
+    def stage(self) -> str:
         if self.over:
             return "Game over"
         return f"Stock: {len(self.stock)} card{'' if len(self.stock) == 1 else 's'}"

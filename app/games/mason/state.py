@@ -429,6 +429,9 @@ class MasonState(GameState):
 
     # -- what a seat may see ------------------------------------------------------------------
 
+    def stage(self) -> str:
+        return f"Round {self.round_number} of {ROUNDS}"
+
     def view(self, seat: int | None) -> MasonView:
         """R4.4: what ``seat`` may see (``None``: a spectator). Never another seat's hand, never
         the stock's order or the deck."""
@@ -462,7 +465,7 @@ class MasonState(GameState):
         return {
             "round": self.round_number,
             "rounds": ROUNDS,
-            "stage": f"Round {self.round_number} of {ROUNDS}",
+            "stage": self.stage(),
             "turn": to_move,
             "turn_name": self.label(self.turn),
             "prompt": prompt,

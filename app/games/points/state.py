@@ -595,6 +595,9 @@ class PointsState(GameState):
                                   frozenset({seat})))
         return zones
 
+    def stage(self) -> str:
+        return f"Deal {self.deal_number} of {self.deals}"
+
     def view(self, seat: int | None) -> PointsView:
         if not self.is_seat(seat):
             seat = None
@@ -613,7 +616,7 @@ class PointsState(GameState):
             "seat": seat,
             "players": players,
             "turn": self.to_move(),
-            "stage": f"Deal {self.deal_number} of {self.deals}",
+            "stage": self.stage(),
             "prompt": self._prompt(seat),
             "hand": [card.id for card in hand] if hand is not None else None,
             "log": self.view_log(seat),

@@ -554,7 +554,7 @@ class RummyState(GameState):
             "seat": seat,
             "players": players,
             "turn": self.to_move(),
-            "stage": self._stage(),
+            "stage": self.stage(),
             "prompt": self._prompt(seat),
             "hand": ids_of(hand) if seat is not None else None,
             "log": self.view_log(seat),
@@ -575,7 +575,7 @@ class RummyState(GameState):
             "winner": self.winner,
         }
 
-    def _stage(self) -> str:
+    def stage(self) -> str:
         if self.phase is OVER:
             return f"Game over after hand {self.hand_number}"
         return f"Hand {self.hand_number} - target {self.target}"

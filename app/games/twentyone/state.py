@@ -337,7 +337,7 @@ class TwentyOneState(GameState):
             "seat": own,
             "players": [{**self.seat_view(index), **self.tally(index)} for index in range(len(self._names))],
             "turn": self.to_move(),
-            "stage": self._stage(),
+            "stage": self.stage(),
             "prompt": self._prompt(own),
             "hand": [card.id for card in table.players[own].hand] if own is not None else None,
             "log": self.view_log(seat),
@@ -361,7 +361,7 @@ class TwentyOneState(GameState):
             "discard_count": len(table.discard_pile),
         }
 
-    def _stage(self) -> str:
+    def stage(self) -> str:
         if self.rounds:
             return f"Round {self.round_number} of {self.rounds}"
         return f"Round {self.round_number}"
