@@ -90,6 +90,11 @@ class TableView:
     replay: bool = False
     own_device: str = OWN
     setup_devices: dict[int, str] = field(default_factory=dict)
+    # What the job runner keeps of this position's question (app/solving: a solver's verdict and
+    # hint), or None (the game asks none, or not now); the page never waits for it.
+    analysis: Any = None
+    # This browser's own settings of the game's table (the definition's ``preferences``).
+    preferences: dict[str, Any] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -150,7 +155,8 @@ def option_text(option, value: Any) -> str:
 
 
 def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watching: bool = False,
-               message: str | None = None, selected=(), idle_seconds: int = 0) -> TableView:
+               message: str | None = None, selected=(), idle_seconds: int = 0, analysis: Any = None,
+               preferences: Mapping[str, Any] | None = None) -> TableView:
     """The table as this browser (``held``) sees it now, or a spectator (``watching``)."""
     seen = tables.SPECTATOR if watching else tables.presence(record, state, held)
     view = state.view(seen.shown)  # the rules decide what this seat may see
@@ -190,4 +196,5 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
         focus=focus, results=state.results() if finished else [], rematch_slug=record.rematch_slug,
         idle_seat=None if watching else tables.idle_seat(record, state, held, idle_seconds),
         clock=Clock(record), options=store.options_of(record),
-        setup_devices={number: HERE for number in seen.seats})
+        setup_devices={number: HERE for number in seen.seats}, analysis=analysis,
+        preferences=dict(preferences or {}))

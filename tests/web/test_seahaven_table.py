@@ -6,6 +6,10 @@ the "to a foundation" buttons, refusals (the rule shown, nothing changed), unlim
 up, the hint (a GET: nothing changes), the "still winnable?" mark, "No legal moves", the timer,
 spectators, a restart, the statistics per name, and "play this deal again".
 
+The "still winnable?" mark and the hint are the job runner's kept answers (app/solving): these
+tests run its runner in a thread (the ``job_runner`` fixture) and wait for it (``settle``) where
+they look at them; tests/web/test_seahaven_solving.py is about that path itself.
+
 ``short_win.deck`` (decks/seahaven/README.md) is won in 53 moves: 2C to a cell, AC home, 2C
 home, then every card straight home. ``stuck_after_four.deck`` (deal 242) has no legal move
 left once 8C, JC, 5D and TH (columns 1-4's bottom cards) fill the cells."""
@@ -27,6 +31,12 @@ LOSING_DEAL, LOSING_CARD, LOSING_FROM, LOSING_TO = 1, "QC", "t1", "c1"
 
 
 # -- helpers ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def runner(job_runner):
+    return job_runner
+
 
 
 def set_up(player, *, deal: int | str = 0, classic: bool = False, winnable_only: bool = False, deck: str = "",
@@ -148,12 +158,13 @@ def test_the_set_up_form_offers_the_options_and_a_link_fills_in_a_deal(player):
     assert "Deal only winnable games" in page.html
 
 
-def test_s5_2_deal_only_winnable_games_takes_the_first_winnable_deal_from_the_number(player):
+def test_s5_2_deal_only_winnable_games_takes_the_first_winnable_deal_from_the_number(player, runner):
     from app.games.seahaven import first_winnable_deal
 
     slug = set_up(player, deal=500, winnable_only=True)
     state, _version = player.state(slug)
     assert state.deal == first_winnable_deal(500, False) and state.winnable()
+    runner.settle()
     assert "still winnable" in table(player, slug).html
 
 
@@ -282,16 +293,18 @@ def test_s6_2_giving_up_ends_the_game_counted_as_played_not_won(player):
     page = table(player, slug)
     assert page.game_over and "Ann gave up with 1 card home after 2 moves." in page.html
     assert not page.find_all("button", "sh-src") and not page.find_all("button", "sh-to")
-    assert player.statistics("seahaven") == {"Ann": ["1", "0", ""]}
+    # games, won, win rate, current and best streak, best time, fewest moves
+    assert player.statistics("seahaven") == {"Ann": ["1", "0", "0%", "0", "0", "", ""]}
 
 
 # -- the solver at the table (S5.2) ----------------------------------------------------------------------------
 
 
-def test_s5_2_the_hint_is_a_get_that_shows_the_next_move_and_changes_nothing(app, player):
+def test_s5_2_the_hint_is_a_get_that_shows_the_next_move_and_changes_nothing(app, player, runner):
     slug = set_up(player, deal=1234)
     state, _version = player.state(slug)
     hint = state.hint()
+    runner.settle()
     before = database_dump(app)
     page = table(player, slug, hint=1)
     assert database_dump(app) == before  # neither the game, its log, nor a statistic
@@ -306,25 +319,30 @@ def test_s5_2_the_hint_is_a_get_that_shows_the_next_move_and_changes_nothing(app
     assert version == 2 and after.history[-1][:2] == (hint.source, hint.target)
 
 
-def test_s5_2_the_hint_of_a_lost_position_says_so(player):
+def test_s5_2_the_hint_of_a_lost_position_says_so(player, runner):
     slug = set_up(player, deal=LOSING_DEAL)
     move(player, slug, LOSING_CARD, LOSING_TO)
+    runner.settle()
     page = table(player, slug, hint=1)
     assert "No hint: this position cannot be won" in page.find("p", "sh-hint").text
 
 
-def test_s5_2_the_winnable_mark_follows_every_move(player):
+def test_s5_2_the_winnable_mark_follows_every_move(player, runner):
     slug = set_up(player, deal=LOSING_DEAL)
     state, _version = player.state(slug)
     assert state.winnable() and state.layout.card_at(LOSING_FROM).id == LOSING_CARD
+    runner.settle()
     assert table(player, slug).find("span", "sh-mark").text == "\u2713 still winnable"
-    answer = Page(move(player, slug, LOSING_CARD, LOSING_TO).get_data(as_text=True))
+    move(player, slug, LOSING_CARD, LOSING_TO)
     state, _version = player.state(slug)
     assert not state.winnable() and not state.is_stuck()
+    runner.settle()
+    answer = table(player, slug)
     assert answer.find("span", "sh-mark").text == "\u2717 cannot be won from here"
     assert "sh-lost" in answer.find("span", "sh-mark").classes
     page = table(player, slug)
     press(player, slug, page, plain_button(page, "undo"))
+    # the position before the move was answered already: kept, shown at once
     assert table(player, slug).find("span", "sh-mark").text == "\u2713 still winnable"
 
 
@@ -414,11 +432,14 @@ def test_s3_6_s6_2_a_won_and_a_given_up_game_make_the_statistics_per_name(player
     state, _version = player.state(slug)
     assert state.layout.is_won() and state.moves_made() == 53
     assert page.game_over and "Ann won! All 52 cards are home in 53 moves" in page.find("section", "results").text
-    assert player.statistics("seahaven") == {"Ann": ["1", "1", "53"]}
+    [figures] = player.statistics("seahaven").values()
+    assert figures[:5] == ["1", "1", "100%", "1", "1"] and re.fullmatch(r"\d+:\d\d", figures[5]) and figures[6] == "53"
     other = set_up(player, deal=1234)
     page = table(player, other)
     press(player, other, page, plain_button(page, "give_up"))
-    assert player.statistics("seahaven") == {"Ann": ["2", "1", "53"]}
+    # a game given up ends the streak; the best streak stays
+    assert player.statistics("seahaven")["Ann"][:5] == ["2", "1", "50%", "0", "1"]
+    assert player.statistics("seahaven")["Ann"][6] == "53"
 
 
 def test_play_this_deal_again_deals_the_same_cards_with_the_same_options(player):
