@@ -192,7 +192,7 @@ class Runner:
             state = store.load_state(record)
             version = record.version
             db.session.rollback()
-            chosen = autoplay(state, computer_players(record))
+            chosen = autoplay(state, computer_players(record, off_request=True))
             if not chosen:
                 break
             record = store.lock_game(slug)
