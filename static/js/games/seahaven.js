@@ -22,6 +22,7 @@
   var DOUBLE_TAP_MS = 450;
   var DRAG_PIXELS = 8; // a press that moves further than this is a drag, not a tap
   var AUTO_STEP_MS = 170;
+  var SWAPPING = ".htmx-swapping, .htmx-settling, .htmx-added"; // htmx's classes while a swap is on
   var picked = { card: null, at: 0 }; // the card last tapped to select it, and when
   var sending = false; // a move is on its way: further moves wait in ``queue`` for the new board
   var queue = []; // moves made meanwhile: {kind: "move", card, to}, {kind: "home", card}, {kind: "undo"}
@@ -31,6 +32,7 @@
   var keep = null; // the card selected when a live update came: selected again on the new board
   var drag = null; // the card being dragged: {card, place, x, y, pointer, started, ghost}
   var swallowClick = 0; // a drop's click (the browser's, after pointerup) is not a tap
+  var pressing = false; // this script is pressing a place's button (a drop's move): not swallowed
   var shownVersion = null; // the version whose automatic moves were shown
 
   document.documentElement.classList.add("sh-js"); // hides the dock's buttons meant for no script
@@ -109,7 +111,11 @@
     if (!button) return false;
     select(b, source);
     if (byKeyboard) { keyboardMoveAt = Date.now(); refocus = source.getAttribute("data-from"); }
-    button.click(); // (htmx sends it: ``sending`` from then on)
+    pressing = true;
+    try { button.click(); } finally { pressing = false; } // (htmx sends it: ``sending`` from then on)
+    // The places it could go are put away at once: the next card may be picked up on this board
+    // while the move is on its way (that move then waits for the new board).
+    if (sending) all(b, ".sh-to").forEach(function (to) { to.hidden = true; });
     return true;
   }
 
@@ -152,7 +158,7 @@
       if (keyboard) { keyboardMoveAt = Date.now(); refocus = ".sh-undo:not([disabled])"; }
     }
     if (!target || !b || !b.contains(target)) return;
-    if (Date.now() < swallowClick) { event.preventDefault(); event.stopPropagation(); return; }
+    if (!pressing && Date.now() < swallowClick) { event.preventDefault(); event.stopPropagation(); return; }
     var to = target.closest(".sh-to");
     if (to) {
       if (sending) { // the board is on its way: this move waits for it
@@ -195,11 +201,17 @@
 
   document.addEventListener("pointerdown", function (event) {
     keyboard = false;
-    if (event.button !== 0 || drag) return;
+    if (event.button !== 0) return;
+    // A drag whose end never came (its card's button went with a redrawn board before the drag
+    // began) is over.
+    if (drag) endDrag(event, false);
     var source = event.target && event.target.closest ? event.target.closest("#table .sh-board.sh-playing .sh-src") : null;
     if (!source) return;
     drag = { card: source.getAttribute("data-card"), place: source.getAttribute("data-from"), x: event.clientX,
              y: event.clientY, pointer: event.pointerId, started: false, ghost: null, over: null };
+    source.addEventListener("pointermove", pointerMoved, { passive: false });
+    source.addEventListener("pointerup", pointerUp);
+    source.addEventListener("pointercancel", pointerCancelled);
   });
 
   function startDrag(event) {
@@ -234,7 +246,18 @@
     drag.over = over;
   }
 
-  document.addEventListener("pointermove", function (event) {
+  // Each pointer event of a drag is handled once: by the card's button, which hears the drag's
+  // events even after a redrawn board has dropped it (a finger's events stay with the element it
+  // touched first), or by the page.
+  function once(handler) {
+    return function (event) {
+      if (event.shHandled) return;
+      event.shHandled = true;
+      handler(event);
+    };
+  }
+
+  var pointerMoved = once(function (event) {
     if (!drag || event.pointerId !== drag.pointer) return;
     if (!drag.started) {
       if (Math.abs(event.clientX - drag.x) + Math.abs(event.clientY - drag.y) < DRAG_PIXELS) return;
@@ -243,7 +266,16 @@
     }
     event.preventDefault();
     moveGhost(event);
-  }, { passive: false });
+  });
+  var pointerUp = once(function (event) {
+    if (drag && event.pointerId === drag.pointer) endDrag(event, true);
+  });
+  var pointerCancelled = once(function (event) {
+    if (drag && event.pointerId === drag.pointer) endDrag(event, false);
+  });
+  document.addEventListener("pointermove", pointerMoved, { passive: false });
+  document.addEventListener("pointerup", pointerUp);
+  document.addEventListener("pointercancel", pointerCancelled);
 
   function endDrag(event, dropped) {
     var ended = drag;
@@ -254,16 +286,15 @@
     swallowClick = Date.now() + 400;
     var place = dropped ? placeAt(event.clientX, event.clientY) : null;
     var b = board();
+    // A board being swapped in is not pressed yet: the drop waits for it (table:settled).
+    if (place && place !== ended.place && document.querySelector(SWAPPING)) {
+      queue.push({ kind: "move", card: ended.card, to: place });
+      return;
+    }
     if (place && place !== ended.place && makeMove(ended.card, place)) return;
     if (b && !sending) select(b, null); // dropped nowhere it may go: put back
   }
 
-  document.addEventListener("pointerup", function (event) {
-    if (drag && event.pointerId === drag.pointer) endDrag(event, true);
-  });
-  document.addEventListener("pointercancel", function (event) {
-    if (drag && event.pointerId === drag.pointer) endDrag(event, false);
-  });
   // A drag that began on a card must not also scroll the page or select text.
   document.addEventListener("dragstart", function (event) {
     if (event.target && event.target.closest && event.target.closest("#table .sh-src")) event.preventDefault();
@@ -355,7 +386,10 @@
       }
       return;
     }
-    if (/^Arrow(Left|Right|Up|Down)$/.test(key) && (inBoard || event.target === document.body)) {
+    // (from the dock too: after Undo or Hint the arrows take the player back to the cards)
+    var table = document.getElementById("table");
+    var inTable = event.target === document.body || (table && table.contains(event.target) && !event.target.closest("summary"));
+    if (/^Arrow(Left|Right|Up|Down)$/.test(key) && (inBoard || inTable)) {
       event.preventDefault();
       arrow(b, key, inBoard ? event.target.closest("button") : null);
     }
@@ -375,7 +409,7 @@
   // A live update (not this page's own move) keeps the card this player had selected.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
-    if (!target || target.id !== "table") return;
+    if (!target || target.id !== "table" || !event.detail.shouldSwap) return;
     var config = event.detail.requestConfig || {};
     var own = !!config.verb && config.verb !== "get";
     keep = own ? null : selectedCard(board());
