@@ -19,6 +19,7 @@ from app.games.seahaven import DEFINITION, Finish, GiveUp, MoveCard, Undo, deal_
 from app.games.seahaven.analysis import ANALYST, position_key, start_layout
 from app.games.seahaven.bot import SolverBot
 from app.games.seahaven.definition import first_kept_winnable_deal
+from app.games.seahaven import solver as solver_module
 from app.games.seahaven.rules import Layout
 from app.games.seahaven.solver import Solver
 
@@ -221,7 +222,9 @@ def test_s5_2_answers_are_the_solver_s_verdict_hint_and_line():
     assert ANALYST.solution_offered(lost, answer) and not ANALYST.solution_offered(state, {"winnable": True})
 
 
-def test_s5_2_an_answer_over_its_budget_carries_on_where_it_stopped():
+def test_s5_2_an_answer_over_its_budget_carries_on_where_it_stopped(monkeypatch):
+    # no solver kept from another test of this process: deal 358 is worked out from nothing here
+    monkeypatch.setattr(solver_module, "_SOLVERS", type(solver_module._SOLVERS)())
     state = DEFINITION.new_state(["Ann"], options={"deal": 358})  # the hardest open deal of 1-1000
     data = ANALYST.question(state).data
     spent = 0
