@@ -413,6 +413,29 @@
     var config = event.detail.requestConfig || {};
     var own = !!config.verb && config.verb !== "get";
     keep = own ? null : selectedCard(board());
+    // ... and the button that had the focus, given it again on the new table at once (a key
+    // pressed just after a live update must reach the same card)
+    var active = document.activeElement;
+    keptFocus = !own && active && target.contains(active) ? focusKey(active) : null;
+  });
+
+  var keptFocus = null;
+
+  function focusKey(element) {
+    if (element.getAttribute("data-card")) return '.sh-src[data-card="' + element.getAttribute("data-card") + '"]';
+    if (element.getAttribute("data-to")) return '.sh-to[data-to="' + element.getAttribute("data-to") + '"]';
+    var named = ["sh-undo", "sh-hint-button", "sh-finish"].filter(function (c) { return element.classList.contains(c); })[0];
+    return named ? "." + named : null;
+  }
+
+  document.addEventListener("htmx:afterSwap", function () {
+    var selector = keptFocus;
+    keptFocus = null;
+    var table = document.querySelector("#table.game-seahaven");
+    var active = document.activeElement;
+    if (!selector || !table || (active && active !== document.body && table.contains(active))) return;
+    var again = table.querySelector(selector);
+    if (again && !again.hidden) again.focus({ preventScroll: true });
   });
 
   // The table's one live region (#announcer, app.js) also says the hint, and when the "still
