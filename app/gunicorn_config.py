@@ -12,6 +12,10 @@ import sys
 
 from config import setting
 
+# The table is stopped with Ctrl+C or a signal; a control socket would be one path shared by every
+# server on the computer (~/.gunicorn/gunicorn.ctl), each taking it from the last.
+control_socket_disable = True
+
 
 def when_ready(server) -> None:
     from app import PROJECT_ROOT

@@ -10,7 +10,7 @@ Two new tables, nothing existing changes:
   result), as ``game_stats`` keeps them per name.
 
 Revision ID: f3c2a8d51e47
-Revises: e5b91c3a7d20
+Revises: e3f1b7c95d20
 Create Date: 2026-12-02 10:00:00
 
 """
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 
 revision = 'f3c2a8d51e47'
-down_revision = 'e5b91c3a7d20'
+down_revision = 'e3f1b7c95d20'
 branch_labels = None
 depends_on = None
 

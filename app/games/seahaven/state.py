@@ -17,7 +17,7 @@ from typing import Any
 
 from app.core.cards import Card, InvalidCardError
 from app.core.protocol import (
-    EVERYONE, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase, Zone, copy_log,
+    EVERYONE, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase, Zone,
 )
 
 from .actions import Action, Finish, MoveCard, Undo
@@ -72,7 +72,6 @@ class SeahavenState(GameState):
         self.last_auto = 0
         self.undos = 0
         self.status = PLAYING
-        self.log: list[Event] = []
 
     # -- the protocol ------------------------------------------------------------------------------------
 
@@ -264,7 +263,7 @@ class SeahavenState(GameState):
             "stage": self.stage(),
             "prompt": prompt,
             "hand": [] if seat == 0 else None,  # the player holds no cards; a spectator sees no hand
-            "log": copy_log(self.log),
+            "log": self.view_log(seat),
             "summary": summary,
             "deal": self.deal,
             "classic": self.classic,
@@ -327,7 +326,7 @@ class SeahavenState(GameState):
             "last_auto": self.last_auto,
             "undos": self.undos,
             "status": self.status,
-            "log": copy_log(self.log),
+            **self.log_to_dict(),
         }
 
     @classmethod
@@ -363,8 +362,8 @@ class SeahavenState(GameState):
             if status not in (PLAYING, WON, GIVEN_UP) or (status == WON) != state.layout.is_won():
                 raise ValueError(f"the status {status!r} does not fit the layout")
             state.status = status
-            state.log = [{"seat": event["seat"], "text": str(event["text"]), "cards": list(event["cards"])}
-                         for event in data["log"]]
+            state.read_log(data, lambda event: {"seat": event["seat"], "text": str(event["text"]),
+                                                "cards": list(event["cards"])})
             return state
         except (KeyError, TypeError, InvalidCardError, IllegalMove, NotAPlace) as error:
             raise ValueError(f"not a saved Seahaven Towers game: {error}") from None
