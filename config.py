@@ -69,6 +69,20 @@ class Config:
     GAMES_PER_HOUR = int(os.environ.get("GAMES_PER_HOUR", "30"))
     # A seat's private moves (arranging its cards) per client address and minute, in each worker.
     OWN_MOVES_PER_MINUTE = int(os.environ.get("OWN_MOVES_PER_MINUTE", "120"))
+    # The job runner (app/solving): processes per server beside the gunicorn workers (0: none, and
+    # nothing is worked out off the request path: tables show "checking..."); the solver's positions
+    # a question is worked on at a time, and in all before it is "too hard" (a position costs about
+    # 5-20 us); new questions one client address may ask a minute (its moves, its pages); questions
+    # waiting at most; how long a set-up waits for the verdicts of deal only winnable games; how
+    # often the runner looks for work besides being rung, and when another runner's claim is stale.
+    SOLVER_PROCESSES = int(os.environ.get("SOLVER_PROCESSES", "1"))
+    SOLVER_SLICE = int(os.environ.get("SOLVER_SLICE", "50000"))
+    SOLVER_BUDGET = int(os.environ.get("SOLVER_BUDGET", "2000000"))
+    SOLVES_PER_MINUTE = int(os.environ.get("SOLVES_PER_MINUTE", "120"))
+    SOLVER_WAITING_MAX = int(os.environ.get("SOLVER_WAITING_MAX", "2000"))
+    SOLVER_SETUP_WAIT_SECONDS = float(os.environ.get("SOLVER_SETUP_WAIT_SECONDS", "3"))
+    SOLVER_POLL_SECONDS = float(os.environ.get("SOLVER_POLL_SECONDS", "10"))
+    SOLVER_STALE_SECONDS = float(os.environ.get("SOLVER_STALE_SECONDS", "120"))
     # Live event streams, counted in each worker process (a gevent worker holds at most 1000
     # connections, app/serve.py): per client address, per game, and in all, so that streams never
     # take the connections page requests need. A stream whose game has not changed for

@@ -2,7 +2,9 @@
 the "ready" line is printed by the first worker once it has loaded the app and is about to
 serve - the listening socket exists since before it started - never before. Each worker also
 says so if psycopg would wait on PostgreSQL without letting gevent run the worker's other
-requests (the live updates' listener waits on its connection all the time: app/web/events.py)."""
+requests (the live updates' listener waits on its connection all the time: app/web/events.py).
+The master also keeps the job runner going (app/solving/supervisor.py): the work no request may
+wait for (a solver's verdicts, computer players that think long) runs there, not in a worker."""
 
 from __future__ import annotations
 
@@ -13,6 +15,19 @@ from config import setting
 # The table is stopped with Ctrl+C or a signal; a control socket would be one path shared by every
 # server on the computer (~/.gunicorn/gunicorn.ctl), each taking it from the last.
 control_socket_disable = True
+
+
+def when_ready(server) -> None:
+    from app import PROJECT_ROOT
+    from app.solving import supervisor
+
+    supervisor.start(server.log, PROJECT_ROOT)
+
+
+def on_exit(server) -> None:
+    from app.solving import supervisor
+
+    supervisor.stop()
 
 
 def post_worker_init(worker) -> None:

@@ -48,6 +48,58 @@ class GameStat(db.Model):
     figures: Mapped[str] = mapped_column(sa.Text, default="{}")
 
 
+class GameStatItem(db.Model):
+    """One name's statistics on one item of a game (a deal number of Seahaven Towers): the
+    figures of the game's statistics kept per item (``Stat.per_item``), as JSON like
+    ``GameStat``'s."""
+
+    __tablename__ = "game_stat_items"
+    __table_args__ = (sa.UniqueConstraint("game", "item", "name_key"),
+                      sa.Index("ix_game_stat_items_name", "game", "name_key", "updated_at"))
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game: Mapped[str] = mapped_column(sa.String(16))
+    item: Mapped[str] = mapped_column(sa.String(40))
+    name: Mapped[str] = mapped_column(sa.String(24))
+    name_key: Mapped[str] = mapped_column(sa.String(100))
+    figures: Mapped[str] = mapped_column(sa.Text, default="{}")
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+# What ``Analysis.status`` says (app/solving): asked, being worked out, answered, or not
+# answered within its budget.
+WAITING, WORKING, ANSWERED, TOO_HARD = "waiting", "working", "answered", "too_hard"
+QUESTION, TURN = "question", "turn"  # ``Analysis.kind``: a question, or a computer's turns to play
+
+
+class Analysis(db.Model):
+    """Work done off the request path by the job runner (app/solving): a question about a
+    position (a solver's verdict) and, once worked out, its answer, kept for every game and
+    server that meets the position (``key``); or a game whose computer player is to move and
+    plays off the request path (``kind`` turn, ``key`` "turn:<slug>", removed once played).
+    Rows waiting are taken in ``priority`` order (then oldest first)."""
+
+    __tablename__ = "analyses"
+    __table_args__ = (sa.Index("ix_analyses_status_priority", "status", "priority", "id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    kind: Mapped[str] = mapped_column(sa.String(8), default=QUESTION)
+    game: Mapped[str] = mapped_column(sa.String(16))
+    status: Mapped[str] = mapped_column(sa.String(12), default=WAITING)
+    question: Mapped[str | None] = mapped_column(sa.Text, default=None)  # JSON; dropped once answered
+    requires: Mapped[str] = mapped_column(sa.String(60), default="")  # answer keys asked for, space separated
+    answer: Mapped[str | None] = mapped_column(sa.Text, default=None)  # JSON
+    priority: Mapped[int] = mapped_column(default=0)
+    spent: Mapped[int] = mapped_column(default=0)  # work spent on it so far (a solver's positions)
+    waiting_games: Mapped[str] = mapped_column(sa.String(200), default="")  # slugs told when it is answered
+    asked_by: Mapped[str] = mapped_column(sa.String(64), default="")
+    asked_at: Mapped[datetime] = mapped_column(default=utcnow)
+    claimed_by: Mapped[str | None] = mapped_column(sa.String(80), default=None)  # host:pid of the runner
+    claimed_at: Mapped[datetime | None] = mapped_column(default=None)
+    answered_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
 class GameRecord(db.Model):
     """A game of any kind: its whole state as JSON (read by the game ``kind``'s definition), its
     set-up options, and a version bumped by every applied action. ``initial_state`` is the state

@@ -157,7 +157,7 @@ def export(record: GameRecord) -> Iterator[str]:
         "deck": record.deck_cards.split() if record.deck_cards else None,
     }
     tail = {"results": results_of(record), "started_at": iso(record.created_at),
-            "finished_at": iso(record.finished_at)}
+            "finished_at": iso(record.finished_at), **export_extras(record, definition)}
     initial_state = record.initial_state  # (stored JSON: written as it is)
 
     def pieces() -> Iterator[str]:
@@ -175,6 +175,35 @@ def export(record: GameRecord) -> Iterator[str]:
         yield "\n ],\n" + json.dumps(tail, indent=1)[2:]
 
     return pieces()
+
+
+def export_extras(record: GameRecord, definition) -> dict[str, Any]:
+    """What an export adds for people (an import reads none of it): each seat's statistics from
+    this game (its figures, the time played in the timed ones, the item they were kept for), and
+    a whole solution of the deal where the game's analyst keeps one (the job runner's answer:
+    None if it is not known)."""
+    extras: dict[str, Any] = {}
+    if definition.statistics and not definition.score_table:
+        from .records.statistics import game_figures
+
+        started = first_action_at(record)
+        seconds = int((record.finished_at - started).total_seconds()) if started and record.finished_at else None
+        try:
+            final = store.load_state(record)
+        except (ValueError, KeyError):
+            final = None
+        if final is not None:
+            extras["statistics"] = [{"seat": result.seat, "name": result.name, "item": result.item,
+                                     "figures": game_figures(definition, result, seconds)}
+                                    for result in final.results()]
+    if definition.analyst is not None:
+        from .solving import kept
+
+        start = store.initial_state(record)
+        question = definition.analyst.start_question(start) if start is not None else None
+        answer = kept.kept_answers([question]).get(question.key) if question is not None else None
+        extras["solution"] = definition.analyst.solution(answer) if answer else None
+    return extras
 
 
 def _field(data: dict, key: str, kind: type | tuple[type, ...]):

@@ -76,6 +76,18 @@ def app(database_url, decks_folder, tmp_path):
 
 
 @pytest.fixture
+def job_runner(app):
+    """The job runner working for ``app`` (a thread of this process running the runner of `make
+    run`'s runner process): solvers' verdicts and off-request computer players. Without it, the
+    pages of the test client show "checking..." for ever."""
+    from support.runner import RunnerThread
+
+    runner = RunnerThread(app).start()
+    yield runner
+    runner.stop()
+
+
+@pytest.fixture
 def client(app):
     return app.test_client()
 

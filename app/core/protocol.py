@@ -190,34 +190,104 @@ class Outcome:
 class SeatResult:
     """A seat's result once the game is over: ``won`` (every seat tied for the win won),
     ``score`` (the game's own final figure), and ``figures``, what this game adds to the name's
-    statistics (keys of the definition's ``statistics``; a figure left out does not count)."""
+    statistics (keys of the definition's ``statistics``; a figure left out does not count).
+    ``item``: what the game was played on, for the statistics kept per item (``Stat.per_item``):
+    a deal's number, say; None: no such statistics for this game."""
 
     seat: int
     name: str
     won: bool
     score: int | None
     figures: Mapping[str, int] = field(default_factory=dict)
+    item: str | None = None
+
+
+SUM, MIN, MAX, STREAK, RATIO = "sum", "min", "max", "streak", "ratio"
+SECONDS, PERCENT = "seconds", "percent"
 
 
 @dataclass(frozen=True)
 class Stat:
-    """One figure of a game's per-name statistics: ``combine`` is how a game's figure joins the
-    total: ``sum``, ``min`` (the fewest moves) or ``max`` (the best deal)."""
+    """One figure of a game's statistics, and how a game's figure joins the total (``combine``):
+
+    - ``sum``; ``min`` (the fewest moves); ``max`` (the best deal);
+    - ``streak``: a figure of 1 makes the run one longer, 0 ends it (wins in a row);
+    - ``max`` or ``min`` with ``of``: the most (fewest) that another figure's total has been,
+      after this game joined it (the best streak: ``Stat("best", "Best streak", "max",
+      of="streak")``); listed after the figure it follows;
+    - ``ratio`` with ``of=(numerator, denominator)``: worked out from two other totals when it is
+      shown, never stored (the win rate).
+
+    ``timed``: the figure is the game's time played in whole seconds, which the house measures
+    (the game cannot: its rules know no clock); a result names the key, with any value, where it
+    counts (a won deal). ``unit``: how it is shown (``seconds`` as minutes:seconds, ``percent``).
+    ``per_item``: kept per name and item (``SeatResult.item``: each deal's best), not per name."""
 
     key: str
     label: str
-    combine: str = "sum"
+    combine: str = SUM
+    of: str | tuple[str, str] | None = None
+    unit: str = ""
+    timed: bool = False
+    per_item: bool = False
 
     def join(self, total: int | None, figure: int | None) -> int | None:
         if figure is None:
             return total
+        if self.combine == STREAK:
+            return (total or 0) + 1 if figure else 0
         if total is None:
             return figure
-        if self.combine == "min":
+        if self.combine == MIN:
             return min(total, figure)
-        if self.combine == "max":
+        if self.combine == MAX:
             return max(total, figure)
         return total + figure
+
+    @property
+    def stored(self) -> bool:
+        """Whether the figure is kept (a ratio is worked out when shown)."""
+        return self.combine != RATIO
+
+    def value(self, totals: Mapping[str, Any]) -> float | int | None:
+        """The figure as kept in ``totals`` (a ratio: worked out from its two figures)."""
+        if self.combine == RATIO:
+            numerator, denominator = self.of if isinstance(self.of, tuple) else (None, None)
+            top, bottom = totals.get(numerator or ""), totals.get(denominator or "")
+            if not isinstance(top, int) or not isinstance(bottom, int) or bottom <= 0:
+                return None
+            return top / bottom
+        found = totals.get(self.key)
+        return found if isinstance(found, int) else None
+
+    def show(self, totals: Mapping[str, Any]) -> str:
+        """The figure in words for a page: ``""`` when there is none yet."""
+        value = self.value(totals)
+        if value is None:
+            return ""
+        if self.unit == PERCENT or self.combine == RATIO:
+            return f"{round(100 * value)}%"
+        if self.unit == SECONDS:
+            seconds = int(value)
+            hours, rest = divmod(seconds, 3600)
+            return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+        return str(value)
+
+
+def join_figures(stats: Iterable[Stat], totals: Mapping[str, Any], figures: Mapping[str, int]) -> dict[str, Any]:
+    """``totals`` with one game's ``figures`` joined, each as its ``Stat`` says (in the order of
+    ``stats``: a figure that follows another's total, ``of``, comes after it)."""
+    joined = dict(totals)
+    for stat in stats:
+        if not stat.stored:
+            continue
+        if stat.of is not None and isinstance(stat.of, str):
+            followed = joined.get(stat.of)
+            figure = followed if stat.of in figures and isinstance(followed, int) else None
+        else:
+            figure = figures.get(stat.key)
+        joined[stat.key] = stat.join(joined.get(stat.key), figure)
+    return joined
 
 
 # -- set-up options ------------------------------------------------------------------------------------
@@ -272,9 +342,81 @@ class Option:
 
 class Bot(Protocol):
     """A computer player, apart from the rules: the action ``seat`` takes now in ``state``.
-    Deterministic for a given state (a stacked game with computer seats always plays the same)."""
+    Deterministic for a given state (a stacked game with computer seats always plays the same).
+
+    A bot whose choice may take longer than a request may wait (a search) says so with a class
+    attribute ``off_request = True``: the house then never lets it play while answering a
+    request, but off the request path (its job runner), and the game waits for it meanwhile."""
 
     def choose(self, state: Any, seat: int) -> Any: ...
+
+
+def plays_off_request(bot: Bot | None) -> bool:
+    return bool(getattr(bot, "off_request", False))
+
+
+# -- questions answered off the request path ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question about a position whose answer takes longer to work out than a request may wait
+    (a solver's verdict). ``key`` names the position: equal positions have equal keys, whichever
+    game reached them, so an answer is worked out once and kept for all. ``data`` is what the
+    answer is worked out from (plain JSON data); ``requires``: the keys a kept answer must hold
+    to serve this question (a whole line of moves is worked out only where it is asked for)."""
+
+    key: str
+    data: Mapping[str, Any]
+    requires: tuple[str, ...] = ()
+
+
+class OverBudget(Exception):
+    """Working out an answer took more than its budget (``Analyst.answer``); nothing is lost:
+    asking again in the same process carries on where it stopped."""
+
+
+class NeedsAnswers(Exception):
+    """``new_state`` cannot deal yet: it needs the answers to ``questions`` (deal only winnable
+    games needs the verdicts of the deals it walks through). The house asks them off the request
+    path and calls again with the answers it has."""
+
+    def __init__(self, questions: Sequence[Question], message: str = "") -> None:
+        super().__init__(message or f"{len(questions)} answers are needed first")
+        self.questions = list(questions)
+
+
+class Analyst(Protocol):
+    """A game's questions whose answers take longer than a request may wait: the house works
+    them out off the request path (its job runner), within a budget, keeps each answer where
+    every server sharing the database finds it (by the question's key), and hands the kept
+    answers to the pages. Pure, like the rest of the game: no I/O, no clock.
+
+    - ``question(state)``: the question about the state's position that its table shows the
+      answer to (Seahaven Towers: "can this still be won, and how?"), or None (the game is over);
+    - ``answer(data, budget)``: the answer to a question (its ``data``), as plain JSON data, or
+      ``OverBudget`` once ``budget`` units of work (a solver's positions) were spent without one;
+    - ``start_question(state)``: the question about the game's position as dealt, whose answer
+      may show a whole solution (``solution``), or None;
+    - ``solution(answer)``: the actions of a whole winning line in a kept answer (plain data, as
+      ``action_to_dict`` writes them), or None;
+    - ``solution_offered(state, answer)``: whether the table offers a whole solution now (after
+      giving up, or in a lost position), ``answer`` being the kept answer of the state's
+      position (None if there is none).
+
+    A definition whose ``new_state`` needs answers before it can deal takes them as the keyword
+    ``answers`` ({key: answer}; None: it may work them out itself, as a terminal does) and raises
+    ``NeedsAnswers`` for those it lacks."""
+
+    def question(self, state: Any) -> Question | None: ...
+
+    def answer(self, data: Mapping[str, Any], budget: int) -> dict[str, Any]: ...
+
+    def start_question(self, state: Any) -> Question | None: ...
+
+    def solution(self, answer: Mapping[str, Any]) -> list[dict[str, Any]] | None: ...
+
+    def solution_offered(self, state: Any, answer: Mapping[str, Any] | None) -> bool: ...
 
 
 # -- who may make an action ---------------------------------------------------------------------------
@@ -418,6 +560,10 @@ class GameDefinition(ABC):
     options: tuple[Option, ...] = ()
     statistics: tuple[Stat, ...] = ()
     bot: Bot | None = None  # the computer player, for seats named AI; None: the game has none
+    analyst: Analyst | None = None  # questions answered off the request path (a solver): ``Analyst``
+    # A player's own settings of the game's table (sending cards home by themselves), remembered
+    # per browser; the game's forms send them with the actions they change.
+    preferences: tuple[Option, ...] = ()
     # Every action type of the game; the two below follow from it.
     action_types: tuple[ActionType, ...] = ()
     # The names of the actions anyone at the table may make without a seat (dealing the next
@@ -476,6 +622,12 @@ class GameDefinition(ABC):
         """A weak player (it discards at random, say) that the simulator measures the computer
         player against, its choices drawn from ``rng``; None if the game has none."""
         return None
+
+    item_noun = "item"  # what an item of the statistics kept per item is called ("deal")
+
+    def describe_item(self, item: str) -> str:
+        """An item of the statistics kept per item (``SeatResult.item``), in words: "Deal 612"."""
+        return item
 
     def deck_preview(self, cards: Sequence[Card]) -> list[tuple[str, list[Card]]]:
         """How a stacked deck deals, for the admin's preview: (what, cards) pairs, from the

@@ -13,13 +13,14 @@ def keeps_score_table(definition: GameDefinition) -> bool:
     return definition.score_keeping == SCORE_TABLE
 
 
-def record_results(definition: GameDefinition, results: list[SeatResult]) -> None:
+def record_results(definition: GameDefinition, results: list[SeatResult], seconds: int | None = None) -> None:
     """A finished game's results, inside the caller's transaction. Every seated name gets a row;
-    computer seats all count on the one ``AI`` row."""
+    computer seats all count on the one ``AI`` row. ``seconds``: how long the game was played
+    (its timed statistics), if known."""
     if keeps_score_table(definition):
         score_table.record_results(results)
     else:
-        statistics.record_results(definition, results)
+        statistics.record_results(definition, results, seconds)
 
 
 def after_results(definition: GameDefinition) -> None:

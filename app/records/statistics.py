@@ -1,27 +1,54 @@
 """Per-name statistics of the games that keep them (``GameDefinition.statistics``): one row a
-name and game, its figures a JSON object, each joined as its ``Stat`` says."""
+name and game, its figures a JSON object, each joined as its ``Stat`` says; and the figures a
+game keeps per item (``Stat.per_item``: each deal's best result), one row a name, game and item.
+A timed figure (``Stat.timed``) is the game's time played, which only the house knows."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import sqlalchemy as sa
 
 from ..core.names import COMPUTER_NAME, is_computer_name
-from ..core.protocol import GameDefinition, SeatResult
+from ..core.protocol import GameDefinition, SeatResult, Stat, join_figures
 from ..database import by_name
 from ..extensions import db
-from ..models import GameStat
+from ..models import GameStat, GameStatItem, utcnow
 
 
-def record_results(definition: GameDefinition, results: list[SeatResult]) -> None:
-    """Join a finished game's figures into its names' rows, inside the caller's transaction."""
+def name_stats(definition: GameDefinition) -> tuple[Stat, ...]:
+    """The figures kept (and shown) per name."""
+    return tuple(stat for stat in definition.statistics if not stat.per_item)
+
+
+def item_stats(definition: GameDefinition) -> tuple[Stat, ...]:
+    """The figures kept per name and item (each deal's best)."""
+    return tuple(stat for stat in definition.statistics if stat.per_item)
+
+
+def game_figures(definition: GameDefinition, result: SeatResult, seconds: int | None) -> dict[str, int]:
+    """A result's figures, each timed one that it names being the game's time played."""
+    figures = dict(result.figures)
+    for stat in definition.statistics:
+        if stat.timed and stat.key in figures:
+            if seconds is None:
+                del figures[stat.key]
+            else:
+                figures[stat.key] = seconds
+    return figures
+
+
+def record_results(definition: GameDefinition, results: list[SeatResult], seconds: int | None = None) -> None:
+    """Join a finished game's figures into its names' rows, inside the caller's transaction.
+    ``seconds``: how long the game was played (None: not known, the timed figures are left out)."""
     names: dict[str, tuple[str, list[SeatResult]]] = {}
     for result in results:
         name = COMPUTER_NAME if is_computer_name(result.name) else result.name
         names.setdefault(name.casefold(), (name, []))[1].append(result)
     existing = {row.name_key: row for row in db.session.scalars(
         sa.select(GameStat).where(GameStat.game == definition.key, GameStat.name_key.in_(list(names))))}
+    per_name, per_item = name_stats(definition), item_stats(definition)
     for key, (name, seat_results) in names.items():
         row = existing.get(key)
         if row is None:
@@ -29,9 +56,25 @@ def record_results(definition: GameDefinition, results: list[SeatResult]) -> Non
             db.session.add(row)
         figures = json.loads(row.figures or "{}")
         for result in seat_results:
-            for stat in definition.statistics:
-                figures[stat.key] = stat.join(figures.get(stat.key), result.figures.get(stat.key))
+            figures = join_figures(per_name, figures, game_figures(definition, result, seconds))
         row.figures = json.dumps(figures, separators=(",", ":"))
+        if per_item:
+            for result in seat_results:
+                if result.item is not None:
+                    record_item(definition, per_item, name, key, result.item[:40],
+                                game_figures(definition, result, seconds))
+
+
+def record_item(definition: GameDefinition, stats: tuple[Stat, ...], name: str, name_key: str, item: str,
+                figures: dict[str, int]) -> None:
+    row = db.session.scalar(sa.select(GameStatItem).where(
+        GameStatItem.game == definition.key, GameStatItem.item == item, GameStatItem.name_key == name_key))
+    if row is None:
+        row = GameStatItem(game=definition.key, item=item, name=name, name_key=name_key, figures="{}")
+        db.session.add(row)
+    row.figures = json.dumps(join_figures(stats, json.loads(row.figures or "{}"), figures), separators=(",", ":"))
+    row.updated_at = utcnow()
+    db.session.flush()  # (a second seat of the same name and item finds this row)
 
 
 def count(definition: GameDefinition) -> int:
@@ -49,3 +92,30 @@ def page(definition: GameDefinition, number: int, size: int) -> list[tuple[str, 
 def names(definition: GameDefinition, limit: int) -> list[str]:
     return db.session.scalars(sa.select(GameStat.name).where(GameStat.game == definition.key)
                               .order_by(by_name(GameStat.name_key)).limit(limit)).all()
+
+
+def of_name(definition: GameDefinition, name: str) -> tuple[str, dict[str, Any]] | None:
+    """One name's statistics (its name as kept, its figures), or None."""
+    row = db.session.execute(sa.select(GameStat.name, GameStat.figures).where(
+        GameStat.game == definition.key, GameStat.name_key == name.casefold())).first()
+    return (row.name, json.loads(row.figures or "{}")) if row else None
+
+
+def items_of_name(definition: GameDefinition, name: str, number: int, size: int) -> tuple[list[tuple[str, dict]], int]:
+    """One page (from 1) of a name's figures per item, the most recently played first, and how
+    many items it has in all."""
+    where = (GameStatItem.game == definition.key, GameStatItem.name_key == name.casefold())
+    total = db.session.scalar(sa.select(sa.func.count()).select_from(GameStatItem).where(*where))
+    rows = db.session.execute(sa.select(GameStatItem.item, GameStatItem.figures).where(*where)
+                              .order_by(GameStatItem.updated_at.desc(), GameStatItem.id.desc())
+                              .offset((number - 1) * size).limit(size)).all()
+    return [(item, json.loads(figures or "{}")) for item, figures in rows], total
+
+
+def names_of_item(definition: GameDefinition, item: str, number: int, size: int) -> tuple[list[tuple[str, dict]], int]:
+    """One page (from 1) of every name's figures on one item, sorted by name, and how many names."""
+    where = (GameStatItem.game == definition.key, GameStatItem.item == item)
+    total = db.session.scalar(sa.select(sa.func.count()).select_from(GameStatItem).where(*where))
+    rows = db.session.execute(sa.select(GameStatItem.name, GameStatItem.figures).where(*where)
+                              .order_by(by_name(GameStatItem.name_key)).offset((number - 1) * size).limit(size)).all()
+    return [(name, json.loads(figures or "{}")) for name, figures in rows], total

@@ -11,7 +11,8 @@ reads and writes the rows; every request is one transaction (``store.transaction
 """
 
 from .errors import (  # noqa: F401
-    NO_OPEN_SEAT, RELEASED, STALE, Conflict, Forbidden, GameNotFound, NotFound, Refused, TableError, TooMany,
+    NO_OPEN_SEAT, RELEASED, STALE, Conflict, Forbidden, GameNotFound, NotFound, Refused, StillChecking, TableError,
+    TooMany,
 )
 from .join_codes import claim_seat, release_seat, seat_of_code  # noqa: F401
 from .lifecycle import abandon, create_game, follow_rematch, rematch, unfinished_games  # noqa: F401

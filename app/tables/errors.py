@@ -44,6 +44,14 @@ class TooMany(TableError):
     status = 429
 
 
+class StillChecking(TooMany):
+    """A game cannot be set up before the job runner has answered the questions its deal needs
+    (deal only winnable games): asked, but not answered in the time a set-up may wait. Refused
+    like a limit (the form is shown again with the message), but the client did nothing wrong."""
+
+    status = 409
+
+
 STALE = "The table changed before your action arrived, so nothing was done. Here it is now."
 RELEASED = "The host released your seat: ask them for its new code to play on."
 NO_OPEN_SEAT = ("No open seat has that code. Check the code, or ask the host for a new one "

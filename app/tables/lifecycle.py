@@ -12,9 +12,10 @@ from sqlalchemy.orm import selectinload
 
 from .. import limits, store
 from ..core.cards import Card
-from ..core.protocol import GameDefinition
+from ..core.protocol import GameDefinition, GameState
 from ..extensions import db
 from ..models import ABANDONED, FINISHED, HERE, PLAYING, GameRecord, SeatRecord
+from ..solving import kept
 from .errors import Conflict, Forbidden, NotFound, TooMany
 from .join_codes import issue_join_code
 from .play import after_finish, finish, game_to_change, play_computer_turns
@@ -24,16 +25,21 @@ from .seats import SeatSpec, carry_seats, give_token, hand_on_seats, held_seats
 @store.transaction
 def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: Mapping[str, Any] | None = None,
                 deck: list[Card] | None = None, deck_name: str | None = None, claim: set[int] | None = None,
-                in_transaction: bool = False, creator: str | None = None) -> tuple[GameRecord, dict]:
+                in_transaction: bool = False, creator: str | None = None,
+                dealt: GameState | None = None) -> tuple[GameRecord, dict]:
     """Create a game; return it with the tokens of the seats this browser now holds.
 
     ``claim`` lists the seats this browser takes (by default every hot-seat seat); every other
     human seat gets a join code for its own device. Computer seats that start play at once.
     ``creator``: the client address setting the game up, held to ``GAMES_PER_HOUR`` (TooMany);
-    with ``in_transaction`` it is counted in the caller's write transaction (a rematch)."""
+    with ``in_transaction`` it is counted in the caller's write transaction (a rematch).
+    ``dealt``: the new game's state, dealt already (a rematch deals before it takes its lock).
+    A deal that needs the job runner's answers (deal only winnable games) waits for them a
+    moment (``solving.kept.deal``), never solving here."""
     options = definition.validate_options(options or {})
-    state = definition.new_state([spec.name for spec in specs], options=options,
-                                 seed=None if deck else secrets.randbits(63), stacked_deck=deck)
+    state = dealt if dealt is not None else kept.deal(
+        definition, [spec.name for spec in specs], options=options, seed=None if deck else secrets.randbits(63),
+        stacked_deck=deck, address=creator or "", wait=not in_transaction)
     if claim is None:
         claim = {number for number, spec in enumerate(specs) if spec.device == HERE}
     record = store.new_record(definition, state, options=options, deck=[card.id for card in deck] if deck else None,
@@ -53,6 +59,7 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
     elif not in_transaction:  # (a rematch creates its game inside its own locked transaction)
         store.begin_write()
     actions = play_computer_turns(state, record)  # each computer action makes a version
+    kept.ask_for_table(record, state, creator or "")  # the position's question (its solver's verdict)
     results = state.results() if state.is_over() else None
     store.insert_game(record, state, actions, results=results)
     if results is not None:
@@ -100,6 +107,13 @@ def rematch(slug: str, tokens: Mapping[str, str], creator: str | None = None) ->
     with ``follow_rematch`` (their old table links to the new one). ``creator``: the client
     address asking, held to ``GAMES_PER_HOUR`` like a set-up (following a rematch made already
     is not counted)."""
+    dealt = None
+    before = store.find_game(slug)  # dealt before the lock is taken: a deal may wait for verdicts
+    if before is not None and before.status == FINISHED and not before.rematch_slug:
+        definition = store.definition_of(before)
+        dealt = kept.deal(definition, [seat.name for seat in before.seats], options=store.options_of(before),
+                          seed=None if before.deck_cards else secrets.randbits(63),
+                          stacked_deck=store.stacked_deck_of(before), address=creator or "")
     record = game_to_change(slug)
     if not held_seats(record, tokens).at_table:
         raise Forbidden("Only the players at this table can start a rematch.")
@@ -112,7 +126,7 @@ def rematch(slug: str, tokens: Mapping[str, str], creator: str | None = None) ->
     # is locked: a doubled Rematch click (or both players at once) makes one rematch, not two.
     new_record, _tokens = create_game(store.definition_of(record), specs, options=store.options_of(record),
                                       deck=store.stacked_deck_of(record), deck_name=record.deck_name,
-                                      claim=set(), in_transaction=True, creator=creator)
+                                      claim=set(), in_transaction=True, creator=creator, dealt=dealt)
     hand_on_seats(record, new_record)
     new_tokens, _lost = carry_seats(record, new_record, tokens)
     store.save_game(record, None, [], rematch_slug=new_record.slug)

@@ -20,27 +20,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .. import records, store
+from .. import records, replays, store
 from ..core.autoplay import autoplay
-from ..core.protocol import OWN, Bot, GameState, IllegalAction, Outcome, SeatResult
+from ..core.protocol import OWN, Bot, GameState, IllegalAction, Outcome, SeatResult, plays_off_request
 from ..limits import own_moves
-from ..models import PLAYING, GameRecord
+from ..solving import kept
+from ..models import PLAYING, GameRecord, utcnow
 from .errors import GAME_OVER, RELEASED, STALE, Conflict, Forbidden, GameNotFound, TooMany, refusal
 from .join_codes import end_join_codes
 from .seats import Held, held_seats, needs_handover
 
 
-def computer_players(record: GameRecord) -> Callable[[int], Bot | None]:
-    """The game's computer player for its AI seats and AI stand-ins; None for a person."""
+def computer_players(record: GameRecord, off_request: bool = False) -> Callable[[int], Bot | None]:
+    """The game's computer player for its AI seats and AI stand-ins; None for a person. A bot
+    that plays off the request path (``Bot.off_request``) plays only for the job runner
+    (``off_request``): on a request it is as if a person were to move."""
     bot = store.definition_of(record).bot
+    if plays_off_request(bot) and not off_request:
+        return lambda seat: None
     seats = record.seats
     return lambda seat: bot if seats[seat].is_ai or seats[seat].ai_standin else None
 
 
 def play_computer_turns(state: GameState, record: GameRecord) -> list[Outcome]:
     """AI seats (and AI stand-ins) play at once, until a person's turn or the round's end (the
-    next round waits for a person to press the button)."""
-    return autoplay(state, computer_players(record))
+    next round waits for a person to press the button). A computer player that plays off the
+    request path is queued for the job runner instead (in the caller's write transaction)."""
+    outcomes = autoplay(state, computer_players(record))
+    turn = state.to_move()
+    if turn is not None and plays_off_request(state.definition.bot) and (
+            record.seats[turn].is_ai or record.seats[turn].ai_standin):
+        kept.ask_turn(record)
+    return outcomes
 
 
 @dataclass
@@ -101,6 +112,9 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
         store.save_private(record, state)
         return Result(record, state, held)
     actions = [outcome] + play_computer_turns(state, record)
+    # The new position's question (a solver's verdict), asked in this transaction: the job
+    # runner works it out, and the table shows "checking..." until then.
+    kept.ask_for_table(record, state, address)
     # A new deal on a shared device starts with a hand-over screen, even for the player who
     # ended the last round: anyone may be holding the device after the round summary.
     extra = {"shown_seat": None} if seat is None else {}
@@ -131,9 +145,11 @@ def save_and_score(record: GameRecord, state: GameState, actions: list[Outcome],
 
 def finish(record: GameRecord, state: GameState, results: list[SeatResult]) -> None:
     """The moment a game ends (R7.4): its ``results`` (``state.results()``), in the caller's
-    transaction (the game row keeps them too: ``store.state_columns``). Its join codes stop
-    working."""
-    records.record_results(store.definition_of(record), results)
+    transaction (the game row keeps them too: ``store.state_columns``), with the time it was
+    played (from its first action: the table's timer). Its join codes stop working."""
+    started = replays.first_action_at(record) if record.id is not None else None
+    seconds = max(0, int((utcnow() - started).total_seconds())) if started is not None else 0
+    records.record_results(store.definition_of(record), results, seconds)
     end_join_codes(record)
 
 

@@ -31,9 +31,9 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from . import admin, errors, events, history, input_checks, lan, menu, play, scores, setup
+    from . import admin, errors, events, history, input_checks, items, lan, menu, play, scores, setup
 
-    for module in (menu, setup, play, lan, scores, admin, events, history):
+    for module in (menu, setup, play, lan, scores, items, admin, events, history):
         app.register_blueprint(module.bp)
     if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
         from . import bench

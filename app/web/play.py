@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
 
 from .. import limits, replays, store, tables
+from ..core.protocol import GameDefinition, IllegalAction, OptionError
 from ..htmx import is_htmx
 from ..models import GameRecord
+from ..solving import kept
 from . import identity
 from .input_checks import whole_number
 from .table_view import TableView, table_view
@@ -54,8 +56,31 @@ def view_for(record: GameRecord, state=None, *, watching: bool = False, message:
         held = tables.Held()
     else:
         held = done.held if done is not None else access(record)
-    return table_view(record, state, held, watching=watching, message=message, selected=selected,
-                      idle_seconds=current_app.config["IDLE_SECONDS"], results=done.results if done else None)
+    table = table_view(record, state, held, watching=watching, message=message, selected=selected,
+                       idle_seconds=current_app.config["IDLE_SECONDS"], results=done.results if done else None,
+                       preferences=preferences_of(state.definition))
+    # The kept answer of the position's question (a solver's verdict), never worked out here; the
+    # player's own page asks it if nobody has (a spectator's never does).
+    table.analysis = kept.for_table(record, state, may_ask=table.my_turn and not watching,
+                                    address=limits.client_address())
+    return table
+
+
+PREFERENCES = "preferences"
+
+
+def preferences_of(definition: GameDefinition) -> dict[str, Any]:
+    """This browser's settings of ``definition``'s table (its ``preferences``), defaults filled in."""
+    stored = session.get(PREFERENCES)
+    mine = stored.get(definition.key) if isinstance(stored, dict) else None
+    mine = mine if isinstance(mine, dict) else {}
+    values = {}
+    for option in definition.preferences:
+        try:
+            values[option.key] = option.read(mine[option.key]) if option.key in mine else option.default
+        except OptionError:
+            values[option.key] = option.default
+    return values
 
 
 def spectator_view(record: GameRecord, state) -> TableView:
@@ -134,6 +159,65 @@ def act(slug: str):
     # The browser's own action shows at once; what the computer players did after it, step by step.
     # (A seat's private move needs no version: without one, nothing is shown step by step.)
     return after_post(slug, done=done, since=version + 1 if version is not None else None)
+
+
+@bp.post("/<slug>/preferences")
+def preferences(slug: str):
+    """This browser's settings of the game's table (sending cards home by themselves), kept in
+    its session for every table of the game: a checkbox posts its hidden "0" and then "1"."""
+    record = load_record(slug)
+    definition = store.definition_of(record)
+    stored = session.get(PREFERENCES)
+    stored = dict(stored) if isinstance(stored, dict) else {}
+    mine = preferences_of(definition)
+    for option in definition.preferences:
+        posted = request.form.getlist(option.key)
+        if posted:
+            try:
+                mine[option.key] = option.read(posted[-1])
+            except OptionError as error:
+                raise tables.TableError(str(error)) from None
+    stored[definition.key] = mine
+    session[PREFERENCES] = stored
+    session.permanent = True
+    return after_post(slug)
+
+
+@bp.get("/<slug>/solution")
+def solution(slug: str):
+    """A whole winning line of the game's deal, kept by the job runner, stepped like a replay:
+    offered once the game is over or lost (the game's analyst says when). ``step``: how many of
+    its moves are made."""
+    record = load_record(slug)
+    definition = store.definition_of(record)
+    analyst = definition.analyst
+    start = store.initial_state(record)
+    if analyst is None or start is None:
+        abort(404)
+    now = store.load_state(record)
+    table = view_for(record, now, watching=True)
+    position = table.analysis.answer if table.analysis is not None and table.analysis.known else None
+    context = {"record": record, "game": definition, "slug": slug}
+    if not analyst.solution_offered(now, position):
+        return render_template("history/solution.html", refused=True, **context), 403
+    question = analyst.start_question(start)
+    shown = kept.shown_for_question(question)
+    if shown.state == kept.NOT_ASKED and access(record).seats:
+        shown = kept.for_table(record, start, may_ask=True, address=limits.client_address()) or shown
+    line = analyst.solution(shown.answer) if shown.known and shown.answer else None
+    if line is None:
+        return render_template("history/solution.html", shown=shown, line=None, **context)
+    step = whole_number("step", 0, low=0, high=len(line))
+    state, made = start, []
+    try:
+        for data in line[:step]:
+            made = state.apply(state.to_move(), definition.action_from_dict(data)).events
+    except IllegalAction:  # (a kept line the rules refuse would be a bug: shown as no solution)
+        return render_template("history/solution.html", shown=shown, line=None, **context)
+    board = spectator_view(record, state).replace(replay=True, finished=state.is_over(),
+                                                   results=state.results() if state.is_over() else [])
+    return render_template("history/solution.html", step=step, total=len(line), made=made, shown=shown, line=line,
+                           **(board.context() | context))
 
 
 @bp.post("/<slug>/reveal")

@@ -90,6 +90,11 @@ class TableView:
     replay: bool = False
     own_device: str = OWN
     setup_devices: dict[int, str] = field(default_factory=dict)
+    # What the job runner keeps of this position's question (app/solving: a solver's verdict and
+    # hint), or None (the game asks none, or not now); the page never waits for it.
+    analysis: Any = None
+    # This browser's own settings of the game's table (the definition's ``preferences``).
+    preferences: dict[str, Any] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -151,7 +156,8 @@ def option_text(option, value: Any) -> str:
 
 def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watching: bool = False,
                message: str | None = None, selected=(), idle_seconds: int = 0,
-               results: list[SeatResult] | None = None) -> TableView:
+               results: list[SeatResult] | None = None, analysis: Any = None,
+               preferences: Mapping[str, Any] | None = None) -> TableView:
     """The table as this browser (``held``) sees it now, or a spectator (``watching``).
     ``results``: the over game's ``results()``, if the request has them already."""
     seen = tables.SPECTATOR if watching else tables.presence(record, state, held)
@@ -193,4 +199,5 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
         focus=focus, results=(results if results is not None else state.results()) if finished else [], rematch_slug=record.rematch_slug,
         idle_seat=None if watching else tables.idle_seat(record, state, held, idle_seconds),
         clock=Clock(record), options=store.options_of(record),
-        setup_devices={number: HERE for number in seen.seats})
+        setup_devices={number: HERE for number in seen.seats}, analysis=analysis,
+        preferences=dict(preferences or {}))

@@ -215,6 +215,10 @@
     if (!target || target.id !== "table" || !event.detail.shouldSwap) return;
     var config = event.detail.requestConfig || {};
     var own = !!config.verb && config.verb !== "get";
+    // A live refresh already on its way when this page's form was sent: its table is not newer
+    // than the one the form's answer brings, and swapping it in would drop that answer (htmx
+    // ignores the answer of a form no longer in the page), and with it every later refresh.
+    if (!own && posting > 0) { event.detail.shouldSwap = false; return; }
     var incoming = /id="table"[^>]*data-version="(\d+)"/.exec(event.detail.serverResponse || "");
     if (pacing && incoming && incoming[1] === shownVersion) {
       event.detail.shouldSwap = false; // the same table, already being shown step by step

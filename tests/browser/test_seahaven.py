@@ -12,65 +12,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from support.seahaven_page import WINNABLE, board, destination, set_up, source, wait_for_mark, wait_past
 
 pytestmark = pytest.mark.browser
 
 PHONE = {"width": 390, "height": 844}
 PHONE_ONLY = (("phone", PHONE),)
-
-BOARD_JS = """() => {
-  const t = document.getElementById('table');
-  const text = (el) => el ? el.innerText.replace(/\\s+/g, ' ').trim() : null;
-  const cards = (el) => Array.from(el.querySelectorAll('[data-card]'), e => e.dataset.card);
-  const top = (el) => cards(el)[0] || null;
-  const focused = document.activeElement;
-  return {
-    version: Number(t.dataset.version),
-    columns: Array.from(t.querySelectorAll('.sh-col'), cards),
-    cells: Array.from(t.querySelectorAll('.sh-cell'), top),
-    foundations: Array.from(t.querySelectorAll('.sh-foundation'), top),
-    selected: Array.from(t.querySelectorAll('.sh-src[aria-pressed=true]'), e => e.dataset.card),
-    destinations: Array.from(t.querySelectorAll('.sh-to:not([hidden])'), e => e.dataset.to),
-    moves: text(t.querySelector('.sh-moves')),
-    clock: text(t.querySelector('.sh-clock')),
-    mark: text(t.querySelector('.sh-mark')),
-    hint: text(t.querySelector('.sh-hint')),
-    alert: text(t.querySelector('[role=alert]')),
-    results: text(t.querySelector('.results')),
-    focused: focused ? (focused.dataset.to || focused.dataset.card || focused.textContent.trim()) : null,
-  };
-}"""
-
-
-def board(page) -> dict:
-    return page.evaluate(BOARD_JS)
-
-
-def set_up(device, *, deck: str | None = None, deal: int | None = None, name: str = "Ann") -> str:
-    page = device.page
-    device.goto("/setup/seahaven")
-    page.locator("#name0").fill(name)
-    if deal is not None:
-        page.locator("#opt-deal").fill(str(deal))
-    if deck:
-        page.locator(f"input[name=deck][value='{deck}']").check()
-    return device.start_set_up_game("#table.game-seahaven")
-
-
-def wait_past(page, version: int) -> dict:
-    page.wait_for_function("""(v) => { const t = document.getElementById('table');
-      return !!t && Number(t.dataset.version) > v
-             && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }""", arg=version)
-    return board(page)
-
-
-def source(page, card: str):
-    return page.locator(f"#table .sh-src[data-card='{card}']")
-
-
-def destination(page, place: str):
-    return page.locator(f"#table .sh-to[data-to='{place}']")
-
 
 DOUBLE_TAP_MS = 450  # static/js/games/seahaven.js: a second tap within this sends the card home
 # The time between the two taps as the page saw them (clicks on a card's button).
@@ -106,9 +53,10 @@ def test_short_win_at_phone_width_by_tapping_with_hint_and_undo(device, screensh
     page = phone.page
     phone.context.add_init_script(TAP_TIMES_JS)
     slug = set_up(phone, deck="short_win.deck")
+    wait_for_mark(page)  # the job runner's answer, arriving live
     shown = board(page)
     assert shown["columns"][0] == ["6C", "5C", "4C", "3C", "AC", "2C"] and shown["moves"] == "0 moves"
-    assert shown["mark"] == "\u2713 still winnable" and shown["clock"] == "0:00"
+    assert shown["mark"] == WINNABLE and shown["clock"] == "0:00"
     screenshot(page, "start")
 
     # the hint: 2C to cell 1, its card selected and the cell marked; following it is one tap
@@ -180,7 +128,9 @@ def test_s3_6_no_legal_moves_at_phone_width_and_undo_from_there(device, screensh
     for version in (6, 7, 8):  # back to the deal, which can be won
         page.locator("#table .sh-undo").tap()
         shown = wait_past(page, version)
-    assert shown["mark"] == "\u2713 still winnable" and shown["cells"] == [None] * 4 and shown["moves"] == "0 moves"
+    wait_for_mark(page)
+    shown = board(page)
+    assert shown["mark"] == WINNABLE and shown["cells"] == [None] * 4 and shown["moves"] == "0 moves"
     assert phone.unexpected_problems() == []
 
 

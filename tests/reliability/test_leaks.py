@@ -254,7 +254,7 @@ def test_deck_files_and_the_stock_order_are_never_served_to_players(app, player,
     with app.app_context():
         game = store.load_state(store.find_game(slug))
     samples = {"slug": slug, "number": 1, "code": "ABCDEF", "name": "quick_out.deck", "token": "x", "filename": "css/app.css",
-               "key": "rummy"}
+               "key": "rummy", "item": "1-open"}
     stock = " ".join(card.code for card in game.stock[:3])
     checked = 0
     for rule in app.url_map.iter_rules():

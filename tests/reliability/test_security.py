@@ -52,6 +52,7 @@ def post_cases(slug: str, import_token: str) -> dict:
         "play.rematch": (f"/games/{slug}/rematch", {}),
         "play.follow": (f"/games/{slug}/follow", {}),
         "play.abandon": (f"/games/{slug}/abandon", {}),
+        "play.preferences": (f"/games/{slug}/preferences", {"auto_home": "1"}),
         "history.import_game": ("/finished/import", {}),
         "lan.claim": ("/join", {"code": None}),
         "lan.release": (f"/games/{slug}/seats/1/release", {}),

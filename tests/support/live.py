@@ -123,7 +123,8 @@ class LiveServer:
                 raise RuntimeError(f"the server exited at start:\n{self.log()}")
             try:
                 with urllib.request.urlopen(self.url + "/", timeout=2) as response:
-                    if response.status == 200 and len(self.worker_pids()) >= self.workers:
+                    if response.status == 200 and len(self.worker_pids()) >= self.workers and (
+                            self.runner_pids() or not self.has_runner):
                         return
             except OSError:
                 pass
@@ -211,6 +212,30 @@ class LiveServer:
     # -- /proc: the gunicorn master (app.serve exec's into it) and its workers ------------------------
 
     def worker_pids(self) -> list[int]:
+        """The gunicorn workers (the master's children but the job runner)."""
+        runners = set(self.runner_pids())
+        return [pid for pid in self.children() if pid not in runners]
+
+    @property
+    def has_runner(self) -> bool:
+        """Whether the served checkout starts a job runner (an older one does not)."""
+        return (self.root / "app" / "solving").is_dir() and self.env.get("SOLVER_PROCESSES", "1") != "0"
+
+    def runner_pids(self) -> list[int]:
+        """The job runner (``python -m app.solving``), which the master keeps going beside the
+        workers (app/solving/supervisor.py)."""
+        found = []
+        for pid in self.children():
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                    if b"app.solving" in handle.read():
+                        found.append(pid)
+            except OSError:
+                pass
+        return found
+
+    def children(self) -> list[int]:
+        """The master's child processes."""
         if self.process is None:
             return []
         master = self.process.pid
@@ -227,7 +252,8 @@ class LiveServer:
         return sorted(children)
 
     def pids(self) -> list[int]:
-        return [self.process.pid, *self.worker_pids()] if self.process else []
+        """The master, its workers and the job runner."""
+        return [self.process.pid, *self.children()] if self.process else []
 
     def memory(self, field: str = "VmRSS", file: str = "status") -> list[int]:
         """Bytes of ``field`` (a line in kB of /proc/<pid>/<file>) of the master and of each worker,

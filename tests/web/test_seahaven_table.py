@@ -6,6 +6,10 @@ the "to a foundation" buttons, refusals (the rule shown, nothing changed), unlim
 up, the hint (a GET: nothing changes), the "still winnable?" mark, "No legal moves", the timer,
 spectators, a restart, the statistics per name, and "play this deal again".
 
+The "still winnable?" mark and the hint are the job runner's kept answers (app/solving): these
+tests run its runner in a thread (the ``job_runner`` fixture) and wait for it (``settle``) where
+they look at them; tests/web/test_seahaven_solving.py is about that path itself.
+
 ``short_win.deck`` (decks/seahaven/README.md) is won in 53 moves: 2C to a cell, AC home, 2C
 home, then every card straight home. ``stuck_after_four.deck`` (deal 242) has no legal move
 left once 8C, JC, 5D and TH (columns 1-4's bottom cards) fill the cells."""
@@ -15,6 +19,11 @@ from __future__ import annotations
 import re
 
 import pytest
+
+from support.seahaven_forms import (
+    columns_shown, form_fields, move, plain_button, post_fields, press, set_up, shown_destinations, sources, table,
+    tap, win_short_deal,
+)
 
 from app.games.seahaven import deal_cards
 from app.games.seahaven.rules import Layout
@@ -29,96 +38,10 @@ LOSING_DEAL, LOSING_CARD, LOSING_FROM, LOSING_TO = 1, "QC", "t1", "c1"
 # -- helpers ---------------------------------------------------------------------------------------------
 
 
-def set_up(player, *, deal: int | str = 0, classic: bool = False, winnable_only: bool = False, deck: str = "",
-           name: str = "Ann") -> str:
-    """The set-up form of /setup/seahaven, posted (a checked box follows its hidden "0"); the new
-    table's slug."""
-    return player.set_up("seahaven", [name], deal=deal, classic=["0", "1"] if classic else "0",
-                         winnable_only=["0", "1"] if winnable_only else "0", deck=deck)
+@pytest.fixture(autouse=True)
+def runner(job_runner):
+    return job_runner
 
-
-def post_fields(player, url: str, fields: list[tuple[str, str]], htmx: bool = False):
-    from werkzeug.datastructures import MultiDict
-
-    data = MultiDict(fields)
-    if "csrf_token" not in data:
-        data.add("csrf_token", player.csrf_token())
-    return player.client.post(url, data=data, headers={"HX-Request": "true"} if htmx else {})
-
-
-def table(player, slug: str, **query) -> Page:
-    """The table page, with ``query`` (cards=..., hint=1) as a link or a GET form asks for it."""
-    response = player.client.get(f"/games/{slug}", query_string=query)
-    assert response.status_code == 200
-    return Page(response.get_data(as_text=True))
-
-
-def form_fields(page: Page, form_id: str) -> list[tuple[str, str]]:
-    """The fields a browser sends for the form ``form_id`` (its named inputs, disabled ones left
-    out), without the pressed button."""
-    form = page.find("form", id=form_id)
-    assert form is not None, f"no form #{form_id} on the page"
-    return [(element.get("name"), element.get("value") or "") for element in form.iter()
-            if element.tag == "input" and element.get("name") and "disabled" not in element.attrs]
-
-
-def press(player, slug: str, page: Page, button, htmx: bool = True):
-    """Press ``button`` (an element of ``page``): its form's fields and its own name and value
-    are posted to the form's action, as a browser does."""
-    form_id = button.get("form")
-    fields = form_fields(page, form_id) + [(button.get("name"), button.get("value"))]
-    return post_fields(player, f"/games/{slug}/act", fields, htmx=htmx)
-
-
-def sources(page: Page) -> dict[str, str]:
-    """The cards that may be tapped: place -> card id."""
-    return {button.get("data-from"): button.get("data-card") for button in page.find_all("button", "sh-src")}
-
-
-def shown_destinations(page: Page) -> list[str]:
-    return [button.get("data-to") for button in page.find_all("button", "sh-to") if "hidden" not in button.attrs]
-
-
-def tap(player, slug: str, card: str) -> Page:
-    """The first tap: the card's button submits the GET form #sh-pick (``?cards=<id>``)."""
-    before = table(player, slug)
-    button = next(b for b in before.find_all("button", "sh-src") if b.get("data-card") == card)
-    assert button.get("form") == "sh-pick" and button.get("name") == "cards" and button.get("value") == card
-    assert before.find("form", id="sh-pick").get("method") == "get"
-    return table(player, slug, cards=card)
-
-
-def move(player, slug: str, card: str, place: str, htmx: bool = True):
-    """Tap ``card``, then the destination ``place``; the answer of the move's post."""
-    page = tap(player, slug, card)
-    button = page.find("button", "sh-to", data_to=place)
-    assert button is not None and "hidden" not in button.attrs, (place, shown_destinations(page))
-    return press(player, slug, page, button, htmx=htmx)
-
-
-def plain_button(page: Page, value: str):
-    """A button of the dock's #sh-plain form (Undo, Give up, to a foundation) by its value."""
-    return next((b for b in page.find_all("button") if b.get("form") == "sh-plain" and b.get("value") == value), None)
-
-
-def columns_shown(page: Page) -> list[list[str]]:
-    return [[element.get("data-card") for element in column.iter() if element.get("data-card")]
-            for column in page.find_all("li", "sh-col")]
-
-
-def win_short_deal(player, slug: str) -> None:
-    """short_win.deck through the forms: 2C to cell 1 by two taps, then every card home with the
-    dock's "to a foundation" buttons (each one press)."""
-    assert move(player, slug, "2C", "c1").status_code == 200
-    for _ in range(60):
-        page = table(player, slug)
-        if page.game_over:
-            return
-        home = [b for b in page.find_all("button") if b.get("form") == "sh-plain"
-                and (b.get("value") or "").startswith("move|from=")]
-        assert home, "no card can go home"
-        assert press(player, slug, page, home[0]).status_code == 200
-    raise AssertionError("short_win.deck was not won")
 
 
 # -- set-up and the board ----------------------------------------------------------------------------------
@@ -148,12 +71,13 @@ def test_the_set_up_form_offers_the_options_and_a_link_fills_in_a_deal(player):
     assert "Deal only winnable games" in page.html
 
 
-def test_s5_2_deal_only_winnable_games_takes_the_first_winnable_deal_from_the_number(player):
+def test_s5_2_deal_only_winnable_games_takes_the_first_winnable_deal_from_the_number(player, runner):
     from app.games.seahaven import first_winnable_deal
 
     slug = set_up(player, deal=500, winnable_only=True)
     state, _version = player.state(slug)
     assert state.deal == first_winnable_deal(500, False) and state.winnable()
+    runner.settle()
     assert "still winnable" in table(player, slug).html
 
 
@@ -282,16 +206,18 @@ def test_s6_2_giving_up_ends_the_game_counted_as_played_not_won(player):
     page = table(player, slug)
     assert page.game_over and "Ann gave up with 1 card home after 2 moves." in page.html
     assert not page.find_all("button", "sh-src") and not page.find_all("button", "sh-to")
-    assert player.statistics("seahaven") == {"Ann": ["1", "0", ""]}
+    # games, won, win rate, current and best streak, best time, fewest moves
+    assert player.statistics("seahaven") == {"Ann": ["1", "0", "0%", "0", "0", "", ""]}
 
 
 # -- the solver at the table (S5.2) ----------------------------------------------------------------------------
 
 
-def test_s5_2_the_hint_is_a_get_that_shows_the_next_move_and_changes_nothing(app, player):
+def test_s5_2_the_hint_is_a_get_that_shows_the_next_move_and_changes_nothing(app, player, runner):
     slug = set_up(player, deal=1234)
     state, _version = player.state(slug)
     hint = state.hint()
+    runner.settle()
     before = database_dump(app)
     page = table(player, slug, hint=1)
     assert database_dump(app) == before  # neither the game, its log, nor a statistic
@@ -306,25 +232,30 @@ def test_s5_2_the_hint_is_a_get_that_shows_the_next_move_and_changes_nothing(app
     assert version == 2 and after.history[-1][:2] == (hint.source, hint.target)
 
 
-def test_s5_2_the_hint_of_a_lost_position_says_so(player):
+def test_s5_2_the_hint_of_a_lost_position_says_so(player, runner):
     slug = set_up(player, deal=LOSING_DEAL)
     move(player, slug, LOSING_CARD, LOSING_TO)
+    runner.settle()
     page = table(player, slug, hint=1)
     assert "No hint: this position cannot be won" in page.find("p", "sh-hint").text
 
 
-def test_s5_2_the_winnable_mark_follows_every_move(player):
+def test_s5_2_the_winnable_mark_follows_every_move(player, runner):
     slug = set_up(player, deal=LOSING_DEAL)
     state, _version = player.state(slug)
     assert state.winnable() and state.layout.card_at(LOSING_FROM).id == LOSING_CARD
+    runner.settle()
     assert table(player, slug).find("span", "sh-mark").text == "\u2713 still winnable"
-    answer = Page(move(player, slug, LOSING_CARD, LOSING_TO).get_data(as_text=True))
+    move(player, slug, LOSING_CARD, LOSING_TO)
     state, _version = player.state(slug)
     assert not state.winnable() and not state.is_stuck()
+    runner.settle()
+    answer = table(player, slug)
     assert answer.find("span", "sh-mark").text == "\u2717 cannot be won from here"
     assert "sh-lost" in answer.find("span", "sh-mark").classes
     page = table(player, slug)
     press(player, slug, page, plain_button(page, "undo"))
+    # the position before the move was answered already: kept, shown at once
     assert table(player, slug).find("span", "sh-mark").text == "\u2713 still winnable"
 
 
@@ -414,11 +345,14 @@ def test_s3_6_s6_2_a_won_and_a_given_up_game_make_the_statistics_per_name(player
     state, _version = player.state(slug)
     assert state.layout.is_won() and state.moves_made() == 53
     assert page.game_over and "Ann won! All 52 cards are home in 53 moves" in page.find("section", "results").text
-    assert player.statistics("seahaven") == {"Ann": ["1", "1", "53"]}
+    [figures] = player.statistics("seahaven").values()
+    assert figures[:5] == ["1", "1", "100%", "1", "1"] and re.fullmatch(r"\d+:\d\d", figures[5]) and figures[6] == "53"
     other = set_up(player, deal=1234)
     page = table(player, other)
     press(player, other, page, plain_button(page, "give_up"))
-    assert player.statistics("seahaven") == {"Ann": ["2", "1", "53"]}
+    # a game given up ends the streak; the best streak stays
+    assert player.statistics("seahaven")["Ann"][:5] == ["2", "1", "50%", "0", "1"]
+    assert player.statistics("seahaven")["Ann"][6] == "53"
 
 
 def test_play_this_deal_again_deals_the_same_cards_with_the_same_options(player):

@@ -14,20 +14,27 @@ stuck       no legal move left and not won: lost, but undo is still offered (S3.
 run         cards of one suit in a column, each one lower than the card it covers (S3.3)
 unit        (solver) a column's bottom run, which the solver moves as a whole through the cells
 
+auto-move   (web table, an option) a card sent home by itself after the player's move, in the
+            same action: always safe, since a card only ever takes the next lower card of its
+            own suit (S3.3), which must be home first (S3.2); one undo takes both back
+finish      every card left sent home at once, when each can get there by moves to the
+            foundations alone
+
 Modules: ``rules`` (the layout and the moves), ``deals`` (deal numbers), ``actions``, ``state``
 (``SeahavenState``, the protocol's state), ``definition`` (``SeahavenDefinition``), ``solver``
-(the exact solver, S5), ``bot`` (the computer player), ``__main__`` (the terminal game, S4, and
-the solver's command line, S5.1).
+(the exact solver, S5), ``analysis`` (the solver's questions as the web asks them off the
+request path), ``bot`` (the computer player), ``__main__`` (the terminal game, S4, and the
+solver's command line, S5.1).
 """
 
 from app.core.registry import register
 
-from .actions import GiveUp, MoveCard, Undo
+from .actions import Finish, GiveUp, MoveCard, Undo
 from .deals import MAX_DEAL, deal_cards, first_winnable_deal
 from .definition import DEFINITION, SeahavenDefinition
 from .state import SeahavenState
 
 register(DEFINITION)
 
-__all__ = ["DEFINITION", "MAX_DEAL", "GiveUp", "MoveCard", "SeahavenDefinition", "SeahavenState", "Undo",
+__all__ = ["DEFINITION", "MAX_DEAL", "Finish", "GiveUp", "MoveCard", "SeahavenDefinition", "SeahavenState", "Undo",
            "deal_cards", "first_winnable_deal"]

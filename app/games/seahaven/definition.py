@@ -7,13 +7,22 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card
-from app.core.protocol import GameDefinition, Option, Stat
+from app.core.protocol import (
+    MAX, MIN, PERCENT, RATIO, SECONDS, STREAK, GameDefinition, NeedsAnswers, Option, OptionError, Stat,
+)
 
 from . import actions
+from .analysis import ANALYST, question_for, start_layout
 from .bot import RandomBot, SolverBot
 from .deals import MAX_DEAL, deal_cards, deal_number_from_seed, first_winnable_deal
 from .rules import DECK
 from .state import SeahavenState
+
+# Deal only winnable games walks this many deal numbers from the chosen one at most (the chance
+# that so many deals in a row cannot be won is far below one in a billion); it asks for the
+# verdicts of ASKED_AHEAD of them at a time.
+WALK = 24
+ASKED_AHEAD = 4
 
 
 class SeahavenDefinition(GameDefinition):
@@ -34,16 +43,35 @@ class SeahavenDefinition(GameDefinition):
     statistics = (
         Stat("played", "Games played"),
         Stat("won", "Games won"),
-        Stat("fewest_moves", "Fewest moves to win", "min"),
+        Stat("win_rate", "Win rate", RATIO, of=("won", "played"), unit=PERCENT),
+        Stat("streak", "Current streak", STREAK),
+        Stat("best_streak", "Best streak", MAX, of="streak"),
+        Stat("best_time", "Best time", MIN, unit=SECONDS, timed=True),
+        Stat("fewest_moves", "Fewest moves to win", MIN),
+        # each deal's best, per name (SeatResult.item: "612-classic")
+        Stat("deal_played", "Played", per_item=True),
+        Stat("deal_won", "Won", per_item=True),
+        Stat("deal_fewest_moves", "Fewest moves", MIN, per_item=True),
+        Stat("deal_best_time", "Best time", MIN, unit=SECONDS, timed=True, per_item=True),
+        Stat("deal_most_home", "Most cards home", MAX, per_item=True),
     )
     bot = SolverBot()
+    analyst = ANALYST
+    preferences = (
+        Option("auto_home", "Send cards home by themselves", "bool", False,
+               help="After each of your moves, every card that can go to its foundation goes there."),
+    )
     action_types = actions.ACTION_TYPES
 
     def baseline_bot(self, rng: random.Random) -> RandomBot:
         return RandomBot(rng)
 
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
-                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> SeahavenState:
+                  seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None,
+                  answers: Mapping[str, Mapping[str, Any]] | None = None) -> SeahavenState:
+        """``answers``: the solver's kept answers by question key, for deal only winnable games
+        (``NeedsAnswers`` for the deals whose verdicts it lacks); None: it asks the solver
+        itself (the terminal, the simulator)."""
         self.check_seats(names)
         values = self.validate_options(options)
         classic, winnable_only = values["classic"], values["winnable_only"]
@@ -59,16 +87,45 @@ class SeahavenDefinition(GameDefinition):
                     raise ValueError("a shuffled game needs a seed or a deal number")
                 deal = deal_number_from_seed(seed)
             if winnable_only:
-                deal = first_winnable_deal(deal, classic)
+                deal = first_winnable_deal(deal, classic) if answers is None else \
+                    first_kept_winnable_deal(deal, classic, answers)
             cards = deal_cards(deal)
         return SeahavenState(self, names[0], cards, classic=classic, deal=deal, seed=seed,
                              winnable_only=winnable_only)
+
+    item_noun = "deal"
+
+    def describe_item(self, item: str) -> str:
+        """``612-classic`` -> ``Deal 612, classic deal``."""
+        number, _, kind = item.partition("-")
+        return f"Deal {number}, {kind} deal" if number.isdigit() and kind in ("open", "classic") else item
 
     def from_dict(self, data: Mapping[str, Any]) -> SeahavenState:
         return SeahavenState.from_dict(self, data)
 
     action_from_dict = staticmethod(actions.action_from_dict)
     action_to_dict = staticmethod(actions.action_to_dict)
+
+
+def first_kept_winnable_deal(number: int, classic: bool, answers: Mapping[str, Mapping[str, Any]]) -> int:
+    """S5.2 from kept verdicts: the first deal number from ``number`` on whose deal can be won,
+    walking past the deals ``answers`` say cannot be won; ``NeedsAnswers`` with the next few
+    deals' questions as soon as one verdict is not among them."""
+    wanted = []
+    for step in range(WALK):
+        deal = (number - 1 + step) % MAX_DEAL + 1
+        dealt = deal_cards(deal)
+        question = question_for(start_layout(dealt, classic), dealt, classic, line=True)
+        answer = answers.get(question.key)
+        if answer is None:
+            wanted.append(question)
+            if len(wanted) == ASKED_AHEAD:
+                break
+        elif not wanted and answer.get("winnable") is True:
+            return deal  # (an answer the solver could not work out within its budget is no proof)
+    if wanted:
+        raise NeedsAnswers(wanted, f"the solver's verdicts of deals from {number} on are needed")
+    raise OptionError(f"None of the {WALK} deals from {number} on can be won: choose another deal number.")
 
 
 DEFINITION = SeahavenDefinition()

@@ -244,6 +244,44 @@ class Layout:
             moves += [(source, place) for place in empty_cells if place != source]
         return moves
 
+    def moves_home(self) -> list[tuple[str, str]]:
+        """Every card that can reach its foundation by moves to the foundations alone, as those
+        moves (source, target), lowest card first (then columns before cells, left to right),
+        each one legal after the ones before it (S3.2).
+
+        Sending a card home never spoils a game: a card on a column is only ever of use as the
+        place for the next lower card of its own suit (S3.3), and that card is home already
+        when this one may go (S3.2); cards in a cell or covering others only get in the way.
+        So these moves are always safe, in any order, and the set of cards they reach is the
+        same whichever order they are made in (each only adds places to go from)."""
+        table = self.copy()
+        moves: list[tuple[str, str]] = []
+        while True:
+            ready = []
+            for index, column in enumerate(table.columns):
+                if column:
+                    ready.append((column[-1].order, index, f"t{index + 1}", column[-1]))
+            for index, card in enumerate(table.cells):
+                if card is not None:
+                    ready.append((card.order, COLUMNS + index, f"c{index + 1}", card))
+            going = None
+            for _order, _rank, source, card in sorted(ready, key=lambda item: (item[0], item[1])):
+                home = table.foundation_for(card)
+                if home is not None:
+                    going = (source, home)
+                    break
+            if going is None:
+                return moves
+            table.move(*going)
+            moves.append(going)
+
+    def home_line(self) -> list[tuple[str, str]] | None:
+        """The moves that send every card left home by moves to the foundations alone, or None if
+        some card cannot get there that way (then a card must move elsewhere first). Exact:
+        ``moves_home`` reaches every card any such moves can."""
+        moves = self.moves_home()
+        return moves if self.cards_home() + len(moves) == DECK.size else None
+
     def has_legal_move(self) -> bool:
         """Cheaper than ``legal_moves``: any empty cell takes a card, else look closer."""
         if any(card is None for card in self.cells) and any(self.columns):

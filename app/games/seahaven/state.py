@@ -2,6 +2,12 @@
 
 One seat plays alone, on its turn for the whole game; the actions are in ``actions.py``, the deal
 (S2) comes from a stacked deck or a deal number (``deals.py``).
+
+A move may bring its *automatic moves* along (``MoveCard.auto``: the player's table sends cards
+home by themselves): after the player's card, every card that can go home goes (the moves of
+``Layout.moves_home``, always safe), in the same action; the history marks them, so one undo
+takes a move back with the cards it sent home. ``view()`` never asks the solver: the
+"still winnable?" mark and the hint are the house's kept answers (``analysis.py``).
 """
 
 from __future__ import annotations
@@ -14,11 +20,11 @@ from app.core.protocol import (
     EVERYONE, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase, Zone,
 )
 
-from .actions import Action, MoveCard, Undo
+from .actions import Action, Finish, MoveCard, Undo
 from .rules import DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name
 from .solver import Solver, solver_for
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2  # 1: moves without the automatic mark (read too)
 PLAYING, WON, GIVEN_UP = "playing", "won", "given_up"
 STUCK = "stuck"  # shown, never stored: a playing game with no legal move left (S3.6)
 
@@ -31,8 +37,6 @@ class SeahavenView(View):
     winnable_only: bool
     status: str
     stuck: bool
-    winnable: bool | None
-    hint: dict[str, str] | None
     columns: list[list[str]]
     cells: list[str | None]
     foundations: list[list[str]]
@@ -41,6 +45,8 @@ class SeahavenView(View):
     undos: int
     can_undo: bool
     last_move: dict[str, str] | None
+    auto_moves: list[dict[str, str]]
+    can_finish: bool
     targets: dict[str, list[str]]
     arrivals: dict[str, list[str]]
     to_foundation: dict[str, str]
@@ -48,7 +54,9 @@ class SeahavenView(View):
 
 class SeahavenState(GameState):
     """A game of Seahaven Towers. ``dealt`` is the deck order of the deal, ``history`` the moves
-    on the board now (undone moves are gone from it; the log keeps them)."""
+    on the board now (undone moves are gone from it; the log keeps them), each (source, target,
+    card, automatic): an automatic move went home by itself after the move before it.
+    ``last_auto``: how many automatic moves the last action made (shown one by one)."""
 
     def __init__(self, definition: GameDefinition, name: str, dealt: Sequence[Card], *, classic: bool,
                  deal: int | None, seed: int | str | None, winnable_only: bool):
@@ -60,7 +68,8 @@ class SeahavenState(GameState):
         self.seed = seed
         self.winnable_only = winnable_only
         self.layout = Layout.deal(self.dealt, classic)
-        self.history: list[tuple[str, str, Card]] = []
+        self.history: list[tuple[str, str, Card, bool]] = []
+        self.last_auto = 0
         self.undos = 0
         self.status = PLAYING
 
@@ -80,8 +89,10 @@ class SeahavenState(GameState):
         if seat != 0 or self.is_over():
             return []
         moves = [self._move_button(source, target) for source, target in self.layout.legal_moves()]
+        if self.layout.home_line() is not None:
+            moves.append(Move("finish", "Finish: send every card home"))
         if self.history:
-            source, target, card = self.history[-1]
+            source, target, card, _auto = self.history[self._group_start()]
             moves.append(Move("undo", f"Undo {describe_move(card, source, target)}", primary=False))
         moves.append(Move("give_up", "Give up this deal", primary=False))
         return moves
@@ -100,6 +111,9 @@ class SeahavenState(GameState):
             return self._move(action)
         if isinstance(action, Undo):
             return self._undo(action)
+        if isinstance(action, Finish):
+            return self._finish(action)
+        self.last_auto = 0
         outcome = Outcome(action, 0)
         self.status = GIVEN_UP
         self._event(outcome, f"{self.label(0)} gave up with {self.layout.cards_home()} cards home after "
@@ -116,9 +130,34 @@ class SeahavenState(GameState):
                 raise IllegalMove(f"{action.card} is not the card in {place_name(source)} ({shown} is): "
                                   "only that card may move from there (S3.1)", "S3.1")
         card = self.layout.move(source, target)  # checks first: a refusal changes nothing
-        self.history.append((source, target, card))
+        self.history.append((source, target, card, False))
         outcome = Outcome(action, 0)
         self._event(outcome, f"Moved {describe_move(card, source, target)}", [card])
+        self.last_auto = 0
+        if action.auto:
+            for home_from, home_to in self.layout.moves_home():
+                going = self.layout.move(home_from, home_to)
+                self.history.append((home_from, home_to, going, True))
+                self.last_auto += 1
+                self._event(outcome, f"{going.code} went home by itself, from {place_name(home_from)} to "
+                                     f"{place_name(home_to)}", [going])
+        return self._after_moves(outcome)
+
+    def _finish(self, action: Finish) -> Outcome:
+        line = self.layout.home_line()
+        if line is None:
+            raise IllegalMove("not every card left can go home by moves to the foundations alone: "
+                              "move a card elsewhere first (S3.2)", "S3.2")
+        outcome = Outcome(action, 0)
+        sent = []
+        for number, (source, target) in enumerate(line):
+            sent.append(self.layout.move(source, target))
+            self.history.append((source, target, sent[-1], number > 0))  # one group: one undo
+        self.last_auto = max(0, len(line) - 1)
+        self._event(outcome, f"Finished: the last {len(line)} card{'s' if len(line) != 1 else ''} went home", sent)
+        return self._after_moves(outcome)
+
+    def _after_moves(self, outcome: Outcome) -> Outcome:
         if self.layout.is_won():
             self.status = WON
             outcome.game_over = True
@@ -130,12 +169,26 @@ class SeahavenState(GameState):
     def _undo(self, action: Undo) -> Outcome:
         if not self.history:
             raise WrongPhase("There is no move to undo.")
-        source, target, card = self.history.pop()
-        self.layout.take_back(source, target)
+        start = self._group_start()
+        group = self.history[start:]
+        del self.history[start:]
+        for source, target, _card, _auto in reversed(group):
+            self.layout.take_back(source, target)
         self.undos += 1
+        self.last_auto = 0
         outcome = Outcome(action, 0)
-        self._event(outcome, f"Undid the move of {describe_move(card, source, target)}", [card])
+        source, target, card, _auto = group[0]
+        also = len(group) - 1
+        more = f" and the {also} card{'s' if also != 1 else ''} it sent home" if also else ""
+        self._event(outcome, f"Undid the move of {describe_move(card, source, target)}{more}", [card])
         return outcome
+
+    def _group_start(self) -> int:
+        """Where the last move on the board and the automatic moves after it begin in the history."""
+        start = len(self.history) - 1
+        while start > 0 and self.history[start][3]:
+            start -= 1
+        return start
 
     def _event(self, outcome: Outcome, text: str, cards: Sequence[Card] = ()) -> None:
         self.record(outcome, 0, text, cards)
@@ -148,22 +201,27 @@ class SeahavenState(GameState):
         solver = solver_for(Layout.deal(self.dealt, self.classic).columns)
         return solver if solver.fits(self.layout) else Solver(self.layout.columns)
 
-    def winnable(self) -> bool:
-        """S5.1/S5.2: can the game still be won from here? Exact."""
-        return self.solver().winnable(self.layout)
+    # (For the terminal, the simulator and the tests: the web never asks these on a request, but
+    # shows the answers its job runner keeps, analysis.py.)
 
-    def hint(self) -> MoveCard | None:
+    def winnable(self, budget: int | None = None) -> bool:
+        """S5.1/S5.2: can the game still be won from here? Exact. ``budget``: see the solver."""
+        return self.solver().winnable(self.layout, budget)
+
+    def hint(self, budget: int | None = None) -> MoveCard | None:
         """S5.2: the next move of a winning line from here, or None if the game cannot be won."""
-        step = self.solver().hint(self.layout)
+        step = self.solver().hint(self.layout, budget)
         return MoveCard(*step) if step is not None else None
 
-    def winning_line(self) -> list[MoveCard] | None:
+    def winning_line(self, budget: int | None = None) -> list[MoveCard] | None:
         """Every move of a winning line from here (not always the shortest), or None."""
-        line = self.solver().line(self.layout)
+        line = self.solver().line(self.layout, budget)
         return [MoveCard(source, target) for source, target in line] if line is not None else None
 
     def moves_made(self) -> int:
-        """The move counter (S6.1): the moves on the board now (an undone move no longer counts)."""
+        """The move counter (S6.1): the card moves on the board now, those that went home by
+        themselves too (so the count is the same as when the player sends them); an undone move
+        no longer counts."""
         return len(self.history)
 
     # -- what players see ----------------------------------------------------------------------------------
@@ -193,19 +251,6 @@ class SeahavenState(GameState):
             WON: "you won",
             GIVEN_UP: "the game was given up",
         }[status]
-        # S5.2: the "still winnable?" mark and the hint, from the solver (memoised per deal, so
-        # usually a lookup after a move); None once the game is over.
-        winnable = hint = None
-        if status == PLAYING:
-            winnable = self.winnable()
-            step = self.hint() if winnable else None
-            if step is not None:
-                card = layout.card_at(step.source)
-                assert card is not None  # (a winning line's place holds a card)
-                hint = {"from": step.source, "to": step.target, "card": card.id,
-                        "text": describe_move(card, step.source, step.target)}
-        elif stuck:
-            winnable = False
         summary = None
         if self.is_over():
             summary = {"won": self.status == WON, "moves": self.moves_made(), "cards_home": layout.cards_home(),
@@ -225,8 +270,6 @@ class SeahavenState(GameState):
             "winnable_only": self.winnable_only,
             "status": status,
             "stuck": stuck,
-            "winnable": winnable,
-            "hint": hint,
             "columns": [[card.id for card in column] for column in layout.columns],
             "cells": [card.id if card is not None else None for card in layout.cells],
             "foundations": [[card.id for card in pile] for pile in layout.foundations],
@@ -236,6 +279,11 @@ class SeahavenState(GameState):
             "can_undo": bool(self.history) and not self.is_over(),
             "last_move": ({"from": self.history[-1][0], "to": self.history[-1][1], "card": self.history[-1][2].id}
                           if self.history else None),
+            # the cards the last action sent home by themselves, in order (the table shows each)
+            "auto_moves": [{"from": source, "to": target, "card": card.id}
+                           for source, target, card, _auto in self.history[len(self.history) - self.last_auto:]]
+                          if self.last_auto else [],
+            "can_finish": status == PLAYING and layout.home_line() is not None,
             "targets": targets,
             "arrivals": arrivals,  # the other way round: for each place, the places whose card may go there
             "to_foundation": home,
@@ -245,10 +293,15 @@ class SeahavenState(GameState):
         if not self.is_over():
             return []
         won = self.status == WON
-        figures = {"played": 1, "won": int(won)}
+        home = self.layout.cards_home()
+        # S6.2, and what a solitaire player expects besides (the definition's ``statistics``)
+        figures = {"played": 1, "won": int(won), "streak": int(won), "best_streak": 0,
+                   "deal_played": 1, "deal_won": int(won), "deal_most_home": home}
         if won:
-            figures["fewest_moves"] = self.moves_made()
-        return [SeatResult(0, self._names[0], won, self.layout.cards_home(), figures)]
+            figures.update(fewest_moves=self.moves_made(), best_time=0,  # (the house measures the time)
+                           deal_fewest_moves=self.moves_made(), deal_best_time=0)
+        item = f"{self.deal}-{'classic' if self.classic else 'open'}" if self.deal is not None else None
+        return [SeatResult(0, self._names[0], won, home, figures, item)]
 
     def zones(self) -> list[Zone]:
         """S2.1: every card lies face up, in a column, a cell or on a foundation."""
@@ -268,7 +321,9 @@ class SeahavenState(GameState):
             "classic": self.classic,
             "winnable_only": self.winnable_only,
             "deck": [card.id for card in self.dealt],
-            "moves": [[source, target, card.id] for source, target, card in self.history],
+            "moves": [[source, target, card.id, 1] if auto else [source, target, card.id]
+                      for source, target, card, auto in self.history],
+            "last_auto": self.last_auto,
             "undos": self.undos,
             "status": self.status,
             **self.log_to_dict(),
@@ -278,7 +333,7 @@ class SeahavenState(GameState):
     def from_dict(cls, definition: GameDefinition, data: Mapping[str, Any]) -> SeahavenState:
         """A saved game, its moves replayed; ``ValueError`` if the data is not a consistent game."""
         try:
-            if data.get("format") != STATE_FORMAT:
+            if data.get("format") not in (1, STATE_FORMAT):
                 raise ValueError(f"unknown saved-game format {data.get('format')!r}")
             names = list(data["names"])
             if len(names) != 1 or not isinstance(names[0], str):
@@ -291,12 +346,17 @@ class SeahavenState(GameState):
                 raise ValueError("the deal number must be a whole number")
             state = cls(definition, names[0], cards, classic=bool(data["classic"]), deal=deal,
                                   seed=data.get("seed"), winnable_only=bool(data.get("winnable_only", False)))
-            for source, target, card_id in data["moves"]:
+            for number, (source, target, card_id, *auto) in enumerate(data["moves"]):
                 source, target = parse_place(source), parse_place(target)
                 card = state.layout.move(source, target)
                 if card.id != card_id:
                     raise ValueError(f"move {source} -> {target} moved {card.id}, not {card_id}")
-                state.history.append((source, target, card))
+                if auto and (not number or target[0] != "f"):
+                    raise ValueError(f"move {source} -> {target} cannot have gone home by itself")
+                state.history.append((source, target, card, bool(auto and auto[0])))
+            state.last_auto = int(data.get("last_auto", 0))
+            if not 0 <= state.last_auto <= len(state.history):
+                raise ValueError("more automatic moves than moves")
             state.undos = int(data["undos"])
             status = data["status"]
             if status not in (PLAYING, WON, GIVEN_UP) or (status == WON) != state.layout.is_won():

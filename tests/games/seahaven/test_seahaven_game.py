@@ -115,12 +115,17 @@ def test_s6_2_a_win_counts_played_won_and_its_moves():
     assert state.is_over() and state.to_move() is None and state.legal(0) == []
     [result] = state.results()
     assert result.won and result.score == 52
-    assert result.figures == {"played": 1, "won": 1, "fewest_moves": 53}
+    # S6.2's figures, and a solitaire player's (the time is the house's: it names best_time)
+    assert result.figures == {"played": 1, "won": 1, "streak": 1, "best_streak": 0, "fewest_moves": 53,
+                              "best_time": 0, "deal_played": 1, "deal_won": 1, "deal_most_home": 52,
+                              "deal_fewest_moves": 53, "deal_best_time": 0}
+    assert result.item is None  # a stacked deck is no deal number: no deal's best is kept
     assert state.view(0)["summary"]["text"] == "Won in 53 moves."
     with pytest.raises(GameIsOver):
         state.apply(0, Undo())
-    keys = {stat.key: stat.combine for stat in DEFINITION.statistics}
-    assert keys == {"played": "sum", "won": "sum", "fewest_moves": "min"}
+    keys = {stat.key: stat.combine for stat in DEFINITION.statistics if not stat.per_item}
+    assert keys == {"played": "sum", "won": "sum", "win_rate": "ratio", "streak": "streak", "best_streak": "max",
+                    "best_time": "min", "fewest_moves": "min"}
 
 
 def test_s6_2_giving_up_ends_the_game_unwon():
@@ -130,7 +135,9 @@ def test_s6_2_giving_up_ends_the_game_unwon():
     outcome = state.apply(0, GiveUp())
     assert outcome.game_over and state.is_over()
     [result] = state.results()
-    assert not result.won and result.figures == {"played": 1, "won": 0}
+    assert not result.won and result.figures == {"played": 1, "won": 0, "streak": 0, "best_streak": 0,
+                                                 "deal_played": 1, "deal_won": 0, "deal_most_home": 0}
+    assert result.item == "9-open"
     assert state.view(0)["status"] == "given_up"
 
 

@@ -1,0 +1,83 @@
+"""The job runner's keeper, in the gunicorn master of `make run` (app/gunicorn_config.py): it
+starts ``SOLVER_PROCESSES`` runners (``python -m app.solving``) once the server is ready, starts
+one again whenever it stops (after a pause that grows while it keeps stopping at once, up to 30
+s), and stops them with the server. A gunicorn worker's death does not touch them, and a
+runner's death loses no work: what it held goes back to the queue (runner.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+from config import setting
+
+QUICK_DEATH_SECONDS = 10.0
+
+
+class Supervisor:
+    def __init__(self, log, count: int, root: str):
+        self.log = log
+        self.count = count
+        self.root = root
+        self.stopping = threading.Event()
+        self.processes: list[subprocess.Popen | None] = [None] * count
+        self.threads = [threading.Thread(target=self._keep, args=(number,), name=f"job-runner-{number}", daemon=True)
+                        for number in range(count)]
+
+    def start(self) -> None:
+        for thread in self.threads:
+            thread.start()
+
+    def _keep(self, number: int) -> None:
+        pause = 1.0
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            try:
+                process = subprocess.Popen([sys.executable, "-m", "app.solving"], cwd=self.root, env=dict(os.environ))
+            except OSError as error:
+                self.log.error("the job runner cannot start: %s", error)
+                self.stopping.wait(30.0)
+                continue
+            self.processes[number] = process
+            status = process.wait()  # (the master may reap it first: then the status reads 0)
+            if self.stopping.is_set():
+                return
+            quick = time.monotonic() - started < QUICK_DEATH_SECONDS
+            pause = min(30.0, pause * 2) if quick else 1.0
+            self.log.warning("the job runner (pid %s) stopped (status %s): starting it again in %.0f s",
+                             process.pid, status, pause)
+            self.stopping.wait(pause)
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self.stopping.set()
+        running = [process for process in self.processes if process is not None and process.poll() is None]
+        for process in running:
+            process.terminate()
+        deadline = time.monotonic() + timeout
+        for process in running:
+            try:
+                process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+_supervisor: Supervisor | None = None
+
+
+def start(log, root: str) -> None:
+    global _supervisor
+    count = int(setting("SOLVER_PROCESSES") or os.environ.get("SOLVER_PROCESSES", "1"))
+    if count <= 0 or _supervisor is not None:
+        return
+    _supervisor = Supervisor(log, count, root)
+    _supervisor.start()
+
+
+def stop() -> None:
+    global _supervisor
+    if _supervisor is not None:
+        _supervisor.stop()
+        _supervisor = None
