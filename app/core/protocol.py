@@ -672,7 +672,16 @@ class GameState(ABC):
     @abstractmethod
     def zones(self) -> list[Zone]:
         """Every card of the game, once, in the zone where it lies now, with who may see it there:
-        the one account of privacy, which ``hidden_from`` and ``card_locations`` read."""
+        the one account of privacy, which ``hidden_from`` and ``card_locations`` read. Once the
+        game is over nothing is hidden (``public_once_over``)."""
+
+    def public_once_over(self, zones: list[Zone]) -> list[Zone]:
+        """``zones`` as they are once the game is over: every card is public then (every hand is
+        shown in the results, the replay's last steps and the whole log). A game's ``zones``
+        returns through this."""
+        if not self.is_over():
+            return zones
+        return [zone if zone.visible_to is EVERYONE else Zone(zone.name, zone.cards, EVERYONE) for zone in zones]
 
     def hidden_from(self, seat: int | None) -> set[Card]:
         """The cards ``seat`` may not see now (others' hands, face-down cards, the stock)."""

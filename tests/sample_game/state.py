@@ -165,7 +165,7 @@ class HighCardState(GameState):
         zones = [Zone("stock", list(self.stock), NOBODY)]
         zones += [Zone(f"{self.label(seat)}'s hand", list(hand), self.shown_to(seat))
                   for seat, hand in enumerate(self.hands)]
-        return zones
+        return self.public_once_over(zones)
 
     def view(self, seat: int | None) -> HighCardView:
         own = seat if self.is_seat(seat) else None

@@ -214,7 +214,7 @@ class MasonState(GameState):
             if not shown:
                 zones.append(Zone(f"{name}'s hand", [card for card in cards if card.code not in seen],
                                   frozenset({seat})))
-        return zones
+        return self.public_once_over(zones)
 
     def _named_in_log(self) -> set[str]:
         """Every card code the game's log names, beside its lines or in their words."""

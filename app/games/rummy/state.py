@@ -276,7 +276,7 @@ class RummyState(GameState):
             hand = player.hand.mask
             zones.append(Zone(f"{self.label(seat)}'s hand, seen during this hand", cards_of(hand & seen), EVERYONE))
             zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~seen), frozenset({seat})))
-        return zones
+        return self.public_once_over(zones)
 
     # -- the protocol: changing ------------------------------------------------------------------
 
