@@ -126,6 +126,13 @@ class Move:
     sees, so the house keeps it as that seat's data, not as a move of the game (no new version,
     no line in the action log). ``as_dict(cards, target)`` is the action as plain data, which
     the game's ``action_from_dict`` reads.
+
+    ``confirm``: a move that costs points or cannot be taken back (dropping a deal, a
+    declaration the rules will find wrong) asks first, in these words ("Drop this deal? It
+    costs 20 points."); the house shows the question before the move is made (a dialog with
+    JavaScript, a confirmation step on the table without it) and makes the move only once it
+    is answered yes: the table's form then carries ``confirmed=1``. ``confirm_label`` is the
+    yes button's words (default: "Yes, " and the label).
     """
 
     action: str
@@ -138,6 +145,13 @@ class Move:
     number: int | None = None
     primary: bool = True
     private: bool = False
+    confirm: str | None = None
+    confirm_label: str | None = None
+
+    @property
+    def yes_label(self) -> str:
+        """The words of the button that answers ``confirm`` yes."""
+        return self.confirm_label or f"Yes, {self.label[:1].lower()}{self.label[1:]}"
 
     @property
     def button(self) -> str:
@@ -411,6 +425,9 @@ class GameDefinition(ABC):
     key: str = ""
     name: str = ""
     summary: str = ""  # one line for the list of games
+    # What ``SeatResult.score`` counts, singular and plural, for lists of results ("Sam won, 2
+    # points"; "52 cards home").
+    score_unit: tuple[str, str] = ("point", "points")
     min_seats: int = 1
     max_seats: int = 1
     deck: DeckSpec | None = None

@@ -52,6 +52,20 @@ class Clock:
         return max(0, int(((self.ended_at or utcnow()) - self.started_at).total_seconds()))
 
 
+@dataclass(frozen=True)
+class Ask:
+    """A question the table asks before it does something that costs points or removes a person
+    (a move's ``Move.confirm``, the host releasing a seat): the confirmation step a page without
+    JavaScript shows (static/js/app.js asks in a dialog instead). ``action`` and ``fields`` are
+    the form that answers yes; ``back`` the table again, nothing done."""
+
+    question: str
+    yes: str
+    action: str
+    fields: list[tuple[str, str]]
+    back: str
+
+
 @dataclass
 class TableView:
     """Everything the table's templates read."""
@@ -90,6 +104,8 @@ class TableView:
     replay: bool = False
     own_device: str = OWN
     setup_devices: dict[int, str] = field(default_factory=dict)
+    asking: Ask | None = None  # a confirmation step: the dock asks it (templates/table/_confirm.html)
+    notice: str | None = None  # a message that is no refusal (a seat released)
 
     @property
     def kind(self) -> str:

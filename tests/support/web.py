@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from support.pages import Page, statistics_rows  # (Page: the one page parser; tests import it from here too)
+from support.pages import Page, statistics_rows, table_rows  # noqa: F401  (Page: the one page parser; tests import it from here too)
 
 
 def setup_forms(names: list[str], deck: str | None = None, devices: list[str] | None = None,
@@ -67,6 +67,15 @@ class Player:
 
     def page(self, url: str, htmx: bool = False) -> Page:
         return Page(self.get(url, htmx=htmx).get_data(as_text=True))
+
+    def followed(self, response, to: str | None = None):
+        """A plain form's answer is a redirect (303): the page it leads to (a refused table form
+        leads back to the table, the message kept for it). ``to``: the path it must lead to."""
+        assert response.status_code == 303, response.status_code
+        location = response.headers["Location"]
+        if to is not None:
+            assert location.split("?", 1)[0] == to, location
+        return self.get(location)
 
     # -- setting up a game through Menus A, B, C ---------------------------------------------
 
@@ -136,8 +145,8 @@ class Player:
         assert self.post("/join", {"code": code}).status_code == 303
 
     def statistics(self, key: str) -> dict[str, list[str]]:
-        """Game ``key``'s statistics as the scores page shows them: name -> figures."""
-        return statistics_rows(self.get("/scores").get_data(as_text=True), key)
+        """Game ``key``'s statistics as its scores page shows them: name -> figures."""
+        return statistics_rows(self.get(f"/scores/{key}").get_data(as_text=True), key)
 
     def views(self, slug: str) -> dict[str, str]:
         """What this browser can load of a table: the page and its live fragment."""

@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 import pytest
 
 from support.games import is_fragment, text
-from support.web import Page, database_dump
+from support.web import Page, database_dump, table_rows
 
 DECK = "declare_after_one_draw.deck"
 SEAT_1 = ["5C", "6C", "7C", "AD", "7D", "QD", "KD", "AH", "2H", "3H", "8H", "9H", "7S"]
@@ -429,12 +429,11 @@ def test_an_own_device_player_arranges_while_another_plays(app, make_player, pla
 def test_p6_2_the_statistics_after_a_game_are_on_the_scores_page(player, solo):
     draw_and_arrange(player, solo)
     ok(act(player, solo, action="declare", cards=["8H"]))
-    html = text(player.get("/scores"))
+    html = text(player.get("/scores/points"))
     section = html.split('id="stats-points"')[1].split("</table>")[0]
     for label in ("Deals played", "Deals won", "Net points", "Best deal"):
         assert label in section
-    rows = re.findall(r'<tr><th scope="row">([^<]+)</th>((?:<td>[^<]*</td>)+)</tr>', section)
-    figures = {name: re.findall(r"<td>([^<]*)</td>", cells) for name, cells in rows}
+    figures = {name: list(cells) for name, *cells in table_rows(section)}
     assert figures == {"AI": ["1", "0", "-80", "-80"], "Ann": ["1", "1", "80", "80"]}
 
 

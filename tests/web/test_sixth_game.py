@@ -215,7 +215,7 @@ def test_the_statistics_of_finished_games_are_on_the_scores_page(player, watcher
             expected.append("" if total is None else str(total))
         assert shown[name] == expected, name
     assert shown["Ann"][0] == "2"  # games played
-    html = player.get("/scores").get_data(as_text=True)
+    html = player.get(f"/scores/{KEY}").get_data(as_text=True)
     assert all(stat.label in html for stat in sample_game.statistics)
 
 
@@ -285,7 +285,7 @@ def test_nothing_outside_the_sample_names_it_but_the_one_registry_line():
 
 def test_the_sample_brings_its_own_templates():
     assert sorted(path.name for path in (SAMPLE_FOLDER / SAMPLE.templates_folder).iterdir()) == [
-        "_board.html", "_results.html"]
+        "_board.html", "_how_to_play.html", "_results.html"]
 
 
 def test_registering_puts_it_last_and_unregistering_takes_it_off(sample_game):

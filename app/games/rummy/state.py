@@ -340,20 +340,20 @@ class RummyState(GameState):
 
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase is not DRAW:
-            raise WrongPhase("You have drawn already this turn: meld, lay off or discard (C3.2, C3.3).")
+            raise WrongPhase("You have drawn already this turn: meld, lay off or discard.")
         seat = self.turn
         name = self.label(seat)
         if source == STOCK:
             if not self.stock.cards:
                 if self.turned_over or not self.discard.cards:
                     self.record(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
-                                                f"hand {self.hand_number} is void, no score (C4.2).")
+                                                f"hand {self.hand_number} is void, no score.")
                     self._end_hand(None, outcome)
                     return
                 self.stock = self.discard.turn_over()  # C4.1
                 self.turned_over = True
                 self.record(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
-                                            f"cards) is turned over to make a new stock (C4.1).")
+                                            f"cards) is turned over to make a new stock.")
             card = self.stock.take_top()
             self.taken = None
             self.record(outcome, seat, f"{name} drew from the stock pile.")
@@ -373,7 +373,7 @@ class RummyState(GameState):
     def _selection(self, cards: Sequence[Card], what: str) -> int:
         """The mask of ``cards`` after checking the phase and that they are the seat's own."""
         if self.phase is not PLAY:
-            raise WrongPhase(f"Draw a card first (C3.1), then {what}.")
+            raise WrongPhase(f"Draw a card first, then {what}.")
         mask = 0
         hand = self.players[self.turn].hand.mask
         for card in cards:
@@ -397,7 +397,7 @@ class RummyState(GameState):
         if taken is not None and remaining == BIT[taken]:
             raise TakenCardRefused(
                 f"Playing {codes_of(played)} would leave {CODE_OF[taken]}, the card you took from the "
-                f"discard pile this turn, as your only card, and you may not discard it this turn (C3.3).")
+                f"discard pile this turn, as your only card, and you may not discard it this turn.")
 
     def _meld(self, cards: Sequence[Card], outcome: Outcome) -> None:
         mask = self._selection(cards, "meld")
@@ -447,7 +447,7 @@ class RummyState(GameState):
         number = NUMBER[card]
         if number == self.taken:
             raise TakenCardRefused(f"You took {card.code} from the discard pile this turn: you may not "
-                                   f"discard it this turn (C3.3).")
+                                   f"discard it this turn.")
         seat = self.turn
         player = self.players[seat]
         player.hand.mask &= ~mask
@@ -504,7 +504,7 @@ class RummyState(GameState):
             self.phase = OVER
             outcome.game_over = True
             self.record(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
-                                        f"were void: dealt from the same stacked deck (C8.1), the hands would "
+                                        f"were void: dealt from the same stacked deck, the hands would "
                                         f"repeat for ever, so the game ends here with no winner.")
         else:
             self.phase = BETWEEN_HANDS

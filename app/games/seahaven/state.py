@@ -114,7 +114,7 @@ class SeahavenState(GameState):
             if there is None or there.id != action.card:
                 shown = there.code if there is not None else "nothing"
                 raise IllegalMove(f"{action.card} is not the card in {place_name(source)} ({shown} is): "
-                                  "only that card may move from there (S3.1)", "S3.1")
+                                  "only that card may move from there", "S3.1")
         card = self.layout.move(source, target)  # checks first: a refusal changes nothing
         self.history.append((source, target, card))
         outcome = Outcome(action, 0)
