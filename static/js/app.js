@@ -6,7 +6,9 @@
 //   the buttons wait until the steps are shown.
 // - one stable live region (#announcer) says whose turn it is and each move of the others;
 // - a live update keeps the cards the player has selected (where they can still be selected);
-// - after an action, focus goes to the next useful control; arrow keys move between cards;
+// - after an action, focus goes to the next useful control (after a control of a group marked
+//   data-keep-focus, arranging one's own cards, it stays on that control); arrow keys move
+//   between cards;
 //   on a replay, arrow keys step back and forth;
 // - the tab title says when it is your turn, and an optional sound plays when it becomes so;
 // - a refused action's message goes away when the player changes the selection;
@@ -26,6 +28,7 @@
   var kept = null; // the selection to keep across a live update
   var keptFolds = null; // the <details> this player opened, by their summary, kept open across a live update
   var ownAction = false; // the swap answers this page's own form
+  var keptFocus = null; // the id of the data-keep-focus control this page's own form was sent with
 
   function reducedMotion() {
     return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
@@ -87,7 +90,11 @@
   function focusNext(table, afterOwnAction, becameMyTurn) {
     var target = null;
     var focus = table.getAttribute("data-focus");
-    if (focus && (afterOwnAction || becameMyTurn)) {
+    var stay = afterOwnAction && keptFocus ? document.getElementById(keptFocus) : null;
+    keptFocus = null;
+    if (stay && !stay.disabled && table.contains(stay) && focus !== "confirm") {
+      target = stay;
+    } else if (focus && (afterOwnAction || becameMyTurn)) {
       if (focus === "confirm") target = table.querySelector(".confirm-step .confirm-no");
       if (focus === "hand") target = cardInputs(table).filter(function (i) { return !i.disabled; })[0];
       if (!target) target = table.querySelector(".dock .actions button, .dock button:not(.pace-skip)");
@@ -227,6 +234,8 @@
       return;
     }
     ownAction = own;
+    var active = document.activeElement;
+    keptFocus = own && active && active.id && active.closest("[data-keep-focus]") && target.contains(active) ? active.id : null;
     // A live update (someone else's action, a seat claimed) keeps this player's selection.
     kept = ownAction ? null : cardInputs(target).filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
     // ... and what it unfolded (a confirmation it is about to press must not close under it).

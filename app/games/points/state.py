@@ -174,15 +174,47 @@ class PointsState(GameState):
                     moves.append(Move("draw", f"Take {self.open_pile[-1].code} from the open pile",
                                       params=(("source", OPEN),), menu="Draw"))
                 points = FIRST_DROP if not self.has_drawn[seat] else MIDDLE_DROP
-                moves.append(Move("drop", f"Drop ({points} points)", menu="Draw"))
+                # P4.3: dropping costs points, so it asks first, and it is a menu of its own (not
+                # one tap away from a draw).
+                moves.append(Move("drop", f"Drop ({points} points)", menu="Leave the deal", primary=False,
+                                  confirm=f"Drop out of this deal? It costs you {points} points.",
+                                  confirm_label=f"Yes, drop ({points} points)"))
             else:
                 moves.append(Move("discard", "Discard", pick=(1, 1), menu="Play"))
-                # P5.1: a seat may declare whenever it holds 14 cards; the move leads when its own
-                # arrangement leaves exactly the finish card out.
-                moves.append(Move("declare", "Declare (the selected card is the finish card)", pick=(1, 1),
-                                  menu="Play", primary=self.ready_to_declare(seat)))
+                moves.append(self.declare_move(seat))
         moves.extend(self.arranging_moves(seat))
         return moves
+
+    def declare_move(self, seat: int) -> Move:
+        """P5.1: a seat may declare whenever it holds 14 cards. When its own arrangement leaves
+        exactly one card out, that card is the finish card (no selection needed) and the move
+        leads; it asks first, saying whether the groups make a valid declaration (a wrong one
+        costs 80 points, P5.3)."""
+        finish = self.finish_card(seat)
+        if finish is None:
+            return Move("declare", "Declare (the selected card is the finish card)", pick=(1, 1), menu="Play",
+                        primary=False,
+                        confirm=f"Declare with the selected card as the finish card? If your groups do not make "
+                                f"a valid declaration, it costs you {WRONG_DECLARATION} points.",
+                        confirm_label="Yes, declare")
+        judgement = judge_declaration(self.arrangements[seat], self.wild_rank)
+        if judgement.valid:
+            question = f"Declare with {finish.code} as the finish card? Your groups make a valid declaration."
+        else:
+            question = (f"Not a valid declaration yet: {judgement.reason}. Declaring now costs you "
+                        f"{WRONG_DECLARATION} points. Declare anyway?")
+        return Move("declare", f"Declare with {finish.code} as the finish card", params=(("finish", finish.id),),
+                    menu="Play", primary=judgement.valid,
+                    confirm=question, confirm_label="Yes, declare" if judgement.valid else "Yes, declare anyway")
+
+    def finish_card(self, seat: int) -> Card | None:
+        """The one card of the seat's 14 its arrangement leaves outside groups, when there is
+        exactly one: the finish card to be (P5.1)."""
+        hand = self.hands[seat]
+        if len(hand) != HAND_SIZE + 1 or not self.ready_to_declare(seat):
+            return None
+        grouped = {card for group in self.arrangements[seat] for card in group}
+        return next(card for card in hand if card not in grouped)
 
     def ready_to_declare(self, seat: int) -> bool:
         """The seat's arrangement leaves one card of its 14 outside groups, the finish card to be
@@ -376,7 +408,9 @@ class PointsState(GameState):
     def _declare(self, seat: int, action: Declare) -> Outcome:
         if self.phase != DISCARD:
             raise WrongPhase("Draw a card first: a player declares after drawing, with 14 cards.")
-        finish = self._one_card(seat, action.finish, "for the finish slot")
+        finish = self.finish_card(seat) if not action.finish and action.groups is None else None
+        if finish is None:
+            finish = self._one_card(seat, action.finish, "for the finish slot")
         hand = self.hands[seat]
         if action.groups is not None:
             groups = [self._cards_of(seat, group) for group in action.groups]
