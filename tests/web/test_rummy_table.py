@@ -313,6 +313,12 @@ def test_c5_2_c8_4_between_hands_the_summary_shows_the_hand_s_lines_and_anyone_d
     lines = re.findall(r"<li(?: class=\"went-out\")?>([^<]+)</li>", html.split('class="rm-lines"', 1)[1].split("</ol>", 1)[0])
     assert lines == ["Hand 1:", "Ann: 180 points, total 180", "Bob: 0 points, total 0"]
     assert '<li class="went-out">Ann: 180 points, total 180</li>' in html
+    # C5.1: the cards left in Bob's hand, which Ann scored, are shown to everyone with their points
+    bob_cards = hand(player, slug, 1)  # (a card's id is its code: one deck)
+    for html_seen in (html, make_player().get(f"/games/{slug}/watch").get_data(as_text=True)):
+        left = html_seen.split('class="hands-left"', 1)[1].split("</ul>", 1)[0]
+        assert '<span class="hand-owner">Bob</span>' in left and "90 pts" in left and "Ann" not in left
+        assert sorted(re.findall(r'data-card="([^"]+)"', left)) == sorted(bob_cards)
     assert ("action", "deal", "Deal hand 2") in page.buttons
     assert re.search(r"<th scope=\"row\">Ann</th><td>1</td><td><strong>180</strong></td>", html)  # the side panel
     # Bob (on his own device, not joined yet) cannot deal; Ann's browser deals as a table move
@@ -368,6 +374,7 @@ def test_c5_3_c5_4_a_won_game_shows_the_winner_and_counts_in_the_statistics(app,
     assert re.search(r'<tr><th scope="row">AI</th><td>lost</td><td>0</td><td>0</td><td>0</td></tr>', html)
     assert page.has_button("Rematch with the same players")
     assert page.hand == []  # no hand after the game
+    assert "<span class=\"hand-owner\">AI</span>" in html  # the hand left, shown after the game
     rows = player.statistics("rummy")
     # Games played, won, lost, best winning total, hands won, rummies (C5.4)
     assert rows["Ann"] == ["1", "1", "0", "180", "1", "1"]

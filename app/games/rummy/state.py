@@ -265,8 +265,11 @@ class RummyState(GameState):
     def zones(self) -> list[Zone]:
         """C7.1: the other hands and the stock are hidden, but for the cards every player saw face
         up during this hand (taken from the discard pile, or in a stock turned over from the
-        discard pile, C4.1); the melds and the discard pile lie face up."""
+        discard pile, C4.1); the melds and the discard pile lie face up. Once a hand is over, the
+        hands left are shown with the points they count (C5.1; the rule book does not say, the
+        house shows every hand left after a round as Mason and Points Rummy do)."""
         seen = self.seen
+        shown = self.phase is BETWEEN_HANDS or self.phase is OVER
         stock = mask_of(self.stock.cards)
         zones = [Zone("stock", cards_of(stock & ~seen), NOBODY),
                  Zone("stock, seen during this hand", cards_of(stock & seen), EVERYONE),
@@ -274,8 +277,9 @@ class RummyState(GameState):
                  Zone("melds", [card for meld in self.melds for card in cards_of(meld.mask)], EVERYONE)]
         for seat, player in enumerate(self.players):
             hand = player.hand.mask
-            zones.append(Zone(f"{self.label(seat)}'s hand, seen during this hand", cards_of(hand & seen), EVERYONE))
-            zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~seen), frozenset({seat})))
+            known = hand if shown else hand & seen
+            zones.append(Zone(f"{self.label(seat)}'s hand, seen during this hand", cards_of(known), EVERYONE))
+            zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~known), frozenset({seat})))
         return self.public_once_over(zones)
 
     # -- the protocol: changing ------------------------------------------------------------------
@@ -611,8 +615,16 @@ class RummyState(GameState):
             "points": list(last["points"]),
             "totals": [player.score for player in self.players],
             "lines": self.hand_lines(len(self.hand_results) - 1),
+            "hands": self.hands_left(last["went_out"]),
             "winner": self.winner,
         }
+
+    def hands_left(self, went_out: int | None) -> list[dict[str, Any]]:
+        """The cards left in each hand but the one that went out, with their points (C5.1): what
+        the hand scored, shown to everyone once it is over."""
+        return [{"seat": seat, "label": self.label(seat), "cards": [card.id for card in cards_of(player.hand.mask)],
+                 "points": player.hand.points()}
+                for seat, player in enumerate(self.players) if seat != went_out]
 
     def hand_lines(self, index: int) -> list[str]:
         """C8.4: ``Hand N:`` and one ``NAME: P points, total T`` line a seat, or ``Hand N: no
