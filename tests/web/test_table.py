@@ -14,7 +14,7 @@ from support.games import (
 from support.web import Page, table_rows
 
 HAND_FORM_BUTTONS_D = [("action", "draw_stock", "1. Draw from stock pile"),
-                       ("action", "draw_discard", "2. Draw from discard pile")]
+                       ("action", "draw_discard", f"2. Take {QUICK_OUT_FACE_UP} from the discard pile")]
 HAND_FORM_BUTTONS_E = [("action", "lay_down", "1. Play down cards"), ("action", "discard", "2. Discard")]
 
 
@@ -435,7 +435,9 @@ def test_the_ai_plays_right_after_the_previous_turn_and_the_log_shows_it(player,
     view = page(response)
     for line in ai_lines:
         assert line in view.html
-    assert hand_form(view.html, solo)["buttons"] == HAND_FORM_BUTTONS_D
+    game, _version = player.state(solo)  # the discard pile's top is the computer's discard, named
+    assert hand_form(view.html, solo)["buttons"] == [
+        HAND_FORM_BUTTONS_D[0], ("action", "draw_discard", f"2. Take {game.discard[-1].code} from the discard pile")]
 
 
 # -- hot-seat privacy ------------------------------------------------------------------------------------------------
@@ -657,6 +659,26 @@ def test_r7_a_whole_stacked_game_to_the_final_results_updates_the_scores_at_once
     response = player.act(solo, "draw_stock", version=player.state(solo)[1] - 3, seat=0)
     assert response.status_code == 409
     assert page(response).alerts == ["This game is over, so nothing was done."]
+
+
+def test_r7_3_the_game_over_panel_leads_with_the_standings_and_shows_every_hand(player, solo, make_player):
+    play_game(player, solo)
+    game, _version = player.state(solo)
+    for html in (player.table(solo).html, text(make_player().get(f"/games/{solo}/watch"))):
+        results = html.split('class="results panel"', 1)[1].split("</section>", 1)[0]
+        standings = results.split('class="standings"', 1)[1].split("</table>", 1)[0]
+        # before the hands: each round's points and the totals, the winner (the lowest total) first
+        assert results.index('class="standings"') < results.index('class="hands-left"')
+        rows = [tuple(re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row))
+                for row in re.findall(r"<tr[^>]*>(.*?)</tr>", standings, re.S)]
+        assert rows[0] == ("Player", "R1", "R2", "R3", "Total")
+        assert [row[0] for row in rows[1:]] == ["Doris", "AI"] and rows[1][-1] == "0" and rows[2][-1] == "214"
+        assert [sum(int(points) for points in row[1:4]) for row in rows[1:]] == [0, 214]
+        assert '<tr class="winner"><th scope="row">Doris</th>' in standings
+        # every hand left is shown once the game is over, to players and spectators alike
+        for player_state in game.players:
+            for card in player_state.hand.cards:
+                assert f'data-card="{card.code}"' in results.split('class="hands-left"', 1)[1]
 
 
 def tie_deck(decks_folder) -> str:
