@@ -704,6 +704,15 @@ class GameState(ABC):
         """The cards ``seat`` may not see now (others' hands, face-down cards, the stock)."""
         return {card for zone in self.zones() if seat not in zone.visible_to for card in zone.cards}
 
+    def seats_with_private_cards(self) -> set[int]:
+        """The seats that see cards some other reader may not (their own hands, mostly): none
+        when every card is face up or face down for all alike, as at 21."""
+        seats: set[int] = set()
+        for zone in self.zones():
+            if zone.cards and isinstance(zone.visible_to, frozenset):
+                seats |= zone.visible_to
+        return seats
+
     def card_locations(self) -> Counter[Card]:
         """How many times each card is somewhere (a pile, a hand, the table): 1 each, always."""
         found: Counter[Card] = Counter()

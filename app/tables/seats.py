@@ -72,10 +72,12 @@ def hot_seat_humans(record: GameRecord, held: Held) -> list[int]:
 
 def needs_handover(record: GameRecord, state: GameState, held: Held) -> bool:
     """Hot-seat privacy: with two or more people sharing this device, a turn starts with a
-    hand-over screen naming the player, until they press the button."""
+    hand-over screen naming the player, until they press the button; not when the seat sees no
+    card the others may not (every hand face up, as at 21)."""
     turn = state.to_move()
     return (turn is not None and turn in held and record.seats[turn].device == HERE
-            and len(hot_seat_humans(record, held)) > 1 and record.shown_seat != turn)
+            and len(hot_seat_humans(record, held)) > 1 and record.shown_seat != turn
+            and turn in state.seats_with_private_cards())
 
 
 def seat_to_show(record: GameRecord, state: GameState, held: Held) -> int | None:

@@ -106,6 +106,7 @@ class TableView:
     setup_devices: dict[int, str] = field(default_factory=dict)
     asking: Ask | None = None  # a confirmation step: the dock asks it (templates/table/_confirm.html)
     notice: str | None = None  # a message that is no refusal (a seat released)
+    hands_hidden: bool = True  # some seat sees cards a spectator may not (a spectator is told so)
 
     @property
     def kind(self) -> str:
@@ -207,4 +208,5 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
         focus=focus, results=state.results() if finished else [], rematch_slug=record.rematch_slug,
         idle_seat=None if watching else tables.idle_seat(record, state, held, idle_seconds),
         clock=Clock(record), options=store.options_of(record),
-        setup_devices={number: HERE for number in seen.seats})
+        setup_devices={number: HERE for number in seen.seats},
+        hands_hidden=bool(state.seats_with_private_cards()))
