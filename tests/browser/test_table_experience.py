@@ -30,29 +30,17 @@ from pathlib import Path
 
 import pytest
 
+from support.axe import axe_scan
 from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-core-4.14.1.min.js"
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2,
          "reduced_motion": "no-preference"}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 # -- helpers -------------------------------------------------------------------------------------
-
-
-def axe_scan(page, label: str) -> list[str]:
-    """The serious and critical violations axe-core finds on the page (an empty list is a pass)."""
-    page.evaluate(AXE.read_text())
-    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    found = []
-    for violation in result["violations"]:
-        if violation["impact"] in ("serious", "critical"):
-            targets = [node["target"] for node in violation["nodes"]][:3]
-            found.append(f"{label}: {violation['id']} ({violation['impact']}): {violation['help']} {targets}")
-    return found
 
 
 def in_viewport(page, selector: str) -> bool:
