@@ -1,0 +1,42 @@
+"""Helpers of the browser tests (tests/browser): an axe-core scan of a page, and a finished game
+made on a live server's database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+AXE = Path(__file__).resolve().parents[1] / "browser" / "vendor" / "axe-core-4.14.1.min.js"
+
+
+def axe_scan(page, label: str) -> list[str]:
+    """The serious and critical violations axe-core finds on the page (an empty list is a pass)."""
+    page.evaluate(AXE.read_text())
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    found = []
+    for violation in result["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [node["target"] for node in violation["nodes"]][:3]
+            found.append(f"{label}: {violation['id']} ({violation['impact']}): {violation['help']} {targets}")
+    return found
+
+
+def finished_game(database_url, decks_folder, tmp_path) -> str:
+    """A finished game of two computer players, made in this process on the live server's database
+    (the rounds dealt on by the host, as a browser would)."""
+    from app import create_app, store, tables
+    from app.games.mason import MASON
+    from config import TestConfig
+
+    app = create_app(TestConfig, instance_path=str(tmp_path / "maker"), SQLALCHEMY_DATABASE_URI=database_url,
+                     DECKS_FOLDER=str(decks_folder))
+    with app.app_context():
+        record, tokens = tables.create_game(MASON, [tables.SeatSpec("AI", True), tables.SeatSpec("AI", True)])
+        slug = record.slug
+        while True:
+            record = store.find_game(slug)
+            if record.status != "playing":
+                break
+            tables.perform(slug, tokens, record.version, None, {"action": "next_round"})
+        store.db.session.remove()
+        store.db.engine.dispose()
+    return slug
