@@ -98,6 +98,10 @@ class GameRecord(db.Model):
     # Where the computer stood in for a person (JSON: {seat: [[first log line, end or null]]}),
     # so the log can say "AI for Finn".
     standins: Mapped[str | None] = mapped_column(sa.Text, default=None)
+    # The game's log lines that no action row holds (JSON: a list of events, line 0 first): the
+    # deal's; for a game stored before each action kept its own lines, every line until then.
+    # Read only by the whole game's log, so not loaded with the row.
+    opening_log: Mapped[str | None] = mapped_column(sa.Text, default=None, deferred=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
@@ -137,16 +141,22 @@ class SeatRecord(db.Model):
 
 class ActionRecord(db.Model):
     """The action log: one row per applied action; (game, version) is unique, so the same
-    action can never be stored twice."""
+    action can never be stored twice. ``events`` are the game's log lines the action made (JSON:
+    its ``Outcome.events``), the first of them line number ``line`` of the game's log; both are
+    null in rows stored before actions kept their lines (``GameRecord.opening_log`` holds them)."""
 
     __tablename__ = "actions"
-    __table_args__ = (sa.UniqueConstraint("game_id", "version"),)
+    __table_args__ = (sa.UniqueConstraint("game_id", "version"),
+                      # the whole game's log reads its lines a page at a time, by line number
+                      sa.Index("ix_actions_game_id_line", "game_id", "line"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"))  # unique (game, ...) indexes it
     version: Mapped[int] = mapped_column()  # the game version this action produced
     seat: Mapped[int | None] = mapped_column(default=None)
     action: Mapped[str] = mapped_column(sa.Text)
+    events: Mapped[str | None] = mapped_column(sa.Text, default=None)
+    line: Mapped[int | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

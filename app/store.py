@@ -9,8 +9,14 @@ doubled action can never apply twice. What a row says of its state (headline, st
 is worked out in one place, ``state_columns``. A seat's private move (arranging its cards) is
 written by ``save_private``: the same lock, no new version, nothing logged.
 
+The game's log: each action row holds the log lines the action made (its ``Outcome.events``)
+and the number of the first of them; ``games.opening_log`` holds the lines no action made (the
+deal's). A state keeps only its log's last lines (``LOG_KEPT``, app/core/protocol.py), so it is
+as large after 20,000 actions as after 100; ``log_lines`` reads any lines of the whole log, a
+page at a time.
+
 Replays: a game's log holds at most ``MAX_ACTIONS`` actions (``ActionLogFull`` refuses more), and
-every so many actions (``SNAPSHOT_EVERY`` at least, more as the state grows: see
+every so many actions (``SNAPSHOT_EVERY`` at least, more if the state is large: see
 ``snapshot_spacing``) the state is kept as a snapshot. ``state_at`` and ``steps_between`` start
 from the nearest snapshot and apply the logged actions after it through the game's rules, so a
 replayed step costs about what the table's own page does, however long the game.
@@ -38,7 +44,7 @@ import app.games  # noqa: F401  (registers every game)
 
 from .core import registry
 from .core.cards import Card
-from .core.protocol import GameDefinition, GameState, Outcome
+from .core.protocol import Event, GameDefinition, GameState, Outcome
 from .database import IMMEDIATE, release_write_turn, take_write_turn
 from .extensions import db
 from .models import FINISHED, PLAYING, ActionRecord, GameRecord, Snapshot, utcnow
@@ -52,10 +58,10 @@ TOKEN_BYTES = 24  # 192 bits: unguessable per-seat tokens
 MAX_ACTIONS = 20_000
 # A snapshot of the state every this many actions at least...
 SNAPSHOT_EVERY = 100
-# ...and at least every (the state's size in bytes / this) actions: a state carries its game's
-# public log, so it grows with the game, and snapshots spaced by their size take space in
-# proportion to the actions (about this many bytes each), not to their square. Applying that many
-# actions costs about what reading a state of that size does.
+# ...and at least every (the state's size in bytes / this) actions: a state stored before the log
+# moved to the action rows carries its whole log, and grows with the game; snapshots spaced by
+# their size take space in proportion to the actions (about this many bytes each), not to their
+# square. Applying that many actions costs about what reading a state of that size does.
 SNAPSHOT_BYTES_PER_ACTION = 400
 
 
@@ -171,16 +177,20 @@ def new_record(definition: GameDefinition, dealt: GameState, *, options: Mapping
 
 def insert_game(record: GameRecord, game: GameState, actions: list[Outcome]) -> None:
     """Add the new game ``record`` in the caller's write transaction: its state ``game`` after
-    ``actions`` (applied to the state as dealt, each making a version) and their log."""
+    ``actions`` (applied to the state as dealt, each making a version) and their log. The log's
+    lines before the actions' (the deal's) are the game's ``opening_log``: ``game`` holds every
+    line since it was dealt."""
     if len(actions) > MAX_ACTIONS:
         raise ActionLogFull()
+    first_line = game.log_total - sum(len(outcome.events) for outcome in actions)
+    record.opening_log = json.dumps(game.log[:max(0, first_line - game.log_before)], separators=(",", ":"))
     for key, value in state_columns(record, game).items():
         setattr(record, key, value)
     record.version = 1 + len(actions)
     record.steps = len(actions)
     db.session.add(record)
     db.session.flush()
-    log_actions(record, 1, actions)
+    log_actions(record, 1, actions, first_line)
     keep_snapshots(record, 0, record.steps, record.version, record.state)
 
 
@@ -399,6 +409,8 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
     slug, read_version, read_steps = record.slug, record.version, record.steps
     if read_steps + len(actions) > MAX_ACTIONS:
         raise ActionLogFull()
+    if actions and game is None:
+        raise ValueError("applied actions are saved with the state they made")
     new_version = read_version + max(1, len(actions))
     values = dict(changes, version=new_version, updated_at=utcnow())
     if actions:
@@ -414,8 +426,9 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
     session = db.session()
     session.expire_on_commit = False
     try:
-        log_actions(record, read_version, actions)
         if actions and game is not None:
+            log_actions(record, read_version, actions,
+                        game.log_total - sum(len(outcome.events) for outcome in actions))
             keep_snapshots(record, read_steps, read_steps + len(actions), new_version, values["state"])
         game_changed.send(slug, version=new_version)
         session.commit()
@@ -429,12 +442,39 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
     return new_version
 
 
-def log_actions(record: GameRecord, from_version: int, actions: list[Outcome]) -> None:
+def log_actions(record: GameRecord, from_version: int, actions: list[Outcome], first_line: int) -> None:
     """Insert the action log rows (one statement, no ORM objects): the action that made version
-    ``from_version + 1`` comes first."""
+    ``from_version + 1`` comes first, and its log lines are the game's from line ``first_line``."""
     if actions:
         definition = definition_of(record)
-        db.session.execute(sa.insert(ActionRecord.__table__), [
-            {"game_id": record.id, "version": from_version + offset, "seat": outcome.seat,
-             "action": json.dumps(definition.action_to_dict(outcome.action))}
-            for offset, outcome in enumerate(actions, start=1)])
+        rows = []
+        line = first_line
+        for version, outcome in enumerate(actions, start=from_version + 1):
+            rows.append({"game_id": record.id, "version": version, "seat": outcome.seat,
+                         "action": json.dumps(definition.action_to_dict(outcome.action)),
+                         "events": json.dumps(outcome.events, separators=(",", ":")), "line": line})
+            line += len(outcome.events)
+        db.session.execute(sa.insert(ActionRecord.__table__), rows)
+
+
+def log_lines(record: GameRecord, start: int, end: int) -> list[Event]:
+    """Lines ``start`` to ``end`` (not included) of the game's whole log, as stored: from the
+    action rows that hold them (found by line number, however long the game) and the lines
+    before the first action's (``opening_log``). Each line is shown to a seat through its
+    game's ``shown_log``."""
+    actions = ActionRecord.__table__.c
+    holding_start = db.session.scalar(sa.select(sa.func.max(actions.line)).where(
+        actions.game_id == record.id, actions.line <= start))
+    rows = db.session.execute(
+        sa.select(actions.line, actions.events)
+        .where(actions.game_id == record.id, actions.line >= (holding_start or 0), actions.line < end)
+        .order_by(actions.line, actions.version)).all()
+    lines: list[Event] = []
+    if holding_start is None:
+        opening = json.loads(record.opening_log or "[]")  # (before the first action with its lines)
+        lines += opening[start:end]
+    for row in rows:
+        for number, event in enumerate(json.loads(row.events), start=row.line):
+            if start <= number < end:
+                lines.append(event)
+    return lines

@@ -11,14 +11,15 @@ one of 20,000 (a card moved and taken back, over and over: the longest log a pla
   after another);
 - ``/games/<id>/replay?step=`` at the last step and in the middle;
 - ``/games/<id>/export.json``: the time to its first byte and to its last;
-- ``/games/<id>/watch``: the table itself, for scale (it reads the whole state, which carries the
-  game's public log).
+- ``/games/<id>/watch``: the table itself, for scale;
+- ``/games/<id>/log``: the whole game's log as the table links to it (its last page).
 
-and each long/short ratio is printed. ``--before REV`` also serves the commit REV (a git
-worktree in a temporary folder) on a copy of the same database and times the same requests once
-(slow: it replays from the deal).
+and each long/short ratio is printed, with the machine's load average. ``--before REV`` does the
+same with the commit REV (a git worktree in a temporary folder): its own migrations make a new
+database, its own store (its ``bench/replays.py``'s ``store_game``) keeps the two games there, as
+that code kept games, and its server answers the same requests; the same table is printed for it.
 
-    .venv/bin/python bench/replays.py [--repeat 5] [--long 20000] [--before bd867a5]
+    .venv/bin/python bench/replays.py [--repeat 5] [--long 20000] [--before 3545be5]
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 from harness import ROOT, bench_server
 
 PAGES = ("steps (last 10)", "steps (middle 10)", "replay (last step)", "replay (middle step)",
-         "export (first byte)", "export (whole)", "table page (/watch)")
+         "export (first byte)", "export (whole)", "table page (/watch)", "whole log (/log)")
 
 
 def store_game(database_url: str, count: int) -> str:
@@ -96,11 +98,22 @@ def measure(base: str, slug: str, count: int, version: int, repeat: int) -> dict
         "replay (middle step)": f"/games/{slug}/replay?step={count // 2}",
         "export": f"/games/{slug}/export.json",
         "table page (/watch)": f"/games/{slug}/watch",
+        "whole log (/log)": f"/games/{slug}/log",
     }
     times: dict[str, list[float]] = {name: [] for name in PAGES}
+    for path in urls.values():  # a pass not counted: a worker's first requests compile templates
+        try:
+            timed(base + path)
+        except urllib.error.HTTPError:
+            pass
     for _ in range(repeat):
         for name, path in urls.items():
-            first, whole = timed(base + path)
+            try:
+                first, whole = timed(base + path)
+            except urllib.error.HTTPError as error:  # (a page that code did not have)
+                if error.code != 404:
+                    raise
+                continue
             if name == "export":
                 times["export (first byte)"].append(first)
                 times["export (whole)"].append(whole)
@@ -123,58 +136,75 @@ def ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:9.1f} ({min(values) * 1000:.1f})"
 
 
+def load() -> str:
+    return "load average " + " ".join(f"{figure:.1f}" for figure in os.getloadavg())
+
+
+def report(title: str, runs: dict[int, dict[str, list[float]]], args) -> None:
+    print(f"\n{title}: ms, median (best) of {args.repeat}; the server as `make run` serves it, SQLite ({load()})")
+    print(f"{'request':24} {args.short:>7}-action game {args.long:>7}-action game    ratio")
+    for name in PAGES:
+        short_times, long_times = runs[args.short][name], runs[args.long][name]
+        if not short_times or not long_times:
+            continue
+        ratio = statistics.median(long_times) / statistics.median(short_times)
+        print(f"{name:24} {ms(short_times):>20} {ms(long_times):>20} {ratio:8.1f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--short", type=int, default=100)
     parser.add_argument("--long", type=int, default=20_000)
-    parser.add_argument("--before", help="also serve this commit on a copy of the database (once a request)")
+    parser.add_argument("--before", help="also the same with this commit, on games its own store keeps")
     args = parser.parse_args()
+    print(f"{load()} at the start")
     server = bench_server(prefix="card-table-bench-replays-")
     server.upgrade()
     started = time.perf_counter()
-    short = store_game(server.database_url, args.short)
-    long = store_game(server.database_url, args.long)
+    slugs = {count: store_game(server.database_url, count) for count in (args.short, args.long)}
     print(f"stored a {args.short}-action and a {args.long}-action Seahaven game in {time.perf_counter() - started:.0f} s")
-    versions = {short: version_of(server.database_url, short), long: version_of(server.database_url, long)}
-    runs = {}
-    server.start()
+    runs = serve_and_measure(server, slugs, args)
+    report("this code", runs, args)
+    shutil.rmtree(server.instance, ignore_errors=True)
+    if args.before:
+        report(f"commit {args.before}", before(args), args)
+    print(f"\n{load()} at the end")
+
+
+def serve_and_measure(server, slugs: dict[int, str], args) -> dict[int, dict[str, list[float]]]:
+    versions = {count: version_of(server.database_url, slug) for count, slug in slugs.items()}
+    server.start(upgrade=False)
     try:
-        for slug, count in ((short, args.short), (long, args.long)):
-            runs[count] = measure(server.url, slug, count, versions[slug], args.repeat)
+        return {count: measure(server.url, slug, count, versions[count], args.repeat) for count, slug in slugs.items()}
     finally:
         server.stop(remove=False)
-    print(f"\nms, median (best) of {args.repeat}; the server as `make run` serves it, SQLite")
-    print(f"{'request':24} {args.short:>7}-action game {args.long:>7}-action game    ratio")
-    for name in PAGES:
-        short_times, long_times = runs[args.short][name], runs[args.long][name]
-        ratio = statistics.median(long_times) / statistics.median(short_times)
-        print(f"{name:24} {ms(short_times):>20} {ms(long_times):>20} {ratio:8.1f}x")
-    if args.before:
-        before(args, server, short, long, versions)
-    shutil.rmtree(server.instance, ignore_errors=True)
 
 
-def before(args, server, short: str, long: str, versions: dict[str, int]) -> None:
-    """The same requests, once each, served by commit ``args.before`` on a copy of the database."""
+def stored_by(checkout: str, database_url: str, count: int) -> str:
+    """A game of ``count`` actions kept by the store of the code in ``checkout``; its slug."""
+    program = ("import sys; sys.path[:0] = [sys.argv[1] + '/bench', sys.argv[1]]; from replays import store_game; "
+               "print(store_game(sys.argv[2], int(sys.argv[3])))")
+    done = subprocess.run([sys.executable, "-c", program, checkout, database_url, str(count)], cwd=checkout,
+                          check=True, stdout=subprocess.PIPE, text=True)
+    return done.stdout.split()[-1]
+
+
+def before(args) -> dict[int, dict[str, list[float]]]:
+    """The same requests served by commit ``args.before``, on games its own store kept."""
     folder = tempfile.mkdtemp(prefix="card-table-bench-before-")
     checkout = os.path.join(folder, "checkout")
     subprocess.run(["git", "-C", ROOT, "worktree", "add", "--detach", checkout, args.before], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        shutil.copy(server.database, os.path.join(folder, "before.db"))
         old = bench_server(prefix="card-table-bench-before-", root=checkout)
-        old.database_url = f"sqlite:///{os.path.join(folder, 'before.db')}"
-        old.env["DATABASE_URL"] = old.database_url
-        old.start(upgrade=False)
-        try:
-            print(f"\nthe same requests served by {args.before} (replays from the deal), once each, ms")
-            for slug, count in ((short, args.short), (long, args.long)):
-                times = measure(old.url, slug, count, versions[slug], 1)
-                print(f"  {count:>6}-action game: " + ", ".join(f"{name} {times[name][0] * 1000:.0f}"
-                                                              for name in PAGES))
-        finally:
-            old.stop()
+        old.upgrade()
+        started = time.perf_counter()
+        slugs = {count: stored_by(checkout, old.database_url, count) for count in (args.short, args.long)}
+        print(f"\ncommit {args.before} stored the same two games in {time.perf_counter() - started:.0f} s")
+        runs = serve_and_measure(old, slugs, args)
+        shutil.rmtree(old.instance, ignore_errors=True)
+        return runs
     finally:
         subprocess.run(["git", "-C", ROOT, "worktree", "remove", "--force", checkout], check=False,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -27,13 +27,15 @@ PERFORMANCE_GOAL = 0.98
 
 def pages_to_score(browser: Browser) -> list[tuple[str, bool]]:
     """(path, with the player's cookie) for every page: the home page's links, each game's set-up,
-    table (player and spectator), and a finished game's replay."""
+    table (player and spectator), a table's whole game's log, and a finished game's replay."""
     pages: dict[str, bool] = {"/": False}
     tables = set_up_every_game(browser)
     for _how, table in tables:
         play_one_action(browser, table)
         pages[table] = True
         pages[table + "/watch"] = False
+    if tables:
+        pages[tables[0][1] + "/log"] = True
     home = browser.get("/")
     for link in home.links:
         parts = urllib.parse.urlsplit(link)

@@ -33,7 +33,7 @@ The keys of a view that the shared table shows (``View``; a game adds its own fo
     stage    a short line for the status bar: "Round 2 of 3", "Hand 4", "Deal 1 of 1"
     prompt   what the seat to move is asked now: "draw a card"
     hand     the seat's own cards as ids (hand order), or None
-    log      the events so far (see ``Outcome``), oldest first
+    log      the last lines of the game's log (see ``Outcome``; ``GameState.view_log``), oldest first
     summary  None, or what the game's summary fragment shows between rounds
 """
 
@@ -175,6 +175,13 @@ Event = dict[str, Any]
 def copy_log(events: Iterable[Event]) -> list[Event]:
     """Events as new plain data (their card lists too), for a view or a saved state."""
     return [dict(event, cards=list(event["cards"])) for event in events]
+
+
+LOG_KEPT = 20
+"""How many of its log's last lines a saved state keeps, and a view shows (``GameState.log``).
+The whole log is kept line by line where each action is stored (the door stores every applied
+action's ``Outcome.events``), and read from there a page at a time; so a state is as large after
+20,000 actions as after 100."""
 
 
 class Outcome:
@@ -529,12 +536,18 @@ class GameDefinition(ABC):
 
 class GameState(ABC):
     """One game in progress. See the module's docstring for the protocol. ``deck`` is the deck
-    this game is played with (every card of it is somewhere, always); ``log`` the public events
-    so far, oldest first."""
+    this game is played with (every card of it is somewhere, always).
+
+    ``log`` holds the public events (the game's log lines) this state knows, oldest first: every
+    line since it was dealt or read from saved data, and always at least the game's last
+    ``LOG_KEPT``; ``log_before`` lines of the game's log come before ``log[0]``. A saved state
+    keeps the last ``LOG_KEPT`` lines only, and what the rules still need of the older ones as
+    compact facts (``log_facts``); views show the last lines (``view_log``), and every line is
+    shown to a seat through ``shown_log``, whether it comes from the state or from the stored
+    actions."""
 
     definition: GameDefinition
     deck: DeckSpec
-    log: list[Event]
     game_over_text = "The game is over."
 
     def __init__(self, definition: GameDefinition, names: Sequence[str]):
@@ -542,6 +555,8 @@ class GameState(ABC):
         self._action_kinds = definition.action_kinds  # (apply's first look-up, kept at hand)
         self._names = list(names)
         self._labels: list[str] | None = None  # (set here: an attribute added later slows every lookup)
+        self.log: list[Event] = []
+        self.log_before = 0
 
     @property
     def names(self) -> list[str]:
@@ -613,6 +628,50 @@ class GameState(ABC):
         self.log.append(event)
         outcome.events.append(event)
         return event
+
+    # -- the log ------------------------------------------------------------------------------------
+
+    @property
+    def log_total(self) -> int:
+        """How many lines the game's log has: the next line's number (the deal's first is 0)."""
+        return self.log_before + len(self.log)
+
+    def shown_log(self, seat: int | None, lines: Sequence[Event], first: int) -> list[Event]:
+        """``lines``, the game's log lines from line number ``first`` on, as ``seat`` (None: a
+        spectator) may read them now, as new plain data. The view's last lines and the whole
+        game's log (read from the stored actions) are both shown through it, so a game that
+        hides what an old line showed (a card of an earlier round, in play again) does it here."""
+        return copy_log(lines)
+
+    def view_log(self, seat: int | None) -> list[Event]:
+        """A view's ``log``: the game's last ``LOG_KEPT`` lines, as ``seat`` may read them."""
+        lines = self.log[-LOG_KEPT:]
+        return self.shown_log(seat, lines, self.log_total - len(lines))
+
+    def log_to_dict(self) -> dict[str, Any]:
+        """The log as saved data keeps it (a game's ``to_dict`` adds these keys): the last
+        ``LOG_KEPT`` lines (``log``), how many lines come before them (``log_before``) and the
+        game's compact facts of those (``log_facts``)."""
+        cut = max(0, len(self.log) - LOG_KEPT)
+        return {"log": copy_log(self.log[cut:]), "log_before": self.log_before + cut,
+                **self.log_facts(self.log[:cut])}
+
+    def log_facts(self, older: Sequence[Event]) -> dict[str, Any]:
+        """What the rules still need of the log's lines before the saved ones, as plain data
+        (Mason Rummy: every card a line named): this state's facts of the lines before
+        ``log[0]``, together with those of ``older``, its first lines, which saved data leaves
+        out. A game whose rules and views read no older line keeps none."""
+        return {}
+
+    def read_log(self, data: Mapping[str, Any], read_line: Callable[[Any], Event]) -> None:
+        """The log of saved ``data`` (the keys of ``log_to_dict``), each line read by
+        ``read_line``; the game reads its own facts. Data saved before the log moved to the
+        stored actions holds every line, and no ``log_before``: all of them are read."""
+        self.log = [read_line(line) for line in data["log"]]
+        before = data.get("log_before", 0)
+        if type(before) is not int or before < 0:
+            raise ValueError(f"log_before {before!r} is not a count of lines")
+        self.log_before = before
 
     @abstractmethod
     def view(self, seat: int | None) -> View: ...

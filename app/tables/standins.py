@@ -67,7 +67,7 @@ def standin_spans(record: GameRecord, state: GameState, number: int, on: bool) -
     at the log's current end: the lines the computer made for that person."""
     spans = json.loads(record.standins or "{}")
     mine = spans.setdefault(str(number), [])
-    end = len(state.view(None).get("log") or [])
+    end = state.log_total
     if on:
         mine.append([end, None])
     elif mine and mine[-1][1] is None:

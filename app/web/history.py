@@ -17,17 +17,27 @@ bp = Blueprint("history", __name__)
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024  # (the request limit: an export of the longest game is ~100 KB)
 PAGE = 30
+LOG_PAGE = 100  # lines of the whole game's log a page shows
 MAX_PAGE = 100_000  # (3 million finished games: a page number past it shows that page, empty)
 
 
 @bp.get("/games/<slug>/log")
 def log(slug: str):
-    """The whole game's log, as this browser may see it (a spectator's, with ``watch=1``)."""
+    """The whole game's log, ``LOG_PAGE`` lines a page (``page``: 1 is the deal's; the last page
+    unless asked), as this browser may see it (a spectator's, with ``watch=1``): the lines are
+    read from the stored actions that hold them and shown through the game's ``shown_log``."""
     record = load_record(slug)
     state = store.load_state(record)
-    table = view_for(record, state, watching=request.args.get("watch") == "1")
-    lines = tables.log_lines(record, state, state.view(table.me).get("log") or [])
-    return render_template("history/log.html", **table.replace(log=lines).context())
+    watching = request.args.get("watch") == "1"
+    table = view_for(record, state, watching=watching)
+    total = state.log_total
+    pages = max(1, -(-total // LOG_PAGE))
+    page = whole_number("page", pages, low=1, high=pages)
+    start = (page - 1) * LOG_PAGE
+    shown = state.shown_log(table.me, store.log_lines(record, start, min(total, start + LOG_PAGE)), start)
+    lines = tables.log_lines(record, state, shown, start)
+    return render_template("history/log.html", page=page, pages=pages,
+                           **table.replace(log=lines, log_start=start + 1, log_total=total).context())
 
 
 @bp.get("/games/<slug>/steps")

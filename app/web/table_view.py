@@ -17,7 +17,7 @@ from .. import replays, store, tables
 from ..core.protocol import GameDefinition, GameState, Move, SeatResult
 from ..models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
 
-LOG_LINES = 10  # the table's last lines; the whole game's log is a page of its own
+LOG_LINES = 10  # the table's last lines (of the view's, LOG_KEPT); the whole game's log is a page of its own
 
 
 class Clock:
@@ -186,8 +186,9 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
         message = tables.RELEASED
     if message is None and record.steps >= store.MAX_ACTIONS and not finished and not abandoned:
         message = store.LOG_FULL  # (said before anyone tries a move that would be refused)
-    log = view.get("log") or []
-    log_start = max(0, len(log) - LOG_LINES)
+    log = (view.get("log") or [])[-LOG_LINES:]  # the game's last lines
+    log_total = state.log_total
+    log_start = log_total - len(log)
     my_turn = seen.shown is not None and seen.shown == turn and not abandoned
     focus = ""
     if my_turn and moves and not finished:
@@ -200,8 +201,8 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
         is_host=seen.host,
         seats=tables.seat_lines(record, state, host=seen.host, open_for_joining=not (finished or abandoned)),
         selected=set(selected), message=message,
-        log=tables.log_lines(record, state, log[log_start:], log_start),
-        log_start=log_start + 1, log_total=len(log), finished=finished, abandoned=abandoned,
+        log=tables.log_lines(record, state, log, log_start),
+        log_start=log_start + 1, log_total=log_total, finished=finished, abandoned=abandoned,
         standin_me=seen.shown is not None and record.seats[seen.shown].ai_standin and not finished,
         focus=focus, results=state.results() if finished else [], rematch_slug=record.rematch_slug,
         idle_seat=None if watching else tables.idle_seat(record, state, held, idle_seconds),

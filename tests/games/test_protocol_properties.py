@@ -11,7 +11,12 @@ step:
 - ``from_dict(to_dict())`` is the same state, through JSON too, with the same views and moves;
 - an action of a legal move survives plain data: ``action_from_dict(action_to_dict(a)) == a``;
 - no seat's view (nor a spectator's) names a card it may not see, judged from where the cards
-  are (``zones``), not from the game's view code (``game_checks.check_privacy``);
+  are (``zones``), not from the game's view code (``game_checks.check_privacy``), and no line of
+  the whole game's log does as the log page shows it (``shown_log``);
+- the whole game's log (the deal's lines and each applied action's ``Outcome.events``) is the
+  log the state counts and whose last lines its views show; the saved state keeps only the last
+  lines, and read back it shows every line and hides every card as the one that played
+  (``game_checks.check_log``);
 - ``to_move()`` is a seat or None, and its seat has moves;
 - a move is ``private`` exactly when its action is of kind ``OWN`` (a seat's own business, which
   the house keeps as that seat's data, not as a move of the game).
@@ -31,7 +36,7 @@ from collections import Counter
 from contextlib import contextmanager
 
 import pytest
-from game_checks import check_privacy, check_zones, hidden_cards
+from game_checks import check_log, check_privacy, check_zones, hidden_cards
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
@@ -39,7 +44,7 @@ import app.games  # noqa: F401  (registers every game)
 from app.core import IllegalAction, registry
 from app.core.autoplay import autoplay
 from app.core.names import COMPUTER_NAME
-from app.core.protocol import OWN, BadAction, Option
+from app.core.protocol import OWN, BadAction, Option, copy_log
 from support.sample import SAMPLE, sample_registered
 
 GAMES = [definition.key for definition in registry.games()] + [SAMPLE.key]
@@ -97,7 +102,8 @@ def seats_and_spectator(state) -> list[int | None]:
     return [*range(len(state.names)), None]
 
 
-def check_state(state) -> None:
+def check_state(state, whole_log) -> None:
+    """``whole_log``: every line of the game's log since the deal."""
     definition = state.definition
     assert state.card_locations() == Counter(state.deck.cards), "a card is missing or in two places"
     check_zones(state)
@@ -108,6 +114,7 @@ def check_state(state) -> None:
     for seat in seats_and_spectator(state):
         assert again.view(seat) == state.view(seat), f"seat {seat}'s view changed through to_dict/from_dict"
         assert again.legal(seat) == state.legal(seat), f"seat {seat}'s moves changed through to_dict/from_dict"
+    check_log(state, again, whole_log)
     mover = state.to_move()
     if state.is_over():
         assert mover is None
@@ -122,7 +129,7 @@ def check_state(state) -> None:
     for move in state.legal(None):
         assert move.action in definition.table_actions, f"{move.action} is a table move but not in table_actions"
     check_private_moves(state)
-    check_privacy(state)
+    check_privacy(state, whole_log)
 
 
 def check_private_moves(state) -> None:
@@ -188,7 +195,8 @@ def test_random_play_keeps_every_promise(key, data):
 
 def play_randomly(definition, data) -> None:
     state = new_game(definition, data)
-    check_state(state)
+    whole_log = copy_log(state.log)  # the deal's lines
+    check_state(state, whole_log)
     for _step in range(STEPS):
         if state.is_over():
             break
@@ -198,14 +206,15 @@ def play_randomly(definition, data) -> None:
         try:
             action = definition.action_from_dict(action_data)
             check_round_trip(definition, action, kind)
-            state.apply(seat, action)
+            outcome = state.apply(seat, action)
         except IllegalAction as refusal:
             note(f"refused ({kind}) {action_data} for seat {seat}: {refusal}")
             assert str(refusal), "a refusal must say why"
             assert state.to_dict() == before, f"a refused action changed the game: {action_data}"
             continue
         note(f"applied ({kind}) {action_data} for seat {seat}")
-        check_state(state)
+        whole_log += copy_log(outcome.events)
+        check_state(state, whole_log)
 
 
 @pytest.mark.parametrize("key", GAMES)

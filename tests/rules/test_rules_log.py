@@ -1,8 +1,12 @@
 """The game's log for the whole game (every round), the discard pile's top card with who discarded
-it, and every hand left shown with its points once a round is over (R7.1)."""
+it, and every hand left shown with its points once a round is over (R7.1). A saved game keeps the
+log's last lines and what the rules need of the older ones."""
 
-from rules_test_helpers import NAMES3, go_out_quickly, quick_game
+from rules_test_helpers import NAMES3, finish_round_by_ai, go_out_quickly, quick_game
 
+from app.games.mason.bot import play_computer_turn
+
+from app.core.protocol import LOG_KEPT
 from app.games.mason import DISCARD_PILE, GAME_OVER, STOCK, Discard, Draw, Game, NextRound
 
 
@@ -42,6 +46,48 @@ def test_the_discard_pile_says_who_discarded_its_top_card():
     assert view["discard_top"] == card.code and view["discard_top_by"] == "Ann"
     game.apply(1, Draw(DISCARD_PILE))  # Bob takes it: the top is the turned-up card again
     assert game.view(None)["discard_top_by"] is None
+
+
+def saved_and_read(game: Game) -> Game:
+    return Game.from_dict(game.to_dict())
+
+
+def test_the_discard_pile_says_who_discarded_a_card_deep_in_it_once_saved():
+    """The line that named the top card last may be older than the lines a saved game keeps:
+    the saved game knows who it was all the same."""
+    game = quick_game(NAMES3)
+    game.apply(0, Draw(STOCK))
+    deep = game.players[0].hand.cards[0]
+    game.apply(0, Discard(deep))  # Ann's card, soon under another
+    game.apply(1, Draw(STOCK))
+    game.apply(1, Discard(game.players[1].hand.cards[0]))
+    for seat in [2, 0, 1] * 5:  # each takes the top card and discards it again: two lines a turn
+        game = saved_and_read(game)
+        game.apply(seat, Draw(DISCARD_PILE))
+        game.apply(seat, Discard(game.drawn))
+    game = saved_and_read(game)
+    game.apply(2, Draw(DISCARD_PILE))  # Ann's card is on top again
+    assert saved_and_read(game).log_before > 3  # the line of its discard is not held
+    for shown in (game, saved_and_read(game)):
+        view = shown.view(None)
+        assert view["discard_top"] == deep.code and view["discard_top_by"] == "Ann"
+
+
+def test_a_saved_game_keeps_the_logs_last_lines_and_hides_and_shows_as_the_game_that_played():
+    game = Game.new(NAMES3, seed="saved")
+    finish_round_by_ai(game)
+    game.apply(None, NextRound())
+    for _turn in range(6):
+        for _outcome in play_computer_turn(game, game.turn):
+            pass
+    assert game.log_total > LOG_KEPT + 10 and game.round_number == 2 and game.to_move() is not None
+    loaded = saved_and_read(game)
+    assert loaded.log == game.log[-LOG_KEPT:] and loaded.log_total == game.log_total
+    assert loaded.log_before == game.log_total - LOG_KEPT
+    for seat in (0, 1, 2, None):
+        assert loaded.view(seat) == game.view(seat)
+        assert loaded.hidden_from(seat) == game.hidden_from(seat)
+    assert saved_and_read(loaded).to_dict() == loaded.to_dict()
 
 
 def test_r7_1_a_round_over_shows_every_hand_left_with_its_points():

@@ -13,7 +13,6 @@ from typing import Any
 from app.core.cards import Card, DeckSpec
 from app.core.protocol import (
     EVERYONE, NOBODY, Event, Everyone, GameDefinition, GameState, Move, Outcome, PileEmpty, SeatResult, View, Zone,
-    copy_log,
 )
 from app.core.saved import flag, reading, text, texts, whole
 
@@ -59,7 +58,6 @@ class HighCardState(GameState):
         self.bust = [False] * len(names)
         self.drawn = [0] * len(names)
         self.over = False
-        self.log: list[Event] = []
 
     @classmethod
     def new(cls, definition: GameDefinition, names: Sequence[str], options: Mapping[str, Any],
@@ -187,7 +185,7 @@ class HighCardState(GameState):
             "stage": self._stage(),
             "prompt": self._prompt(own),
             "hand": [card.id for card in self.hands[own]] if own is not None else None,
-            "log": copy_log(self.log),
+            "log": self.view_log(seat),
             "summary": None,
             "limit": self.limit,
             "stock": len(self.stock),
@@ -222,7 +220,7 @@ class HighCardState(GameState):
             "bust": list(self.bust),
             "drawn": list(self.drawn),
             "over": self.over,
-            "log": copy_log(self.log),
+            **self.log_to_dict(),
         }
 
     @classmethod
@@ -249,7 +247,7 @@ class HighCardState(GameState):
         state.bust = [flag(bust) for bust in data["bust"]]
         state.drawn = [whole(drawn) for drawn in data["drawn"]]
         state.over = flag(data["over"])
-        state.log = [cls._event(event) for event in data["log"]]
+        state.read_log(data, cls._event)
         state._check()
         return state
 

@@ -11,11 +11,16 @@ import pytest
 import sqlalchemy as sa
 
 from support.games import admin_login, play_game, play_turn_like_ai, score_rows, upload
+from support.pages import squeeze
 from support.web import Page
 
 from app import replays, store, tables
+from app.core import registry
+from app.core.protocol import copy_log
 from app.extensions import db
-from app.models import ABANDONED, ActionRecord
+from app.models import ABANDONED, HERE, ActionRecord, SeatRecord
+from app.web import history
+from app.web.table_view import LOG_LINES
 
 
 @pytest.fixture
@@ -137,14 +142,77 @@ def test_only_the_admin_imports(player, make_player, finished):
     assert other.post("/finished/import", {}).status_code == 403
 
 
-def test_the_whole_game_log_keeps_every_round(player, finished):
+def whole_log(app, slug) -> list[dict]:
+    """Every line of the game's log, made again by the rules from the deal (its replay)."""
+    with app.app_context():
+        record = store.find_game(slug)
+        lines = copy_log(store.initial_state(record).log)
+        for step, _state in replays.replay(record):
+            lines += copy_log(step.events)
+        return lines
+
+
+def log_pages(player, slug, query: str = "") -> list[Page]:
+    """The whole game's log, every page of it from the first."""
+    pages = [player.page(f"/games/{slug}/log?page=1{query}")]
+    while (later := pages[-1].find("a", rel="next")) is not None:
+        pages.append(player.page(later.get("href").replace("&amp;", "&")))
+    return pages
+
+
+def page_lines(page: Page) -> tuple[int, list[str]]:
+    """The number of a log page's first line, and its lines' texts."""
+    lines = page.find("ol", cls="log-lines")
+    return int(lines.get("start")), [item.text for item in lines.find_all("li")]
+
+
+def test_the_whole_game_log_keeps_every_round_a_page_at_a_time(app, player, finished):
+    lines = whole_log(app, finished)
     game, _version = player.state(finished)
-    html = player.get(f"/games/{finished}/log").get_data(as_text=True)
-    for event in game.log:
-        assert event["text"].replace("'", "&#39;") in html
-    assert "Round 1 dealt" in html and "Round 3 dealt" in html
-    table = player.get(f"/games/{finished}").get_data(as_text=True)
-    assert f"/games/{finished}/log" in table and table.count("<li") < html.count("<li")
+    assert len(lines) == game.log_total > history.LOG_PAGE  # (more than one page)
+    pages = log_pages(player, finished)
+    assert len(pages) == -(-len(lines) // history.LOG_PAGE)
+    shown = []
+    for page in pages:
+        start, texts = page_lines(page)
+        assert start == len(shown) + 1 and 0 < len(texts) <= history.LOG_PAGE
+        shown += texts
+    assert shown == [squeeze(line["text"]) for line in game.shown_log(0, lines, 0)]
+    assert any(text.startswith("Round 1 dealt") for text in shown) and any("Round 3 dealt" in text for text in shown)
+    # with no page asked, the latest lines; the table links to them
+    assert page_lines(player.page(f"/games/{finished}/log")) == page_lines(pages[-1])
+    table = player.table(finished)
+    assert table.find("a", href=f"/games/{finished}/log") is not None
+    assert page_lines(table)[1] == shown[-LOG_LINES:]
+
+
+def test_each_line_of_the_whole_game_log_is_shown_as_the_browser_may_read_it_now(app, player, monkeypatch):
+    """Classic Rummy hides what an earlier hand's line named if that card is hidden now: the
+    lines read from the stored actions go through the game's own ``shown_log`` too."""
+    monkeypatch.setattr(history, "LOG_PAGE", 25)
+    definition = registry.get("rummy")
+    state = definition.new_state(["Ann", "Bob"], seed=4)
+    dealt = definition.from_dict(state.to_dict())
+    lines, outcomes = copy_log(state.log), []
+    while state.hand_number < 2 or state.log_total - state.log_start < 12:
+        seat = state.to_move()
+        outcome = state.apply(seat, definition.bot.choose(state, seat) if seat is not None
+                              else definition.action_from_dict(state.legal(None)[0].as_dict()))
+        outcomes.append(outcome)
+        lines += copy_log(outcome.events)
+    with app.app_context():
+        record = store.new_record(definition, dealt, options={})
+        for number, name in enumerate(state.names):
+            record.seats.append(SeatRecord(number=number, name=name, device=HERE))
+        store.begin_write()
+        store.insert_game(record, state, outcomes)
+        db.session.commit()
+        slug = record.slug
+    spectator = [squeeze(line["text"]) for line in state.shown_log(None, lines, 0)]
+    assert any("??" in text for text in spectator)  # a card of hand 1 hidden now
+    assert len(lines) > history.LOG_PAGE
+    shown = [text for page in log_pages(player, slug, "&watch=1") for text in page_lines(page)[1]]
+    assert shown == spectator
 
 
 def test_paced_steps_are_the_spectator_boards_of_the_computer_actions_after_the_players_own(app, player):

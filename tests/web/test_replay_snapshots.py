@@ -1,6 +1,8 @@
 """Replays read snapshots: a step of a long game is rebuilt from the nearest snapshot before it,
 exactly as the whole replay from the deal makes it; snapshots are spaced by the state's size, so
-they take space in proportion to the actions; a game keeps at most store.MAX_ACTIONS actions."""
+they take space in proportion to the actions; a game keeps at most store.MAX_ACTIONS actions.
+Each action row keeps the log lines its action made, so a state (and a snapshot) is as large
+after 2,000 actions as after 100."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ import sqlalchemy as sa
 
 from app import replays, store
 from app.core import registry
+from app.core.protocol import LOG_KEPT, copy_log
 from app.extensions import db
-from app.models import HERE, GameRecord, SeatRecord, Snapshot
+from app.models import HERE, ActionRecord, GameRecord, SeatRecord, Snapshot
 
 
 def seahaven_actions(state, count: int):
@@ -26,18 +29,22 @@ def seahaven_actions(state, count: int):
             yield definition.action_from_dict({"action": "undo"})
 
 
-def stored_game(app, count: int, batch: int) -> tuple[str, list[dict]]:
+def stored_game(app, count: int, batch: int, lines: list | None = None) -> tuple[str, list[dict]]:
     """A Seahaven game of ``count`` actions saved ``batch`` at a time (all at once if 0), and the
-    state after each step, from the deal (index 0) on."""
+    state after each step, from the deal (index 0) on. ``lines``: given, every line of the game's
+    log is added to it."""
     definition = registry.get("seahaven")
     state = definition.new_state(["Ann"], seed=11)
     states = [state.to_dict()]
+    lines = lines if lines is not None else []
+    lines += copy_log(state.log)
     with app.app_context():
         record = store.new_record(definition, definition.from_dict(state.to_dict()), options={})
         record.seats.append(SeatRecord(number=0, name="Ann", device=HERE))
         outcomes = []
         for action in seahaven_actions(state, count):
             outcomes.append(state.apply(0, action))
+            lines += copy_log(outcomes[-1].events)
             states.append(state.to_dict())
             if batch and len(outcomes) == batch and record.id is not None:
                 store.save_game(store.lock_game(record.slug), state, outcomes)
@@ -76,6 +83,39 @@ def test_every_step_from_a_snapshot_is_the_step_of_the_whole_replay(app, batch):
         shown = [(step.version, state.to_dict()) for step, state in replays.steps_between(record, 400, 412)]
         first_version = record.version - 650  # (the deal's version: every action made one more)
         assert shown == [(version, states[version - first_version]) for version in range(401, 413)]
+
+
+def test_each_action_row_keeps_the_log_lines_it_made_numbered_on_from_the_deal(app):
+    lines: list = []
+    slug, _states = stored_game(app, 650, 7, lines)
+    with app.app_context():
+        record = store.find_game(slug)
+        rows = db.session.execute(sa.select(ActionRecord.line, ActionRecord.events).where(
+            ActionRecord.game_id == record.id).order_by(ActionRecord.version)).all()
+        assert len(rows) == 650 and json.loads(record.opening_log) == lines[:rows[0].line]
+        stored = json.loads(record.opening_log)
+        for row in rows:
+            assert row.line == len(stored)
+            stored += json.loads(row.events)
+        assert stored == lines and store.load_state(record).log_total == len(lines)
+        for start, end in ((0, 5), (0, len(lines)), (1, 2), (95, 205), (648, 700), (len(lines) - 3, len(lines)),
+                           (len(lines), len(lines) + 10)):
+            assert store.log_lines(record, start, end) == lines[start:end], (start, end)
+
+
+def test_a_state_is_as_large_after_2000_actions_as_after_100(app):
+    sizes = {}
+    for count in (100, 2000):
+        slug, states = stored_game(app, count, 50)
+        with app.app_context():
+            record = store.find_game(slug)
+            snapshots = db.session.scalars(sa.select(sa.func.length(Snapshot.state))
+                                           .where(Snapshot.game_id == record.id)).all()
+            sizes[count] = (len(record.state), max(snapshots))
+            assert len(store.load_state(record).log) == LOG_KEPT
+    (short_state, short_snapshot), (long_state, long_snapshot) = sizes[100], sizes[2000]
+    # (a count's digits more; a snapshot may fall between a move and its undo)
+    assert long_state <= short_state * 1.05 and long_snapshot <= short_snapshot * 1.05
 
 
 def test_snapshots_are_spaced_by_the_states_size(app):

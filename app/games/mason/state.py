@@ -17,14 +17,13 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from app.core import registry
 from app.core.cards import Card as CoreCard, codes
 from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome as CoreOutcome, SeatResult, View, Zone,
-    copy_log,
 )
 from app.core.saved import reading
 
@@ -53,6 +52,13 @@ STATE_FORMAT = 1
 KEY = "mason"
 CODES = frozenset(card.code for card in FULL_DECK)
 CODE_IN_TEXT = re.compile(r"\b[0-9A-Z]{2}\b")
+
+
+def add_named(named: set[str], lines: Iterable[Event]) -> None:
+    """Add to ``named`` every card code ``lines`` name, beside them or in their words."""
+    for event in lines:
+        named.update(event["cards"])
+        named.update(code for code in CODE_IN_TEXT.findall(event["text"]) if code in CODES)
 
 
 def deal_layout(deck: list[DealtCard], seats: int) -> tuple[list[list[DealtCard]], DealtCard, list[DealtCard]]:
@@ -125,13 +131,17 @@ class MasonState(GameState):
         self.turn = 0
         self.stock: list[Card] = []
         self.discard: list[Card] = []
-        self.log: list[Event] = []
         self.round_scores: list[list[int]] = []
         self.round_turns: list[int] = []
         self.turns_this_round = 0
         self.went_out: int | None = None
         self.drawn: Card | None = None
         self.stall_rebuilds = 0  # stock rebuilds since the last lay-down
+        # What the game's log lines before ``log`` told (``log_facts``): every card code they
+        # named, and the seat of the last of them to name each card in their last round.
+        self._named_before: set[str] = set()
+        self._named_by: dict[str, int | None] = {}
+        self._named_by_round = 0
 
     @classmethod
     def new(cls, names: Iterable[str], *, stacked_deck: Iterable[Card] | None = None,
@@ -185,8 +195,9 @@ class MasonState(GameState):
         """R4.4: the stock and the other players' hands are hidden, but for the cards the log
         names (a card everyone saw taken from the discard pile, or discarded and turned over into
         the stock, R5.2; the log is the whole game's, and everyone saw its lines when they
-        happened). The discard pile and the sets lie face up. Once a round is over, every hand
-        left is shown with its points (R7.1)."""
+        happened: the lines the state no longer holds count through their facts). The discard
+        pile and the sets lie face up. Once a round is over, every hand left is shown with its
+        points (R7.1)."""
         seen = self._named_in_log()
         stock_seen = [card for card in self.stock if card.code in seen]
         zones = [Zone("stock", [card for card in self.stock if card.code not in seen], NOBODY),
@@ -206,15 +217,14 @@ class MasonState(GameState):
         return zones
 
     def _named_in_log(self) -> set[str]:
-        """Every card code the log names, beside its lines or in their words."""
-        named = set()
-        for event in self.log:
-            named.update(event["cards"])
-            named.update(code for code in CODE_IN_TEXT.findall(event["text"]) if code in CODES)
+        """Every card code the game's log names, beside its lines or in their words."""
+        named = set(self._named_before)
+        add_named(named, self.log)
         return named
 
     def round_log(self) -> list[Event]:
-        """This round's events (the log holds the whole game's)."""
+        """This round's lines that the state holds (all of them since it was dealt or read, and
+        at least the game's last ``LOG_KEPT``)."""
         start = len(self.log)
         while start and self.log[start - 1]["round"] == self.round_number:
             start -= 1
@@ -227,10 +237,13 @@ class MasonState(GameState):
         if not self.discard:
             return None
         top = self.discard[-1].code
-        for event in reversed(self.round_log()):
+        lines = self.round_log()
+        for event in reversed(lines):
             if top in event["cards"]:
                 seat: int | None = event["seat"]
                 return seat
+        if len(lines) == len(self.log) and self._named_by_round == self.round_number:
+            return self._named_by.get(top)  # named last by a line before the ones the state holds
         return None
 
     def seat_of(self, player: Player) -> int:
@@ -461,17 +474,29 @@ class MasonState(GameState):
             "seat": seat if mine else None,
             "hand": codes(self.players[seat].hand.cards) if seat is not None and mine else None,
             "drawn": self.drawn.code if mine and seat == self.turn and self.drawn else None,
-            "log": self._view_log(),
+            "log": self.view_log(seat),
             "round_scores": [list(points) for points in self.round_scores],
             "went_out": self.went_out,
             "winners": self.winners(),
             "summary": summary,
         }
 
-    def _view_log(self) -> list[Event]:
-        """The whole game's log; the cards of earlier rounds are no longer listed beside their
-        lines (they are in play again)."""
-        return [event if event["round"] == self.round_number else dict(event, cards=[]) for event in self.log]
+    def shown_log(self, seat: int | None, lines: Sequence[Event], first: int) -> list[Event]:
+        """The log's lines as everyone reads them now: the cards of earlier rounds are no longer
+        listed beside their lines (they are in play again)."""
+        return [dict(event, cards=list(event["cards"]) if event["round"] == self.round_number else [])
+                for event in lines]
+
+    def log_facts(self, older: Sequence[Event]) -> dict[str, Any]:
+        named = set(self._named_before)
+        add_named(named, older)
+        named_by, named_by_round = dict(self._named_by), self._named_by_round
+        for event in older:
+            if event["round"] != named_by_round:
+                named_by, named_by_round = {}, event["round"]
+            for card in event["cards"]:
+                named_by[card] = event["seat"]
+        return {"log_named": sorted(named), "log_named_by": named_by, "log_named_round": named_by_round}
 
     # -- plain data ---------------------------------------------------------------------------
 
@@ -486,7 +511,7 @@ class MasonState(GameState):
             "turn": self.turn,
             "stock": codes(self.stock),
             "discard": codes(self.discard),
-            "log": copy_log(self.log),
+            **self.log_to_dict(),
             "round_scores": [list(points) for points in self.round_scores],
             "round_turns": list(self.round_turns),
             "turns_this_round": self.turns_this_round,
@@ -513,8 +538,11 @@ class MasonState(GameState):
             game.stock = [parse_card(c) for c in data["stock"]]
             game.discard = [parse_card(c) for c in data["discard"]]
             # A game saved before the log kept every round holds this round's events, unnumbered.
-            game.log = [{"seat": e["seat"], "text": str(e["text"]), "cards": list(e["cards"]),
-                         "round": int(e.get("round", game.round_number))} for e in data["log"]]
+            game.read_log(data, lambda e: {"seat": e["seat"], "text": str(e["text"]), "cards": list(e["cards"]),
+                                           "round": int(e.get("round", game.round_number))})
+            game._named_before = {str(code) for code in data.get("log_named", [])}
+            game._named_by = {str(code): seat for code, seat in dict(data.get("log_named_by", {})).items()}
+            game._named_by_round = int(data.get("log_named_round", 0))
             game.round_scores = [[int(p) for p in points] for points in data["round_scores"]]
             game.round_turns = [int(t) for t in data["round_turns"]]
             game.turns_this_round = int(data["turns_this_round"])

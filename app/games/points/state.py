@@ -28,7 +28,7 @@ from app.core.cards import RANK_NAMES, SORT_KEY, Card, DeckSpec, ids
 from app.core.decks import shuffled
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
-    PileEmpty, SeatResult, View, WrongPhase, Zone, copy_log,
+    PileEmpty, SeatResult, View, WrongPhase, Zone,
 )
 from app.core.saved import reading
 
@@ -119,7 +119,10 @@ class PointsState(GameState):
         self.notices: list[str | None] = [None] * seats
         self.totals = [0] * seats
         self.deal_results: list[dict[str, Any]] = []
-        self.log: list[Event] = []
+        # What the game's log lines before ``log`` showed (``log_facts``): the cards everyone saw
+        # in the deal of the last of them.
+        self._seen_before: set[str] = set()
+        self._seen_before_deal = 0
 
     # -- the protocol -------------------------------------------------------------------------------
 
@@ -556,9 +559,19 @@ class PointsState(GameState):
         seen: set[str] = set()
         for event in reversed(self.log):
             if event["deal"] != self.deal_number:
-                break
+                return seen
             seen.update(event["cards"])
+        if self._seen_before_deal == self.deal_number:  # this deal began before the lines held
+            seen |= self._seen_before
         return seen
+
+    def log_facts(self, older: Sequence[Event]) -> dict[str, Any]:
+        seen, deal = set(self._seen_before), self._seen_before_deal
+        for event in older:
+            if event["deal"] != deal:
+                seen, deal = set(), event["deal"]
+            seen.update(event["cards"])
+        return {"log_seen": sorted(seen), "log_seen_deal": deal}
 
     # -- what each seat sees (P6.3) ------------------------------------------------------------------------
 
@@ -603,7 +616,7 @@ class PointsState(GameState):
             "stage": f"Deal {self.deal_number} of {self.deals}",
             "prompt": self._prompt(seat),
             "hand": [card.id for card in hand] if hand is not None else None,
-            "log": self._view_log(),
+            "log": self.view_log(seat),
             "summary": self._summary() if self.phase in (BETWEEN, OVER) else None,
             "phase": self.phase,
             "deal": self.deal_number,
@@ -674,11 +687,11 @@ class PointsState(GameState):
             return "Draw from the closed deck or the open pile, or drop."
         return "Discard a card, or choose a finish card and declare."
 
-    def _view_log(self) -> list[Event]:
-        """The whole game's log; the cards of earlier deals are no longer shown beside their
-        lines (they are in play again)."""
+    def shown_log(self, seat: int | None, lines: Sequence[Event], first: int) -> list[Event]:
+        """The log's lines as everyone reads them now: the cards of earlier deals are no longer
+        shown beside their lines (they are in play again)."""
         shown = []
-        for event in self.log:
+        for event in lines:
             current = event["deal"] == self.deal_number
             shown.append({"seat": event["seat"], "text": event["text"],
                           "cards": list(event["cards"]) if current else [], "deal": event["deal"]})
@@ -751,7 +764,7 @@ class PointsState(GameState):
             "notices": list(self.notices),
             "totals": list(self.totals),
             "deal_results": _plain(self.deal_results),
-            "log": copy_log(self.log),
+            **self.log_to_dict(),
         }
 
     @classmethod
@@ -797,8 +810,10 @@ class PointsState(GameState):
         state.notices = [str(notice) if notice is not None else None for notice in data["notices"]]
         state.totals = [int(total) for total in data["totals"]]
         state.deal_results = _plain(data["deal_results"])
-        state.log = [{"seat": event["seat"], "text": str(event["text"]), "cards": [str(c) for c in event["cards"]],
-                      "deal": int(event["deal"])} for event in data["log"]]
+        state.read_log(data, lambda event: {"seat": event["seat"], "text": str(event["text"]),
+                                            "cards": [str(c) for c in event["cards"]], "deal": int(event["deal"])})
+        state._seen_before = {str(card) for card in data.get("log_seen", [])}
+        state._seen_before_deal = int(data.get("log_seen_deal", 0))
         seats = len(names)
         if not (len(state.hands) == len(state.arrangements) == len(state.status) == seats):
             raise ValueError("the seats do not agree")

@@ -202,8 +202,7 @@ class RummyState(GameState):
         self.turned_over = False  # the stock was turned over in this hand (C4.2)
         self.seen = 0  # cards face up at some moment of this hand: public knowledge (C7.1)
         self.hand_results: list[dict[str, Any]] = []
-        self.log: list[Event] = []
-        self.log_start = 0  # the current hand's first event
+        self.log_start = 0  # the line number of the current hand's first line in the game's log
         self.winner: int | None = None
 
     @classmethod
@@ -335,7 +334,7 @@ class RummyState(GameState):
         self.played = False
         self.turned_over = False
         self.seen = BIT[up]
-        self.log_start = len(self.log)
+        self.log_start = self.log_total
         self.record(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
                                     f"turned up on the discard pile.", [CARDS[up]])
 
@@ -558,7 +557,7 @@ class RummyState(GameState):
             "stage": self._stage(),
             "prompt": self._prompt(seat),
             "hand": ids_of(hand) if seat is not None else None,
-            "log": self._visible_log(seat),
+            "log": self.view_log(seat),
             "summary": self._summary(),
             "phase": self.phase,
             "hand_number": self.hand_number,
@@ -626,13 +625,14 @@ class RummyState(GameState):
                  for seat in range(len(self.players))]
         return [f"Hand {result['hand']}:", *lines]
 
-    def _visible_log(self, seat: int | None) -> list[Event]:
-        """The whole game's events. An earlier hand's event may name a card that is now, in this
-        hand, hidden from ``seat`` (dealt again into another hand, or in the stock): that code is
-        shown as ``??``, since a view never names a card its seat may not see."""
-        log = self.log
-        if not self.log_start:
-            return copy_log(log)
+    def shown_log(self, seat: int | None, lines: Sequence[Event], first: int) -> list[Event]:
+        """The log's lines as ``seat`` may read them now. An earlier hand's line may name a card
+        that is now, in this hand, hidden from ``seat`` (dealt again into another hand, or in the
+        stock): that code is shown as ``??``, since a view never names a card its seat may not
+        see."""
+        earlier = min(len(lines), self.log_start - first)
+        if not self.log_start or earlier <= 0:
+            return copy_log(lines)
         hidden = {card.id for card in self.hidden_from(seat)}
 
         def mask(match: re.Match[str]) -> str:
@@ -640,8 +640,8 @@ class RummyState(GameState):
 
         shown = [{"seat": event["seat"], "text": _CODE_PATTERN.sub(mask, event["text"]),
                   "cards": [card for card in event["cards"] if card not in hidden]}
-                 for event in log[:self.log_start]]
-        shown += copy_log(log[self.log_start:])
+                 for event in lines[:earlier]]
+        shown += copy_log(lines[earlier:])
         return shown
 
     # -- results and statistics (C5.3, C5.4) ------------------------------------------------------
@@ -685,7 +685,7 @@ class RummyState(GameState):
             "turned_over": self.turned_over,
             "seen": ids_of(self.seen),
             "hand_results": [dict(r, points=list(r["points"])) for r in self.hand_results],
-            "log": copy_log(self.log),
+            **self.log_to_dict(),
             "log_start": self.log_start,
             "winner": self.winner,
         }
@@ -745,9 +745,9 @@ class RummyState(GameState):
                                  for r in data["hand_results"]]
             if any(len(r["points"]) != len(names) for r in game.hand_results):
                 raise ValueError("a hand's points are one figure a seat")
-            game.log = [{"seat": e["seat"] if e["seat"] is None else whole(e["seat"], 0, len(names) - 1),
-                         "text": text(e["text"]), "cards": [text(c) for c in e["cards"]]} for e in data["log"]]
-            game.log_start = whole(data["log_start"], 0, len(game.log))
+            game.read_log(data, lambda e: {"seat": e["seat"] if e["seat"] is None else whole(e["seat"], 0, last_seat),
+                                           "text": text(e["text"]), "cards": [text(c) for c in e["cards"]]})
+            game.log_start = whole(data["log_start"], 0, game.log_total)
             winner = data["winner"]
             game.winner = None if winner is None else whole(winner, 0, len(names) - 1)
         if game.card_locations() != Counter(DECK.cards):

@@ -11,7 +11,7 @@ from typing import Any
 
 from app.core.cards import Card, InvalidCardError
 from app.core.protocol import (
-    EVERYONE, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase, Zone, copy_log,
+    EVERYONE, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase, Zone,
 )
 
 from .actions import Action, MoveCard, Undo
@@ -63,7 +63,6 @@ class SeahavenState(GameState):
         self.history: list[tuple[str, str, Card]] = []
         self.undos = 0
         self.status = PLAYING
-        self.log: list[Event] = []
 
     # -- the protocol ------------------------------------------------------------------------------------
 
@@ -219,7 +218,7 @@ class SeahavenState(GameState):
             "stage": self.stage(),
             "prompt": prompt,
             "hand": [] if seat == 0 else None,  # the player holds no cards; a spectator sees no hand
-            "log": copy_log(self.log),
+            "log": self.view_log(seat),
             "summary": summary,
             "deal": self.deal,
             "classic": self.classic,
@@ -272,7 +271,7 @@ class SeahavenState(GameState):
             "moves": [[source, target, card.id] for source, target, card in self.history],
             "undos": self.undos,
             "status": self.status,
-            "log": copy_log(self.log),
+            **self.log_to_dict(),
         }
 
     @classmethod
@@ -303,8 +302,8 @@ class SeahavenState(GameState):
             if status not in (PLAYING, WON, GIVEN_UP) or (status == WON) != state.layout.is_won():
                 raise ValueError(f"the status {status!r} does not fit the layout")
             state.status = status
-            state.log = [{"seat": event["seat"], "text": str(event["text"]), "cards": list(event["cards"])}
-                         for event in data["log"]]
+            state.read_log(data, lambda event: {"seat": event["seat"], "text": str(event["text"]),
+                                                "cards": list(event["cards"])})
             return state
         except (KeyError, TypeError, InvalidCardError, IllegalMove, NotAPlace) as error:
             raise ValueError(f"not a saved Seahaven Towers game: {error}") from None

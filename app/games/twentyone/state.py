@@ -107,9 +107,12 @@ class TwentyOneState(GameState):
         self.status: list[str] = [TO_PLAY] * len(names)
         self.results_now: list[str | None] = [None] * len(names)  # this round's results so far
         self.history: list[list[str]] = []  # every finished round's results, seat by seat
-        self.log: list[Event] = []
+        # What the game's log lines before ``log`` told (``log_facts``): every card id they
+        # named, and the results lines of their last round since its "Round" line.
+        self._seen_before: set[str] = set()
+        self._round_results_before: list[Event] = []
         self._seen: set[str] = set()  # card ids the log names (zones)
-        self._seen_count = 0  # log entries counted into _seen
+        self._seen_count = 0  # lines of ``log`` counted into _seen
 
     @classmethod
     def new(cls, definition: GameDefinition, names: Sequence[str], options: Mapping[str, Any],
@@ -298,7 +301,8 @@ class TwentyOneState(GameState):
         dealer's hidden card, and a hidden card that went to the discard pile without being
         turned over) are hidden from everyone, but for a card the log has named.
 
-        The log is the whole game's (every round), and it names every card dealt face up. After
+        The log is the whole game's (every round; the lines the state no longer holds count
+        through its facts, ``log_facts``), and it names every card dealt face up. After
         the discard pile becomes the deck again (T3.6), a card named in an earlier round may be
         in the deck, or be the dealer's hidden card: its old entries tell where it *was*, not
         where it is, so such a card counts as seen. What keeps the hidden card secret then is
@@ -336,7 +340,7 @@ class TwentyOneState(GameState):
             "stage": self._stage(),
             "prompt": self._prompt(own),
             "hand": [card.id for card in table.players[own].hand] if own is not None else None,
-            "log": copy_log(self.log),
+            "log": self.view_log(seat),
             "summary": self._summary() if self.phase != PLAYING else None,
             "round": self.round_number,
             "rounds": self.rounds,
@@ -385,13 +389,24 @@ class TwentyOneState(GameState):
         }
 
     def _last_round_results(self) -> list[Event]:
-        entries = []
+        entries: list[Event] = []
         for entry in reversed(self.log):
             if entry["kind"] == ROUND:
-                break
+                return entries[::-1]
             if entry["kind"] == RESULT:
                 entries.append(entry)
-        return entries[::-1]
+        return self._round_results_before + entries[::-1]  # the round began before the lines held
+
+    def log_facts(self, older: Sequence[Event]) -> dict[str, Any]:
+        seen = set(self._seen_before)
+        results = list(self._round_results_before)
+        for entry in older:
+            seen.update(entry["cards"])
+            if entry["kind"] == ROUND:
+                results = []
+            elif entry["kind"] == RESULT:
+                results.append(entry)
+        return {"log_seen": sorted(seen), "log_round_results": copy_log(results)}
 
     # -- plain data -----------------------------------------------------------------------------------
 
@@ -408,7 +423,7 @@ class TwentyOneState(GameState):
             "status": list(self.status),
             "results": list(self.results_now),
             "history": [list(results) for results in self.history],
-            "log": copy_log(self.log),
+            **self.log_to_dict(),
             **self.table.to_dict(),
         }
 
@@ -437,7 +452,10 @@ class TwentyOneState(GameState):
         state.status = [one_of(status, STATUSES) for status in data["status"]]
         state.results_now = [None if result is None else one_of(result, RESULTS) for result in data["results"]]
         state.history = [[one_of(result, RESULTS) for result in results] for results in data["history"]]
-        state.log = [cls._entry(entry) for entry in data["log"]]
+        state.read_log(data, cls._entry)
+        state._seen_before = {DECK.parse(card).id for card in data.get("log_seen", [])}
+        state._seen = set(state._seen_before)
+        state._round_results_before = [cls._entry(entry) for entry in data.get("log_round_results", [])]
         state._check()
         return state
 

@@ -653,3 +653,19 @@ def test_stacked_order_helper_deals_what_it_says():
     order = stacked_order(ONE_DECK, [DECLARER, OTHER], "9S", "6S", "4H")
     state = POINTS_RUMMY.new_state(["A", "B"], stacked_deck=order)
     assert sorted(ids(state.hands[0])) == sorted(DECLARER.split())
+
+
+def test_p6_3_a_card_everyone_saw_this_deal_stays_seen_once_its_line_is_no_longer_held():
+    """A saved game keeps the log's last lines only: the cards this deal's older lines showed
+    everyone are still known to everyone."""
+    state = POINTS_RUMMY.new_state(["P1", "P2", "P3"], seed=17)
+    taken = state.open_pile[-1]
+    act(state, 0, action="draw", source="open")
+    act(state, 0, action="discard", cards=[next(c.id for c in state.hands[0] if c.id != taken.id)])
+    for turn in range(1, 13):  # every seat draws from the closed deck and discards, but the card taken
+        seat = turn % 3
+        act(state, seat, action="draw", source="closed")
+        act(state, seat, action="discard", cards=[next(c.id for c in reversed(state.hands[seat]) if c.id != taken.id)])
+        state = POINTS_RUMMY.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert taken in state.hands[0] and state.log_before > 3  # the line that showed it is not held
+    assert taken.id in state.seen_this_deal() and taken not in state.hidden_from(1)
