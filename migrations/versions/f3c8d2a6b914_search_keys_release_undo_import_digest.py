@@ -8,7 +8,7 @@
   as a SHA-256 digest (unique), so that importing the same game twice is noticed.
 
 Revision ID: f3c8d2a6b914
-Revises: e5b91c3a7d20
+Revises: e3f1b7c95d20
 Create Date: 2026-12-02 10:00:00
 
 """
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 
 revision = 'f3c8d2a6b914'
-down_revision = 'e5b91c3a7d20'
+down_revision = 'e3f1b7c95d20'
 branch_labels = None
 depends_on = None
 
