@@ -10,6 +10,10 @@ import sys
 
 from config import setting
 
+# The table is stopped with Ctrl+C or a signal; a control socket would be one path shared by every
+# server on the computer (~/.gunicorn/gunicorn.ctl), each taking it from the last.
+control_socket_disable = True
+
 
 def post_worker_init(worker) -> None:
     if psycopg_blocks_gevent():

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.axe import axe_scan
+from support.browsing import axe_scan, finished_game
 
 pytestmark = pytest.mark.browser
 
@@ -45,33 +45,6 @@ def set_up(device, key: str, seats: list[tuple[str, str]], deck: str | None = No
     if deck:
         page.locator(f"input[name=deck][value='{deck}']").check()
     return device.start_set_up_game()
-
-
-def finished_game(database_url, decks_folder, tmp_path, key: str, seats: int) -> str:
-    """A finished game of computer players, made in this process on the live server's database
-    (the rounds dealt on by the table's first move; the last move of the table ends a game that
-    may go on for ever, as 21's "End the table")."""
-    from app import create_app, store, tables
-    from app.core import registry
-    from config import TestConfig
-
-    app = create_app(TestConfig, instance_path=str(tmp_path / f"maker-{key}"), SQLALCHEMY_DATABASE_URI=database_url,
-                     DECKS_FOLDER=str(decks_folder))
-    with app.app_context():
-        record, tokens = tables.create_game(registry.get(key), [tables.SeatSpec("AI", True)] * seats)
-        slug = record.slug
-        for dealt in range(300):
-            record = store.find_game(slug)
-            if record.status != "playing":
-                break
-            moves = store.load_state(record).legal(None)
-            move = moves[0] if dealt < 2 else moves[-1]
-            tables.perform(slug, tokens, record.version, None, move.as_dict())
-        else:
-            raise AssertionError(f"{key}: the computer players did not finish")
-        store.db.session.remove()
-        store.db.engine.dispose()
-    return slug
 
 
 def check_screen(page, screenshot, label: str, problems: list[str]) -> None:

@@ -24,7 +24,9 @@ VALUES = {rank: number for number, rank in enumerate("A23456789", start=1)}
 DECK = DeckSpec("highcard", ranks="A23456789", suits="CDHS", points=VALUES)
 
 DRAW_MOVE = Move("draw", "Draw a card")
-PASS_MOVE = Move("pass", "Pass", primary=False)
+# (Asks first, as a move that ends the game may: the house asks, the game only says what.)
+PASS_MOVE = Move("pass", "Pass", primary=False, confirm="Pass? If everybody still in passes, the game ends.",
+                 confirm_label="Yes, pass")
 
 
 def worth_of(cards: Sequence[Card]) -> int:

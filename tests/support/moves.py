@@ -37,14 +37,14 @@ class Choice:
     def fields(self) -> list[tuple[str, str]]:
         """The action's fields as the table's form posts them: the pressed button (``action``, or
         ``move`` = ``action|field=value`` for a move with fixed fields), a board target, the
-        selected cards; ``confirmed`` for a move that asks first."""
+        selected cards."""
         move = self.move
         fields = [("move", move.button)] if move.params else [("action", move.action)]
         fixed = {"action", "cards", *dict(move.params)}
         fields.extend((key, str(value)) for key, value in self.action.items()
                       if key not in fixed and value is not None)
         fields.extend(("cards", card) for card in self.cards)
-        if move.confirm:  # a move that asks first (Move.confirm): the person answered yes
+        if getattr(move, "confirm", None):  # a move that asks first: answered yes, as its dialog does
             fields.append(("confirmed", "1"))
         return fields
 

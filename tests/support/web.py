@@ -113,14 +113,15 @@ class Player:
         return page
 
     def act(self, slug: str, action: str, cards=(), version: int | None = None, seat: int | None = None,
-            htmx: bool = True):
-        """Post a table form (Menus D/E/F). Version and seat default to what the page shows."""
+            htmx: bool = True, confirmed: bool = False):
+        """Post a table form (Menus D/E/F). Version and seat default to what the page shows.
+        ``confirmed``: the answer yes to a move that asks first (``Move.confirm``)."""
         if version is None or seat is None:
             page = self.table(slug)
             version = page.version if version is None else version
             seat = page.seat if seat is None else seat
         data = {"action": action, "version": "" if version is None else str(version),
-                "seat": "" if seat is None else str(seat)}
+                "seat": "" if seat is None else str(seat), **({"confirmed": "1"} if confirmed else {})}
         return self.client.post(f"/games/{slug}/act", data={**data, "cards": list(cards),
                                                             "csrf_token": self.csrf_token()},
                                 headers={"HX-Request": "true"} if htmx else {})

@@ -68,7 +68,7 @@ def play_to_the_end(player, watcher, slug) -> int:
         for name, html in watcher.watch_views(slug).items():
             assert_names_none(html, hidden_codes(state, None), f"the spectator's {name}")
         action = "draw" if page.has_button("Draw a card") and state.worth(0) <= 10 else "pass"
-        response = player.act(slug, action)
+        response = player.act(slug, action, confirmed=True)
         assert response.status_code == 200, Page(response.get_data(as_text=True)).alerts
     raise AssertionError("the game did not end")
 
@@ -153,7 +153,7 @@ def test_a_hot_seat_table_hands_the_device_over_and_shows_each_hand_to_its_seat(
     slug = set_up(player, ["Ann", "Bob"])
     assert player.table(slug).has_button("I am Ann: show my hand")
     assert player.table_past_handover(slug).seat == 0
-    assert player.act(slug, "pass").status_code == 200
+    assert player.act(slug, "pass", confirmed=True).status_code == 200
     page = player.table(slug)
     assert page.has_button("I am Bob: show my hand") and page.hand == []
     state, _version = player.state(slug)
