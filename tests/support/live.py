@@ -117,6 +117,7 @@ class LiveServer:
                 if "already in use" in self.log()[-500:] and self.move_if_taken:
                     self.move_if_taken = False  # another test took the port meanwhile: once more, on another
                     self.port = free_port()
+                    self.env["PORT"] = str(self.port)
                     self.start(timeout)
                     return
                 raise RuntimeError(f"the server exited at start:\n{self.log()}")
@@ -147,7 +148,27 @@ class LiveServer:
         if self.process is not None:
             self._signal_group(signal.SIGKILL)
             self.process.wait(timeout=10)
+            self._wait_until_group_gone(self.process.pid)
             self.process = None
+
+    @staticmethod
+    def _wait_until_group_gone(group: int, timeout: float = 10.0) -> None:
+        """The master's end is not its workers': until the last one is gone the kernel keeps the
+        listening socket, and a server started at once on the same port would find it taken."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            members = 0
+            for entry in os.listdir("/proc"):
+                if entry.isdigit():
+                    try:
+                        with open(f"/proc/{entry}/stat") as handle:
+                            fields = handle.read().rsplit(")", 1)[1].split()
+                    except (OSError, IndexError):
+                        continue
+                    members += fields[0] != "Z" and int(fields[2]) == group
+            if not members:
+                return
+            time.sleep(0.05)
 
     def stop(self, remove: bool = True) -> None:
         """Stop the server (its whole process group); ``remove``: delete the instance folder too,
