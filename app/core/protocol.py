@@ -705,11 +705,12 @@ class GameState(ABC):
         return {card for zone in self.zones() if seat not in zone.visible_to for card in zone.cards}
 
     def seats_with_private_cards(self) -> set[int]:
-        """The seats that see cards some other reader may not (their own hands, mostly): none
-        when every card is face up or face down for all alike, as at 21."""
+        """The seats that have a place of their own others may not see (a hand), even while every
+        card in it happens to be known: none when every card is face up or face down for all
+        alike, as at 21."""
         seats: set[int] = set()
         for zone in self.zones():
-            if zone.cards and isinstance(zone.visible_to, frozenset):
+            if isinstance(zone.visible_to, frozenset):
                 seats |= zone.visible_to
         return seats
 

@@ -279,7 +279,8 @@ class RummyState(GameState):
             hand = player.hand.mask
             known = hand if shown else hand & seen
             zones.append(Zone(f"{self.label(seat)}'s hand, seen during this hand", cards_of(known), EVERYONE))
-            zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~known), frozenset({seat})))
+            if not shown:
+                zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~known), frozenset({seat})))
         return self.public_once_over(zones)
 
     # -- the protocol: changing ------------------------------------------------------------------
