@@ -273,7 +273,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
     page.locator("#deck-file").set_input_files(
         files=[{"name": "My Deck.deck", "mimeType": "text/plain", "buffer": " ".join(mine).encode()}])
     page.get_by_role("button", name="Upload", exact=True).click()
-    page.get_by_text("My_Deck.deck was checked and stored.").wait_for()
+    page.get_by_text("My_Deck.deck was checked and stored for Mason Rummy.").wait_for()
     preview = page.locator("article.deck-preview", has=page.locator("h3", has_text="My_Deck.deck"))
     seat_one = preview.locator(".deck-hand").first.locator("[data-card]").evaluate_all(
         "cards => cards.map(c => c.dataset.card)")
@@ -286,7 +286,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
     page.get_by_role("button", name="Upload", exact=True).click()
     alert = page.locator("main [role=alert]")
     alert.wait_for()
-    assert re.search(r"The deck was not stored: .*7H appears twice", alert.inner_text()), alert.inner_text()
+    assert re.search(r"The deck duplicate.deck for Mason Rummy was not stored: .*7H appears twice", alert.inner_text()), alert.inner_text()
     assert not (live_server.decks_folder / "duplicate.deck").exists()
     assert page.locator("article.deck-preview h3", has_text="duplicate.deck").count() == 0
 
