@@ -53,6 +53,7 @@ def register(app: Flask) -> None:
     _register_card_faces(app)
     app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["deck_title"] = deck_title
+    app.jinja_env.globals["scores_url"] = scores.scores_url
     app.jinja_env.loader = ChoiceLoader([app.jinja_env.loader, GameTemplates()])  # the house's templates first
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

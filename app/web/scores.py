@@ -59,6 +59,15 @@ def record_games() -> list[GameDefinition]:
             or (definition.score_keeping == STATISTICS and definition.statistics)]
 
 
+def scores_url(definition: GameDefinition) -> str:
+    """The scores page of ``definition``'s game ("View scores" after a game): its own page, or
+    the first one (the score table) for a game that keeps no records."""
+    games = record_games()
+    if definition in games and definition is not games[0]:
+        return url_for("scores.game", key=definition.key)
+    return url_for("scores.index")
+
+
 def page_number(raw: str | None, total: int) -> int:
     pages = pages_of(total)
     try:

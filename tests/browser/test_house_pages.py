@@ -217,3 +217,22 @@ def test_times_show_in_the_browser_s_own_zone(live_server, database_url, decks_f
     plain = device("plain", java_script_enabled=False, **DESKTOP)
     plain.goto("/finished")
     assert plain.page.locator("time.local-time").first.inner_text().endswith(" UTC")
+
+
+def test_a_seat_named_ai_offers_no_device_choice(live_server, device, screenshot):
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP)):
+        one = device(label, **options)
+        page = one.page
+        one.goto("/setup/rummy")
+        choice = page.locator("#device-choice1")
+        expect(choice).to_be_visible()
+        page.locator("#name1").fill("ai")
+        expect(choice).to_be_hidden()
+        expect(page.locator("#device-choice0")).to_be_visible()
+        page.locator("#name1").fill("Aino")
+        expect(choice).to_be_visible()
+        page.locator("#name1").fill("AI")
+        assert width_of(page) <= options["viewport"]["width"]
+        assert axe_scan(page, f"Classic Rummy's set-up ({label})") == []
+        screenshot(page, "setup-rummy", sizes=((label, options["viewport"]),))
+        assert one.unexpected_problems() == []

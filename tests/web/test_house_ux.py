@@ -406,3 +406,14 @@ def test_times_are_shown_in_utc_said_so_for_the_browser_to_make_local(player):
     admin_login(player)
     player.start_game(["Ann", "AI"], deck="quick_out.deck")
     assert re.search(r'since <time class="local-time" datetime="[^"]+Z">[^<]+ UTC</time>', text(player.get("/admin")))
+
+
+def test_view_scores_after_a_game_leads_to_that_game_s_scores(player, sample_game):
+    slug = player.set_up(sample_game.key, ["Ann", "AI"], limit=15, deck="")
+    while not player.table(slug).game_over:
+        assert player.act(slug, "pass", confirmed=True).status_code == 200
+    view_scores = [a.get("href") for a in player.table(slug).find_all("a") if a.text == "View scores"]
+    assert view_scores == [f"/scores/{sample_game.key}"]
+    mason = player.start_game(["Doris", "AI"], deck="quick_out.deck")
+    play_game(player, mason)
+    assert [a.get("href") for a in player.table(mason).find_all("a") if a.text == "View scores"] == ["/scores"]
