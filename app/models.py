@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from .core.names import search_key
 from .extensions import db
 
 PLAYING = "playing"
@@ -20,6 +21,10 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
+def _search_key_of_name(context) -> str:
+    return search_key(context.get_current_parameters()["name"])
+
+
 class ScoreEntry(db.Model):
     """One row of Mason Rummy's score table (R7.4). ``name_key`` makes names unique regardless
     of case (R3.2)."""
@@ -29,6 +34,8 @@ class ScoreEntry(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(sa.String(24))
     name_key: Mapped[str] = mapped_column(sa.String(100), unique=True)
+    # The name as a search compares it (no accents, case folded: "zoe" finds "Zoë").
+    search_key: Mapped[str] = mapped_column(sa.String(100), default=_search_key_of_name, server_default="")
     won: Mapped[int] = mapped_column(default=0)
     lost: Mapped[int] = mapped_column(default=0)
     best: Mapped[int | None] = mapped_column(default=None)
@@ -45,6 +52,7 @@ class GameStat(db.Model):
     game: Mapped[str] = mapped_column(sa.String(16))
     name: Mapped[str] = mapped_column(sa.String(24))
     name_key: Mapped[str] = mapped_column(sa.String(100))
+    search_key: Mapped[str] = mapped_column(sa.String(100), default=_search_key_of_name, server_default="")
     figures: Mapped[str] = mapped_column(sa.Text, default="{}")
 
 
@@ -136,6 +144,9 @@ class GameRecord(db.Model):
     results: Mapped[str | None] = mapped_column(sa.Text, default=None)
     # Read from an exported file: replayable, but it changed no score.
     imported: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
+    # An imported game's file as a digest (replays.import_digest), so the same game is not
+    # imported twice.
+    import_digest: Mapped[str | None] = mapped_column(sa.String(64), default=None, index=True, unique=True)
     # Where the computer stood in for a person (JSON: {seat: [[first log line, end or null]]}),
     # so the log can say "AI for Finn".
     standins: Mapped[str | None] = mapped_column(sa.Text, default=None)
@@ -169,6 +180,9 @@ class SeatRecord(db.Model):
     is_ai: Mapped[bool] = mapped_column(default=False)
     device: Mapped[str] = mapped_column(sa.String(8), default=HERE)
     token_hash: Mapped[str | None] = mapped_column(sa.String(64), default=None)
+    # The token hash before the host released the seat: the release can be undone while nobody
+    # has taken the seat with its new code.
+    previous_token_hash: Mapped[str | None] = mapped_column(sa.String(64), default=None)
     join_code: Mapped[str | None] = mapped_column(sa.String(12), default=None, unique=True)
     # A join code stops working after this (and when the game ends, which removes it).
     code_expires_at: Mapped[datetime | None] = mapped_column(default=None)

@@ -12,6 +12,7 @@ streamed from the stored actions a slice at a time, without replaying them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -48,6 +49,14 @@ NOT_REBUILT_YET = (NOT_REPLAYABLE + " Its replay is rebuilt from its deal when t
 class ReplayError(ValueError):
     """A game that cannot be replayed (stored before replays were kept), or a file to import
     that is not a game the rules accept; the message says which and why."""
+
+
+class AlreadyHere(ReplayError):
+    """A file to import whose game was imported here before; ``record`` is that game."""
+
+    def __init__(self, record: GameRecord):
+        self.record = record
+        super().__init__("This game was imported already: importing it again would list it twice.")
 
 
 @dataclass
@@ -291,23 +300,49 @@ def _moment(text: Any) -> datetime | None:
         return None
 
 
+def import_digest(data: dict) -> str:
+    """What makes an exported game the same game, as a digest: its game, seats, deal and actions
+    (not its export's layout, nor its times)."""
+    same = {"game": data.get("game"), "seats": [seat.get("name") for seat in data.get("seats") or []
+                                                 if isinstance(seat, dict)],
+            "initial_state": data.get("initial_state"), "actions": data.get("actions")}
+    return hashlib.sha256(json.dumps(same, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def game_already_here(digest: str) -> GameRecord | None:
+    """The game imported before from a file of the same game (same digest)."""
+    return db.session.scalar(sa.select(GameRecord).where(GameRecord.import_digest == digest).limit(1))
+
+
 @store.transaction
 def import_game(text: str) -> GameRecord:
     """Store an exported game that the rules replay to its end, as a finished, imported game (it
-    changes no score: the game was counted where it was played). One transaction."""
+    changes no score: the game was counted where it was played). One transaction. A game
+    imported here before (``AlreadyHere``) is not imported again."""
     state, applied, data = read_export(text)
+    digest = import_digest(data)
+    store.begin_write()  # (before the look-up: two imports of one file at once make one game)
+    existing = game_already_here(digest)
+    if existing is not None:
+        raise AlreadyHere(existing)
     definition = state.definition
     now = utcnow()
     record = store.new_record(
         definition, definition.from_dict(data["initial_state"]), options=data.get("options") or {},
         deck=data["deck"] if isinstance(data.get("deck"), list) else None, status=FINISHED, imported=True,
         created_at=_moment(data.get("started_at")) or now, finished_at=_moment(data.get("finished_at")) or now,
-        updated_at=now)
+        updated_at=now, import_digest=digest)
     for number, name in enumerate(state.names):
         record.seats.append(SeatRecord(number=number, name=name, is_ai=is_computer_name(name), device=HERE))
-    store.begin_write()
-    store.insert_game(record, state, [outcome for _seat, _action, outcome in applied])
-    db.session.commit()
+    try:
+        store.insert_game(record, state, [outcome for _seat, _action, outcome in applied])
+        db.session.commit()
+    except sa.exc.IntegrityError:  # the same file, imported by another request just now
+        db.session.rollback()
+        existing = game_already_here(digest)
+        if existing is None:
+            raise
+        raise AlreadyHere(existing) from None
     return record
 
 

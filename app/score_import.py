@@ -19,6 +19,7 @@ import secrets
 import sqlalchemy as sa
 
 from . import scores_file, store
+from .core.names import search_key
 from .extensions import db
 from .models import PendingImport, ScoreEntry
 from .offload import let_others_run
@@ -101,7 +102,7 @@ def rows_for_insert(table) -> list[tuple]:
     """The rows ``score_table.replace`` inserts, made a slice at a time."""
     rows = []
     for count, (key, row) in enumerate(table.scores.items(), start=1):
-        rows.append((row.name, key, row.won, row.lost, row.best))
+        rows.append((row.name, key, search_key(row.name), row.won, row.lost, row.best))
         if count % SLICE == 0:
             let_others_run()
     return rows

@@ -27,7 +27,8 @@ PERFORMANCE_GOAL = 0.98
 
 def pages_to_score(browser: Browser) -> list[tuple[str, bool]]:
     """(path, with the player's cookie) for every page: the home page's links, each game's set-up,
-    table (player and spectator), a table's whole game's log, and a finished game's replay."""
+    table (player and spectator), a table's whole game's log, every game's scores page, and a
+    finished game's replay."""
     pages: dict[str, bool] = {"/": False}
     tables = set_up_every_game(browser)
     for _how, table in tables:
@@ -41,6 +42,10 @@ def pages_to_score(browser: Browser) -> list[tuple[str, bool]]:
         parts = urllib.parse.urlsplit(link)
         if not parts.netloc and parts.path.startswith("/") and not parts.path.startswith(("/static/", "/games/")):
             pages.setdefault(parts.path, False)
+    for link in browser.get("/scores").links:  # every game's scores page
+        path = urllib.parse.urlsplit(link).path
+        if path.startswith("/scores/") and not path.endswith(".csv"):
+            pages.setdefault(path, False)
     finished = browser.get("/finished")
     replay = next((link for link in finished.links if link.endswith("/replay")), None)
     if replay:

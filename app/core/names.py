@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterable
 
 COMPUTER_NAME = "AI"
@@ -11,6 +12,13 @@ MAX_NAME_LENGTH = 24
 
 class NameRefused(ValueError):
     """A name that may not take this seat; the message says why."""
+
+
+def search_key(text: str) -> str:
+    """A name (or a search for one) as searches compare it: its accents taken off and its case
+    folded, so "zoe" finds "Zoë" and "ZOË"."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
 
 
 def is_computer_name(name: str) -> bool:

@@ -126,6 +126,13 @@ class Move:
     sees, so the house keeps it as that seat's data, not as a move of the game (no new version,
     no line in the action log). ``as_dict(cards, target)`` is the action as plain data, which
     the game's ``action_from_dict`` reads.
+
+    ``confirm``: a move that costs points or cannot be taken back (dropping a deal, a
+    declaration the rules will find wrong) asks first, in these words ("Drop this deal? It
+    costs 20 points."); the house shows the question before the move is made (a dialog with
+    JavaScript, a confirmation step on the table without it) and makes the move only once it
+    is answered yes: the table's form then carries ``confirmed=1``. ``confirm_label`` is the
+    yes button's words (default: "Yes, " and the label).
     """
 
     action: str
@@ -138,6 +145,13 @@ class Move:
     number: int | None = None
     primary: bool = True
     private: bool = False
+    confirm: str | None = None
+    confirm_label: str | None = None
+
+    @property
+    def yes_label(self) -> str:
+        """The words of the button that answers ``confirm`` yes."""
+        return self.confirm_label or f"Yes, {self.label[:1].lower()}{self.label[1:]}"
 
     @property
     def button(self) -> str:
@@ -553,6 +567,9 @@ class GameDefinition(ABC):
     key: str = ""
     name: str = ""
     summary: str = ""  # one line for the list of games
+    # What ``SeatResult.score`` counts, singular and plural, for lists of results ("Sam won, 2
+    # points"; "52 cards home").
+    score_unit: tuple[str, str] = ("point", "points")
     min_seats: int = 1
     max_seats: int = 1
     deck: DeckSpec | None = None
@@ -835,11 +852,30 @@ class GameState(ABC):
     @abstractmethod
     def zones(self) -> list[Zone]:
         """Every card of the game, once, in the zone where it lies now, with who may see it there:
-        the one account of privacy, which ``hidden_from`` and ``card_locations`` read."""
+        the one account of privacy, which ``hidden_from`` and ``card_locations`` read. Once the
+        game is over nothing is hidden (``public_once_over``)."""
+
+    def public_once_over(self, zones: list[Zone]) -> list[Zone]:
+        """``zones`` as they are once the game is over: every card is public then (every hand is
+        shown in the results, the replay's last steps and the whole log). A game's ``zones``
+        returns through this."""
+        if not self.is_over():
+            return zones
+        return [zone if zone.visible_to is EVERYONE else Zone(zone.name, zone.cards, EVERYONE) for zone in zones]
 
     def hidden_from(self, seat: int | None) -> set[Card]:
         """The cards ``seat`` may not see now (others' hands, face-down cards, the stock)."""
         return {card for zone in self.zones() if seat not in zone.visible_to for card in zone.cards}
+
+    def seats_with_private_cards(self) -> set[int]:
+        """The seats that have a place of their own others may not see (a hand), even while every
+        card in it happens to be known: none when every card is face up or face down for all
+        alike, as at 21."""
+        seats: set[int] = set()
+        for zone in self.zones():
+            if isinstance(zone.visible_to, frozenset):
+                seats |= zone.visible_to
+        return seats
 
     def card_locations(self) -> Counter[Card]:
         """How many times each card is somewhere (a pile, a hand, the table): 1 each, always."""

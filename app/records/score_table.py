@@ -13,6 +13,7 @@ import hashlib
 import sqlalchemy as sa
 
 from ..core import registry
+from ..core.names import search_key
 from ..core.protocol import SCORE_TABLE, GameDefinition, ScoreTableFormat, SeatResult
 from ..database import by_name, like_pattern
 from ..extensions import db
@@ -42,7 +43,8 @@ def _row(name, won, lost, best):
 
 
 def _containing(search: str) -> list:
-    return [ScoreEntry.name_key.like(like_pattern(search), escape="\\")] if search else []
+    """Names containing ``search``, accents and case aside ("zoe" finds "Zoë")."""
+    return [ScoreEntry.search_key.like(like_pattern(search_key(search)), escape="\\")] if search else []
 
 
 def count(search: str = "") -> int:
@@ -162,7 +164,8 @@ def record_results(results: list[SeatResult]) -> None:
     for key, new in table.scores.items():
         entry = existing.get(key)
         if entry is None:
-            db.session.add(ScoreEntry(name=new.name, name_key=key, won=new.won, lost=new.lost, best=new.best))
+            db.session.add(ScoreEntry(name=new.name, name_key=key, search_key=search_key(new.name), won=new.won,
+                                      lost=new.lost, best=new.best))
         else:
             entry.won, entry.lost, entry.best = new.won, new.lost, new.best
 
@@ -181,7 +184,7 @@ def replace(table, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
         from ..score_import import rows_for_insert
 
         rows = rows_for_insert(table)
-    columns = "name, name_key, won, lost, best"
+    columns = "name, name_key, search_key, won, lost, best"
     connection = db.session.connection()
     if db.engine.dialect.name == "postgresql":
         with connection.connection.driver_connection.cursor() as cursor:
@@ -191,7 +194,7 @@ def replace(table, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
                     if number % chunk == 0:
                         let_others_run()
         return
-    statement = f"INSERT INTO {ScoreEntry.__tablename__} ({columns}) VALUES (?, ?, ?, ?, ?)"
+    statement = f"INSERT INTO {ScoreEntry.__tablename__} ({columns}) VALUES (?, ?, ?, ?, ?, ?)"
     for start in range(0, len(rows), chunk):
         connection.exec_driver_sql(statement, rows[start:start + chunk])
         let_others_run()

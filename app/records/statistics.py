@@ -1,20 +1,32 @@
 """Per-name statistics of the games that keep them (``GameDefinition.statistics``): one row a
 name and game, its figures a JSON object, each joined as its ``Stat`` says; and the figures a
 game keeps per item (``Stat.per_item``: each deal's best result), one row a name, game and item.
-A timed figure (``Stat.timed``) is the game's time played, which only the house knows."""
+A timed figure (``Stat.timed``) is the game's time played, which only the house knows.
+
+A page of them is read sorted (by name or by any figure, in SQL on both databases), searched (by
+the name's search key: accents and case aside) and counted by the database; the whole of a
+game's statistics (its CSV file) is read in chunks."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql
 
-from ..core.names import COMPUTER_NAME, is_computer_name
+from ..core.names import COMPUTER_NAME, is_computer_name, search_key
 from ..core.protocol import GameDefinition, SeatResult, Stat, join_figures
-from ..database import by_name
+from ..database import by_name, like_pattern
 from ..extensions import db
 from ..models import GameStat, GameStatItem, utcnow
+from ..offload import let_others_run
+
+# A name a spreadsheet would run as a formula starts with this in the file (read back as text).
+FORMULA_STARTS = ("=", "+", "-", "@")
 
 
 def name_stats(definition: GameDefinition) -> tuple[Stat, ...]:
@@ -52,7 +64,7 @@ def record_results(definition: GameDefinition, results: list[SeatResult], second
     for key, (name, seat_results) in names.items():
         row = existing.get(key)
         if row is None:
-            row = GameStat(game=definition.key, name=name, name_key=key, figures="{}")
+            row = GameStat(game=definition.key, name=name, name_key=key, search_key=search_key(name), figures="{}")
             db.session.add(row)
         figures = json.loads(row.figures or "{}")
         for result in seat_results:
@@ -77,15 +89,51 @@ def record_item(definition: GameDefinition, stats: tuple[Stat, ...], name: str, 
     db.session.flush()  # (a second seat of the same name and item finds this row)
 
 
-def count(definition: GameDefinition) -> int:
-    return db.session.scalar(sa.select(sa.func.count()).select_from(GameStat).where(GameStat.game == definition.key))
+def figure(definition: GameDefinition, key: str):
+    """The SQL expression of one figure of the rows (a number, NULL where a name has none; a
+    ratio worked out from its two kept figures): ``key`` must be one of the definition's per-name
+    statistics (it becomes part of the statement)."""
+    stat = {stat.key: stat for stat in name_stats(definition)}.get(key)
+    if stat is None:
+        raise ValueError(f"{definition.name} keeps no figure {key!r}")
+    if not stat.stored and isinstance(stat.of, tuple):
+        top, bottom = stat.of
+        return sa.cast(_kept(top), sa.Float) / sa.func.nullif(_kept(bottom), 0)
+    return _kept(key)
 
 
-def page(definition: GameDefinition, number: int, size: int) -> list[tuple[str, dict]]:
-    """One page (from 1) of ``definition``'s statistics, sorted by name ignoring case: a page
-    reads ``size`` rows, however many are stored."""
-    rows = db.session.execute(sa.select(GameStat.name, GameStat.figures).where(GameStat.game == definition.key)
-                              .order_by(by_name(GameStat.name_key)).offset((number - 1) * size).limit(size)).all()
+def _kept(key: str):
+    if db.engine.dialect.name == "postgresql":
+        return sa.cast(sa.cast(GameStat.figures, postgresql.JSONB)[key].astext, sa.BigInteger)
+    return sa.func.json_extract(GameStat.figures, f"$.{key}")
+
+
+def _where(definition: GameDefinition, search: str) -> list:
+    where = [GameStat.game == definition.key]
+    if search:
+        where.append(GameStat.search_key.like(like_pattern(search_key(search)), escape="\\"))
+    return where
+
+
+def count(definition: GameDefinition, search: str = "") -> int:
+    """How many names have statistics of ``definition``'s game (whose names contain ``search``,
+    accents and case aside)."""
+    return db.session.scalar(sa.select(sa.func.count()).select_from(GameStat).where(*_where(definition, search)))
+
+
+def page(definition: GameDefinition, number: int, size: int, sort: str = "name", descending: bool = False,
+         search: str = "") -> list[tuple[str, dict]]:
+    """One page (from 1) of ``definition``'s statistics, sorted by ``sort`` (``name`` or a
+    figure's key; names without that figure last, ties by name) and searched: a page reads
+    ``size`` rows, however many are stored."""
+    name_key = by_name(GameStat.name_key)
+    if sort == "name":
+        order = [name_key.desc() if descending else name_key]
+    else:
+        column = figure(definition, sort)
+        order = [(column.desc() if descending else column.asc()).nulls_last(), name_key]
+    rows = db.session.execute(sa.select(GameStat.name, GameStat.figures).where(*_where(definition, search))
+                              .order_by(*order).offset((number - 1) * size).limit(size)).all()
     return [(name, json.loads(figures or "{}")) for name, figures in rows]
 
 
@@ -119,3 +167,38 @@ def names_of_item(definition: GameDefinition, item: str, number: int, size: int)
     rows = db.session.execute(sa.select(GameStatItem.name, GameStatItem.figures).where(*where)
                               .order_by(by_name(GameStatItem.name_key)).offset((number - 1) * size).limit(size)).all()
     return [(name, json.loads(figures or "{}")) for name, figures in rows], total
+
+
+def csv_header(definition: GameDefinition) -> list[str]:
+    return ["name"] + [stat.label.lower() for stat in name_stats(definition)]
+
+
+def csv_chunks(definition: GameDefinition, size: int = 500) -> Iterator[str]:
+    """The game's statistics as a CSV file (every field quoted, as scores.csv is): the header,
+    then a row a name in name order, ``size`` rows at a time from one statement, pausing between
+    chunks so a big table never stalls a worker. Empty figures are empty fields."""
+    yield _csv_lines([csv_header(definition)])
+    statement = (sa.select(GameStat.name, GameStat.figures).where(GameStat.game == definition.key)
+                 .order_by(by_name(GameStat.name_key)))
+    with db.engine.connect() as connection:
+        result = connection.execution_options(stream_results=True, yield_per=size).execute(statement)
+        for partition in result.partitions():
+            lines = []
+            for name, figures in partition:
+                values = json.loads(figures or "{}")
+                shown = "'" + name if name.startswith(FORMULA_STARTS) else name
+                lines.append([shown] + [_csv_figure(stat.value(values)) for stat in name_stats(definition)])
+            yield _csv_lines(lines)
+            let_others_run()
+
+
+def _csv_figure(value: float | int | None) -> str:
+    if value is None:
+        return ""
+    return str(round(value, 4)) if isinstance(value, float) else str(value)
+
+
+def _csv_lines(rows: list[list[str]]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()

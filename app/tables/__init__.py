@@ -11,10 +11,11 @@ reads and writes the rows; every request is one transaction (``store.transaction
 """
 
 from .errors import (  # noqa: F401
-    NO_OPEN_SEAT, RELEASED, STALE, Conflict, Forbidden, GameNotFound, NotFound, Refused, StillChecking, TableError,
+    NO_OPEN_SEAT, RELEASED, STALE, ConfirmFirst, Conflict, Forbidden, GameNotFound, NotFound, Refused, StillChecking,
+    TableError,
     TooMany,
 )
-from .join_codes import claim_seat, release_seat, seat_of_code  # noqa: F401
+from .join_codes import claim_seat, release_seat, restore_seat, seat_of_code  # noqa: F401
 from .lifecycle import abandon, create_game, follow_rematch, rematch, unfinished_games  # noqa: F401
 from .play import Result, perform, play_computer_turns, reveal  # noqa: F401
 from .seats import SPECTATOR, Held, Presence, SeatLine, SeatSpec, held_seats, presence, seat_lines  # noqa: F401

@@ -56,7 +56,24 @@ STALE = "The table changed before your action arrived, so nothing was done. Here
 RELEASED = "The host released your seat: ask them for its new code to play on."
 NO_OPEN_SEAT = ("No open seat has that code. Check the code, or ask the host for a new one "
                 "(a code works once, and expires when its game ends or after a day).")
-GAME_OVER = "This game is over."
+GAME_OVER = "This game is over, so nothing was done."
+ABANDONED_GAME = "The host abandoned this game, so nothing was done."
+
+
+def game_over(status: str) -> str:
+    """Why nothing can be done at a table that is not being played: over, or abandoned."""
+    from ..models import ABANDONED
+
+    return ABANDONED_GAME if status == ABANDONED else GAME_OVER
+
+
+class ConfirmFirst(Exception):
+    """A move that asks first (``Move.confirm``) was sent without its confirmation: nothing was
+    done; ``move`` is the move to ask about."""
+
+    def __init__(self, move):
+        super().__init__(move.confirm)
+        self.move = move
 
 
 def refusal(error: IllegalAction) -> TableError:

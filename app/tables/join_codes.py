@@ -14,7 +14,7 @@ from flask import current_app
 from .. import limits, store
 from ..extensions import db
 from ..models import OWN, PLAYING, GameRecord, SeatRecord, utcnow
-from .errors import GAME_OVER, Conflict, Forbidden, NotFound, TableError, TooMany, NO_OPEN_SEAT
+from .errors import NO_OPEN_SEAT, Conflict, Forbidden, NotFound, TableError, TooMany, game_over
 from .seats import give_token, held_seats
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -98,7 +98,7 @@ def claim_seat(code: str, address: str) -> tuple[GameRecord, dict]:
         raise NotFound(NO_OPEN_SEAT)
     record = seat.game
     token = give_token(seat)
-    seat.join_code = seat.code_expires_at = None
+    seat.join_code = seat.code_expires_at = seat.previous_token_hash = None
     number = seat.number
     store.save_game(record, None, [])  # a new version, so the other screens show who joined
     return record, {str(number): token}
@@ -122,6 +122,25 @@ def release_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
     if seat.is_ai or seat.device != OWN:
         raise TableError("Only a seat on its own device can be released.")
     if record.status != PLAYING:
-        raise Conflict(GAME_OVER)
+        raise Conflict(game_over(record.status))
+    if seat.token_hash is not None:  # (a renewed code keeps the undo of an earlier release)
+        seat.previous_token_hash = seat.token_hash
     issue_join_code(seat)  # (also how the host renews an expired code)
+    store.save_game(record, None, [])
+
+
+@store.transaction
+def restore_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
+    """The host undoes a release: the seat's last holder holds it again (their old token works
+    again), its new code stops working. Only while nobody has taken the seat with that code."""
+    record, seat = host_seat(slug, number)
+    if not held_seats(record, tokens).host:
+        raise Forbidden("Only the host can undo a release.")
+    if record.status != PLAYING:
+        raise Conflict(game_over(record.status))
+    if seat.token_hash is not None or seat.previous_token_hash is None:
+        raise Conflict(f"{seat.name}'s seat cannot be given back: somebody has taken it since, or it was "
+                       "never released.")
+    seat.token_hash, seat.previous_token_hash = seat.previous_token_hash, None
+    seat.join_code = seat.code_expires_at = None
     store.save_game(record, None, [])

@@ -24,9 +24,9 @@ from .. import records, replays, store
 from ..core.autoplay import autoplay
 from ..core.protocol import OWN, Bot, GameState, IllegalAction, Outcome, SeatResult, plays_off_request
 from ..limits import own_moves
-from ..solving import kept
 from ..models import PLAYING, GameRecord, utcnow
-from .errors import GAME_OVER, RELEASED, STALE, Conflict, Forbidden, GameNotFound, TooMany, refusal
+from ..solving import kept
+from .errors import RELEASED, STALE, ConfirmFirst, Conflict, Forbidden, GameNotFound, TooMany, game_over, refusal
 from .join_codes import end_join_codes
 from .seats import Held, held_seats, needs_handover
 
@@ -77,10 +77,13 @@ def game_to_change(slug: str) -> GameRecord:
 
 @store.transaction
 def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
-            action_data: Mapping[str, Any], address: str = "") -> Result:
+            action_data: Mapping[str, Any], address: str = "", confirmed: bool = True,
+            button: str | None = None) -> Result:
     """Apply a browser's action (plain data, as its form posted it) in one transaction, or
     raise TableError with nothing changed. ``seat`` None: a move of the table (the next deal).
-    ``address``: the client's, which a seat's private moves are counted for."""
+    ``address``: the client's, which a seat's private moves are counted for. Without
+    ``confirmed``, a move that asks first (``Move.confirm``; ``button``: the pressed button's
+    value, ``Move.button``) is not made: ``ConfirmFirst`` says which."""
     record = game_to_change(slug)
     definition = store.definition_of(record)
     try:
@@ -97,13 +100,17 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
     if private and not own_moves.allow(address):
         raise TooMany("You are changing your cards faster than the table can keep up: wait a few seconds, "
                       "then go on. Your cards are as shown.")
+    if record.status != PLAYING:  # (first: a form of a finished game is not merely stale)
+        raise Conflict(game_over(record.status))
     if form_version != record.version and not private:
         raise Conflict(STALE)
-    if record.status != PLAYING:
-        raise Conflict(GAME_OVER)
     state = store.load_state(record)
     if seat is not None and seat == state.to_move() and needs_handover(record, state, held):
         raise Conflict(f"Pass the device to {state.label(state.to_move())} first.")
+    if not confirmed and button:
+        asking = next((move for move in state.legal(seat) if move.confirm and move.button == button), None)
+        if asking is not None:
+            raise ConfirmFirst(asking)
     try:
         outcome = state.apply(seat, action)
     except IllegalAction as error:

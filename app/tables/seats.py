@@ -72,10 +72,12 @@ def hot_seat_humans(record: GameRecord, held: Held) -> list[int]:
 
 def needs_handover(record: GameRecord, state: GameState, held: Held) -> bool:
     """Hot-seat privacy: with two or more people sharing this device, a turn starts with a
-    hand-over screen naming the player, until they press the button."""
+    hand-over screen naming the player, until they press the button; not when the seat sees no
+    card the others may not (every hand face up, as at 21)."""
     turn = state.to_move()
     return (turn is not None and turn in held and record.seats[turn].device == HERE
-            and len(hot_seat_humans(record, held)) > 1 and record.shown_seat != turn)
+            and len(hot_seat_humans(record, held)) > 1 and record.shown_seat != turn
+            and turn in state.seats_with_private_cards())
 
 
 def seat_to_show(record: GameRecord, state: GameState, held: Held) -> int | None:
@@ -132,6 +134,7 @@ class SeatLine:
     standin: bool  # the computer plays it for its idle person
     join_code: str | None  # for the host's eyes only, while nobody holds the seat
     code_expired: bool  # (the host sees it, and may make a new code)
+    restorable: bool = False  # released by the host, nobody took it since: the host may undo it
 
 
 def seat_lines(record: GameRecord, state: GameState, *, host: bool, open_for_joining: bool) -> list[SeatLine]:
@@ -144,7 +147,8 @@ def seat_lines(record: GameRecord, state: GameState, *, host: bool, open_for_joi
         lines.append(SeatLine(number=seat.number, name=state.label(seat.number), player=seat.name,
                               is_ai=seat.is_ai, device=seat.device, claimed=seat.token_hash is not None,
                               standin=seat.ai_standin, join_code=seat.join_code if host and live_code else None,
-                              code_expired=host and open_seat and not live_code))
+                              code_expired=host and open_seat and not live_code,
+                              restorable=host and open_seat and seat.previous_token_hash is not None))
     return lines
 
 

@@ -9,7 +9,7 @@ from typing import Mapping
 from .. import store
 from ..core.protocol import GameState
 from ..models import PLAYING, GameRecord, utcnow
-from .errors import GAME_OVER, Conflict, Forbidden, TableError
+from .errors import Conflict, Forbidden, TableError, game_over
 from .play import play_computer_turns, save_and_score
 from .join_codes import host_seat
 from .seats import Held, held_seats
@@ -43,7 +43,7 @@ def set_standin(slug: str, tokens: Mapping[str, str], number: int, on: bool, idl
     if seat.is_ai:
         raise TableError("That seat is already a computer player.")
     if record.status != PLAYING:
-        raise Conflict(GAME_OVER)
+        raise Conflict(game_over(record.status))
     state = store.load_state(record)
     if on:
         if not held.host:

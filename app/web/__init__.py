@@ -10,6 +10,7 @@ import os
 import socket
 import urllib.parse
 from collections.abc import Callable
+from datetime import datetime, timezone
 
 from flask import Flask, request, session, url_for
 from flask_compress import Compress
@@ -31,9 +32,9 @@ CONTENT_SECURITY_POLICY = (
 
 
 def register(app: Flask) -> None:
-    from . import admin, errors, events, history, input_checks, items, lan, menu, play, scores, setup
+    from . import admin, errors, events, guides, history, input_checks, items, lan, menu, play, scores, setup
 
-    for module in (menu, setup, play, lan, scores, items, admin, events, history):
+    for module in (menu, setup, play, lan, scores, items, admin, events, history, guides):
         app.register_blueprint(module.bp)
     if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
         from . import bench
@@ -50,6 +51,9 @@ def register(app: Flask) -> None:
 
     _register_static_versions(app)
     _register_card_faces(app)
+    app.jinja_env.filters["local_time"] = local_time
+    app.jinja_env.filters["deck_title"] = deck_title
+    app.jinja_env.globals["scores_url"] = scores.scores_url
     app.jinja_env.loader = HouseTemplates([app.jinja_env.loader, GameTemplates()])  # the house's templates first
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
@@ -93,6 +97,24 @@ def register(app: Flask) -> None:
         return response
 
     errors.register(app)
+
+
+def deck_title(file_name: str) -> str:
+    """A deck file's name as people read it: ``void_hand.deck`` is "Void hand"."""
+    stem = file_name[:-len(".deck")] if file_name.lower().endswith(".deck") else file_name
+    words = " ".join(stem.replace("_", " ").replace("-", " ").split())
+    return words[:1].upper() + words[1:] if words else file_name
+
+
+def local_time(moment: datetime | None) -> Markup:
+    """A time as the page shows it: a ``<time>`` in UTC, clearly marked, which static/js/app.js
+    turns into the browser's local time."""
+    if moment is None:
+        return Markup("")
+    moment = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+    stamp = moment.replace(microsecond=0).isoformat() + "Z"
+    return Markup('<time class="local-time" datetime="{}">{} UTC</time>').format(
+        stamp, f"{moment.day} {moment:%b %Y, %H:%M}")
 
 
 @functools.cache

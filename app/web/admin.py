@@ -21,6 +21,7 @@ from ..models import AdminFailure, AdminSession, utcnow
 from ..records import score_table
 from ..refusal import Refusal
 from ..secrets import admin_credential, check_admin_password
+from .input_checks import local_path
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -136,8 +137,9 @@ def login():
 
 @bp.post("/login")
 def do_login():
-    target = request.form.get("next", "")
-    if not target.startswith("/admin") or target.startswith("//"):
+    # Back to the admin page that asked for the password (the import of a game is one, outside /admin).
+    target = local_path(request.form.get("next")) or ""
+    if not target.startswith(("/admin", url_for("history.import_game"))):
         target = url_for("admin.index")
     try:
         log_in(limits.client_address(), request.form.get("password", ""))
@@ -175,10 +177,12 @@ def deck_previews() -> list[dict]:
     return previews
 
 
-def render_admin(message: str | None = None, error: str | None = None, status: int = 200):
+def render_admin(message: str | None = None, error: str | None = None, status: int = 200,
+                 chosen: str | None = None):
+    """The admin page; ``chosen``: the game the deck upload form has selected (the one just used)."""
     games = [definition for definition in registry.games() if definition.deck is not None]
     return render_template("admin/index.html", decks=deck_previews(), message=message, error=error,
-                           deck_games=games, games=tables.unfinished_games()), status
+                           deck_games=games, chosen=chosen, games=tables.unfinished_games()), status
 
 
 def deck_game():
@@ -191,6 +195,12 @@ def deck_game():
     if definition.deck is None:
         raise ValueError(f"{definition.name} has no stacked decks.")
     return definition
+
+
+def posted_file_name() -> str:
+    """The name of the file the form sent, as its sender named it (for messages)."""
+    upload = request.files.get("deck")
+    return (upload.filename or "")[:80] if upload is not None else ""
 
 
 @bp.get("")
@@ -223,23 +233,30 @@ def upload_deck():
     Rummy), under a safe name."""
     try:
         definition = deck_game()
+    except ValueError as error:
+        return render_admin(error=f"The deck was not stored: {error}", status=400)
+    chosen = definition.key
+    sent = posted_file_name()
+    which = f"The deck {sent} for {definition.name}" if sent else f"The deck for {definition.name}"
+    try:
         name, data = uploaded("deck", ".deck", MAX_DECK_BYTES)
         if len(name) > stacked_decks.MAX_DECK_NAME:  # a game keeps its deck's name (games.deck_name)
             raise ValueError(f"a deck file's name can have at most {stacked_decks.MAX_DECK_NAME} characters "
                              f"(this one has {len(name)}): rename the file and upload it again.")
         definition.parse_deck(decode_deck_bytes(data))
     except (ValueError, DeckError) as error:
-        return render_admin(error=f"The deck was not stored: {error}", status=400)
+        return render_admin(error=f"{which} was not stored: {error}", status=400, chosen=chosen)
     try:
         stacked_decks.store_upload(current_app.config["DECKS_FOLDER"], definition, name, data,
                                    replace=request.form.get("replace") == "1")
     except (stacked_decks.DeckExists, sa.exc.IntegrityError):  # (or another server stored one just now)
-        return render_admin(error=f"A deck named {name} already exists: tick 'replace' to overwrite it.", status=409)
+        return render_admin(error=f"{definition.name} has a deck named {name} already: tick 'replace' to "
+                                  "overwrite it.", status=409, chosen=chosen)
     except OSError as error:
         current_app.logger.warning("deck upload %s not stored: %s", name, error.strerror)
-        return render_admin(error=f"The deck was not stored: the decks folder refused it ({error.strerror}).",
-                            status=400)
-    return render_admin(message=f"{name} was checked and stored.")
+        return render_admin(error=f"{which} was not stored: the decks folder refused it ({error.strerror}).",
+                            status=400, chosen=chosen)
+    return render_admin(message=f"{name} was checked and stored for {definition.name}.", chosen=chosen)
 
 
 @bp.post("/decks/<name>/delete")
@@ -250,8 +267,9 @@ def delete_deck(name: str):
     except ValueError as error:
         return render_admin(error=str(error), status=400)
     if not stacked_decks.withdraw(current_app.config["DECKS_FOLDER"], definition, name):
-        return render_admin(error="There is no such deck.", status=404)
-    return render_admin(message=f"{name} was deleted.")
+        return render_admin(error=f"{definition.name} has no deck named {name[:80]}.", status=404,
+                            chosen=definition.key)
+    return render_admin(message=f"{name} was deleted from the decks of {definition.name}.", chosen=definition.key)
 
 
 # -- importing scores.csv --------------------------------------------------------------------------

@@ -6,7 +6,7 @@ changed nothing: the transaction it began was rolled back where it was refused
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, flash, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -41,14 +41,20 @@ def register(app: Flask) -> None:
     def refused(error: Refusal):
         """A refused table action (``tables.TableError``, or the store's: a game that keeps no
         more actions): the fresh table with the message, at the error's status (a stale form's
-        cards stay selected only where they still can be: the template checks)."""
-        from .play import render_table
+        cards stay selected only where they still can be: the template checks). A plain form
+        (no JavaScript) is sent back to the table (303) with the message kept for it, so the
+        browser never stays on the address it posted to (a reload would post again)."""
+        from .play import MAX_SELECTED, REFUSAL, render_table
 
         slug = (request.view_args or {}).get("slug")
         record = store.find_game(slug) if slug else None
         if record is None:
             return render_error(error.status, error.message)
-        return render_table(record, message=error.message, status=error.status, selected=request.form.getlist("cards"))
+        selected = request.form.getlist("cards")[:MAX_SELECTED]
+        if request.method == "POST" and not is_htmx():
+            flash(error.message, REFUSAL)
+            return redirect(url_for("play.table", slug=record.slug, cards=selected or None), 303)
+        return render_table(record, message=error.message, status=error.status, selected=selected)
 
     @app.errorhandler(tables.GameNotFound)
     def no_such_game(error: tables.GameNotFound):

@@ -67,13 +67,29 @@ def finished():
     records = replays.finished_games(PAGE + 1, (page - 1) * PAGE)
     games = []
     for record in records[:PAGE]:
+        definition = store.definition_of(record)
         games.append({
-            "slug": record.slug, "game": store.definition_of(record).name, "results": replays.results_of(record),
+            "slug": record.slug, "game": definition.name,
+            "results": result_words(definition, replays.results_of(record)),
             "names": [seat.name for seat in record.seats], "finished_at": record.finished_at,
             "imported": record.imported, "replayable": replays.replayable(record),
             "why_not": replays.not_replayable_reason(record),
         })
     return render_template("history/finished.html", games=games, page=page, more=len(records) > PAGE)
+
+
+def result_words(definition, results: list[dict]) -> list[dict]:
+    """Each seat's result in words: "Sam won, 2 points", "Ann lost, 14 points" (the game's
+    ``score_unit``); ``won`` says which to stress."""
+    singular, plural = definition.score_unit
+    lines = []
+    for result in results:
+        text = f"{result.get('name')} {'won' if result.get('won') else 'lost'}"
+        score = result.get("score")
+        if score is not None:
+            text += f", {score} {singular if score in (1, -1) else plural}"
+        lines.append({"text": text, "won": bool(result.get("won"))})
+    return lines
 
 
 def finished_record(slug: str):
@@ -121,19 +137,22 @@ def import_game():
     """The admin imports an exported game: the rules replay it; a file whose actions they refuse
     is refused with the reason. An imported game is listed and replayed, and changes no score."""
     if request.method == "GET":
-        return render_template("history/import.html", message=None)
+        return render_template("history/import.html", message=None, here=None)
     upload = request.files.get("game")
     if upload is None or not upload.filename:
-        return render_template("history/import.html", message="Choose an exported game file (.json)."), 400
+        return render_template("history/import.html", message="Choose an exported game file (.json).", here=None), 400
     raw = upload.read(MAX_IMPORT_BYTES + 1)
     if len(raw) > MAX_IMPORT_BYTES:
-        return render_template("history/import.html", message="That file is too large to be an exported game."), 422
+        return render_template("history/import.html", message="That file is too large to be an exported game.", here=None), 422
     try:
         record = replays.import_game(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        return render_template("history/import.html", message="The file is not text (UTF-8 JSON)."), 400
+        return render_template("history/import.html", message="The file is not text (UTF-8 JSON).", here=None), 400
+    except replays.AlreadyHere as already:
+        return render_template("history/import.html", message=f"{upload.filename[:80]}: {already}",
+                               here=already.record), 409
     except replays.ReplayError as error:
-        return render_template("history/import.html", message=f"The game was not imported: {error}"), 422
+        return render_template("history/import.html", message=f"The game was not imported: {error}", here=None), 422
     return redirect(url_for("history.replay", slug=record.slug, step=0), 303)
 
 

@@ -46,6 +46,16 @@ def whole_number(name: str, default: int | None = None, *, low: int = -MAX_NUMBE
     return max(low, min(high, value))
 
 
+def local_path(target: object) -> str | None:
+    """``target`` if it is a path of this site (a "next" or "back" field), else None: an address
+    elsewhere, or one a browser could read as elsewhere (``//host``, ``/\\host``), is none."""
+    if not isinstance(target, str) or not target.startswith("/") or target.startswith(("//", "/\\")):
+        return None
+    if "\\" in target or len(target) > 300 or any(char.isspace() for char in target):
+        return None
+    return target
+
+
 def register(app: Flask) -> None:
     @app.before_request
     def refuse_control_characters():

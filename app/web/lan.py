@@ -9,9 +9,10 @@ from flask import Blueprint, Response, abort, current_app, redirect, render_temp
 from config import setting
 
 from .. import limits, tables
+from ..htmx import is_htmx
 from ..models import OWN
 from . import identity
-from .play import access, after_post, load_record
+from .play import access, after_post, load_record, release_question, render_table
 
 bp = Blueprint("lan", __name__)
 
@@ -87,8 +88,28 @@ def invite(slug: str, number: int):
 
 @bp.post("/games/<slug>/seats/<int:number>/release")
 def release(slug: str, number: int):
+    """The host releases an own-device seat (a new code), after a confirmation if somebody holds
+    it: without ``confirmed``, the table asks first (a plain form: the table's confirmation
+    step; static/js/app.js asks in a dialog before it posts)."""
+    record = load_record(slug)
+    asking = release_question(record, number)
+    if asking is not None and request.form.get("confirmed") != "1":
+        if is_htmx():
+            return render_table(record, asking=asking)
+        return redirect(url_for("play.table", slug=slug, release=number), 303)
+    name = record.seats[number].name if 0 <= number < len(record.seats) else ""
     tables.release_seat(slug, identity.tokens_for(slug), number)
-    return after_post(slug)
+    notice = (f"{name}'s seat was released: a new code is shown. Undo it from the seats panel until somebody "
+              "takes the seat." if asking is not None else None)
+    return after_post(slug, notice=notice)
+
+
+@bp.post("/games/<slug>/seats/<int:number>/restore")
+def restore(slug: str, number: int):
+    """The host undoes a release: the seat's last holder has it again."""
+    tables.restore_seat(slug, identity.tokens_for(slug), number)
+    record = load_record(slug)
+    return after_post(slug, notice=f"{record.seats[number].name} has their seat again.")
 
 
 @bp.post("/games/<slug>/seats/<int:number>/standin")

@@ -29,9 +29,13 @@ def menu_page(message: str | None = None, status: int = 200):
             "open_seats": [s.number for s in record.seats if not s.is_ai and s.token_hash is None],
         })
     first = menu_game()
-    others = [definition for definition in registry.games() if definition is not first]
+    # Every game a tile; the game set up through menus first, its first menu being the page's
+    # first form (R9: Menu A).
+    tiles = ([first] if first is not None else []) + [definition for definition in registry.games()
+                                                      if definition is not first]
     options = first.menus.first_menu if first is not None else ()
-    return render_template("menu/index.html", options=options, games=games, others=others, message=message), status
+    return render_template("menu/index.html", options=options, games=games, tiles=tiles, menu_game=first,
+                           message=message), status
 
 
 @bp.get("/")

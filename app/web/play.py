@@ -9,23 +9,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, current_app, flash, g, get_flashed_messages, redirect, render_template, request, session, url_for
 
 from .. import limits, replays, store, tables
 from ..core.protocol import GameDefinition, IllegalAction, OptionError
 from ..htmx import is_htmx
-from ..models import GameRecord
+from ..models import OWN, GameRecord
 from ..solving import kept
 from . import identity
 from .input_checks import whole_number
-from .table_view import TableView, table_view
+from .table_view import Ask, TableView, table_view
 
 bp = Blueprint("play", __name__, url_prefix="/games")
 
 # A browser this many actions behind is shown the table at once, not step by step.
 MAX_PACED = 15
 # Form fields that are not part of an action.
-NOT_ACTION_FIELDS = {"csrf_token", "version", "seat", "move"}
+NOT_ACTION_FIELDS = {"csrf_token", "version", "seat", "move", "confirmed"}
+# The flashed messages of a table (a refusal or a notice kept across the redirect after a plain
+# form's post), by kind.
+REFUSAL, NOTICE = "refusal", "notice"
+MAX_SELECTED = 60  # cards a query string or a redirect carries
 
 
 def load_record(slug: str) -> GameRecord:
@@ -89,12 +93,20 @@ def spectator_view(record: GameRecord, state) -> TableView:
 
 
 def render_table(record: GameRecord, *, message: str | None = None, status: int = 200,
-                 selected=(), watching: bool = False, fragment: bool | None = None,
-                 done: tables.Result | None = None, since: int | None = None):
-    """The table page (or its fragment). ``done``: the action this request just applied (its
-    game is the record's state). ``since``: the version this browser showed before; the actions
-    after it are shown to it one after another (``steps_url``)."""
-    table = view_for(record, watching=watching, message=message, selected=selected, done=done)
+                 selected=(), watching: bool = False, fragment: bool | None = None, game=None,
+                 done: tables.Result | None = None, since: int | None = None, confirm: str | None = None,
+                 asking: Ask | None = None, notice: str | None = None):
+    """The table page (or its fragment). ``game``: the record's state if the caller has it;
+    ``done``: the action this request just applied (its game is the record's state).
+    ``since``: the version this browser showed before; the actions after it are shown to it one
+    after another (``steps_url``). ``confirm``: the seat's move (its button) to ask about before
+    it is made, or ``asking``, another question (a confirmation step); ``notice``: a message that
+    is no refusal ("the seat was released")."""
+    table = view_for(record, game, watching=watching, message=message, selected=selected, done=done)
+    if confirm and not watching:
+        asking = ask_about_move(table, confirm)
+    if asking is not None or notice is not None:
+        table = table.replace(asking=asking, notice=notice)
     use_fragment = is_htmx() if fragment is None else fragment
     if use_fragment and since is not None and since < record.version:
         count = replays.count_actions(record, since, record.version)
@@ -108,12 +120,46 @@ def render_table(record: GameRecord, *, message: str | None = None, status: int 
 def selected_in_query() -> list[str]:
     """Cards a link or a GET form selects (``?cards=7H``): a board that works without JavaScript
     can select a card by loading the table again."""
-    return request.args.getlist("cards")[:60]
+    return request.args.getlist("cards")[:MAX_SELECTED]
 
 
 @bp.get("/<slug>")
 def table(slug: str):
-    return render_table(load_record(slug), selected=selected_in_query())
+    """The table; after a plain form's post, with the message it left (a refusal, a notice) and
+    the confirmation it asks for (``?confirm=<move>``: the seat's move that asks first)."""
+    record = load_record(slug)
+    refusals = get_flashed_messages(category_filter=[REFUSAL])
+    notices = get_flashed_messages(category_filter=[NOTICE])
+    asking = release_question(record, whole_number("release")) if request.args.get("release") else None
+    return render_table(record, selected=selected_in_query(), message=refusals[-1] if refusals else None,
+                        confirm=request.args.get("confirm"), asking=asking, notice=notices[-1] if notices else None)
+
+
+def release_question(record: GameRecord, number: int | None) -> Ask | None:
+    """The confirmation step of the host releasing seat ``number``, which somebody holds (a
+    person leaves the table); None if there is nothing to ask."""
+    if number is None or not 0 <= number < len(record.seats) or not access(record).host:
+        return None
+    seat = record.seats[number]
+    if seat.token_hash is None or seat.is_ai or seat.device != OWN:
+        return None
+    return Ask(question=f"Release {seat.name}'s seat? The device {seat.name} plays on can no longer play it, "
+                        "and a new code lets somebody take it. You can undo this until somebody does.",
+               yes=f"Yes, release {seat.name}", action=url_for("lan.release", slug=record.slug, number=number),
+               fields=[("confirmed", "1")], back=url_for("play.table", slug=record.slug))
+
+
+def ask_about_move(table: TableView, button: str) -> Ask | None:
+    """The confirmation step of this seat's move ``button`` (``Move.button``), if it is one of
+    the moves it may make now and asks first; None otherwise (nothing to ask any more)."""
+    move = next((move for move in table.moves if move.confirm and move.button == button), None)
+    if move is None:
+        return None
+    fields = [("version", str(table.version)), ("seat", "" if table.me is None else str(table.me)),
+              ("move" if move.params else "action", move.button if move.params else move.action),
+              ("confirmed", "1")] + [("cards", card) for card in sorted(table.selected)]
+    return Ask(question=move.confirm or "", yes=move.yes_label, action=url_for("play.act", slug=table.slug),
+               fields=fields, back=url_for("play.table", slug=table.slug, cards=sorted(table.selected) or None))
 
 
 @bp.get("/<slug>/watch")
@@ -154,8 +200,18 @@ def action_data(form) -> dict[str, Any]:
 def act(slug: str):
     version = request.form.get("version", type=int)
     seat = request.form.get("seat", type=int)  # none: a move of the table (the next deal)
-    done = tables.perform(slug, identity.tokens_for(slug), version, seat, action_data(request.form),
-                          address=limits.client_address())
+    button = request.form.get("move") or request.form.get("action")
+    try:
+        done = tables.perform(slug, identity.tokens_for(slug), version, seat, action_data(request.form),
+                              address=limits.client_address(), confirmed=request.form.get("confirmed") == "1",
+                              button=button)
+    except tables.ConfirmFirst:
+        # Asked first (without JavaScript, or a script that did not ask): the table with the
+        # question, the cards still selected; nothing was done.
+        cards = request.form.getlist("cards")[:MAX_SELECTED]
+        if not is_htmx():
+            return redirect(url_for("play.table", slug=slug, confirm=button, cards=cards or None), 303)
+        return render_table(load_record(slug), selected=cards, confirm=button)
     # The browser's own action shows at once; what the computer players did after it, step by step.
     # (A seat's private move needs no version: without one, nothing is shown step by step.)
     return after_post(slug, done=done, since=version + 1 if version is not None else None)
@@ -251,14 +307,17 @@ def go_to_rematch(slug: str, take_seats):
     return navigate(url_for("play.table", slug=record.slug))
 
 
-def after_post(slug: str, done: tables.Result | None = None, since: int | None = None):
+def after_post(slug: str, done: tables.Result | None = None, since: int | None = None, notice: str | None = None):
     """Answer a successful table form: the fresh table as a fragment for htmx, or for a plain
     form a redirect (so a refresh cannot repeat it). ``done``: the game as the action just saved
-    it, shown without reading it back."""
+    it, shown without reading it back. ``notice``: what the table says was done."""
     if is_htmx():
         if done is not None:
-            return render_table(done.record, done=done, since=since)
-        return render_table(load_record(slug))
+            return render_table(done.record, done=done, since=since, notice=notice)
+        return render_table(load_record(slug), notice=notice)
+    load_record(slug)
+    if notice:
+        flash(notice, NOTICE)
     return redirect(url_for("play.table", slug=slug), 303)
 
 

@@ -1,21 +1,71 @@
-"""The scores page: the score table of the game that keeps one (Mason Rummy's R7.4) and its file's
-download (R7.5), then every other game's statistics per name (the figures its rule book lists).
+"""The scores pages: one page a game that keeps records. The score table of the game that keeps
+one (Mason Rummy's R7.4) and its file's download (R7.5, exactly), or a game's per-name
+statistics (the figures its rule book lists) and their CSV file. Every one of them is searched
+(accents and case aside: "zoe" finds "Zoë"), sorted by any column and paginated by the database.
 
-However many rows are stored, a page reads one page of each table (50 rows, sorted and searched
-by the database), and the download is streamed a chunk at a time."""
+However many rows are stored, a page reads one page of the table (50 rows), and a download is
+streamed a chunk at a time."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from flask import Blueprint, Response, abort, render_template, request, stream_with_context, url_for
 
 from ..core import registry
 from ..core.names import MAX_NAME_LENGTH
-from ..core.protocol import STATISTICS
+from ..core.protocol import SCORE_TABLE, STATISTICS, GameDefinition
 from ..records import score_table, statistics
 
 bp = Blueprint("scores", __name__)
 
 PAGE_SIZE = 50
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    most_first: bool  # sorted by it, the highest figure comes first (the fewest moves: lowest first)
+
+
+@dataclass
+class Board:
+    """One game's records as the scores page shows them."""
+
+    game: GameDefinition
+    columns: list[Column]
+    rows: list[tuple[str, list]]  # (name, the figures in column order; None: none yet)
+    total: int
+    page: int
+    pages: int
+    sort: str
+    descending: bool
+    search: str
+    download: str  # the file's address
+    file_name: str
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def keeps_score_table(self) -> bool:
+        return self.game.score_keeping == SCORE_TABLE
+
+
+def record_games() -> list[GameDefinition]:
+    """The games with a scores page: the one that keeps the score table, then every game that
+    keeps statistics, in the registry's order."""
+    return [definition for definition in registry.games()
+            if definition.score_keeping == SCORE_TABLE
+            or (definition.score_keeping == STATISTICS and definition.statistics)]
+
+
+def scores_url(definition: GameDefinition) -> str:
+    """The scores page of ``definition``'s game ("View scores" after a game): its own page, or
+    the first one (the score table) for a game that keeps no records."""
+    games = record_games()
+    if definition in games and definition is not games[0]:
+        return url_for("scores.game", key=definition.key)
+    return url_for("scores.index")
 
 
 def page_number(raw: str | None, total: int) -> int:
@@ -31,51 +81,86 @@ def pages_of(total: int) -> int:
     return max(1, -(-total // PAGE_SIZE))
 
 
+def board_for(definition: GameDefinition) -> Board:
+    """The page of ``definition``'s records this request asks for (sort, order, search, page)."""
+    search = request.args.get("q", "").strip()[:MAX_NAME_LENGTH]
+    descending = request.args.get("order") == "desc"
+    if definition.score_keeping == SCORE_TABLE:
+        columns = [Column("won", "Games won", True), Column("lost", "Games lost", True),
+                   Column("best", "Best score", False)]
+        sort = request.args.get("sort", "name")
+        sort = sort if sort in score_table.SORTS else "name"
+        total = score_table.count(search)
+        page = page_number(request.args.get("page"), total)
+        rows = [(row.name, [row.won, row.lost, row.best])
+                for row in score_table.page(page, PAGE_SIZE, sort, descending, search)]
+        return Board(definition, columns, rows, total, page, pages_of(total), sort, descending, search,
+                     url_for("scores.download"), score_table.file_format().file_name,
+                     ["The best score is the lowest game score a player has won with."])
+    stats = statistics.name_stats(definition)
+    columns = [Column(stat.key, stat.label, stat.combine != "min") for stat in stats]
+    sort = request.args.get("sort", "name")
+    sort = sort if sort in {column.key for column in columns} else "name"
+    total = statistics.count(definition, search)
+    page = page_number(request.args.get("page"), total)
+    rows = [(name, [stat.show(figures) or None for stat in stats])
+            for name, figures in statistics.page(definition, page, PAGE_SIZE, sort, descending, search)]
+    return Board(definition, columns, rows, total, page, pages_of(total), sort, descending, search,
+                 url_for("scores.game_download", key=definition.key), statistics_file_name(definition))
+
+
+def statistics_file_name(definition: GameDefinition) -> str:
+    return f"{definition.key}-statistics.csv"
+
+
+def render_scores(definition: GameDefinition):
+    board = board_for(definition)
+
+    def link(**changes) -> str:
+        """This page's address with ``changes`` (None leaves a parameter out); a new sort or
+        search starts at page 1."""
+        args = {name: value for name, value in request.args.items() if name in ("q", "sort", "order", "page")}
+        if set(changes) - {"page"}:
+            args.pop("page", None)
+        args.update(changes)
+        if args.get("page") == 1:
+            args.pop("page")
+        endpoint, extra = ("scores.index", {}) if definition is record_games()[0] else \
+            ("scores.game", {"key": definition.key})
+        return url_for(endpoint, **extra, **{name: value for name, value in args.items() if value is not None})
+
+    def sort_link(column: str, most_first: bool = False) -> str:
+        """Sorted by ``column``: the other way round if it is sorted by it already, else names
+        from A and figures as ``most_first`` says."""
+        desc = not board.descending if column == board.sort else most_first
+        return link(sort=None if column == "name" else column, order="desc" if desc else None)
+
+    return render_template("scores/index.html", board=board, games=record_games(), link=link, sort_link=sort_link,
+                           page_size=PAGE_SIZE)
+
+
+def record_game(key: str) -> GameDefinition:
+    try:
+        definition = registry.get(key)
+    except registry.UnknownGame:
+        abort(404)
+    if definition not in record_games():
+        abort(404)
+    return definition
+
+
 @bp.get("/scores")
 def index():
-    sort = request.args.get("sort", "name")
-    sort = sort if sort in score_table.SORTS else "name"
-    descending = request.args.get("order") == "desc"
-    search = request.args.get("q", "").strip()[:MAX_NAME_LENGTH]
-    table_game = score_table.game()
-    total = score_table.count(search) if table_game else 0
-    page = page_number(request.args.get("page"), total)
-    rows = score_table.page(page, PAGE_SIZE, sort, descending, search) if table_game else []
-
-    def sort_link(column: str) -> str:
-        """The score table sorted by ``column``: the other way round if it is sorted by it already,
-        else most games won or lost first, and names and best scores from the lowest."""
-        if column == sort:
-            desc = not descending
-        else:
-            desc = column in ("won", "lost")
-        return page_link("page", 1, sort=None if column == "name" else column, order="desc" if desc else None)
-
-    others = []
-    for definition in registry.games():
-        if definition.score_keeping != STATISTICS or not definition.statistics:
-            continue
-        field = f"page_{definition.key}"
-        stats_total = statistics.count(definition)
-        stats_page = page_number(request.args.get(field), stats_total)
-        stats = statistics.page(definition, stats_page, PAGE_SIZE)
-        others.append({"game": definition, "rows": stats, "page": stats_page, "pages": pages_of(stats_total),
-                       "total": stats_total, "field": field})
-    return render_template("scores/index.html", table_game=table_game, rows=rows, total=total, page=page,
-                           pages=pages_of(total), sort=sort, descending=descending, search=search,
-                           sort_link=sort_link, page_link=page_link, others=others, page_size=PAGE_SIZE)
+    """The first game's records (Menu A's "View scores" leads here: the score table, R9)."""
+    games = record_games()
+    if not games:
+        return render_template("scores/index.html", board=None, games=[])
+    return render_scores(games[0])
 
 
-def page_link(field: str, number: int, **changes) -> str:
-    """This page's address with page ``number`` of the table whose page is ``field`` (and any
-    other ``changes``; None leaves a parameter out); the rest of the query is kept."""
-    args = request.args.to_dict()
-    args.pop("imported", None)
-    args.update(changes)
-    args[field] = number if number > 1 else None
-    key = field[len("page_"):] if field.startswith("page_") else score_table.game().key
-    return url_for("scores.index", **{name: value for name, value in args.items() if value is not None},
-                   _anchor=f"stats-{key}")
+@bp.get("/scores/<key>")
+def game(key: str):
+    return render_scores(record_game(key))
 
 
 @bp.get("/scores.csv")
@@ -88,4 +173,17 @@ def download():
         stream_with_context(score_table.csv_chunks()),
         mimetype="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{score_table.file_format().file_name}"'},
+    )
+
+
+@bp.get("/scores/<key>/statistics.csv")
+def game_download(key: str):
+    """A game's statistics as a CSV file: a row a name, a column a figure, streamed in chunks."""
+    definition = record_game(key)
+    if definition.score_keeping != STATISTICS:
+        abort(404)
+    return Response(
+        stream_with_context(statistics.csv_chunks(definition)),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{statistics_file_name(definition)}"'},
     )

@@ -52,6 +52,20 @@ class Clock:
         return max(0, int(((self.ended_at or utcnow()) - self.started_at).total_seconds()))
 
 
+@dataclass(frozen=True)
+class Ask:
+    """A question the table asks before it does something that costs points or removes a person
+    (a move's ``Move.confirm``, the host releasing a seat): the confirmation step a page without
+    JavaScript shows (static/js/app.js asks in a dialog instead). ``action`` and ``fields`` are
+    the form that answers yes; ``back`` the table again, nothing done."""
+
+    question: str
+    yes: str
+    action: str
+    fields: list[tuple[str, str]]
+    back: str
+
+
 @dataclass
 class TableView:
     """Everything the table's templates read."""
@@ -95,6 +109,9 @@ class TableView:
     analysis: Any = None
     # This browser's own settings of the game's table (the definition's ``preferences``).
     preferences: dict[str, Any] = field(default_factory=dict)
+    asking: Ask | None = None  # a confirmation step: the dock asks it (templates/table/_confirm.html)
+    notice: str | None = None  # a message that is no refusal (a seat released)
+    hands_hidden: bool = True  # some seat sees cards a spectator may not (a spectator is told so)
 
     @property
     def kind(self) -> str:
@@ -200,4 +217,4 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
         idle_seat=None if watching else tables.idle_seat(record, state, held, idle_seconds),
         clock=Clock(record), options=store.options_of(record),
         setup_devices={number: HERE for number in seen.seats}, analysis=analysis,
-        preferences=dict(preferences or {}))
+        preferences=dict(preferences or {}), hands_hidden=bool(state.seats_with_private_cards()))

@@ -6,10 +6,16 @@
 //   the buttons wait until the steps are shown.
 // - one stable live region (#announcer) says whose turn it is and each move of the others;
 // - a live update keeps the cards the player has selected (where they can still be selected);
-// - after an action, focus goes to the next useful control; arrow keys move between cards;
+// - after an action, focus goes to the next useful control (after a control of a group marked
+//   data-keep-focus, arranging one's own cards, it stays on that control); arrow keys move
+//   between cards;
 //   on a replay, arrow keys step back and forth;
 // - the tab title says when it is your turn, and an optional sound plays when it becomes so;
-// - a refused action's message goes away when the player changes the selection.
+// - a refused action's message goes away when the player changes the selection;
+// - a button that asks first (data-confirm: a move that costs points, the host releasing a seat)
+//   asks in a dialog; "Yes" sends its form with confirmed=1 (without this file, the server asks);
+// - times (<time class="local-time">, UTC in the page) are shown in the browser's own time;
+// - a set-up form's seat named AI does not offer "this device / their own device".
 (function () {
   "use strict";
   var SOUND_KEY = "card-table-sound";
@@ -22,6 +28,7 @@
   var kept = null; // the selection to keep across a live update
   var keptFolds = null; // the <details> this player opened, by their summary, kept open across a live update
   var ownAction = false; // the swap answers this page's own form
+  var keptFocus = null; // the id of the data-keep-focus control this page's own form was sent with
 
   function reducedMotion() {
     return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
@@ -83,7 +90,12 @@
   function focusNext(table, afterOwnAction, becameMyTurn) {
     var target = null;
     var focus = table.getAttribute("data-focus");
-    if (focus && (afterOwnAction || becameMyTurn)) {
+    var stay = afterOwnAction && keptFocus ? document.getElementById(keptFocus) : null;
+    keptFocus = null;
+    if (stay && !stay.disabled && table.contains(stay) && focus !== "confirm") {
+      target = stay;
+    } else if (focus && (afterOwnAction || becameMyTurn)) {
+      if (focus === "confirm") target = table.querySelector(".confirm-step .confirm-no");
       if (focus === "hand") target = cardInputs(table).filter(function (i) { return !i.disabled; })[0];
       if (!target) target = table.querySelector(".dock .actions button, .dock button:not(.pace-skip)");
     } else if (afterOwnAction) {
@@ -226,6 +238,8 @@
       return;
     }
     ownAction = own;
+    var active = document.activeElement;
+    keptFocus = own && active && active.id && active.closest("[data-keep-focus]") && target.contains(active) ? active.id : null;
     // A live update (someone else's action, a seat claimed) keeps this player's selection.
     kept = ownAction ? null : cardInputs(target).filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
     // ... and what it unfolded (a confirmation it is about to press must not close under it).
@@ -294,6 +308,109 @@
       if (url) { event.preventDefault(); window.location.assign(url); }
     }
   });
+
+  // -- asking first ------------------------------------------------------------------------------
+
+  var dialog = null;
+  var asked = null; // the button whose question the dialog shows
+
+  function confirmDialog() {
+    if (dialog && dialog.isConnected) return dialog;
+    dialog = document.createElement("dialog");
+    dialog.className = "confirm-dialog";
+    dialog.setAttribute("aria-labelledby", "confirm-dialog-question");
+    var question = document.createElement("p");
+    question.id = "confirm-dialog-question";
+    var row = document.createElement("div");
+    row.className = "row";
+    var no = document.createElement("button");
+    no.type = "button";
+    no.className = "button confirm-no";
+    no.textContent = "No, go back";
+    var yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "button danger-primary confirm-yes";
+    row.appendChild(no);
+    row.appendChild(yes);
+    dialog.appendChild(question);
+    dialog.appendChild(row);
+    document.body.appendChild(dialog);
+    no.addEventListener("click", function () { dialog.close("no"); });
+    yes.addEventListener("click", function () { dialog.close("yes"); });
+    dialog.addEventListener("close", function () {
+      var button = asked;
+      asked = null;
+      if (!button || !button.isConnected) return;
+      if (dialog.returnValue !== "yes" || !button.form) { button.focus(); return; }
+      var field = button.form.querySelector("input[name=confirmed]") || document.createElement("input");
+      field.type = "hidden";
+      field.name = "confirmed";
+      field.value = "1";
+      button.form.appendChild(field);
+      button.setAttribute("data-confirmed", "yes");
+      button.click(); // (as a person's click: htmx sends the button's name and value with the form)
+    });
+    return dialog;
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target && event.target.closest ? event.target.closest("button[data-confirm]") : null;
+    if (!button) return;
+    if (button.getAttribute("data-confirmed") === "yes") {
+      button.removeAttribute("data-confirmed"); // asked and answered: this click goes through
+      return;
+    }
+    if (typeof window.HTMLDialogElement === "undefined" || button.disabled) return; // the server asks instead
+    event.preventDefault();
+    event.stopPropagation();
+    var box = confirmDialog();
+    box.querySelector("p").textContent = button.getAttribute("data-confirm");
+    box.querySelector(".confirm-yes").textContent = button.getAttribute("data-confirm-yes") || "Yes";
+    box.returnValue = "";
+    asked = button;
+    box.showModal();
+    box.querySelector(".confirm-no").focus();
+  }, true);
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.detail && event.detail.elt;
+    var field = form && form.querySelector ? form.querySelector("input[name=confirmed]") : null;
+    if (field && !field.closest(".confirm-step")) field.parentNode.removeChild(field);
+  });
+
+  // -- local times ----------------------------------------------------------------------------------
+
+  function localTimes(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("time.local-time:not([data-local])"), function (time) {
+      var moment = new Date(time.getAttribute("datetime"));
+      if (isNaN(moment.getTime())) return;
+      time.textContent = moment.toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric",
+                                                             hour: "2-digit", minute: "2-digit" });
+      time.setAttribute("data-local", "yes");
+    });
+  }
+
+  // -- set-up forms: a computer seat has no device ------------------------------------------------
+
+  function computerSeats(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("input[data-device-choice]"), function (input) {
+      var choice = document.getElementById(input.getAttribute("data-device-choice"));
+      if (choice) choice.hidden = input.value.trim().toUpperCase() === "AI";
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    var target = event.target;
+    if (target && target.hasAttribute && target.hasAttribute("data-device-choice")) computerSeats(target.form || document);
+  });
+
+  function touchUp(root) {
+    localTimes(root);
+    computerSeats(root);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () { touchUp(document); });
+  document.addEventListener("htmx:afterSettle", function () { touchUp(document); });
 
   // A refusal's message is about the last selection: hide it once the player picks again.
   document.addEventListener("change", function (event) {

@@ -91,7 +91,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
     recorded: list[tuple[int, object]] = []
     done: set[str] = set()
     summaries: list[str] = []
-    draws = {"Draw from stock pile": 0, "Draw from discard pile": 0}
+    draws = {"draw_stock": 0, "draw_discard": 0}
     human_turns = ai_turns = 0
     snap = table.snapshot()
     assert snap["status"].startswith("Round 1 of 3")
@@ -131,14 +131,15 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
         seat = seat_of[me]
         assert snap["myTurn"] and "draw a card" in snap["status"], snap["status"]
         assert snap["title"].startswith("\u25b6 Your turn"), snap["title"]
-        assert "1. Draw from stock pile" in snap["buttons"] and "2. Draw from discard pile" in snap["buttons"]
+        assert "1. Draw from stock pile" in snap["buttons"]
+        assert f"2. Take {snap['discardTop']} from the discard pile" in snap["buttons"]
         known[me] = set(snap["hand"])
         choice = planner.next(slug)
         assert choice.seat == seat and choice.name in ("draw_stock", "draw_discard"), choice
         draw = choice.move.label
         top = snap["discardTop"]
         snap = table.press(draw, snap["version"])
-        draws[draw] += 1
+        draws[choice.name] += 1
         recorded.append((seat, MASON.action_from_dict(choice.action)))
         assert "play down cards or discard" in snap["status"] and snap["alert"] is None, snap
         assert "1. Play down cards" in snap["buttons"] and "2. Discard" in snap["buttons"]  # Menu E
@@ -209,7 +210,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
     assert "Game over" in snap["status"] and snap["results"].startswith("Game over")
     assert summaries == ["Round 1 is over", "Round 2 is over"]
     assert "refused" in done and "keyboard" in done and "handover" in done
-    assert draws["Draw from stock pile"] > 0 and draws["Draw from discard pile"] > 0 and ai_turns > 0
+    assert draws["draw_stock"] > 0 and draws["draw_discard"] > 0 and ai_turns > 0
     screenshot(page, "game-over")
 
     final = replay(recorded)  # the browser game is the rules module's game, AI moves included (R8.3)
@@ -273,7 +274,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
     page.locator("#deck-file").set_input_files(
         files=[{"name": "My Deck.deck", "mimeType": "text/plain", "buffer": " ".join(mine).encode()}])
     page.get_by_role("button", name="Upload", exact=True).click()
-    page.get_by_text("My_Deck.deck was checked and stored.").wait_for()
+    page.get_by_text("My_Deck.deck was checked and stored for Mason Rummy.").wait_for()
     preview = page.locator("article.deck-preview", has=page.locator("h3", has_text="My_Deck.deck"))
     seat_one = preview.locator(".deck-hand").first.locator("[data-card]").evaluate_all(
         "cards => cards.map(c => c.dataset.card)")
@@ -286,7 +287,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
     page.get_by_role("button", name="Upload", exact=True).click()
     alert = page.locator("main [role=alert]")
     alert.wait_for()
-    assert re.search(r"The deck was not stored: .*7H appears twice", alert.inner_text()), alert.inner_text()
+    assert re.search(r"The deck duplicate.deck for Mason Rummy was not stored: .*7H appears twice", alert.inner_text()), alert.inner_text()
     assert not (live_server.decks_folder / "duplicate.deck").exists()
     assert page.locator("article.deck-preview h3", has_text="duplicate.deck").count() == 0
 

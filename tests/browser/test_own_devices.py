@@ -253,7 +253,9 @@ def test_three_devices_and_a_spectator_play_a_whole_game_live(live_server, devic
     results = {snap["results"].split(" The score table")[0] for snap in snaps.values()}
     assert len(results) == 1, results  # every page shows the same results
     # quick_out: Ann goes out every round; the last round's hands left follow (R7.1)
-    assert results.pop().startswith("Game over Ann wins with 0 points! Round 3 is over Ann no cards 0 pts Bob ")
+    shown = results.pop()  # the standings first (each round's points, the totals), then the hands left
+    assert shown.startswith("Game over Ann wins with 0 points! Standings Player R1 R2 R3 Total Ann 0 0 0 0 ")
+    assert " Round 3 is over Ann no cards 0 pts Bob " in shown
     assert "Rematch with the same players" not in snaps[fan.name]["results"]
     for one in (ann, bob, cy, fan):
         problems = one.unexpected_problems()

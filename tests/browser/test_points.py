@@ -144,9 +144,15 @@ def test_a_phone_player_arranges_and_declares_a_winning_hand_by_tapping(live_ser
     assert [group["cards"] for group in page.evaluate(GROUPS_JS)] == WINNING_GROUPS
     assert page.evaluate(UNGROUPED_JS) == ["8H"]
 
-    tap_cards(phone, ["8H"])
-    viewport_shot(page, "4-finish-card-selected")
-    snap = press(phone, "Declare (the selected card is the finish card)")
+    # P5.1: the card left out is the finish card: Declare names it and needs no selection; it asks first
+    before = phone.table.version()
+    page.locator("#table").get_by_role("button", name="Declare with 8H as the finish card", exact=True).tap()
+    dialog = page.locator("dialog.confirm-dialog")
+    dialog.wait_for()
+    assert dialog.inner_text().startswith("Declare with 8H as the finish card? Your groups make a valid declaration.")
+    viewport_shot(page, "4-declare-asks-first")
+    dialog.get_by_role("button", name="Yes, declare").click()
+    snap = phone.table.wait_past(before)
     assert "Game over" in snap["status"]
     results = table.locator(".results")
     assert "Ann wins with a net total of 80!" in results.inner_text()
@@ -181,6 +187,10 @@ def test_the_table_works_without_javascript(live_server, device, screenshot):
     assert "7S" not in page.evaluate(UNGROUPED_JS)
     with page.expect_navigation():
         page.locator("#table").get_by_role("button", name="Drop (40 points)").click()  # a middle drop
+    # without JavaScript the table asks first, as a step of the page
+    assert "Drop out of this deal? It costs you 40 points." in page.locator("#table .confirm-step").inner_text()
+    with page.expect_navigation():
+        page.locator("#table .confirm-step").get_by_role("button", name="Yes, drop (40 points)").click()
     summary = page.locator("#table .summary")
     assert "Deal 1 of 2 is over" in summary.inner_text() and "middle drop" in summary.inner_text()
     screenshot(page, "deal-summary")

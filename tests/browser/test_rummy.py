@@ -162,7 +162,7 @@ def test_four_seats_two_devices_and_two_computers_play_a_whole_hand_live(live_se
     assert answer.value.status == 422
     ann.table.wait_settled()
     a = snap(ann)
-    assert a["alert"] == "You took 7H from the discard pile this turn: you may not discard it this turn (C3.3)."
+    assert a["alert"] == "You took 7H from the discard pile this turn: you may not discard it this turn."
     assert len(a["hand"]) == 8 and a["taken"] == ["7H"]
     screenshot(ann.page, "taken-card-refused")
     select(ann, ["4H", "5H", "6H", "7H"])

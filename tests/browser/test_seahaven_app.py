@@ -25,7 +25,7 @@ import signal
 import time
 
 import pytest
-from support.axe import axe_scan
+from support.browsing import axe_scan
 from support.seahaven_page import WINNABLE, board, set_up, wait_for_mark, wait_past
 
 pytestmark = pytest.mark.browser

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from support.axe import axe_scan
+from support.browsing import axe_scan, finished_game
 from support.live import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -68,28 +68,6 @@ def start_three_player_game(phone, deck: str = "three_players.deck") -> str:
 def wait_calm(page) -> None:
     """Until htmx has swapped and any paced steps have been shown."""
     page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .table.pacing')")
-
-
-def finished_game(database_url, decks_folder, tmp_path) -> str:
-    """A finished game of two computer players, made in this process on the live server's database
-    (the rounds dealt on by the host, as a browser would)."""
-    from app import create_app, store, tables
-    from app.games.mason import MASON
-    from config import TestConfig
-
-    app = create_app(TestConfig, instance_path=str(tmp_path / "maker"), SQLALCHEMY_DATABASE_URI=database_url,
-                     DECKS_FOLDER=str(decks_folder))
-    with app.app_context():
-        record, tokens = tables.create_game(MASON, [tables.SeatSpec("AI", True), tables.SeatSpec("AI", True)])
-        slug = record.slug
-        while True:
-            record = store.find_game(slug)
-            if record.status != "playing":
-                break
-            tables.perform(slug, tokens, record.version, None, {"action": "next_round"})
-        store.db.session.remove()
-        store.db.engine.dispose()
-    return slug
 
 
 # -- the phone ---------------------------------------------------------------------------------

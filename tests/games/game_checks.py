@@ -3,7 +3,7 @@ the game's own view code: the generic property test, the rules tests and the gam
 call these.
 
 - ``check_zones``: every card of the deck lies in exactly one zone, and each zone says who may
-  see it (everyone, nobody, or seats of the game).
+  see it (everyone, nobody, or seats of the game); once the game is over, everyone sees every card.
 - ``check_privacy``: no view (any seat's, or a spectator's) names a card its reader may not see:
   the view's plain data is walked, keys and values, for the ids of the game's deck, and its
   texts (the log) for card codes; given the game's whole log, the same of every line of it as
@@ -48,6 +48,9 @@ def check_zones(state: GameState) -> None:
     for zone in zones:
         assert zone.visible_to is EVERYONE or (isinstance(zone.visible_to, frozenset) and zone.visible_to <= seats), \
             f"zone {zone.name!r} is visible to {zone.visible_to!r}"
+        # Once the game is over every card is public: every hand is shown in its results and replay.
+        assert not state.is_over() or zone.visible_to is EVERYONE or not zone.cards, \
+            f"the game is over, but zone {zone.name!r} is still hidden"
 
 
 def hidden_cards(state: GameState, seat: int | None) -> set[Card]:

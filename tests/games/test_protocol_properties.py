@@ -300,6 +300,27 @@ def test_computer_players_alone_finish_the_game(key):
         play_with_computers(definition)
 
 
+@pytest.mark.parametrize("key", GAMES)
+def test_once_the_game_is_over_nothing_is_hidden_and_the_whole_log_names_every_card(key):
+    """After a game every hand is shown (its results, the replay's last steps) and the whole
+    game's log masks no card (``??``) for anyone: every zone is everyone's."""
+    with registered(key) as definition:
+        if definition.bot is None:
+            pytest.skip(f"{definition.name} has no computer player")
+        for seats in sorted({definition.min_seats, definition.max_seats}):
+            for seed in range(2):
+                state = definition.new_state([COMPUTER_NAME] * seats, options=definition.validate_options({}),
+                                             seed=seed)
+                whole_log = copy_log(state.log)
+                for outcome in autoplay(state, lambda seat: definition.bot, deal_on=True):
+                    whole_log += copy_log(outcome.events)
+                assert state.is_over()
+                check_zones(state)
+                for seat in [*range(seats), None]:
+                    assert state.hidden_from(seat) == set()
+                    assert not [event["text"] for event in state.shown_log(seat, whole_log, 0) if "??" in event["text"]]
+
+
 def play_with_computers(definition) -> None:
     if definition.bot is None:
         pytest.skip(f"{definition.name} has no computer player")

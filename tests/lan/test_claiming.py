@@ -171,7 +171,7 @@ def test_the_host_releases_a_seat_the_old_token_stops_and_a_new_code_is_issued(a
     bob = make_player()
     assert bob.post("/join", {"code": old_code}).status_code == 303
     assert bob.table(slug).seat == 1
-    response = host.post(f"/games/{slug}/seats/1/release", htmx=True)
+    response = host.post(f"/games/{slug}/seats/1/release", {"confirmed": "1"}, htmx=True)  # (asked first)
     assert response.status_code == 200
     row = seat_row(app, slug, 1)
     assert row["token_hash"] is None

@@ -61,7 +61,10 @@ def assert_watch_page(html: str, game) -> None:
     page = Page(html)
     assert page.hand == [] and page.seat is None, "a spectator sees no hand (R4.4)"
     assert "Your hand" not in html
-    assert "You are watching: no hands are shown." in html
+    if game.to_move() is not None:
+        assert "You are watching: no hands are shown." in html
+    else:  # every hand left is shown (below): the note does not say otherwise
+        assert "You are watching." in html and "no hands are shown" not in html
     assert players_shown(html) == expected_players(game)  # R4.4: every player's sets and hand size
     assert f'<strong>{len(game.stock)}</strong> card' in html
     top = game.discard[-1].code

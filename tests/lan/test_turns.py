@@ -58,13 +58,12 @@ def test_an_action_out_of_turn_is_refused_and_changes_nothing(app, duel, action,
     assert database_dump(app) == before
 
 
-def test_out_of_turn_as_a_plain_form_post_gets_the_whole_page(app, duel):
-    """Without JavaScript the refusal comes back as the full table page, still 409."""
+def test_out_of_turn_as_a_plain_form_post_leads_back_to_the_whole_page(app, duel):
+    """Without JavaScript the refusal leads back to the full table page (303), which says why."""
     host, ann, bob, slug = duel
     game, version = bob.state(slug)
     before = database_dump(app)
-    response = bob.act(slug, "draw_stock", version=version, seat=1, htmx=False)
-    assert response.status_code == 409
+    response = bob.followed(bob.act(slug, "draw_stock", version=version, seat=1, htmx=False), to=f"/games/{slug}")
     html = response.get_data(as_text=True)
     assert "<html" in html and Page(html).alerts == ["It is Ann's turn, not yours."]
     assert database_dump(app) == before

@@ -120,7 +120,7 @@ def test_a_released_seats_old_token_stops_working(app):
     assert host.act(slug, "discard", [hand[-1]]).status_code == 200  # now it is Bob's turn
     with guest.client.session_transaction() as session:
         old_tokens = dict(session["tables"][slug])
-    response = host.post(f"/games/{slug}/seats/1/release", {}, htmx=True)
+    response = host.post(f"/games/{slug}/seats/1/release", {"confirmed": "1"}, htmx=True)
     assert response.status_code == 200
     version = version_of(app, slug)
     assert_forbidden_and_unchanged(app, lambda: guest.act(slug, "draw_stock", version=version, seat=1))

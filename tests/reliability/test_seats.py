@@ -115,7 +115,8 @@ def test_a_rematch_seat_belongs_to_the_old_seats_holder(make_live_server, databa
     assert JOIN_CODE.findall(every_view(host, new_slug)) == []
 
     # a stranger who opened the old table and the rematch holds nothing in either
-    assert stranger.post(f"/games/{slug}/follow", {}).status == 403
+    refused = stranger.follow(f"/games/{slug}/follow", {})  # (a plain form: back to the table, which says why)
+    assert refused.url == f"/games/{slug}" and refused.page.alerts == ["Only the players at this table can join its rematch."]
     assert Page(stranger.table(new_slug).body).hand == []
 
     # Ben follows into his own seat
@@ -126,16 +127,16 @@ def test_a_rematch_seat_belongs_to_the_old_seats_holder(make_live_server, databa
     assert Page(ben.table(new_slug).body).seat == 1
 
     # the host releases Cid's rematch seat before Cid follows: Cid is told, and takes it again by its code
-    assert host.post(f"/games/{new_slug}/seats/2/release", {}, htmx=True).status == 200
-    response = cid.post(f"/games/{slug}/follow", {})
-    assert response.status == 409
+    assert host.post(f"/games/{new_slug}/seats/2/release", {"confirmed": "1"}, htmx=True).status == 200
+    response = cid.follow(f"/games/{slug}/follow", {})
+    assert response.url == f"/games/{slug}"
     alerts = response.page.alerts
     assert alerts and "no longer yours" in alerts[0] and "released" in alerts[0], alerts
     new_code = db_reader.join_code(new_slug, 2)
     assert new_code and cid.claim(new_code).status == 303
     assert Page(cid.table(new_slug).body).seat == 2
     record_figures(database_url, "rematch_seats", rematch_seats_with_a_join_code=0,
-                   stranger_follow_status=403, released_follower_status=409)
+                   stranger_follow_refused=1, released_follower_told=1)
 
 
 # -- 3. a released seat's holder is told ---------------------------------------------------------------------
@@ -147,7 +148,7 @@ def test_the_old_holder_of_a_released_seat_is_told(live_server, db_reader):
     bob = Browser(live_server.url)
     assert bob.claim(db_reader.join_code(slug, 1)).status == 303
     assert Page(bob.table(slug).body).seat == 1 and not Page(bob.table(slug).body).alerts
-    assert host.post(f"/games/{slug}/seats/1/release", {}, htmx=True).status == 200
+    assert host.post(f"/games/{slug}/seats/1/release", {"confirmed": "1"}, htmx=True).status == 200
 
     for response in (bob.get(f"/games/{slug}"), bob.table(slug)):
         assert response.status == 200

@@ -56,6 +56,7 @@ def post_cases(slug: str, import_token: str) -> dict:
         "history.import_game": ("/finished/import", {}),
         "lan.claim": ("/join", {"code": None}),
         "lan.release": (f"/games/{slug}/seats/1/release", {}),
+        "lan.restore": (f"/games/{slug}/seats/1/restore", {}),
         "lan.standin": (f"/games/{slug}/seats/1/standin", {"on": "1"}),
         "admin.do_login": ("/admin/login", {"password": "test-admin-password"}),
         "admin.logout": ("/admin/logout", {}),

@@ -115,7 +115,7 @@ def test_a_deck_uploaded_on_one_server_is_offered_and_dealt_by_the_other(two_app
     answer = upload(first, "/admin/decks", "deck", "shared.deck", deck_text("quick_out.deck"))
     assert answer.status_code == 200, answer.get_data(as_text=True)
     assert not os.path.exists(os.path.join(two_apps[1].config["DECKS_FOLDER"], "shared.deck"))
-    assert "<code>shared.deck</code>" in offered(second)
+    assert '<code class="deck-file">shared.deck</code>' in offered(second)
     slug = second.start_game(["Doris", "AI"], deck="shared.deck")
     assert second.table(slug).hand == QUICK_OUT_SEAT_1
 

@@ -24,7 +24,9 @@ VALUES = {rank: number for number, rank in enumerate("A23456789", start=1)}
 DECK = DeckSpec("highcard", ranks="A23456789", suits="CDHS", points=VALUES)
 
 DRAW_MOVE = Move("draw", "Draw a card")
-PASS_MOVE = Move("pass", "Pass", primary=False)
+# (Asks first, as a move that ends the game may: the house asks, the game only says what.)
+PASS_MOVE = Move("pass", "Pass", primary=False, confirm="Pass? If everybody still in passes, the game ends.",
+                 confirm_label="Yes, pass")
 
 
 def worth_of(cards: Sequence[Card]) -> int:
@@ -165,7 +167,7 @@ class HighCardState(GameState):
         zones = [Zone("stock", list(self.stock), NOBODY)]
         zones += [Zone(f"{self.label(seat)}'s hand", list(hand), self.shown_to(seat))
                   for seat, hand in enumerate(self.hands)]
-        return zones
+        return self.public_once_over(zones)
 
     def view(self, seat: int | None) -> HighCardView:
         own = seat if self.is_seat(seat) else None

@@ -44,6 +44,8 @@ class Choice:
         fields.extend((key, str(value)) for key, value in self.action.items()
                       if key not in fixed and value is not None)
         fields.extend(("cards", card) for card in self.cards)
+        if getattr(move, "confirm", None):  # a move that asks first: answered yes, as its dialog does
+            fields.append(("confirmed", "1"))
         return fields
 
     def form(self, version: int | None) -> list[tuple[str, str]]:

@@ -53,12 +53,20 @@ def names_card(html: str, code: str, deck) -> bool:
     return card_naming(html, code, deck) is not None
 
 
+SCORE_ROW = re.compile(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>')
+SCORE_CELL = re.compile(r"<td[^>]*>([^<]*)</td>")
+
+
+def table_rows(html: str) -> list[tuple[str, ...]]:
+    """The rows of a scores page's table: (name, each figure as shown), in order."""
+    return [(name, *SCORE_CELL.findall(cells)) for name, cells in SCORE_ROW.findall(html)]
+
+
 def statistics_rows(html: str, key: str) -> dict[str, list[str]]:
-    """The scores page's table of game ``key``'s statistics: name -> its figures as shown, in
-    column order."""
+    """Game ``key``'s table on its scores page (``/scores/<key>``): name -> its figures as
+    shown, in column order."""
     section = html.split(f'id="stats-{key}"', 1)[1].split("<h2", 1)[0]
-    return {name: re.findall(r"<td>([^<]*)</td>", cells)
-            for name, cells in re.findall(r'<tr><th scope="row">([^<]+)</th>(.*?)</tr>', section)}
+    return {name: figures for name, *figures in table_rows(section)}
 
 
 def squeeze(text: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from support.pages import Page, statistics_rows  # (Page: the one page parser; tests import it from here too)
+from support.pages import Page, statistics_rows, table_rows  # noqa: F401  (Page: the one page parser; tests import it from here too)
 
 
 def setup_forms(names: list[str], deck: str | None = None, devices: list[str] | None = None,
@@ -68,6 +68,15 @@ class Player:
     def page(self, url: str, htmx: bool = False) -> Page:
         return Page(self.get(url, htmx=htmx).get_data(as_text=True))
 
+    def followed(self, response, to: str | None = None):
+        """A plain form's answer is a redirect (303): the page it leads to (a refused table form
+        leads back to the table, the message kept for it). ``to``: the path it must lead to."""
+        assert response.status_code == 303, response.status_code
+        location = response.headers["Location"]
+        if to is not None:
+            assert location.split("?", 1)[0] == to, location
+        return self.get(location)
+
     # -- setting up a game through Menus A, B, C ---------------------------------------------
 
     def start_game(self, names: list[str], deck: str | None = None, devices: list[str] | None = None,
@@ -104,14 +113,15 @@ class Player:
         return page
 
     def act(self, slug: str, action: str, cards=(), version: int | None = None, seat: int | None = None,
-            htmx: bool = True):
-        """Post a table form (Menus D/E/F). Version and seat default to what the page shows."""
+            htmx: bool = True, confirmed: bool = False):
+        """Post a table form (Menus D/E/F). Version and seat default to what the page shows.
+        ``confirmed``: the answer yes to a move that asks first (``Move.confirm``)."""
         if version is None or seat is None:
             page = self.table(slug)
             version = page.version if version is None else version
             seat = page.seat if seat is None else seat
         data = {"action": action, "version": "" if version is None else str(version),
-                "seat": "" if seat is None else str(seat)}
+                "seat": "" if seat is None else str(seat), **({"confirmed": "1"} if confirmed else {})}
         return self.client.post(f"/games/{slug}/act", data={**data, "cards": list(cards),
                                                             "csrf_token": self.csrf_token()},
                                 headers={"HX-Request": "true"} if htmx else {})
@@ -136,8 +146,8 @@ class Player:
         assert self.post("/join", {"code": code}).status_code == 303
 
     def statistics(self, key: str) -> dict[str, list[str]]:
-        """Game ``key``'s statistics as the scores page shows them: name -> figures."""
-        return statistics_rows(self.get("/scores").get_data(as_text=True), key)
+        """Game ``key``'s statistics as its scores page shows them: name -> figures."""
+        return statistics_rows(self.get(f"/scores/{key}").get_data(as_text=True), key)
 
     def views(self, slug: str) -> dict[str, str]:
         """What this browser can load of a table: the page and its live fragment."""

@@ -27,7 +27,7 @@ def deck_files(folder) -> list[str]:
 
 def deck_preview(html: str, name: str) -> str:
     for article in html.split('<article class="deck-preview">')[1:]:
-        if f"<code>{name}</code>" in article:
+        if f'<code class="deck-file">{name}</code>' in article:
             return article.split("</article>", 1)[0]
     raise AssertionError(f"{name} is not listed")
 
@@ -75,10 +75,12 @@ def test_a_wrong_password_is_401(player, password):
     ("/admin/scores/import", "/admin/scores/import"),
     ("https://evil.example/admin", "/admin"),
     ("//evil.example/admin", "/admin"),
-    ("/scores", "/admin"),
+    ("/\\evil.example/admin", "/admin"),
+    ("/scores", "/admin"),  # a page that asks for no password
+    ("/finished/import", "/finished/import"),  # the page that sent the admin to log in
     ("", "/admin"),
 ])
-def test_login_goes_back_only_to_admin_pages(app, player, target, expected):
+def test_login_goes_back_only_to_this_sites_pages(app, player, target, expected):
     response = player.post("/admin/login", {"password": app.config["ADMIN_PASSWORD"], "next": target})
     assert response.status_code == 303
     assert response.headers["Location"] == expected
@@ -142,7 +144,7 @@ def test_the_deck_list_previews_each_seats_first_hand(player, decks_folder):
     admin_login(player)
     html = text(player.get("/admin"))
     for name in sorted(p.name for p in decks_folder.glob("*.deck")):
-        assert f"<code>{name}</code>" in html
+        assert f'<code class="deck-file">{name}</code>' in html
     preview = deck_preview(html, "quick_out.deck")
     hands = [re.findall(r'data-card="(\w\w)"', part) for part in preview.split('<span class="deck-seat">')[1:]]
     from app.stacked_decks import read_deck_file
@@ -176,9 +178,9 @@ def test_r2_a_valid_deck_upload_is_stored(player, decks_folder):
     response = upload_deck(player, "mine.deck", deck_text("quick_out.deck"))
     assert response.status_code == 200
     assert page(response).value("csrf_token")  # the admin page again
-    assert "mine.deck was checked and stored." in text(response)
+    assert "mine.deck was checked and stored for Mason Rummy." in text(response)
     assert (decks_folder / "mine.deck").read_text() == deck_text("quick_out.deck")
-    assert "<code>mine.deck</code>" in text(response)
+    assert '<code class="deck-file">mine.deck</code>' in text(response)
     assert not [n for n in deck_files(decks_folder) if n.startswith(".upload-")]  # no temporary left
     # It can be played at once.
     slug = player.start_game(["Doris", "AI"], deck="mine.deck")
@@ -194,7 +196,7 @@ def test_r2_2_an_invalid_deck_upload_is_refused_with_the_reason_and_not_stored(p
     response = upload_deck(player, name, (BAD_DECKS / name).read_bytes())
     assert response.status_code == 400
     alerts = page(response).alerts
-    assert len(alerts) == 1 and alerts[0].startswith("The deck was not stored:")
+    assert len(alerts) == 1 and alerts[0].startswith(f"The deck {name} for Mason Rummy was not stored:")  # the file and the game
     if name == "empty.deck":
         assert "The file is empty." in alerts[0]
     else:
@@ -226,7 +228,7 @@ def test_uploaded_deck_names_are_made_safe_and_stay_inside_the_decks_folder(play
     outside = set(decks_folder.parent.iterdir())
     response = upload_deck(player, filename, deck_text("quick_out.deck"))
     assert response.status_code == 200
-    assert f"{stored_as} was checked and stored." in text(response)
+    assert f"{stored_as} was checked and stored for Mason Rummy." in text(response)
     assert (decks_folder / stored_as).read_text() == deck_text("quick_out.deck")
     assert set(decks_folder.parent.iterdir()) == outside  # nothing was written next to decks/
     assert not (decks_folder.parent / "evil.deck").exists()
@@ -238,7 +240,8 @@ def test_only_deck_files_are_accepted(player, decks_folder, filename):
     files = deck_files(decks_folder)
     response = upload_deck(player, filename, deck_text("quick_out.deck"))
     assert response.status_code == 400
-    assert page(response).alerts == ["The deck was not stored: Only .deck files can be uploaded here."]
+    assert page(response).alerts == [f"The deck {filename} for Mason Rummy was not stored: Only .deck files can be "
+                                     "uploaded here."]
     assert deck_files(decks_folder) == files
 
 
@@ -247,7 +250,7 @@ def test_an_upload_without_a_file_is_refused(player, decks_folder):
     files = deck_files(decks_folder)
     response = player.post("/admin/decks", {}, content_type="multipart/form-data")
     assert response.status_code == 400
-    assert page(response).alerts == ["The deck was not stored: Choose a file to upload."]
+    assert page(response).alerts == ["The deck for Mason Rummy was not stored: Choose a file to upload."]
     assert deck_files(decks_folder) == files
 
 
@@ -257,7 +260,7 @@ def test_replacing_a_deck_needs_the_checkbox(player, decks_folder):
     replacement = deck_text("run_or_meld.deck")
     response = upload_deck(player, "quick_out.deck", replacement)
     assert response.status_code == 409
-    assert "already exists" in page(response).alerts[0]
+    assert "Mason Rummy has a deck named quick_out.deck already" in page(response).alerts[0]
     assert (decks_folder / "quick_out.deck").read_text() == original
     response = upload_deck(player, "quick_out.deck", replacement, replace="1")
     assert response.status_code == 200
@@ -281,9 +284,9 @@ def test_a_deck_can_be_deleted(player, decks_folder):
     admin_login(player)
     response = player.post("/admin/decks/quick_out.deck/delete")
     assert response.status_code == 200
-    assert "quick_out.deck was deleted." in text(response)
+    assert "quick_out.deck was deleted from the decks of Mason Rummy." in text(response)
     assert not (decks_folder / "quick_out.deck").exists()
-    assert "<code>quick_out.deck</code>" not in text(response)
+    assert '<code class="deck-file">quick_out.deck</code>' not in text(response)
 
 
 @pytest.mark.parametrize("name", ["nosuch.deck", "..%2Fdecks%2Fquick_out.deck", "%2E%2E", "README.md"])

@@ -87,9 +87,11 @@ def test_finished_games_are_listed_recent_first_with_players_scores_and_date(app
     html = player.get("/finished").get_data(as_text=True)
     assert html.index(f"/games/{second}/replay") < html.index(f"/games/{finished}/replay")
     game, _version = player.state(finished)
-    for result in game.results():
-        assert f"{game.label(result.seat)} {result.score}" in html
-    assert re.search(r'<time datetime="\d{4}-\d\d-\d\dT', html)
+    for result in game.results():  # what each number means, in words
+        unit = "point" if abs(result.score) == 1 else "points"
+        assert f"{game.label(result.seat)} {'won' if result.won else 'lost'}, {result.score} {unit}" in html
+    # A time in UTC, said so, which the browser's script turns into its own local time.
+    assert re.search(r'<time class="local-time" datetime="\d{4}-\d\d-\d\dT[^"]*Z">[^<]* UTC</time>', html)
 
 
 def test_export_then_import_replays_through_the_rules_and_changes_no_score(app, player, finished):
@@ -249,7 +251,8 @@ def test_the_host_abandons_a_game_after_confirming_and_no_score_changes(app, pla
     assert "<details class=\"confirm\">" in html
     scores_before = score_rows(app)
     stranger = make_player()
-    assert stranger.post(f"/games/{slug}/abandon", {}).status_code == 403
+    refused = stranger.followed(stranger.post(f"/games/{slug}/abandon", {}), to=f"/games/{slug}")
+    assert len(Page(refused.get_data(as_text=True)).alerts) == 1  # (a plain form: back to the table, told)
     response = player.post(f"/games/{slug}/abandon", {})
     assert response.status_code == 303
     with app.app_context():

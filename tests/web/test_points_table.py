@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 import pytest
 
 from support.games import is_fragment, text
-from support.web import Page, database_dump
+from support.web import Page, database_dump, table_rows
 
 DECK = "declare_after_one_draw.deck"
 SEAT_1 = ["5C", "6C", "7C", "AD", "7D", "QD", "KD", "AH", "2H", "3H", "8H", "9H", "7S"]
@@ -37,11 +37,14 @@ def set_up(player, names, deck: str | None = DECK, deals: int = 1, devices=None)
     return player.set_up("points", names, on, deals=deals, deck=deck or "", setup_token="")
 
 
-def act(player, slug, htmx: bool = True, **fields):
+def act(player, slug, htmx: bool = True, confirmed: bool = True, **fields):
     """Post the table's form like its buttons do: ``move="draw|source=closed"`` or
-    ``action="group"``, with ``cards`` ticked; version and seat as the page shows them."""
+    ``action="group"``, with ``cards`` ticked; version and seat as the page shows them.
+    ``confirmed``: a move that asks first (a drop, a declaration) was answered yes."""
     shown = player.table(slug)
     data = {"version": str(shown.version), "seat": "" if shown.seat is None else str(shown.seat)}
+    if confirmed:
+        data["confirmed"] = "1"
     for key, value in fields.items():
         data[key] = list(value) if key == "cards" else value
     return player.post(f"/games/{slug}/act", data, htmx=htmx)
@@ -132,13 +135,15 @@ def shown_cards(html: str) -> tuple[set[str], set[str]]:
 
 def assert_private(html: str, state, seat) -> None:
     """P6.3: nothing of ``hidden_from(seat)`` (the other hands, the closed deck) is in the HTML:
-    not its id, and not its code unless a card the seat may see has the same code."""
+    not its id, and not its code unless a card the seat may see (the other copy of a two-deck
+    game's card, discarded and now under the open pile, say) has the same code: the log names
+    every discard, as the generic privacy check allows."""
     hidden = state.hidden_from(seat)
     assert hidden, "the test would prove nothing"
     ids, codes = shown_cards(html)
     leaked = {card.id for card in hidden} & ids
     assert not leaked, f"the page for seat {seat} names hidden cards {sorted(leaked)}"
-    visible_codes = {card.code for card in state.deck.cards if card.id in ids and card not in hidden}
+    visible_codes = {card.code for card in state.deck.cards if card not in hidden}
     leaked_codes = ({card.code for card in hidden} & codes) - visible_codes
     assert not leaked_codes, f"the page for seat {seat} shows the codes of hidden cards {sorted(leaked_codes)}"
 
@@ -187,6 +192,12 @@ def test_p4_1_the_draw_moves_are_buttons_and_the_piles_themselves(player, solo):
     assert ("move", "draw|source=closed", "Draw from the closed deck") in view.buttons
     assert ("move", "draw|source=open", "Take 6S from the open pile") in view.buttons
     assert ("action", "drop", "Drop (20 points)") in view.buttons  # P4.3
+    # dropping is a row of its own, apart from the draws, and asks first
+    rows = re.findall(r'<div class="actions turn-actions[^"]*" role="group" aria-label="([^"]*)">(.*?)</div>',
+                      view.html, re.S)
+    assert [label for label, _row in rows] == ["Your turn", "Leave the deal"]
+    assert "Drop" not in rows[0][1] and "Drop (20 points)" in rows[1][1]
+    assert 'data-confirm="Drop out of this deal? It costs you 20 points."' in rows[1][1]
     # the closed deck and the open pile are submit buttons of the hand's form
     assert re.search(r'<button type="submit" class="pile pile-button" form="act-form" name="move" '
                      r'value="draw\|source=closed"', view.html)
@@ -243,7 +254,9 @@ def test_p3_arranging_changes_the_groups_and_their_server_labels(player, solo):
     assert shown.ungrouped == ["8H"]
     assert "Finish card" in page.html  # the one card left out is the finish card to be
     assert "Your groups make a valid declaration with 8H as the finish card." in page.html
-    assert page.has_button("Declare (the selected card is the finish card)")
+    # P5.1: the one card left out is the finish card: the declaration needs no card selected
+    assert ("move", "declare|finish=8H", "Declare with 8H as the finish card") in page.buttons
+    assert not page.has_button("Declare (the selected card is the finish card)")
 
 
 def test_p3_group_by_suit_and_taking_cards_out(player, solo):
@@ -326,6 +339,46 @@ def test_p5_1_p5_2_declaring_with_the_finish_card_wins_the_deal_and_shows_every_
     assert 'name="cards"' not in page.html  # no hand form after the game
 
 
+def test_p4_3_a_drop_asks_first_and_changes_nothing_until_answered(app, player, solo):
+    before = database_dump(app)
+    asked = ok(act(player, solo, action="drop", confirmed=False))  # as a script that did not ask
+    assert "Drop out of this deal? It costs you 20 points." in asked.html
+    assert asked.has_button("Yes, drop (20 points)") and "No, go back" in asked.html
+    assert database_dump(app) == before
+    # without JavaScript: the post is answered with the table's confirmation step, then yes
+    response = act(player, solo, htmx=False, action="drop", confirmed=False)
+    assert response.status_code == 303 and "confirm=drop" in response.headers["Location"]
+    step = player.page(response.headers["Location"])
+    assert database_dump(app) == before
+    (form,) = [form for form in step.posting_to(f"/games/{solo}/act") if "confirmed" in form["inputs"]]
+    assert form["inputs"]["confirmed"] == ["1"] and form["inputs"]["action"] == ["drop"]
+    response = player.post(f"/games/{solo}/act", {key: values[0] for key, values in form["inputs"].items()})
+    assert response.status_code == 303
+    assert "AI</strong> wins deal 1 (last player in the deal)" in text(player.get(f"/games/{solo}"))
+
+
+def test_p5_1_p5_3_declare_asks_first_and_warns_when_the_declaration_is_not_valid_yet(app, player, solo):
+    groups = [["AH", "2H", "3H", "4H"], ["QD", "KD", "AD"], ["5C", "6C", "9H"], ["7C", "7D", "8H"]]
+    page = draw_and_arrange(player, solo, groups)
+    (declare,) = [button for button in page.buttons if (button[1] or "").startswith("declare")]
+    assert declare == ("move", "declare|finish=7S", "Declare with 7S as the finish card")
+    assert re.search(r'value="declare\|finish=7S" data-confirm="Not a valid declaration yet: group 4 \(7C 7D 8H\) '
+                     r'is not a valid group[^"]*\. Declaring now costs you 80 points\. Declare anyway\?" '
+                     r'data-confirm-yes="Yes, declare anyway"', page.html)
+    before = database_dump(app)
+    asked = ok(act(player, solo, move="declare|finish=7S", confirmed=False))
+    assert "Declare anyway?" in asked.html and asked.has_button("Yes, declare anyway")
+    assert database_dump(app) == before
+
+
+def test_p5_1_a_ready_declaration_takes_the_card_left_out_whatever_is_selected(player, solo):
+    draw_and_arrange(player, solo)
+    page = player.table(solo)
+    assert 'data-confirm="Declare with 8H as the finish card? Your groups make a valid declaration."' in page.html
+    page = ok(act(player, solo, move="declare|finish=8H", cards=["AH"]))  # a card left ticked: not the finish
+    assert "Ann wins with a net total of 80!" in page.html
+
+
 def test_p5_1_declare_needs_every_other_card_in_a_group(app, player, solo):
     page = draw_and_arrange(player, solo)
     before = database_dump(app)
@@ -343,7 +396,7 @@ def test_p5_3_a_wrong_declaration_costs_80_and_says_why(app, player, solo):
     labels = [label for label, _cards in Arrangement(page.html).labelled()]
     assert labels == ["pure sequence", "pure sequence", "impure sequence", "not a valid group"]
     assert "Not a valid declaration yet: group 4 (7C 7D 8H) is not a valid group" in page.html
-    page = ok(act(player, solo, action="declare", cards=["7S"]))  # the game offers it; it is wrong
+    page = ok(act(player, solo, move="declare|finish=7S"))  # the game offers it; it is wrong
     assert "AI wins with a net total of 80!" in page.html
     assert "Your declaration was wrong: group 4 (7C 7D 8H) is not a valid group" in page.html
     assert re.search(r"wrong declaration</span>\s*<span class=\"deal-points\">80 points", page.html)
@@ -427,12 +480,11 @@ def test_an_own_device_player_arranges_while_another_plays(app, make_player, pla
 def test_p6_2_the_statistics_after_a_game_are_on_the_scores_page(player, solo):
     draw_and_arrange(player, solo)
     ok(act(player, solo, action="declare", cards=["8H"]))
-    html = text(player.get("/scores"))
+    html = text(player.get("/scores/points"))
     section = html.split('id="stats-points"')[1].split("</table>")[0]
     for label in ("Deals played", "Deals won", "Net points", "Best deal"):
         assert label in section
-    rows = re.findall(r'<tr><th scope="row">([^<]+)</th>((?:<td>[^<]*</td>)+)</tr>', section)
-    figures = {name: re.findall(r"<td>([^<]*)</td>", cells) for name, cells in rows}
+    figures = {name: list(cells) for name, *cells in table_rows(section)}
     assert figures == {"AI": ["1", "0", "-80", "-80"], "Ann": ["1", "1", "80", "80"]}
 
 

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from support.games import admin_login, page, score_rows, seed_scores, text, upload
-from support.web import database_dump
+from support.web import database_dump, table_rows
 
 HEADER = '"name","games won","games lost","best score"\n'
 IMPORT = "/admin/scores/import"
@@ -38,7 +38,7 @@ def test_the_scores_page_says_when_there_are_no_scores(player):
 def test_r7_4_the_scores_page_lists_every_row_sorted_with_an_empty_best_until_a_win(app, player):
     seed_scores(app, [("bob", 0, 2, None), ("Alice", 3, 1, 42), ("AI", 1, 4, 17)])
     html = text(player.get("/scores"))
-    rows = re.findall(r'<tr><th scope="row">(.*?)</th><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>', html)
+    rows = table_rows(html)
     assert rows == [("AI", "1", "4", "17"), ("Alice", "3", "1", "42"), ("bob", "0", "2", "")]
 
 

@@ -68,7 +68,7 @@ def play_to_the_end(player, watcher, slug) -> int:
         for name, html in watcher.watch_views(slug).items():
             assert_names_none(html, hidden_codes(state, None), f"the spectator's {name}")
         action = "draw" if page.has_button("Draw a card") and state.worth(0) <= 10 else "pass"
-        response = player.act(slug, action)
+        response = player.act(slug, action, confirmed=True)
         assert response.status_code == 200, Page(response.get_data(as_text=True)).alerts
     raise AssertionError("the game did not end")
 
@@ -153,7 +153,7 @@ def test_a_hot_seat_table_hands_the_device_over_and_shows_each_hand_to_its_seat(
     slug = set_up(player, ["Ann", "Bob"])
     assert player.table(slug).has_button("I am Ann: show my hand")
     assert player.table_past_handover(slug).seat == 0
-    assert player.act(slug, "pass").status_code == 200
+    assert player.act(slug, "pass", confirmed=True).status_code == 200
     page = player.table(slug)
     assert page.has_button("I am Bob: show my hand") and page.hand == []
     state, _version = player.state(slug)
@@ -215,7 +215,7 @@ def test_the_statistics_of_finished_games_are_on_the_scores_page(player, watcher
             expected.append("" if total is None else str(total))
         assert shown[name] == expected, name
     assert shown["Ann"][0] == "2"  # games played
-    html = player.get("/scores").get_data(as_text=True)
+    html = player.get(f"/scores/{KEY}").get_data(as_text=True)
     assert all(stat.label in html for stat in sample_game.statistics)
 
 
@@ -285,7 +285,7 @@ def test_nothing_outside_the_sample_names_it_but_the_one_registry_line():
 
 def test_the_sample_brings_its_own_templates():
     assert sorted(path.name for path in (SAMPLE_FOLDER / SAMPLE.templates_folder).iterdir()) == [
-        "_board.html", "_results.html"]
+        "_board.html", "_how_to_play.html", "_results.html"]
 
 
 def test_registering_puts_it_last_and_unregistering_takes_it_off(sample_game):

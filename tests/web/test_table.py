@@ -11,10 +11,10 @@ from support.games import (
     QUICK_OUT_FACE_UP, QUICK_OUT_SEAT_1, QUICK_OUT_STOCK_TOP, game_count, go_out_quick,
     is_fragment, next_round, page, play_game, play_round, play_turn_like_ai, score_rows, stored, text,
 )
-from support.web import Page
+from support.web import Page, table_rows
 
 HAND_FORM_BUTTONS_D = [("action", "draw_stock", "1. Draw from stock pile"),
-                       ("action", "draw_discard", "2. Draw from discard pile")]
+                       ("action", "draw_discard", f"2. Take {QUICK_OUT_FACE_UP} from the discard pile")]
 HAND_FORM_BUTTONS_E = [("action", "lay_down", "1. Play down cards"), ("action", "discard", "2. Discard")]
 
 
@@ -368,25 +368,36 @@ def test_htmx_requests_get_the_table_fragment_only(player, solo):
     assert response.status_code == 200 and is_fragment(text(response))
 
 
+def refused(player, slug: str, response, status: int, htmx: bool):
+    """A refusal as the browser shows it: the fragment at ``status`` for htmx; for a plain form a
+    redirect (303) back to the table, which then shows the message once (a reload of the table
+    does not, and nothing was posted twice)."""
+    if htmx:
+        assert response.status_code == status
+        return response
+    shown = player.followed(response, to=f"/games/{slug}")
+    assert shown.status_code == 200
+    assert page(player.get(f"/games/{slug}")).alerts == []  # the message was for that one page
+    return shown
+
+
 @pytest.mark.parametrize("htmx", [True, False])
-def test_refusals_come_with_an_alert_as_a_fragment_for_htmx_or_the_page_for_a_plain_form(player, solo, htmx):
+def test_refusals_come_with_an_alert_as_a_fragment_for_htmx_or_the_table_again_for_a_plain_form(player, solo, htmx):
     assert player.act(solo, "draw_stock").status_code == 200
-    response = player.act(solo, "lay_down", ["2C", "7D", "9P"], htmx=htmx)
-    assert response.status_code == 422
+    response = refused(player, solo, player.act(solo, "lay_down", ["2C", "7D", "9P"], htmx=htmx), 422, htmx)
     html = text(response)
     assert is_fragment(html) == htmx
     assert len(Page(html).alerts) == 1
     assert 'role="alert"' in html
+    assert sorted(page(response).inputs.get("cards", [])) != [] and Page(html).my_turn  # the table, its status
 
 
 @pytest.mark.parametrize("htmx", [True, False])
 def test_conflicts_and_forbidden_seats_come_with_an_alert_too(player, solo, htmx):
     version = player.table(solo).version
-    response = player.act(solo, "draw_stock", version=version - 1, seat=0, htmx=htmx)
-    assert response.status_code == 409
+    response = refused(player, solo, player.act(solo, "draw_stock", version=version - 1, seat=0, htmx=htmx), 409, htmx)
     assert is_fragment(text(response)) == htmx and len(page(response).alerts) == 1
-    response = player.act(solo, "draw_stock", version=version, seat=1, htmx=htmx)
-    assert response.status_code == 403
+    response = refused(player, solo, player.act(solo, "draw_stock", version=version, seat=1, htmx=htmx), 403, htmx)
     assert is_fragment(text(response)) == htmx and len(page(response).alerts) == 1
 
 
@@ -424,7 +435,9 @@ def test_the_ai_plays_right_after_the_previous_turn_and_the_log_shows_it(player,
     view = page(response)
     for line in ai_lines:
         assert line in view.html
-    assert hand_form(view.html, solo)["buttons"] == HAND_FORM_BUTTONS_D
+    game, _version = player.state(solo)  # the discard pile's top is the computer's discard, named
+    assert hand_form(view.html, solo)["buttons"] == [
+        HAND_FORM_BUTTONS_D[0], ("action", "draw_discard", f"2. Take {game.discard[-1].code} from the discard pile")]
 
 
 # -- hot-seat privacy ------------------------------------------------------------------------------------------------
@@ -485,8 +498,8 @@ def test_hot_seat_reveal_with_a_stale_version_or_from_another_browser_is_refused
     assert page(response).hand == []
     stranger = make_player()
     before = stored(player, hot_seat)
-    response = stranger.post(f"/games/{hot_seat}/reveal", {"version": str(version)})
-    assert response.status_code == 403
+    response = stranger.followed(stranger.post(f"/games/{hot_seat}/reveal", {"version": str(version)}),
+                                 to=f"/games/{hot_seat}")  # (a plain form: back to the table, refused)
     assert page(response).alerts == ["This browser does not hold that seat."]
     assert page(response).hand == [] and not set(QUICK_OUT_SEAT_1) & set(page(response).cards)
     assert stored(player, hot_seat) == before
@@ -572,20 +585,17 @@ def test_r4_3_the_next_round_is_dealt_and_starts_with_seat_2(player, solo):
 
 def test_the_next_round_is_refused_while_a_round_is_played_or_from_a_stranger(make_player, player, solo):
     before = stored(player, solo)
-    response = next_round(player, solo)
-    assert response.status_code == 422
+    response = player.followed(next_round(player, solo), to=f"/games/{solo}")
     assert page(response).alerts == ["The round is still being played."]
     assert stored(player, solo) == before
     go_out_quick(player, solo)
     stranger = make_player()
     version = player.table(solo).version
     round_over = stored(player, solo)
-    response = stranger.post(f"/games/{solo}/act", {"action": "next_round", "version": str(version)})
-    assert response.status_code == 403
+    response = stranger.followed(stranger.post(f"/games/{solo}/act", {"action": "next_round", "version": str(version)}))
     assert page(response).alerts == ["Only the players at this table can do that."]
     assert stored(player, solo) == round_over
-    response = player.post(f"/games/{solo}/act", {"action": "next_round", "version": str(version - 1)})
-    assert response.status_code == 409
+    response = player.followed(player.post(f"/games/{solo}/act", {"action": "next_round", "version": str(version - 1)}))
     assert player.state(solo)[0].round_number == 1
     assert before[1] < version
 
@@ -639,12 +649,36 @@ def test_r7_a_whole_stacked_game_to_the_final_results_updates_the_scores_at_once
     assert view.has_button("Rematch with the same players")
     assert 'href="/scores"' in view.html and 'href="/"' in view.html  # R9.3: Menu A returns
     scores = text(player.get("/scores"))
-    assert '<tr><th scope="row">Doris</th><td>1</td><td>0</td><td>0</td></tr>' in scores
-    assert '<tr><th scope="row">AI</th><td>0</td><td>1</td><td></td></tr>' in scores
+    assert ("Doris", "1", "0", "0") in table_rows(scores)
+    assert ("AI", "0", "1", "") in table_rows(scores)
     # A finished game takes no more actions.
     response = player.act(solo, "draw_stock", version=player.state(solo)[1], seat=0)
     assert response.status_code == 409
-    assert page(response).alerts == ["This game is over."]
+    assert page(response).alerts == ["This game is over, so nothing was done."]
+    # ...and a form of an older view of it says the game is over too, not that the table changed
+    response = player.act(solo, "draw_stock", version=player.state(solo)[1] - 3, seat=0)
+    assert response.status_code == 409
+    assert page(response).alerts == ["This game is over, so nothing was done."]
+
+
+def test_r7_3_the_game_over_panel_leads_with_the_standings_and_shows_every_hand(player, solo, make_player):
+    play_game(player, solo)
+    game, _version = player.state(solo)
+    for html in (player.table(solo).html, text(make_player().get(f"/games/{solo}/watch"))):
+        results = html.split('class="results panel"', 1)[1].split("</section>", 1)[0]
+        standings = results.split('class="standings"', 1)[1].split("</table>", 1)[0]
+        # before the hands: each round's points and the totals, the winner (the lowest total) first
+        assert results.index('class="standings"') < results.index('class="hands-left"')
+        rows = [tuple(re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row))
+                for row in re.findall(r"<tr[^>]*>(.*?)</tr>", standings, re.S)]
+        assert rows[0] == ("Player", "R1", "R2", "R3", "Total")
+        assert [row[0] for row in rows[1:]] == ["Doris", "AI"] and rows[1][-1] == "0" and rows[2][-1] == "214"
+        assert [sum(int(points) for points in row[1:4]) for row in rows[1:]] == [0, 214]
+        assert '<tr class="winner"><th scope="row">Doris</th>' in standings
+        # every hand left is shown once the game is over, to players and spectators alike
+        for player_state in game.players:
+            for card in player_state.hand.cards:
+                assert f'data-card="{card.code}"' in results.split('class="hands-left"', 1)[1]
 
 
 def tie_deck(decks_folder) -> str:
@@ -706,11 +740,11 @@ def test_a_rematch_is_refused_before_the_end_or_from_a_stranger(make_player, pla
     play_game(player, solo)
     stranger = make_player()
     before = stored(player, solo)
-    response = stranger.post(f"/games/{solo}/rematch")
-    assert response.status_code == 403
+    response = stranger.followed(stranger.post(f"/games/{solo}/rematch"), to=f"/games/{solo}")
     assert page(response).alerts == ["Only the players at this table can start a rematch."]
     assert stored(player, solo) == before  # no link to a rematch either
-    assert stranger.post(f"/games/{solo}/follow").status_code == 404  # no rematch yet
+    followed = stranger.followed(stranger.post(f"/games/{solo}/follow"), to=f"/games/{solo}")
+    assert page(followed).alerts == ["There is no rematch of this game."]  # no rematch yet
     assert game_count(player.app) == 1
 
 

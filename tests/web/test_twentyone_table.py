@@ -103,7 +103,7 @@ def test_t7_1_the_setup_form_offers_1_to_5_seats_the_rounds_option_and_the_deck_
     assert re.findall(r'<option value="(\d)"', html) == ["1", "2", "3", "4", "5"]
     assert page.value("rounds") == "5" and 'min="0" max="50"' in html
     decks = page.inputs["deck"]
-    assert decks[0] == "" and "shuffled" in html
+    assert decks[0] == "" and "Shuffled" in html
     assert {"two_players.deck", "natural_after_hit.deck", "dealer_busts.deck"} <= set(decks)
     assert not [name for name in decks if name.endswith(".txt")]  # the terminal's files stay there
 
@@ -259,8 +259,8 @@ def test_hit_between_rounds_is_refused_with_the_next_deal_named(app, player):
     press(player, slug, "hit")  # 21: round 1 is over
     page = player.table(slug)
     before = database_dump(app)
-    response = player.post(f"/games/{slug}/act", {"action": "hit", "version": str(page.version), "seat": "0"})
-    assert response.status_code == 422
+    response = player.followed(player.post(f"/games/{slug}/act", {"action": "hit", "version": str(page.version),
+                                                                  "seat": "0"}), to=f"/games/{slug}")
     assert Page(response.get_data(as_text=True)).alerts == ["Round 1 is over: deal round 2 first."]
     assert database_dump(app) == before
 
@@ -308,25 +308,27 @@ def test_a_spectator_sees_the_face_up_cards_but_no_buttons_and_cannot_act(app, p
     page = spectator.page(f"/games/{slug}/watch")
     assert {"TS", "8H", "5C", "4D", "6C"} <= set(page.cards)  # face-up cards are public (T7.2)
     assert not page.has_button("Hit") and not page.has_button("Stay") and page.seat is None
-    assert "watching" in page.html
+    # every hand is shown (T7.2): the note does not say that none is
+    assert "You are watching." in page.html and "no hands are shown" not in page.html
     before = database_dump(app)
-    response = spectator.post(f"/games/{slug}/act", {"action": "hit", "version": str(page.version), "seat": "0"})
+    response = spectator.post(f"/games/{slug}/act", {"action": "hit", "version": str(page.version), "seat": "0"},
+                              htmx=True)
     assert response.status_code == 403 and database_dump(app) == before
 
 
-def test_hot_seat_two_players_on_one_device_hand_over_between_turns(player):
+def test_hot_seat_two_players_on_one_device_need_no_hand_over_when_every_hand_is_face_up(player):
+    """Every 21 hand is public (T7.2): the zones hide nothing a seat alone sees, so a shared
+    device goes from one player's turn to the next without a hand-over screen."""
     slug = set_up(player, ["Ann", "Bob"], deck=TWO)
+    state, _version = player.state(slug)
+    assert state.seats_with_private_cards() == set()
     page = player.table(slug)
-    assert page.has_button("I am Ann: show my hand") and not page.has_button("Hit")
-    assert {"TS", "8H", "5C", "4D"} <= set(page.cards)  # every hand is face up: the board stays
-    assert player.reveal(slug).status_code == 200
-    page = player.table(slug)
-    assert page.has_button("Hit") and page.seat == 0
+    assert not page.has_button("I am Ann: show my hand") and page.has_button("Hit") and page.seat == 0
+    assert {"TS", "8H", "5C", "4D"} <= set(page.cards)
     player.act(slug, "stay")
     page = player.table(slug)
-    assert page.has_button("I am Bob: show my hand") and not page.has_button("Hit")
-    player.reveal(slug)
-    assert player.table(slug).seat == 1
+    assert not page.has_button("I am Bob: show my hand") and page.has_button("Hit") and page.seat == 1
+    assert "Your turn, Bob" in page.html
 
 
 def test_a_reload_shows_the_same_table(player):
@@ -408,7 +410,10 @@ def test_t2_2_an_invalid_upload_gets_the_precise_message_and_nothing_is_stored(a
     response = upload(player, "/admin/decks", "deck", "mine.deck", "\n".join(change(deck_lines())), game="twentyone")
     assert response.status_code == 400
     alerts = Page(response.get_data(as_text=True)).alerts
-    assert alerts and alerts[0].startswith("The deck was not stored: ") and message in alerts[0], alerts
+    # The message names the file and the game, and the form keeps that game for the next try.
+    assert alerts and alerts[0].startswith("The deck mine.deck for 21 against the dealer was not stored: ") \
+        and message in alerts[0], alerts
+    assert '<option value="twentyone" selected>' in response.get_data(as_text=True)
     assert sorted(path.name for path in (decks_folder / "twentyone").iterdir()) == before
     assert database_dump(app) == state_before
 
@@ -417,11 +422,11 @@ def test_a_valid_upload_is_stored_in_the_game_s_folder_and_offered_at_set_up(pla
     admin_login(player)
     text = "\n".join(reversed(deck_lines()))
     response = upload(player, "/admin/decks", "deck", "reversed.deck", text, game="twentyone")
-    assert response.status_code == 200 and "reversed.deck was checked and stored." in response.get_data(as_text=True)
+    assert response.status_code == 200 and "reversed.deck was checked and stored for 21 against the dealer." in response.get_data(as_text=True)
     assert (decks_folder / "twentyone" / "reversed.deck").read_text() == text
     front = list(reversed(deck_lines()))
     preview = [article for article in response.get_data(as_text=True).split('<article class="deck-preview">')
-               if "<code>reversed.deck</code>" in article][0].split("</article>")[0]
+               if '<code class="deck-file">reversed.deck</code>' in article][0].split("</article>")[0]
     rows = re.findall(r'<span class="deck-seat">(\w+)</span>((?:<span class="card[^>]*>\w+</span>)+)', preview)
     assert [(what, re.findall(r'data-card="(\w+)"', cards)) for what, cards in rows] == [
         ("Player", [front[0], front[2]]), ("Dealer", [front[1], front[3]]), ("Then", front[4:10])]  # T3.1

@@ -20,7 +20,7 @@ from .state import MAX_SEATS, MIN_SEATS, MasonState, deal_layout
 class MasonDefinition(GameDefinition):
     key = "mason"
     name = "Mason Rummy"
-    summary = "65 cards in five suits, 2-3 players, 3 rounds, lowest total wins"
+    summary = "65 cards in five suits, 3 rounds: runs and melds, the lowest total wins."
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     deck = DECK

@@ -176,8 +176,9 @@ class MasonState(GameState):
             moves = []
             if self.can_draw(STOCK):
                 moves.append(Move("draw_stock", MENU_D[0], menu="Menu D", number=1))
-            if self.can_draw(DISCARD_PILE):
-                moves.append(Move("draw_discard", MENU_D[1], menu="Menu D", number=2))
+            if self.can_draw(DISCARD_PILE):  # R5.1: its top card, which everyone sees, named
+                moves.append(Move("draw_discard", f"Take {self.discard[-1].code} from the discard pile", menu="Menu D",
+                                  number=2))
             return moves
         hand = len(self.players[seat].hand.cards)
         return [Move("lay_down", MENU_E[0], pick=(1, hand), menu="Menu E", number=1),
@@ -214,7 +215,7 @@ class MasonState(GameState):
             if not shown:
                 zones.append(Zone(f"{name}'s hand", [card for card in cards if card.code not in seen],
                                   frozenset({seat})))
-        return zones
+        return self.public_once_over(zones)
 
     def _named_in_log(self) -> set[str]:
         """Every card code the game's log names, beside its lines or in their words."""

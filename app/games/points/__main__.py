@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 from typing import IO
 from collections.abc import Sequence
@@ -26,7 +27,7 @@ from app.core.cards import Card
 from app.core.decks import DeckError
 from app.core.menus import NotAChoice, parse_selection
 from app.core.names import NameRefused, check_player_name, is_computer_name
-from app.core.protocol import IllegalAction, Outcome
+from app.core.protocol import Event, IllegalAction, Outcome
 from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
 
 from .actions import CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, NextDeal
@@ -47,6 +48,16 @@ def cards_text(ids: Sequence[str], state: PointsState) -> str:
     return " ".join(card_text(state.deck.parse(card_id), state.wild_rank) for card_id in ids)
 
 
+def event_text(event: Event, state: PointsState) -> str:
+    """A log line as the terminal writes it: the cards it names starred when they are jokers."""
+    text = str(event["text"])
+    for card_id in event["cards"]:
+        card = state.deck.parse(card_id)
+        text = re.sub(rf"(?<![A-Za-z0-9*]){re.escape(card.code)}(?![A-Za-z0-9*])", card_text(card, state.wild_rank),
+                      text, count=1)
+    return text if text.endswith(".") else text + "."
+
+
 class TerminalGame:
     def __init__(self, state: PointsState, console: Console):
         self.state = state
@@ -60,9 +71,7 @@ class TerminalGame:
 
     def show_outcome(self, outcome: Outcome) -> None:
         for event in outcome.events:
-            cards = f" {cards_text(event['cards'], self.state)}" if event["cards"] else ""
-            text = event["text"]
-            self.say(f"{text}{cards}{'' if text.endswith('.') else '.'}")
+            self.say(event_text(event, self.state))
         if outcome.round_over:
             self.show_summary()
 
@@ -177,8 +186,7 @@ class TerminalGame:
         self.say(f"Points Rummy: {', '.join(state.label(seat) for seat in range(len(names)))}; "
                  f"{state.deals} deal{'s' if state.deals > 1 else ''}.")
         for event in state.log:
-            cards = f" {cards_text(event['cards'], state)}" if event["cards"] else ""
-            self.say(f"{event['text']}{cards}{'' if event['text'].endswith('.') else '.'}")
+            self.say(event_text(event, state))
         while not state.is_over():
             autoplay(state, lambda seat: bot if is_computer_name(names[seat]) else None, on_outcome=self.show_outcome)
             if state.is_over():

@@ -9,6 +9,9 @@ plain data an action is ``{"action": name, ...fields}`` with its cards under ``"
     declare   {"action": "declare", "cards": [finish id],                  P5.1
                "groups": "id id id|id id id|..."  (optional: else the seat's own
                arrangement; a list of lists of ids is read too)}
+              or {"action": "declare", "finish": id}: the card the seat's arrangement leaves
+              out, which the move names (it wins over selected "cards"); with neither, that
+              card too
     group     {"action": "group", "cards": [id, ...]}      the cards form a new group
     move      {"action": "move", "cards": [id, ...], "group": "2"}   into group 2
     ungroup   {"action": "ungroup", "cards": [id, ...]}    the cards leave their groups
@@ -149,7 +152,8 @@ def action_from_dict(data: Any) -> Action:
     if name == "drop":
         return Drop()
     if name == "declare":
-        finish = _card_ids(data.get("cards"))
+        named = data.get("finish")
+        finish = _card_ids([named] if named else data.get("cards"))
         groups = data.get("groups")
         if isinstance(groups, str):  # as a form posts it: "AH 2H 3H|QD KD AD|..."
             groups = [group.split() for group in groups.split("|")] if groups.strip() else None

@@ -11,15 +11,17 @@ open pile. Each seat keeps its own *arrangement*: groups of its cards (private t
 which the server labels (P3) and a declaration uses (P5.1). Cards outside every group are
 *ungrouped*.
 
-Privacy (P6.3): the log's texts never name a card; an event lists the cards everyone saw
-(a discard, a card taken from the open pile, the indicator) in ``cards``, and a view shows those
-only for the deal in progress. Everything the log of this deal shows is public; the other
-hands and the closed deck are not, until the deal ends and every hand is shown.
+Privacy (P6.3): the log names only the cards everyone saw (the indicator, the open pile's
+first card, a discard, a card taken from the open pile, the finish card), in its text and in the
+event's ``cards``. Everything the log of this deal shows is public; the other hands and the closed
+deck are not, until the deal ends and every hand is shown. An earlier deal's line may name a card
+that is hidden again in this deal: ``shown_log`` shows it as ``??`` to whoever may not see it.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -172,15 +174,47 @@ class PointsState(GameState):
                     moves.append(Move("draw", f"Take {self.open_pile[-1].code} from the open pile",
                                       params=(("source", OPEN),), menu="Draw"))
                 points = FIRST_DROP if not self.has_drawn[seat] else MIDDLE_DROP
-                moves.append(Move("drop", f"Drop ({points} points)", menu="Draw"))
+                # P4.3: dropping costs points, so it asks first, and it is a menu of its own (not
+                # one tap away from a draw).
+                moves.append(Move("drop", f"Drop ({points} points)", menu="Leave the deal", primary=False,
+                                  confirm=f"Drop out of this deal? It costs you {points} points.",
+                                  confirm_label=f"Yes, drop ({points} points)"))
             else:
                 moves.append(Move("discard", "Discard", pick=(1, 1), menu="Play"))
-                # P5.1: a seat may declare whenever it holds 14 cards; the move leads when its own
-                # arrangement leaves exactly the finish card out.
-                moves.append(Move("declare", "Declare (the selected card is the finish card)", pick=(1, 1),
-                                  menu="Play", primary=self.ready_to_declare(seat)))
+                moves.append(self.declare_move(seat))
         moves.extend(self.arranging_moves(seat))
         return moves
+
+    def declare_move(self, seat: int) -> Move:
+        """P5.1: a seat may declare whenever it holds 14 cards. When its own arrangement leaves
+        exactly one card out, that card is the finish card (no selection needed) and the move
+        leads; it asks first, saying whether the groups make a valid declaration (a wrong one
+        costs 80 points, P5.3)."""
+        finish = self.finish_card(seat)
+        if finish is None:
+            return Move("declare", "Declare (the selected card is the finish card)", pick=(1, 1), menu="Play",
+                        primary=False,
+                        confirm=f"Declare with the selected card as the finish card? If your groups do not make "
+                                f"a valid declaration, it costs you {WRONG_DECLARATION} points.",
+                        confirm_label="Yes, declare")
+        judgement = judge_declaration(self.arrangements[seat], self.wild_rank)
+        if judgement.valid:
+            question = f"Declare with {finish.code} as the finish card? Your groups make a valid declaration."
+        else:
+            question = (f"Not a valid declaration yet: {judgement.reason}. Declaring now costs you "
+                        f"{WRONG_DECLARATION} points. Declare anyway?")
+        return Move("declare", f"Declare with {finish.code} as the finish card", params=(("finish", finish.id),),
+                    menu="Play", primary=judgement.valid,
+                    confirm=question, confirm_label="Yes, declare" if judgement.valid else "Yes, declare anyway")
+
+    def finish_card(self, seat: int) -> Card | None:
+        """The one card of the seat's 14 its arrangement leaves outside groups, when there is
+        exactly one: the finish card to be (P5.1)."""
+        hand = self.hands[seat]
+        if len(hand) != HAND_SIZE + 1 or not self.ready_to_declare(seat):
+            return None
+        grouped = {card for group in self.arrangements[seat] for card in group}
+        return next(card for card in hand if card not in grouped)
 
     def ready_to_declare(self, seat: int) -> bool:
         """The seat's arrangement leaves one card of its 14 outside groups, the finish card to be
@@ -278,9 +312,9 @@ class PointsState(GameState):
         wild = self.wild_rank
         what = "is a printed joker: the aces" if self.indicator.is_joker else f"makes the {plural_rank(wild)}"
         self._event(outcome, None, f"Deal {self.deal_number} of {self.deals}: {self.label(first)} plays first. "
-                                   f"The wild joker indicator {what} jokers this deal, besides the printed "
-                                   f"jokers.", [self.indicator])
-        self._event(outcome, None, "The open pile starts with", [self.first_open])
+                                   f"The wild joker indicator {self.indicator.code} {what} jokers this deal, "
+                                   f"besides the printed jokers.", [self.indicator])
+        self._event(outcome, None, f"The open pile starts with {self.first_open.code}.", [self.first_open])
         return outcome
 
     # -- a turn (P4) ---------------------------------------------------------------------------------
@@ -300,7 +334,7 @@ class PointsState(GameState):
             self.open_pile.pop()
             self.taken_open = top
             card = top
-            self._event(outcome, seat, f"{name} takes the open pile's top card", [top])
+            self._event(outcome, seat, f"{name} takes {top.code} from the open pile.", [top])
         else:
             if not self.closed:
                 if len(self.open_pile) < 2:
@@ -309,7 +343,7 @@ class PointsState(GameState):
                 self._rebuild_closed(outcome)
             card = self.closed.pop(0)
             self.taken_open = None
-            self._event(outcome, seat, f"{name} draws from the closed deck", [])
+            self._event(outcome, seat, f"{name} draws from the closed deck.", [])
         self.hands[seat].append(card)
         self.hands[seat].sort(key=SORT_KEY)
         self.has_drawn[seat] = True
@@ -336,7 +370,7 @@ class PointsState(GameState):
         outcome = Outcome(action, seat)
         self._remove_from_hand(seat, card)
         self.open_pile.append(card)
-        self._event(outcome, seat, f"{self.label(seat)} discards", [card])
+        self._event(outcome, seat, f"{self.label(seat)} discards {card.code}.", [card])
         self._pass_turn(seat)
         return outcome
 
@@ -348,7 +382,7 @@ class PointsState(GameState):
         self.status[seat] = DROPPED
         self.penalty[seat] = points
         self._event(outcome, seat, f"{self.label(seat)} drops ({'middle' if self.has_drawn[seat] else 'first'} "
-                                   f"drop, {points} points) and leaves the deal", [])
+                                   f"drop, {points} points) and leaves the deal.", [])
         self._after_leaving(seat, outcome)
         return outcome
 
@@ -374,7 +408,9 @@ class PointsState(GameState):
     def _declare(self, seat: int, action: Declare) -> Outcome:
         if self.phase != DISCARD:
             raise WrongPhase("Draw a card first: a player declares after drawing, with 14 cards.")
-        finish = self._one_card(seat, action.finish, "for the finish slot")
+        finish = self.finish_card(seat) if not action.finish and action.groups is None else None
+        if finish is None:
+            finish = self._one_card(seat, action.finish, "for the finish slot")
         hand = self.hands[seat]
         if action.groups is not None:
             groups = [self._cards_of(seat, group) for group in action.groups]
@@ -410,14 +446,15 @@ class PointsState(GameState):
             self.finish = finish
             self.declared = [list(group) for group in groups]
             self.arrangements[seat] = [list(group) for group in groups]
-            self._event(outcome, seat, f"{name} declares: a valid declaration", [])
+            self._event(outcome, seat, f"{name} declares with {finish.code} as the finish card: a valid declaration.",
+                        [finish])
             self._end_deal(seat, "declared", outcome)
         else:  # P5.3
             self.status[seat] = WRONG
             self.penalty[seat] = WRONG_DECLARATION
             self.declared_wrong[seat] = [list(group) for group in groups]
             self.notices[seat] = f"Your declaration was wrong: {judgement.reason}."
-            self._event(outcome, seat, f"{name} declares wrongly ({WRONG_DECLARATION} points) and leaves the deal", [])
+            self._event(outcome, seat, f"{name} declares wrongly ({WRONG_DECLARATION} points) and leaves the deal.", [])
             self._after_leaving(seat, outcome)
         return outcome
 
@@ -593,7 +630,7 @@ class PointsState(GameState):
             if playing:
                 zones.append(Zone(f"{self.label(seat)}'s hand", [card for card in hand if card.id not in seen],
                                   frozenset({seat})))
-        return zones
+        return self.public_once_over(zones)
 
     def stage(self) -> str:
         return f"Deal {self.deal_number} of {self.deals}"
@@ -691,14 +728,29 @@ class PointsState(GameState):
         return "Discard a card, or choose a finish card and declare."
 
     def shown_log(self, seat: int | None, lines: Sequence[Event], first: int) -> list[Event]:
-        """The log's lines as everyone reads them now: the cards of earlier deals are no longer
-        shown beside their lines (they are in play again)."""
+        """The log's lines as ``seat`` may read them now (P6.3): the cards of earlier deals are in
+        play again, so they are no longer listed beside their lines, and a code an earlier line
+        names is ``??`` while every copy of that card is hidden from ``seat``."""
+        earlier = any(event["deal"] != self.deal_number for event in lines)
+        hidden = self._codes_hidden_from(seat) if earlier else set()
+
+        def mask(match: re.Match[str]) -> str:
+            return "??" if match.group(0) in hidden else match.group(0)
+
         shown = []
         for event in lines:
+            text = event["text"]
             current = event["deal"] == self.deal_number
-            shown.append({"seat": event["seat"], "text": event["text"],
+            if not current and hidden:
+                text = _CODE_PATTERN.sub(mask, text)
+            shown.append({"seat": event["seat"], "text": text,
                           "cards": list(event["cards"]) if current else [], "deal": event["deal"]})
         return shown
+
+    def _codes_hidden_from(self, seat: int | None) -> set[str]:
+        """The codes that name no card ``seat`` may see (in a two-deck game, neither copy)."""
+        hidden = self.hidden_from(seat)
+        return {card.code for card in hidden if all(copy in hidden for copy in self.deck.copies_of(card.code))}
 
     def _summary(self) -> dict[str, Any] | None:
         if not self.deal_results:
@@ -823,6 +875,9 @@ class PointsState(GameState):
         if state.card_locations() != Counter(deck.cards):
             raise ValueError("the saved cards are not the deck, each card once")
         return state
+
+
+_CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9])")
 
 
 def _plain(value: Any) -> Any:

@@ -18,15 +18,15 @@ from .state import DEFAULT_TARGET, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN
 class RummyDefinition(GameDefinition):
     key = "rummy"
     name = "Classic Rummy"
-    summary = "Melds and lay-offs on anyone's melds, first to the target score wins; 2 to 6 players."
+    summary = "Melds and lay-offs on anyone's melds: the first to the target score wins."
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     deck = DECK
     options = (
         Option("target", "Target score", "int", DEFAULT_TARGET, LOWEST_TARGET, HIGHEST_TARGET,
-               help="The game ends after the hand in which a player reaches it (C5.3)."),
+               help="The game ends after the hand in which a player reaches it."),
         Option("rummy_bonus", "Rummy bonus", "bool", True,
-               help="Going out in one turn, with no earlier meld or lay-off, scores double (C5.2)."),
+               help="Going out in one turn, with no earlier meld or lay-off, scores double."),
     )
     statistics = (  # C5.4
         Stat("games_played", "Games played"),

@@ -265,8 +265,11 @@ class RummyState(GameState):
     def zones(self) -> list[Zone]:
         """C7.1: the other hands and the stock are hidden, but for the cards every player saw face
         up during this hand (taken from the discard pile, or in a stock turned over from the
-        discard pile, C4.1); the melds and the discard pile lie face up."""
+        discard pile, C4.1); the melds and the discard pile lie face up. Once a hand is over, the
+        hands left are shown with the points they count (C5.1; the rule book does not say, the
+        house shows every hand left after a round as Mason and Points Rummy do)."""
         seen = self.seen
+        shown = self.phase is BETWEEN_HANDS or self.phase is OVER
         stock = mask_of(self.stock.cards)
         zones = [Zone("stock", cards_of(stock & ~seen), NOBODY),
                  Zone("stock, seen during this hand", cards_of(stock & seen), EVERYONE),
@@ -274,9 +277,11 @@ class RummyState(GameState):
                  Zone("melds", [card for meld in self.melds for card in cards_of(meld.mask)], EVERYONE)]
         for seat, player in enumerate(self.players):
             hand = player.hand.mask
-            zones.append(Zone(f"{self.label(seat)}'s hand, seen during this hand", cards_of(hand & seen), EVERYONE))
-            zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~seen), frozenset({seat})))
-        return zones
+            known = hand if shown else hand & seen
+            zones.append(Zone(f"{self.label(seat)}'s hand, seen during this hand", cards_of(known), EVERYONE))
+            if not shown:
+                zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~known), frozenset({seat})))
+        return self.public_once_over(zones)
 
     # -- the protocol: changing ------------------------------------------------------------------
 
@@ -340,20 +345,20 @@ class RummyState(GameState):
 
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase is not DRAW:
-            raise WrongPhase("You have drawn already this turn: meld, lay off or discard (C3.2, C3.3).")
+            raise WrongPhase("You have drawn already this turn: meld, lay off or discard.")
         seat = self.turn
         name = self.label(seat)
         if source == STOCK:
             if not self.stock.cards:
                 if self.turned_over or not self.discard.cards:
                     self.record(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
-                                                f"hand {self.hand_number} is void, no score (C4.2).")
+                                                f"hand {self.hand_number} is void, no score.")
                     self._end_hand(None, outcome)
                     return
                 self.stock = self.discard.turn_over()  # C4.1
                 self.turned_over = True
                 self.record(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
-                                            f"cards) is turned over to make a new stock (C4.1).")
+                                            f"cards) is turned over to make a new stock.")
             card = self.stock.take_top()
             self.taken = None
             self.record(outcome, seat, f"{name} drew from the stock pile.")
@@ -373,7 +378,7 @@ class RummyState(GameState):
     def _selection(self, cards: Sequence[Card], what: str) -> int:
         """The mask of ``cards`` after checking the phase and that they are the seat's own."""
         if self.phase is not PLAY:
-            raise WrongPhase(f"Draw a card first (C3.1), then {what}.")
+            raise WrongPhase(f"Draw a card first, then {what}.")
         mask = 0
         hand = self.players[self.turn].hand.mask
         for card in cards:
@@ -397,7 +402,7 @@ class RummyState(GameState):
         if taken is not None and remaining == BIT[taken]:
             raise TakenCardRefused(
                 f"Playing {codes_of(played)} would leave {CODE_OF[taken]}, the card you took from the "
-                f"discard pile this turn, as your only card, and you may not discard it this turn (C3.3).")
+                f"discard pile this turn, as your only card, and you may not discard it this turn.")
 
     def _meld(self, cards: Sequence[Card], outcome: Outcome) -> None:
         mask = self._selection(cards, "meld")
@@ -447,7 +452,7 @@ class RummyState(GameState):
         number = NUMBER[card]
         if number == self.taken:
             raise TakenCardRefused(f"You took {card.code} from the discard pile this turn: you may not "
-                                   f"discard it this turn (C3.3).")
+                                   f"discard it this turn.")
         seat = self.turn
         player = self.players[seat]
         player.hand.mask &= ~mask
@@ -504,7 +509,7 @@ class RummyState(GameState):
             self.phase = OVER
             outcome.game_over = True
             self.record(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
-                                        f"were void: dealt from the same stacked deck (C8.1), the hands would "
+                                        f"were void: dealt from the same stacked deck, the hands would "
                                         f"repeat for ever, so the game ends here with no winner.")
         else:
             self.phase = BETWEEN_HANDS
@@ -611,8 +616,16 @@ class RummyState(GameState):
             "points": list(last["points"]),
             "totals": [player.score for player in self.players],
             "lines": self.hand_lines(len(self.hand_results) - 1),
+            "hands": self.hands_left(last["went_out"]),
             "winner": self.winner,
         }
+
+    def hands_left(self, went_out: int | None) -> list[dict[str, Any]]:
+        """The cards left in each hand but the one that went out, with their points (C5.1): what
+        the hand scored, shown to everyone once it is over."""
+        return [{"seat": seat, "label": self.label(seat), "cards": [card.id for card in cards_of(player.hand.mask)],
+                 "points": player.hand.points()}
+                for seat, player in enumerate(self.players) if seat != went_out]
 
     def hand_lines(self, index: int) -> list[str]:
         """C8.4: ``Hand N:`` and one ``NAME: P points, total T`` line a seat, or ``Hand N: no

@@ -83,7 +83,7 @@ def action_from_dict(data: Any) -> Action:
         named = not (cards is None or isinstance(cards, (list, tuple)) and not cards)  # a form's [] names none
         if named:
             if not isinstance(cards, (list, tuple)) or len(cards) != 1 or not isinstance(cards[0], str):
-                raise BadAction("A move takes one card at a time (S3.1).")
+                raise BadAction("A move takes one card at a time.")
             try:
                 card = DECK.parse(cards[0].strip()).id
             except InvalidCardError as error:

@@ -29,16 +29,18 @@ class SeahavenDefinition(GameDefinition):
     key = "seahaven"
     name = "Seahaven Towers"
     summary = "Solitaire: free four towers of cards, building down by suit, with four cells."
+    score_unit = ("card home", "cards home")
     min_seats = 1
     max_seats = 1
     deck = DECK
     options = (
         Option("classic", "Classic deal (two cards start in the cells)", "bool", False,
-               help="S2.4: the published game's deal; the default is the open deal, every card in the columns."),
+               help="The published game's deal: two cards start in the cells. The default, the open deal, "
+                    "puts every card in the columns."),
         Option("deal", "Deal number (0: a random deal)", "int", 0, low=0, high=MAX_DEAL,
                help="The same number always deals the same cards: race a friend on it."),
         Option("winnable_only", "Deal only winnable games", "bool", False,
-               help="S5.2: the first deal from the chosen (or random) number on that can be won."),
+               help="The first deal from the chosen (or random) number on that can be won."),
     )
     statistics = (
         Stat("played", "Games played"),

@@ -151,41 +151,41 @@ class Layout:
         if kind == "f":
             top = self.card_at(source)
             stays = f": {top.code} stays on {place_name(source)}" if top else ""
-            raise IllegalMove(f"cards never leave a foundation{stays} (S3.2)", "S3.2", [top] if top else [])
+            raise IllegalMove(f"cards never leave a foundation{stays}", "S3.2", [top] if top else [])
         card = self.card_at(source)
         if card is None:
-            raise IllegalMove(f"{place_name(source)} is empty: there is no card to move (S3.1)", "S3.1")
+            raise IllegalMove(f"{place_name(source)} is empty: there is no card to move", "S3.1")
         if source == target:
             raise IllegalMove(f"{card.code} is in {place_name(source)} already: a move takes a card "
-                              "somewhere else (S3.1)", "S3.1", [card])
+                              "somewhere else", "S3.1", [card])
         kind, index = _PLACE_INDEX[target]
         if kind == "c":
             held = self.cells[index]
             if held is not None:
                 raise IllegalMove(f"{card.code} cannot go into {place_name(target)}: it holds {held.code}, "
-                                  "and a cell holds one card (S3.4)", "S3.4", [card, held])
+                                  "and a cell holds one card", "S3.4", [card, held])
         elif kind == "f":
             pile = self.foundations[index]
             if not pile:
                 if card.order != ACE:
                     raise IllegalMove(f"{card.code} cannot go onto empty {place_name(target)}: an empty "
-                                      "foundation takes only an ace (S3.2)", "S3.2", [card])
+                                      "foundation takes only an ace", "S3.2", [card])
             else:
                 top = pile[-1]
                 if top.suit != card.suit or top.order + 1 != card.order:
                     raise IllegalMove(f"{card.code} cannot go onto {top.code}: a foundation takes the next "
-                                      "higher card of its own suit (S3.2)", "S3.2", [card, top])
+                                      "higher card of its own suit", "S3.2", [card, top])
         else:
             column = self.columns[index]
             if not column:
                 if card.order != KING:
                     raise IllegalMove(f"{card.code} cannot go into empty {place_name(target)}: an empty "
-                                      "column takes only a king (S3.3)", "S3.3", [card])
+                                      "column takes only a king", "S3.3", [card])
             else:
                 bottom = column[-1]
                 if bottom.suit != card.suit or bottom.order != card.order + 1:
                     raise IllegalMove(f"{card.code} cannot go onto {bottom.code}: a column takes the next "
-                                      "lower card of its own suit (S3.3)", "S3.3", [card, bottom])
+                                      "lower card of its own suit", "S3.3", [card, bottom])
         return card
 
     def move(self, source: str, target: str) -> Card:

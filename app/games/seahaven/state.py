@@ -128,7 +128,7 @@ class SeahavenState(GameState):
             if there is None or there.id != action.card:
                 shown = there.code if there is not None else "nothing"
                 raise IllegalMove(f"{action.card} is not the card in {place_name(source)} ({shown} is): "
-                                  "only that card may move from there (S3.1)", "S3.1")
+                                  "only that card may move from there", "S3.1")
         card = self.layout.move(source, target)  # checks first: a refusal changes nothing
         self.history.append((source, target, card, False))
         outcome = Outcome(action, 0)
@@ -147,7 +147,7 @@ class SeahavenState(GameState):
         line = self.layout.home_line()
         if line is None:
             raise IllegalMove("not every card left can go home by moves to the foundations alone: "
-                              "move a card elsewhere first (S3.2)", "S3.2")
+                              "move a card elsewhere first", "S3.2")
         outcome = Outcome(action, 0)
         sent = []
         for number, (source, target) in enumerate(line):

@@ -19,6 +19,7 @@ class TwentyOneDefinition(GameDefinition):
     key = "twentyone"
     name = "21 against the dealer"
     summary = "Hit or stay: come closer to 21 than the dealer without going over."
+    score_unit = ("round won", "rounds won")
     min_seats = 1
     max_seats = 5  # T7.1
     deck = DECK

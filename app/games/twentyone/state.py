@@ -320,7 +320,7 @@ class TwentyOneState(GameState):
             for card in cards:
                 (shown if card.face_up or card.id in seen else hidden).append(card.core)
             zones += [Zone(name, shown, EVERYONE), Zone(f"{name}, face down", hidden, NOBODY)]
-        return zones
+        return self.public_once_over(zones)
 
     def _seen_ids(self) -> set[str]:
         if self._seen_count != len(self.log):

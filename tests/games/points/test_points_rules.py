@@ -512,7 +512,27 @@ def test_p6_3_after_a_deal_every_hand_is_shown_grouped_with_its_points():
     for row in summary["rows"][1:]:
         shown = [card for group in row["groups"] for card in group["cards"]] + row["ungrouped"]
         assert sorted(shown) == sorted(ids(state.hands[row["seat"]]))
+    assert state.is_over() and state.hidden_from(1) == set()  # its only deal: once the game is over, nothing is
+
+
+def test_p6_3_between_deals_every_hand_is_shown_but_the_closed_deck_stays_hidden():
+    state = declaring_game(names=("P1", "P2", "P3"), deals=2)
+    act(state, 0, action="draw", source="closed")
+    act(state, 0, action="declare", cards=["8H"], groups=WINNING_GROUPS)
+    assert not state.is_over()
     assert state.hidden_from(1) == {card for card in state.closed if card.id not in state.seen_this_deal()}
+
+
+def test_p6_3_the_log_names_every_card_everyone_saw():
+    state = declaring_game(deals=2)
+    act(state, 0, action="draw", source="closed")
+    act(state, 0, action="discard", cards=["8H"])
+    act(state, 1, action="draw", source="open")
+    texts = [event["text"] for event in state.view(None)["log"]]
+    assert texts[1] == "The open pile starts with 6S."
+    assert "P1 draws from the closed deck." in texts  # the drawn card is the drawer's alone
+    assert texts[-2:] == ["P1 discards 8H.", "P2 takes 8H from the open pile."]
+    assert "The wild joker indicator 9S makes the nines jokers" in texts[0]
 
 
 def test_p6_3_earlier_deals_log_lines_keep_their_text_but_not_their_cards():
@@ -522,8 +542,24 @@ def test_p6_3_earlier_deals_log_lines_keep_their_text_but_not_their_cards():
     act(state, 1, action="drop")
     act(state, None, action="deal")
     log = state.view(0)["log"]
-    assert any(event["text"] == "P1 discards" and event["cards"] == [] for event in log)
+    # The stacked deck deals 8H again, to P2 (who plays first in deal 2): P2 reads its name, P1 may not.
+    assert any(event["text"] == "P1 discards ??." and event["cards"] == [] for event in log)
+    assert any(event["text"] == "P1 discards 8H." for event in state.view(1)["log"])
     assert [event["cards"] for event in log if event["deal"] == 2] == [[state.indicator.id], [state.first_open.id]]
+
+
+def test_p6_3_once_the_game_is_over_the_whole_log_names_its_cards():
+    state = declaring_game(deals=2)
+    act(state, 0, action="draw", source="closed")
+    act(state, 0, action="discard", cards=["8H"])
+    act(state, 1, action="drop")
+    act(state, None, action="deal")
+    act(state, 1, action="draw", source="closed")
+    act(state, 1, action="declare", cards=["8H"], groups=WINNING_GROUPS)
+    assert state.is_over()
+    for seat in (0, 1, None):
+        texts = [event["text"] for event in state.view(seat)["log"]]
+        assert "P1 discards 8H." in texts and not any("??" in text for text in texts)
 
 
 # -- arranging --------------------------------------------------------------------------------------------

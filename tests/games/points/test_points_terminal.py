@@ -33,8 +33,8 @@ def test_p5_2_a_declaration_replayed_from_a_file_of_answers():
     assert status == 0
     assert lines[:13] == [
         "Points Rummy: Player, AI; 1 deal.",
-        "Deal 1 of 1: Player plays first. The wild joker indicator makes the nines jokers this deal, besides the "
-        "printed jokers. 9S*",
+        "Deal 1 of 1: Player plays first. The wild joker indicator 9S* makes the nines jokers this deal, besides "
+        "the printed jokers.",
         "The open pile starts with 6S.",
         "",
         "Deal 1 of 1. Nines are jokers this deal, and the printed jokers (indicator 9S*).",
@@ -50,7 +50,7 @@ def test_p5_2_a_declaration_replayed_from_a_file_of_answers():
     assert lines[16:21] == [
         "Finish card (1-14): 12",
         "Groups of the other cards, as numbers (such as 1,2,3 4,5,6,7 8,9,10 11,12,13): 8,9,10,11 4,6,7 1,2,13 3,5,14",
-        "Player declares: a valid declaration.",
+        "Player declares with 8H as the finish card: a valid declaration.",
         "Deal 1: Player wins the deal and collects 80 points.",
         "The game is over: Player wins with a net total of 80.",
     ]
@@ -64,7 +64,7 @@ def test_p4_1_refusals_give_the_rules_reason_and_ask_again():
     answers = "2\n1\n6\n2\n1\n1\n1\n"  # Ann takes JK (the first open card), discards 5D; Bob may not take it
     status, lines = run(["--deck", JOKER_DECK, "--names", "Ann,Bob"], answers)
     assert status == 0
-    assert "Ann takes the open pile's top card JK*." in lines
+    assert "Ann takes JK* from the open pile." in lines
     assert "Ann discards 5D*." in lines
     refusal = lines.index("Refused: 5D is a joker: a joker on the open pile may not be taken (only the open pile's "
                           "first card of the deal may be).")
@@ -107,7 +107,7 @@ def test_p5_1_the_groups_must_hold_every_card_but_the_finish_card():
     assert status == 0
     assert "Refused: Put every card but the finish card in a group before declaring: 7C 7D 7S are in no group." in lines
     assert "'x' is not a card number: use numbers from 1 to 14, separated by commas." in lines
-    assert "Player declares: a valid declaration." in lines
+    assert "Player declares with 8H as the finish card: a valid declaration." in lines
 
 
 def test_menus_refuse_answers_that_are_not_choices():

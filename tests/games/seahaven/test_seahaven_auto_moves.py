@@ -133,8 +133,9 @@ def test_without_auto_nothing_moves_by_itself():
 def test_finish_sends_every_card_home_in_one_action_and_is_refused_when_it_cannot():
     state = short_win_state()
     before = state.to_dict()
-    with pytest.raises(IllegalAction, match=r"S3\.2"):
+    with pytest.raises(IllegalAction, match="move a card elsewhere first") as refused:
         state.apply(0, Finish())
+    assert refused.value.rule == "S3.2"
     assert state.to_dict() == before  # a refusal changes nothing
     state.apply(0, MoveCard("t1", "c1"))
     outcome = state.apply(0, Finish())

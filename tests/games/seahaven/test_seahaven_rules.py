@@ -120,23 +120,23 @@ def test_s3_1_an_empty_place_a_foundation_or_the_same_place_give_nothing_to_move
 def test_s3_2_an_empty_foundation_takes_any_ace_then_only_that_suit_upwards():
     board = table(["AH", "AC", "2H", "3C"])
     refused = refusal(board, "t3", "f1")
-    assert str(refused) == "2H cannot go onto empty foundation 1: an empty foundation takes only an ace (S3.2)"
+    assert str(refused) == "2H cannot go onto empty foundation 1: an empty foundation takes only an ace"
     assert {target for source, target in board.legal_moves() if source == "t1" and target[0] == "f"} == \
         {"f1", "f2", "f3", "f4"}
     board.move("t1", "f3")  # any empty foundation
     refused = refusal(board, "t2", "f3")
-    assert str(refused) == "AC cannot go onto AH: a foundation takes the next higher card of its own suit (S3.2)"
+    assert str(refused) == "AC cannot go onto AH: a foundation takes the next higher card of its own suit"
     assert refused.cards == ("AC", "AH")
     board.move("t3", "f3")
     assert [card.code for card in board.foundations[2]] == ["AH", "2H"]
     board.move("t2", "f1")
     assert str(refusal(board, "t4", "f3")) == \
-        "3C cannot go onto 2H: a foundation takes the next higher card of its own suit (S3.2)"
+        "3C cannot go onto 2H: a foundation takes the next higher card of its own suit"
 
 
 def test_s3_2_a_foundation_takes_only_the_next_rank():
     board = table(["4H"], home="2H")
-    assert "a foundation takes the next higher card of its own suit (S3.2)" in str(refusal(board, "t1", "f1"))
+    assert "a foundation takes the next higher card of its own suit" in str(refusal(board, "t1", "f1"))
 
 
 def test_s3_2_cards_never_leave_a_foundation():
@@ -151,7 +151,7 @@ def test_s3_2_cards_never_leave_a_foundation():
 def test_s3_3_a_column_takes_the_next_lower_card_of_its_own_suit():
     board = table(["JS", "9H", "8S", "2D", "3H", "TH"])
     refused = refusal(board, "t2", "t1")
-    assert str(refused) == "9H cannot go onto JS: a column takes the next lower card of its own suit (S3.3)"
+    assert str(refused) == "9H cannot go onto JS: a column takes the next lower card of its own suit"
     assert refused.rule == "S3.3" and refused.cards == ("9H", "JS")
     # same colour is not enough: the rule book builds by suit
     assert refusal(board, "t4", "t5").rule == "S3.3"
@@ -163,7 +163,7 @@ def test_s3_3_a_column_takes_the_next_lower_card_of_its_own_suit():
 def test_s3_3_an_empty_column_takes_only_a_king():
     board = table(["QD", "KD"])
     refused = refusal(board, "t1", "t3")
-    assert str(refused) == "QD cannot go into empty column 3: an empty column takes only a king (S3.3)"
+    assert str(refused) == "QD cannot go into empty column 3: an empty column takes only a king"
     board.move("t2", "t3")
     board.move("t1", "t3")
     assert board.columns[2] == cards("KD QD")
@@ -172,7 +172,7 @@ def test_s3_3_an_empty_column_takes_only_a_king():
 def test_s3_4_a_cell_takes_any_card_when_empty():
     board = table(["QD", "7C"], cells="5C -- -- --")
     refused = refusal(board, "t1", "c1")
-    assert str(refused) == "QD cannot go into cell 1: it holds 5C, and a cell holds one card (S3.4)"
+    assert str(refused) == "QD cannot go into cell 1: it holds 5C, and a cell holds one card"
     board.move("t1", "c2")
     board.move("c2", "c4")  # cell to cell is a legal move too
     assert board.cells == [DECK.parse("5C"), None, None, DECK.parse("QD")]
@@ -183,7 +183,7 @@ def test_s3_5_an_illegal_move_changes_nothing_and_names_the_rule_and_cards():
     before = state.to_dict()
     with pytest.raises(IllegalMove) as caught:
         state.apply(0, MoveCard("t2", "t1"))
-    assert str(caught.value) == "9H cannot go onto JS: a column takes the next lower card of its own suit (S3.3)"
+    assert str(caught.value) == "9H cannot go onto JS: a column takes the next lower card of its own suit"
     assert state.to_dict() == before
 
 

@@ -117,9 +117,9 @@ def test_s4_2_answers_that_are_not_commands_say_what_is_wrong(answer, message):
 def test_s4_2_an_illegal_move_is_an_error_naming_the_rule_and_an_accepted_move_prints_the_layout():
     status, lines = run_terminal(["--deck", str(SHORT_WIN)], "t2f 1 1\nt2t 1 3\nt2c 1 1\nq\n")
     assert screen_after(lines, "t2f 1 1") == [
-        "Error: 2C cannot go onto empty foundation 1: an empty foundation takes only an ace (S3.2)."]
+        "Error: 2C cannot go onto empty foundation 1: an empty foundation takes only an ace."]
     assert screen_after(lines, "t2t 1 3") == [
-        "Error: 2C cannot go onto KC: a column takes the next lower card of its own suit (S3.3)."]
+        "Error: 2C cannot go onto KC: a column takes the next lower card of its own suit."]
     table = Layout.deal(DEFINITION.parse_deck(SHORT_WIN.read_text()))
     table.move("t1", "c1")
     assert screen_after(lines, "t2c 1 1") == ["Moved 2C from column 1 to cell 1."] + layout_lines(table)

@@ -1,0 +1,238 @@
+"""The house's pages in Chromium at 390x844 (touch) and 1280x800: the home page's tiles, how to
+play, the scores pages (long names, Classic Rummy's statistics), the host's release asked first
+(a dialog with JavaScript, the table's confirmation step without), local times; axe-core scans
+of each, screenshots in test-artifacts/screenshots, and no house page wider than a phone."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import sqlalchemy as sa
+from playwright.sync_api import expect
+from support.browsing import axe_scan, finished_game
+
+from app.core import registry
+from app.core.names import search_key
+from app.core.protocol import ONE_FORM, SCORE_TABLE
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+LONG_NAME = "Maximiliana Überwaldner"  # 23 characters, no break in the first word
+WIDTH_JS = "() => [document.documentElement.scrollWidth, document.body.scrollWidth]"
+
+
+def seed_records(database_url: str) -> None:
+    """Names long and short, with accents, in the score table and every game's statistics."""
+    engine = sa.create_engine(database_url)
+    names = [LONG_NAME, "Zoë", "Sam", "Ann-Kathrin Schmidt-Weber"]
+    with engine.begin() as connection:
+        for number, name in enumerate(names):
+            connection.execute(sa.text("INSERT INTO scores (name, name_key, search_key, won, lost, best) "
+                                       "VALUES (:n, :k, :s, :w, :l, :b)"),
+                               {"n": name, "k": name.casefold(), "s": search_key(name), "w": 100 + number,
+                                "l": 20000 + number, "b": 123456})
+            for definition in registry.games():
+                if not definition.statistics:
+                    continue
+                figures = {stat.key: 1234567 + number for stat in definition.statistics}
+                connection.execute(sa.text("INSERT INTO game_stats (game, name, name_key, search_key, figures) "
+                                           "VALUES (:g, :n, :k, :s, :f)"),
+                                   {"g": definition.key, "n": name, "k": name.casefold(), "s": search_key(name),
+                                    "f": json.dumps(figures)})
+    engine.dispose()
+
+
+def record_games() -> list:
+    return [definition for definition in registry.games()
+            if definition.statistics or definition.score_keeping == SCORE_TABLE]
+
+
+def house_pages() -> list[str]:
+    pages = ["/", "/scores", "/scores?q=zoe", "/finished", "/join", "/admin/login"]
+    pages += [f"/scores/{definition.key}" for definition in record_games()[1:]]
+    pages += [f"/how-to-play/{definition.key}" for definition in registry.games()]
+    pages += [f"/setup/{definition.key}" for definition in registry.games() if definition.setup_flow == ONE_FORM]
+    return pages
+
+
+def width_of(page) -> int:
+    return max(page.evaluate(WIDTH_JS))
+
+
+def test_home_tiles_guides_and_scores_at_both_sizes_with_axe(live_server, database_url, device, screenshot):
+    seed_records(database_url)
+    violations = []
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP)):
+        one = device(label, **options)
+        page = one.page
+        one.goto("/")
+        tiles = page.locator("article.tile")
+        expect(tiles).to_have_count(5)
+        for number in range(5):
+            tile = tiles.nth(number)
+            assert re.search(r"\d+ (or|to) \d+ players|1 player", tile.locator(".tile-players").inner_text())
+            assert tile.locator(".tile-meta").inner_text().count("·") == 1
+        # Menu A's first option is the page's first control after the header, in view at once
+        first = page.locator("main button, main a").first
+        assert first.inner_text().replace("\n", "") == "1View scores"
+        assert first.bounding_box()["y"] + first.bounding_box()["height"] <= options["viewport"]["height"]
+        # by keyboard: past the header's links, the first stop in the page is Menu A's first option
+        for _ in range(10):
+            page.keyboard.press("Tab")
+            if page.evaluate("() => !!document.activeElement.closest('main')"):
+                break
+        assert page.evaluate("() => document.activeElement.textContent.trim()") == "1View scores"
+        violations += axe_scan(page, f"home ({label})")
+        screenshot(page, "home", sizes=((label, options["viewport"]),))
+
+        page.get_by_role("link", name="How to play 21 against the dealer").click()
+        page.get_by_role("heading", name="How to play 21 against the dealer").wait_for()
+        assert "ace" in page.locator("article.guide").inner_text().lower()
+        violations += axe_scan(page, f"a guide ({label})")
+        screenshot(page, "guide", sizes=((label, options["viewport"]),))
+
+        one.goto("/scores/rummy")
+        page.locator("table.score-table").wait_for()
+        assert LONG_NAME in page.locator("table.score-table").inner_text()
+        assert width_of(page) <= options["viewport"]["width"]
+        violations += axe_scan(page, f"Classic Rummy's statistics ({label})")
+        screenshot(page, "scores-rummy", sizes=((label, options["viewport"]),))
+        # search without the accent, then sort by a figure, by the form
+        page.locator("#score-search").fill("zoe")
+        page.get_by_role("button", name="Show").click()
+        page.wait_for_url(re.compile(r"q=zoe"))
+        assert page.locator("table.score-table tbody th").all_inner_texts() == ["Zoë"]
+        one.goto("/scores")
+        page.locator("#score-sort").select_option("lost")
+        page.locator("#score-order").select_option("desc")
+        page.get_by_role("button", name="Show").click()
+        page.wait_for_url(re.compile(r"sort=lost"))
+        assert page.locator("table.score-table tbody th").first.inner_text() == "Ann-Kathrin Schmidt-Weber"
+        violations += axe_scan(page, f"the score table ({label})")
+        screenshot(page, "scores-mason", sizes=((label, options["viewport"]),))
+        assert one.unexpected_problems() == []
+    assert violations == [], "\n".join(violations)
+
+
+def test_no_house_page_is_wider_than_a_phone(live_server, database_url, device):
+    seed_records(database_url)
+    phone = device("phone", **PHONE)
+    wide = {}
+    for path in house_pages():
+        response = phone.goto(path)
+        assert response.status == 200, path
+        if width_of(phone.page) > 390:
+            wide[path] = width_of(phone.page)
+    # ...and the admin's pages
+    phone.goto("/admin/login")
+    phone.page.locator("#password").fill(live_server.admin_password)
+    phone.page.get_by_role("button", name="Log in").click()
+    phone.page.get_by_role("heading", name="Stacked decks").wait_for()
+    for path in ("/admin", "/finished/import", "/admin/scores/import"):
+        assert phone.goto(path).status == 200, path
+        if width_of(phone.page) > 390:
+            wide[path] = width_of(phone.page)
+    assert wide == {}
+    assert phone.unexpected_problems() == []
+
+
+def own_device_game(device, options) -> tuple:
+    host = device("host", **options)
+    slug = host.start_game([("Ann", "here"), ("Bob", "own")], deck="quick_out.deck")
+    host.page.locator("#table").wait_for()
+    code = host.page.locator(".seats-panel code").first.inner_text().strip()
+    bob = device("bob", **options)
+    bob.goto("/join")
+    bob.page.locator("input[name=code]").fill(code)
+    bob.page.get_by_role("button", name="Join").click()
+    bob.page.locator("#table").wait_for()
+    host.goto(f"/games/{slug}")
+    return host, bob, slug
+
+
+def test_the_release_asks_in_a_dialog_and_is_undone(live_server, device, screenshot):
+    violations = []
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP)):
+        host, bob, slug = own_device_game(device, options)
+        page = host.page
+        release = page.get_by_role("button", name="release Bob's seat…")
+        release.click()
+        dialog = page.locator("dialog.confirm-dialog")
+        expect(dialog).to_be_visible()
+        assert "Release Bob's seat?" in dialog.inner_text()
+        assert page.evaluate("() => document.activeElement.textContent") == "No, go back"
+        violations += axe_scan(page, f"the release dialog ({label})")
+        screenshot(page, "release-dialog", sizes=((label, options["viewport"]),))
+        dialog.get_by_role("button", name="No, go back").click()
+        expect(dialog).to_be_hidden()
+        assert page.evaluate("() => document.activeElement.textContent.trim()") == "release Bob's seat…"
+        assert "was released" not in page.locator("#table").inner_text()
+        release.click()
+        dialog.get_by_role("button", name="Yes, release Bob").click()
+        expect(page.locator("#table [role=status]")).to_contain_text("Bob's seat was released")
+        screenshot(page, "released", sizes=((label, options["viewport"]),))
+        page.get_by_role("button", name=re.compile("undo the release")).click()
+        expect(page.locator("#table [role=status]")).to_contain_text("Bob has their seat again.")
+        bob.goto(f"/games/{slug}")
+        assert "host released" not in bob.page.locator("#table").inner_text()
+        # the same question as the table's confirmation step (what a browser without JavaScript gets)
+        host.goto(f"/games/{slug}?release=1")
+        expect(page.locator(".confirm-step")).to_contain_text("Release Bob's seat?")
+        violations += axe_scan(page, f"the confirmation step ({label})")
+        screenshot(page, "confirmation-step", sizes=((label, options["viewport"]),))
+        assert host.unexpected_problems() == [] and bob.unexpected_problems() == []
+    assert violations == [], "\n".join(violations)
+
+
+def test_without_javascript_the_table_asks_and_times_say_utc(live_server, device, screenshot):
+    host, _bob, slug = own_device_game(device, {**PHONE, "java_script_enabled": False})
+    page = host.page
+    page.get_by_role("button", name="release Bob's seat…").click()
+    step = page.locator(".confirm-step")
+    expect(step).to_contain_text("Release Bob's seat?")
+    assert page.url.split("?")[0].endswith(f"/games/{slug}")  # never left on the address posted to
+    screenshot(page, "confirmation-step-no-js", sizes=(("phone", PHONE["viewport"]),))
+    assert width_of(page) <= 390
+    step.get_by_role("link", name="No, go back").click()
+    expect(page.locator(".confirm-step")).to_have_count(0)
+    page.get_by_role("button", name="release Bob's seat…").click()
+    page.get_by_role("button", name="Yes, release Bob").click()
+    expect(page.locator("[role=status]")).to_contain_text("Bob's seat was released")
+    assert not page.url.endswith("/release")
+
+
+def test_times_show_in_the_browser_s_own_zone(live_server, database_url, decks_folder, tmp_path, device):
+
+
+    finished_game(database_url, decks_folder, tmp_path)
+    local = device("tokyo", timezone_id="Asia/Tokyo", **DESKTOP)
+    local.goto("/finished")
+    shown = local.page.locator("time.local-time").first
+    expect(shown).to_have_attribute("data-local", "yes")
+    stamp = shown.get_attribute("datetime")
+    expected = local.page.evaluate("""(s) => new Date(s).toLocaleString(undefined, {day: "numeric", month: "short",
+        year: "numeric", hour: "2-digit", minute: "2-digit"})""", stamp)
+    assert shown.inner_text() == expected and "UTC" not in shown.inner_text()
+    plain = device("plain", java_script_enabled=False, **DESKTOP)
+    plain.goto("/finished")
+    assert plain.page.locator("time.local-time").first.inner_text().endswith(" UTC")
+
+
+def test_a_seat_named_ai_offers_no_device_choice(live_server, device, screenshot):
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP)):
+        one = device(label, **options)
+        page = one.page
+        one.goto("/setup/rummy")
+        choice = page.locator("#device-choice1")
+        expect(choice).to_be_visible()
+        page.locator("#name1").fill("ai")
+        expect(choice).to_be_hidden()
+        expect(page.locator("#device-choice0")).to_be_visible()
+        page.locator("#name1").fill("Aino")
+        expect(choice).to_be_visible()
+        page.locator("#name1").fill("AI")
+        assert width_of(page) <= options["viewport"]["width"]
+        assert axe_scan(page, f"Classic Rummy's set-up ({label})") == []
+        screenshot(page, "setup-rummy", sizes=((label, options["viewport"]),))
+        assert one.unexpected_problems() == []

@@ -1,0 +1,48 @@
+"""Helpers of the browser tests (tests/browser): an axe-core scan of a page, and a finished game
+made on a live server's database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+AXE = Path(__file__).resolve().parents[1] / "browser" / "vendor" / "axe-core-4.14.1.min.js"
+
+
+def axe_scan(page, label: str) -> list[str]:
+    """The serious and critical violations axe-core finds on the page (an empty list is a pass)."""
+    page.evaluate(AXE.read_text())
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    found = []
+    for violation in result["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [node["target"] for node in violation["nodes"]][:3]
+            found.append(f"{label}: {violation['id']} ({violation['impact']}): {violation['help']} {targets}")
+    return found
+
+
+def finished_game(database_url, decks_folder, tmp_path, key: str = "mason", seats: int = 2) -> str:
+    """A finished game of ``seats`` computer players of game ``key``, made in this process on the
+    live server's database: the rounds dealt on by the table's first move, as a browser would (the
+    table's last move from the third deal on, which ends a game that could go on for ever, as
+    21's "End the table")."""
+    from app import create_app, store, tables
+    from app.core import registry
+    from config import TestConfig
+
+    app = create_app(TestConfig, instance_path=str(tmp_path / f"maker-{key}"), SQLALCHEMY_DATABASE_URI=database_url,
+                     DECKS_FOLDER=str(decks_folder))
+    with app.app_context():
+        record, tokens = tables.create_game(registry.get(key), [tables.SeatSpec("AI", True)] * seats)
+        slug = record.slug
+        for dealt in range(300):
+            record = store.find_game(slug)
+            if record.status != "playing":
+                break
+            moves = store.load_state(record).legal(None)
+            move = moves[0] if dealt < 2 else moves[-1]
+            tables.perform(slug, tokens, record.version, None, move.as_dict())
+        else:
+            raise AssertionError(f"{key}: the computer players did not finish")
+        store.db.session.remove()
+        store.db.engine.dispose()
+    return slug
