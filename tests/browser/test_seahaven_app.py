@@ -233,6 +233,9 @@ def test_a_deal_won_by_keys_alone_at_desktop_size(device, screenshot, live_serve
     # H: the hint (2C to cell 1), its place focused; Enter follows it
     page.keyboard.press("h")
     page.locator("#table .sh-hint").wait_for()
+    # the hint's place takes the focus once the solver's answer is on the page (it may come live)
+    page.wait_for_function("() => document.activeElement && document.activeElement.matches('.sh-to.sh-hinted')",
+                           timeout=15000)
     shown = board(page)
     assert shown["hint"] == "Hint: move 2C from column 1 to cell 1." and shown["focused"] == "c1"
     page.keyboard.press("Enter")

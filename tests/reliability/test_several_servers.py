@@ -214,7 +214,7 @@ def test_two_servers_on_one_database_are_one_table(database_url, decks_folder, t
         admin = Browser(first.url)
         assert admin.post("/admin/login", {"password": first.admin_password}).status == 303
         stored = admin.upload("/admin/decks", "deck", "club-night.deck", deck_text("quick_out.deck").encode())
-        assert stored.status == 200 and "club-night.deck was checked and stored." in stored.body
+        assert stored.status == 200 and "club-night.deck was checked and stored for Mason Rummy." in stored.body
         assert not (other_decks / "club-night.deck").exists()
         table = Browser(second.url)
         dealt = table.start_game(["Doris", "AI"], "club-night.deck")

@@ -24,23 +24,32 @@ def finished_game(database_url, decks_folder, tmp_path, key: str = "mason", seat
     """A finished game of ``seats`` computer players of game ``key``, made in this process on the
     live server's database: the rounds dealt on by the table's first move, as a browser would (the
     table's last move from the third deal on, which ends a game that could go on for ever, as
-    21's "End the table")."""
+    21's "End the table"). A game whose computer player plays only off the request path (the
+    job runner's) is played by a person here instead, its last move from the third on ("Give up")."""
     from app import create_app, store, tables
     from app.core import registry
+    from app.core.protocol import plays_off_request
     from config import TestConfig
 
     app = create_app(TestConfig, instance_path=str(tmp_path / f"maker-{key}"), SQLALCHEMY_DATABASE_URI=database_url,
                      DECKS_FOLDER=str(decks_folder))
     with app.app_context():
-        record, tokens = tables.create_game(registry.get(key), [tables.SeatSpec("AI", True)] * seats)
+        definition = registry.get(key)
+        people = plays_off_request(definition.bot)
+        specs = [tables.SeatSpec(f"Player {number + 1}", False) if people else tables.SeatSpec("AI", True)
+                 for number in range(seats)]
+        record, tokens = tables.create_game(definition, specs)
         slug = record.slug
         for dealt in range(300):
             record = store.find_game(slug)
             if record.status != "playing":
                 break
-            moves = store.load_state(record).legal(None)
+            state = store.load_state(record)
+            moves = state.legal(None)
+            seat = None if moves else state.to_move()
+            moves = moves or state.legal(seat)
             move = moves[0] if dealt < 2 else moves[-1]
-            tables.perform(slug, tokens, record.version, None, move.as_dict())
+            tables.perform(slug, tokens, record.version, seat, move.as_dict())
         else:
             raise AssertionError(f"{key}: the computer players did not finish")
         store.db.session.remove()

@@ -558,6 +558,14 @@
     keep = null;
     if (b && queue.length) runQueue();
     if (sending) return;
+    // A hint asked by key before the solver's answer came: the answer's table marks its place,
+    // which takes the focus then (whatever the swap in between gave it back to).
+    var hinted = b && keyboard && refocus === "hint" && Date.now() - keyboardMoveAt < 5000 ? b.querySelector(".sh-to.sh-hinted") : null;
+    if (hinted) {
+      refocus = null;
+      if (document.activeElement !== hinted) hinted.focus({ preventScroll: true });
+      return;
+    }
     var active = document.activeElement;
     var lost = !active || active === document.body || !table.contains(active) || active.closest(".dock");
     if (b && keyboard && lost && Date.now() - keyboardMoveAt < 5000) {
