@@ -138,6 +138,7 @@ def test_a_move_by_keyboard_alone(device, live_server):
     laptop = device("laptop")
     page = laptop.page
     slug = set_up(laptop, deck="short_win.deck")
+    wait_for_mark(page)  # the solver's answer arrives live and redraws the table: keys start after it
     page.locator("#table .sh-src[data-card='2C']").focus()
     page.keyboard.press("Enter")
     shown = board(page)
