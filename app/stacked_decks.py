@@ -132,23 +132,16 @@ def store_upload(decks_root: str, definition: GameDefinition, name: str, data: b
     """Store an uploaded deck (already checked by the game's parser) in the database, and write
     this server's copy into its decks folder (for the terminal games), as one change: if the file
     cannot be written, nothing is stored (``OSError``). ``DeckExists`` unless ``replace``."""
-    import sqlalchemy as sa
 
     from . import store
     from .extensions import db
-    from .models import UploadedDeck, utcnow
 
     @store.transaction
     def storing() -> None:
         store.begin_write()
         if name in deck_names(decks_root, definition) and not replace:
             raise DeckExists(name)
-        row = db.session.execute(sa.select(UploadedDeck).where(
-            UploadedDeck.game == definition.key, UploadedDeck.name == name)).scalar_one_or_none()
-        if row is None:
-            db.session.add(UploadedDeck(game=definition.key, name=name, content=data, changed_at=utcnow()))
-        else:
-            row.content, row.changed_at = data, utcnow()
+        put_row(definition, name, data)
         db.session.flush()
         folder = folder_for(decks_root, definition)
         os.makedirs(folder, exist_ok=True)
@@ -162,14 +155,28 @@ def store_upload(decks_root: str, definition: GameDefinition, name: str, data: b
     storing()
 
 
+def put_row(definition: GameDefinition, name: str, content: bytes | None) -> None:
+    """The database's word on deck ``name`` for every server, in the caller's transaction: its
+    content, or None (withdrawn: a file of that name is not offered either)."""
+    import sqlalchemy as sa
+
+    from .extensions import db
+    from .models import UploadedDeck, utcnow
+
+    row = db.session.execute(sa.select(UploadedDeck).where(
+        UploadedDeck.game == definition.key, UploadedDeck.name == name)).scalar_one_or_none()
+    if row is None:
+        db.session.add(UploadedDeck(game=definition.key, name=name, content=content, changed_at=utcnow()))
+    else:
+        row.content, row.changed_at = content, utcnow()
+
+
 def withdraw(decks_root: str, definition: GameDefinition, name: str) -> bool:
     """Stop offering the deck ``name`` on every server (a row without content), and remove this
     server's file of it; False if it is not offered."""
-    import sqlalchemy as sa
 
     from . import store
     from .extensions import db
-    from .models import UploadedDeck, utcnow
 
     @store.transaction
     def deleting() -> bool:
@@ -177,12 +184,7 @@ def withdraw(decks_root: str, definition: GameDefinition, name: str) -> bool:
         if name not in deck_names(decks_root, definition):
             db.session.rollback()
             return False
-        row = db.session.execute(sa.select(UploadedDeck).where(
-            UploadedDeck.game == definition.key, UploadedDeck.name == name)).scalar_one_or_none()
-        if row is None:
-            db.session.add(UploadedDeck(game=definition.key, name=name, content=None, changed_at=utcnow()))
-        else:
-            row.content, row.changed_at = None, utcnow()
+        put_row(definition, name, None)
         db.session.commit()
         return True
 
