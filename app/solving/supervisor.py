@@ -15,11 +15,20 @@ import time
 from config import setting
 
 QUICK_DEATH_SECONDS = 10.0
+RUNNER_COMMAND = (sys.executable, "-m", "app.solving")
+
+# Popen waits for the exec on a close-on-exec pipe. A gunicorn worker forked by the master's main
+# thread meanwhile would inherit the pipe's writing end and never exec, so that Popen would wait as
+# long as the worker lives (and the runner's death would go unseen). A fork waits for a start.
+_starting = threading.Lock()
+os.register_at_fork(before=_starting.acquire, after_in_parent=_starting.release,
+                    after_in_child=_starting.release)
 
 
 class Supervisor:
-    def __init__(self, log, count: int, root: str):
+    def __init__(self, log, count: int, root: str, command: tuple[str, ...] = RUNNER_COMMAND):
         self.log = log
+        self.command = list(command)
         self.count = count
         self.root = root
         self.stopping = threading.Event()
@@ -36,7 +45,8 @@ class Supervisor:
         while not self.stopping.is_set():
             started = time.monotonic()
             try:
-                process = subprocess.Popen([sys.executable, "-m", "app.solving"], cwd=self.root, env=dict(os.environ))
+                with _starting:
+                    process = subprocess.Popen(self.command, cwd=self.root, env=dict(os.environ))
             except OSError as error:
                 self.log.error("the job runner cannot start: %s", error)
                 self.stopping.wait(30.0)
