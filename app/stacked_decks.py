@@ -19,6 +19,7 @@ and read the database when an app context is there.
 from __future__ import annotations
 
 import os
+import re
 
 from .core import registry
 from .core.cards import Card
@@ -37,6 +38,19 @@ def subfolder(definition: GameDefinition) -> str:
 
 def folder_for(decks_root: str, definition: GameDefinition) -> str:
     return os.path.join(decks_root, subfolder(definition)) if subfolder(definition) else decks_root
+
+
+def deck_title(file_name: str) -> str:
+    """A deck file's name as players read it: ``void_hand.deck`` is "Void hand", ``ai_showcase.deck``
+    "AI showcase", ``twoPlayers.deck`` "Two players". A deck file holds card codes and nothing
+    else (R2.1), so its name is the only title it has; forms still post the file name."""
+    stem = file_name[:-len(DECK_SUFFIX)] if file_name.lower().endswith(DECK_SUFFIX) else file_name
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem).replace("_", " ").replace("-", " ").replace(".", " ")
+    words = ["AI" if word.casefold() == "ai" else word.lower() if word[1:].islower() else word
+             for word in spaced.split()]
+    if not words:
+        return file_name
+    return words[0][:1].upper() + words[0][1:] + "".join(" " + word for word in words[1:])
 
 
 def where(definition: GameDefinition) -> str:

@@ -236,3 +236,32 @@ def test_a_seat_named_ai_offers_no_device_choice(live_server, device, screenshot
         assert axe_scan(page, f"Classic Rummy's set-up ({label})") == []
         screenshot(page, "setup-rummy", sizes=((label, options["viewport"]),))
         assert one.unexpected_problems() == []
+
+
+def test_mason_s_deck_prompt_names_decks_readably_and_posts_the_file(live_server, device, screenshot):
+    """Menu A's stacked-deck prompt at both sizes, with JavaScript and without: players tap "Quick
+    out" (its file's name below it), and the game is set up with quick_out.deck."""
+    violations = []
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP), ("phone-no-js", {**PHONE, "java_script_enabled": False})):
+        one = device(label, **options)
+        page = one.page
+        one.goto("/")
+        page.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
+        page.get_by_role("heading", name="Decks on this server").wait_for()
+        picks = page.locator("button.deck-pick")
+        titles = picks.locator(".deck-title").all_inner_texts()
+        assert "Quick out" in titles and "AI showcase" in titles and not any(".deck" in t for t in titles)
+        quick = picks.filter(has_text="Quick out")
+        assert quick.get_attribute("value") == "quick_out.deck"
+        # the title reads first, the file's name under it, inside the button
+        title_box, file_box = quick.locator(".deck-title").bounding_box(), quick.locator(".deck-file").bounding_box()
+        assert file_box["y"] >= title_box["y"] + title_box["height"] - 1
+        assert width_of(page) <= options["viewport"]["width"]
+        if options.get("java_script_enabled", True):
+            violations += axe_scan(page, f"the deck prompt ({label})")
+        screenshot(page, "deck-prompt", sizes=((label, options["viewport"]),))
+        quick.click()
+        page.wait_for_url(re.compile(r"/setup/seat$"))
+        expect(page.locator("#seat-form")).to_contain_text("with the stacked deck Quick out")
+        assert one.unexpected_problems() == []
+    assert violations == [], "\n".join(violations)

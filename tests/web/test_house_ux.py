@@ -304,6 +304,15 @@ def test_set_up_forms_keep_radios_with_their_words_and_name_decks_readably(playe
     assert 'aria-describedby="help-rummy_bonus"' in html and 'id="help-rummy_bonus"' in html
 
 
+def test_the_admin_s_deck_list_names_decks_readably_and_deletes_by_file(player):
+    admin_login(player)
+    page = Page(text(player.get("/admin")))
+    headings = [" ".join(h.text.split()) for h in page.find_all("h3")]
+    assert "Classic Rummy: Void hand void_hand.deck" in headings and "Mason Rummy: AI showcase ai_showcase.deck" in headings
+    assert any(form["action"] == "/admin/decks/void_hand.deck/delete" and form["inputs"]["game"] == ["rummy"]
+               for form in page.forms)
+
+
 def test_a_computer_seat_never_plays_on_its_own_device(app, player):
     slug = player.set_up("rummy", ["Ann", "AI"], devices=["here", "own"], target=100)
     with app.app_context():
