@@ -265,3 +265,48 @@ def test_mason_s_deck_prompt_names_decks_readably_and_posts_the_file(live_server
         expect(page.locator("#seat-form")).to_contain_text("with the stacked deck Quick out")
         assert one.unexpected_problems() == []
     assert violations == [], "\n".join(violations)
+
+
+def test_without_javascript_a_refused_move_leads_back_and_a_late_one_says_the_game_is_over(live_server, device,
+                                                                                          screenshot):
+    """Plain forms at both sizes: a refused move lands on the table's own address (a reload
+    posts nothing again) with its cards still ticked and the reason shown; a move sent from a page
+    left open after the game ended says the game is over."""
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP)):
+        plain = device(label, java_script_enabled=False, **options)
+        page = plain.page
+        slug = plain.start_game([("Ann", "here"), ("AI", "here")], deck="quick_out.deck")
+        with page.expect_navigation():
+            plain.table.button("Draw from stock pile").click()
+        hand = plain.table.snapshot()["hand"]
+        for card in hand[:2]:
+            plain.table.card(card).click()
+        with page.expect_navigation():
+            page.locator("#table button[value=lay_down]").click()
+        assert re.search(rf"/games/{slug}\?", page.url) and all(f"cards={card}" in page.url for card in hand[:2])
+        alert = page.locator("#table [role=alert]")
+        expect(alert).to_be_visible()
+        assert all(plain.table.checkbox(card).is_checked() for card in hand[:2])
+        assert width_of(page) <= options["viewport"]["width"]
+        screenshot(page, "refused-no-js", sizes=((label, options["viewport"]),))
+        assert page.reload().request.method == "GET"
+
+        # 21 for one, one round: a second page of the same browser ends it; the first one's Hit comes late
+        twentyone = page.context.new_page()
+        plain.goto("/setup/twentyone")
+        page.locator("#name0").fill("Ann")
+        page.locator("#opt-rounds").fill("1")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Start the game").click()
+        table_address = page.url
+        twentyone.goto(table_address)
+        with twentyone.expect_navigation():
+            twentyone.locator("#table").get_by_role("button", name="Stay").click()
+        assert "Game over" in twentyone.locator("#table").inner_text()
+        with page.expect_navigation():
+            page.locator("#table").get_by_role("button", name="Hit").click()
+        assert page.url == table_address
+        expect(page.locator("#table [role=alert]")).to_have_text("This game is over, so nothing was done.")
+        screenshot(page, "late-move-no-js", sizes=((label, options["viewport"]),))
+        twentyone.close()
+        assert plain.problems == []
