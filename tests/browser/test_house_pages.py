@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import sqlalchemy as sa
 from playwright.sync_api import expect
@@ -310,3 +311,57 @@ def test_without_javascript_a_refused_move_leads_back_and_a_late_one_says_the_ga
         screenshot(page, "late-move-no-js", sizes=((label, options["viewport"]),))
         twentyone.close()
         assert plain.problems == []
+
+
+def test_the_admin_s_deck_upload_keeps_its_game_and_an_import_leads_through_the_login(
+        live_server, database_url, decks_folder, tmp_path, device, screenshot):
+    """At both sizes: a refused deck upload names the file and the game and keeps the game chosen
+    (the next try is checked against it); "Import an exported game" on the finished games' page
+    leads through the login to the import itself; the same game imported twice is refused, with a
+    link to the first; the finished games read "won, 12 points", not bare numbers."""
+    over = finished_game(database_url, decks_folder, tmp_path)
+    violations = []
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP)):
+        one = device(label, **options)
+        page = one.page
+        one.goto("/finished")
+        row = page.locator(".finished-list li", has=page.locator(f"a[href='/games/{over}/replay?step=0']"))
+        assert re.search(r"AI 1 (won|lost), -?\d+ points?", row.inner_text()), row.inner_text()
+        with page.expect_download() as info:
+            row.get_by_role("link", name="Export").click()
+        exported = Path(info.value.path()).read_bytes()
+        page.get_by_role("link", name="Import an exported game").click()
+        page.locator("#password").fill(live_server.admin_password)
+        page.get_by_role("button", name="Log in").click()
+        page.get_by_role("heading", name="Import an exported game").wait_for()
+        assert page.url.endswith("/finished/import")
+        page.locator("#game-file").set_input_files(
+            files=[{"name": "game.json", "mimeType": "application/json", "buffer": exported}])
+        page.get_by_role("button", name="Import").click()
+        if label == "phone":  # the first import; the laptop's is the same game's second
+            page.get_by_text("Replay: step 0 of").wait_for()
+            first = page.url.split("/")[4]
+            one.goto("/finished/import")
+            page.locator("#game-file").set_input_files(
+                files=[{"name": "game.json", "mimeType": "application/json", "buffer": exported}])
+            page.get_by_role("button", name="Import").click()
+        alert = page.locator("[role=alert]")
+        expect(alert).to_contain_text("game.json: This game was imported already")
+        assert alert.get_by_role("link", name="Open its replay").get_attribute("href") == f"/games/{first}/replay?step=0"
+        assert width_of(page) <= options["viewport"]["width"]
+        violations += axe_scan(page, f"a second import ({label})")
+        screenshot(page, "import-twice", sizes=((label, options["viewport"]),))
+
+        one.goto("/admin")
+        page.locator("#deck-game").select_option("rummy")
+        page.locator("#deck-file").set_input_files(
+            files=[{"name": "short.deck", "mimeType": "text/plain", "buffer": b"AS 2S\n"}])
+        page.get_by_role("button", name="Upload", exact=True).click()
+        alert = page.locator("main [role=alert]")
+        expect(alert).to_contain_text("The deck short.deck for Classic Rummy was not stored: ")
+        expect(page.locator("#deck-game")).to_have_value("rummy")
+        assert width_of(page) <= options["viewport"]["width"]
+        violations += axe_scan(page, f"a refused upload ({label})")
+        screenshot(page, "refused-upload", sizes=((label, options["viewport"]),))
+        assert one.unexpected_problems(400, 409) == [], "\n".join(one.unexpected_problems(400, 409))
+    assert violations == [], "\n".join(violations)
