@@ -124,12 +124,15 @@ def read_offered(decks_root: str, definition: GameDefinition, name: str, seats: 
 
 
 def resolve(decks_root: str, definition: GameDefinition, answer: str, seats: int | None = None) -> tuple[str, list[Card]]:
-    """An offered deck by name (``.deck`` may be left out); only plain names."""
+    """An offered deck by name (``.deck`` may be left out) or by its title; only plain names."""
     if len(answer) > MAX_DECK_NAME:
         raise DeckError(f"a deck file's name has at most {MAX_DECK_NAME} characters")
     stored = uploaded(definition)
     names = deck_names(decks_root, definition)
     name = answer if answer in names else (answer + DECK_SUFFIX if answer + DECK_SUFFIX in names else answer)
+    if name not in names:  # the deck's name as the page shows it ("Quick out") finds its file too
+        titled = [offered for offered in names if deck_title(offered).casefold() == answer.casefold()]
+        name = titled[0] if len(titled) == 1 else name
     if os.path.basename(name) != name or name.startswith("."):
         example = names[0] if names else "game.deck"
         raise DeckError(f"'{answer}' is not a deck file name: type just the name, such as {example}")

@@ -27,8 +27,8 @@ PERFORMANCE_GOAL = 0.98
 
 def pages_to_score(browser: Browser) -> list[tuple[str, bool]]:
     """(path, with the player's cookie) for every page: the home page's links, each game's set-up,
-    table (player and spectator), a table's whole game's log, every game's scores page, and a
-    finished game's replay."""
+    table (player and spectator), a table's whole game's log, every game's scores page, a
+    finished game's replay, and Menu A's stacked-deck prompt."""
     pages: dict[str, bool] = {"/": False}
     tables = set_up_every_game(browser)
     for _how, table in tables:
@@ -50,6 +50,10 @@ def pages_to_score(browser: Browser) -> list[tuple[str, bool]]:
     replay = next((link for link in finished.links if link.endswith("/replay")), None)
     if replay:
         pages[urllib.parse.urlsplit(replay).path] = False
+    # Menu A's stacked-deck prompt, a page of the player's set-up: option 4 leads there
+    home = browser.get("/")
+    _status, prompt = browser.submit(home.forms[0], next(b for b in home.forms[0].buttons if b[1] == "4"))
+    pages[urllib.parse.urlsplit(prompt.url).path] = True
     return list(pages.items())
 
 

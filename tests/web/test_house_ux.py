@@ -139,6 +139,16 @@ def test_every_game_has_its_guide_rendered_from_its_own_file(player, key):
     assert f"<h2>{first_heading}</h2>" in text(response)  # the game's own file, not a copy
 
 
+def test_the_guides_answer_what_surprised_players(player):
+    """21's ace always counts 1 (T1.2); Points Rummy says what a pure sequence is (P3.1)."""
+    def read(address: str) -> str:
+        return " ".join("".join(Page(text(player.get(address))).visible_text).split())
+
+    assert "An ace is always worth 1, never 11." in read("/how-to-play/twentyone")
+    points = read("/how-to-play/points")
+    assert "A pure sequence: 3 or more cards of one suit in a row with no joker" in points
+
+
 def test_the_guides_are_linked_from_set_up_home_and_the_table_and_lead_back(player):
     home = text(player.get("/"))
     for definition in registry.games():

@@ -74,6 +74,14 @@ def test_the_deck_choices_read_as_names_and_post_the_file_without_javascript(pla
         assert session["setup"]["deck"] == "quick_out.deck"  # the game keeps the file's identity
 
 
+def test_a_deck_typed_by_the_name_the_page_shows_is_found(player):
+    choose(player, 4)
+    response = player.post("/setup/deck", {"deck": "quick OUT"})
+    assert response.status_code == 303 and response.headers["Location"] == "/setup/seat"
+    with player.client.session_transaction() as session:
+        assert session["setup"]["deck"] == "quick_out.deck"
+
+
 def test_a_deck_s_title_comes_from_its_file_name():
     assert [deck_title(name) for name in ("void_hand.deck", "ai_showcase.deck", "twoPlayers.deck",
                                           "three-players.deck", "QKA_test.deck", "x.deck", ".deck")] == [
