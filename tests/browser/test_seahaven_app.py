@@ -25,6 +25,7 @@ import signal
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from support.browsing import axe_scan
 from support.seahaven_page import WINNABLE, board, set_up, wait_for_mark, wait_past
 
@@ -140,12 +141,25 @@ def test_a_deal_won_by_drags_alone_at_phone_size(device, screenshot, live_server
 
     # every card home by drags, suit after suit (each card is free when its turn comes), each drag
     # made as soon as the last move's board is in (not settled yet; the live update of the last
-    # move then redraws the board while the card is held)
+    # move then redraws the board while the card is held). A finger that lands in the very frame
+    # the redraw puts the new board in can miss its card (docs/RELIABILITY.md, known limits): no
+    # move is sent, the card stays where it was, and the player drags again. So does the test, a
+    # few times in a game at most.
+    dragged_again = 0
     for suit, foundation in zip("CDHS", ("f1", "f2", "f3", "f4")):
         for rank in "A23456789TJQK":
             card = rank + suit
             page.wait_for_function("(v) => Number(document.getElementById('table').dataset.version) > v", arg=drags)
-            touch_drag(phone, card, foundation)
+            for _attempt in range(3):
+                touch_drag(phone, card, foundation)
+                try:
+                    page.wait_for_function("(v) => Number(document.getElementById('table').dataset.version) > v",
+                                           arg=drags + 1, timeout=8000)
+                    break
+                except PlaywrightTimeoutError:
+                    shown = board(page)
+                    assert card in sum(shown["columns"], []), f"{card} moved without a new board"
+                    dragged_again += 1
             drags += 1
             if card == "9D":
                 wait_past(page, drags)
@@ -153,6 +167,7 @@ def test_a_deal_won_by_drags_alone_at_phone_size(device, screenshot, live_server
     page.locator("#table .results").wait_for()
     shown = board(page)
     assert "Ann won! All 52 cards are home" in shown["results"]
+    assert dragged_again <= 3, f"{dragged_again} drags missed their card"
     state = live_server.state(slug)
     assert state.layout.is_won() and state.moves_made() == drags == 54 and state.undos == 0
     assert phone.same_document(), "every drag was made in the page, without a reload"
