@@ -72,8 +72,8 @@ class Config:
     # once, then REQUESTS_PER_MINUTE more a minute; past it a 429 before any database work, sent
     # after REQUEST_REFUSAL_PAUSE seconds so that a loop with no pause cannot spin on refusals.
     # 0 (either): no limit.
-    REQUESTS_PER_MINUTE = int(os.environ.get("REQUESTS_PER_MINUTE", "600"))
-    REQUESTS_BURST = int(os.environ.get("REQUESTS_BURST", "200"))
+    REQUESTS_PER_MINUTE = int(os.environ.get("REQUESTS_PER_MINUTE", "300"))
+    REQUESTS_BURST = int(os.environ.get("REQUESTS_BURST", "100"))
     REQUEST_REFUSAL_PAUSE = float(os.environ.get("REQUEST_REFUSAL_PAUSE", "1"))
     # A seat's private moves (arranging its cards) per client address and minute, in each worker.
     OWN_MOVES_PER_MINUTE = int(os.environ.get("OWN_MOVES_PER_MINUTE", "120"))

@@ -180,16 +180,18 @@ def test_the_same_post_sent_twice_at_once_is_applied_exactly_once(live_server, d
 def test_seats_racing_on_two_workers_lose_no_update(live_server, db_reader):
     """4 tables x 3 seats on their own browsers; every tick all three seats of a table read the
     table and post at once (the seat on turn its move, the others out of turn, sometimes with a
-    stale version; at a round's end all three press "deal the next round"). 400 action posts."""
+    stale version; at a round's end all three press "deal the next round"). 400 action posts. Each
+    browser is a device of its own, with its own address (together they send far more than one
+    device's request limit)."""
     tables_count, seats, ticks = 4, 3, 34
     tables = []
     for number in range(tables_count):
-        host = Browser(live_server.url)
+        host = Browser(live_server.url, source=f"127.0.1.{number * seats + 1}")
         slug = host.start_game([f"Ann{number}", f"Bob{number}", f"Cid{number}"], deck="three_players.deck",
                                devices=["here", "own", "own"])
         browsers = [host]
         for seat in (1, 2):
-            guest = Browser(live_server.url)
+            guest = Browser(live_server.url, source=f"127.0.1.{number * seats + 1 + seat}")
             assert guest.claim(db_reader.join_code(slug, seat)).status == 303
             browsers.append(guest)
         tables.append((slug, browsers))
