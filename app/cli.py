@@ -37,7 +37,9 @@ def register_commands(app: Flask) -> None:
     app.cli.add_command(restore_command)
 
 
-@click.group("scores", cls=AppGroup, help="Export or import the score table as scores.csv (R7.5).")
+# scores.csv's columns and quoting are R7.5's.
+@click.group("scores", cls=AppGroup, help="Export or import Mason Rummy's score table as scores.csv "
+                                          "(name, games won, games lost, best score).")
 def scores_group():
     pass
 
@@ -78,7 +80,7 @@ def import_scores(path: str, yes: bool):
     click.echo("Imported.")
 
 
-@click.group("deck", cls=AppGroup, help="Stacked deck files (R2).")
+@click.group("deck", cls=AppGroup, help="Stacked deck files: card codes, top of the deck first.")  # R2
 def deck_group():
     pass
 

@@ -19,6 +19,7 @@ and read the database when an app context is there.
 from __future__ import annotations
 
 import os
+import re
 
 from .core import registry
 from .core.cards import Card
@@ -37,6 +38,19 @@ def subfolder(definition: GameDefinition) -> str:
 
 def folder_for(decks_root: str, definition: GameDefinition) -> str:
     return os.path.join(decks_root, subfolder(definition)) if subfolder(definition) else decks_root
+
+
+def deck_title(file_name: str) -> str:
+    """A deck file's name as players read it: ``void_hand.deck`` is "Void hand", ``ai_showcase.deck``
+    "AI showcase", ``twoPlayers.deck`` "Two players". A deck file holds card codes and nothing
+    else (R2.1), so its name is the only title it has; forms still post the file name."""
+    stem = file_name[:-len(DECK_SUFFIX)] if file_name.lower().endswith(DECK_SUFFIX) else file_name
+    spaced = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", stem).replace("_", " ").replace("-", " ").replace(".", " ")
+    words = ["AI" if word.casefold() == "ai" else word.lower() if word[1:].islower() else word
+             for word in spaced.split()]
+    if not words:
+        return file_name
+    return words[0][:1].upper() + words[0][1:] + "".join(" " + word for word in words[1:])
 
 
 def where(definition: GameDefinition) -> str:
@@ -110,12 +124,15 @@ def read_offered(decks_root: str, definition: GameDefinition, name: str, seats: 
 
 
 def resolve(decks_root: str, definition: GameDefinition, answer: str, seats: int | None = None) -> tuple[str, list[Card]]:
-    """An offered deck by name (``.deck`` may be left out); only plain names."""
+    """An offered deck by name (``.deck`` may be left out) or by its title; only plain names."""
     if len(answer) > MAX_DECK_NAME:
         raise DeckError(f"a deck file's name has at most {MAX_DECK_NAME} characters")
     stored = uploaded(definition)
     names = deck_names(decks_root, definition)
     name = answer if answer in names else (answer + DECK_SUFFIX if answer + DECK_SUFFIX in names else answer)
+    if name not in names:  # the deck's name as the page shows it ("Quick out") finds its file too
+        titled = [offered for offered in names if deck_title(offered).casefold() == answer.casefold()]
+        name = titled[0] if len(titled) == 1 else name
     if os.path.basename(name) != name or name.startswith("."):
         example = names[0] if names else "game.deck"
         raise DeckError(f"'{answer}' is not a deck file name: type just the name, such as {example}")

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from support.browsing import finished_game  # noqa: E402
 from support.live import LiveServer  # noqa: E402
 from table_browser import Browser, play_one_action, set_up_every_game  # noqa: E402
 
@@ -25,10 +26,10 @@ ACCESSIBILITY_GOAL = 1.0
 PERFORMANCE_GOAL = 0.98
 
 
-def pages_to_score(browser: Browser) -> list[tuple[str, bool]]:
+def pages_to_score(browser: Browser, server: LiveServer) -> list[tuple[str, bool]]:
     """(path, with the player's cookie) for every page: the home page's links, each game's set-up,
-    table (player and spectator), a table's whole game's log, every game's scores page, and a
-    finished game's replay."""
+    table (player and spectator), a table's whole game's log, every game's scores page, a
+    finished game's replay, and Menu A's stacked-deck prompt."""
     pages: dict[str, bool] = {"/": False}
     tables = set_up_every_game(browser)
     for _how, table in tables:
@@ -46,10 +47,13 @@ def pages_to_score(browser: Browser) -> list[tuple[str, bool]]:
         path = urllib.parse.urlsplit(link).path
         if path.startswith("/scores/") and not path.endswith(".csv"):
             pages.setdefault(path, False)
-    finished = browser.get("/finished")
-    replay = next((link for link in finished.links if link.endswith("/replay")), None)
-    if replay:
-        pages[urllib.parse.urlsplit(replay).path] = False
+    finished_game(server.database_url, server.decks_folder, Path(tempfile.mkdtemp(prefix="lighthouse-game-")))
+    replays = (urllib.parse.urlsplit(link).path for link in browser.get("/finished").links)
+    pages[next(path for path in replays if path.endswith("/replay"))] = False
+    # Menu A's stacked-deck prompt, a page of the player's set-up: option 4 leads there
+    home = browser.get("/")
+    _status, prompt = browser.submit(home.forms[0], next(b for b in home.forms[0].buttons if b[1] == "4"))
+    pages[urllib.parse.urlsplit(prompt.url).path] = True
     return list(pages.items())
 
 
@@ -85,7 +89,7 @@ def main() -> int:
         folder = args.keep or Path(tempfile.mkdtemp(prefix="lighthouse-"))
         folder.mkdir(parents=True, exist_ok=True)
         print(f"{'page':<40} {'accessibility':>13} {'performance':>11}")
-        for index, (path, as_player) in enumerate(pages_to_score(browser)):
+        for index, (path, as_player) in enumerate(pages_to_score(browser, server)):
             result = score(args.lighthouse, server.url + path, cookie_header(browser) if as_player else None,
                            folder / f"{index:02d}.json")
             ok = result["accessibility"] >= ACCESSIBILITY_GOAL and result["performance"] >= PERFORMANCE_GOAL

@@ -22,6 +22,7 @@ from config import setting
 from ..core import registry
 from ..core.cards import Card, deck_by_key
 from ..htmx import is_htmx, vary_on_htmx
+from ..stacked_decks import deck_title
 from .errors import render_error
 
 CONTENT_SECURITY_POLICY = (
@@ -97,13 +98,6 @@ def register(app: Flask) -> None:
         return response
 
     errors.register(app)
-
-
-def deck_title(file_name: str) -> str:
-    """A deck file's name as people read it: ``void_hand.deck`` is "Void hand"."""
-    stem = file_name[:-len(".deck")] if file_name.lower().endswith(".deck") else file_name
-    words = " ".join(stem.replace("_", " ").replace("-", " ").split())
-    return words[:1].upper() + words[1:] if words else file_name
 
 
 def local_time(moment: datetime | None) -> Markup:

@@ -236,3 +236,64 @@ def test_twentyone_results_wait_for_the_dealer_without_moving_the_board(live_ser
     check_screen(fan.page, screenshot, "twentyone-watched", problems)
     assert problems == [], "\n".join(problems)
     assert ann.unexpected_problems() == [], "\n".join(ann.unexpected_problems())
+
+
+# -- reading the game: every card that was public is named, by whom ------------------------------------------
+
+DISCARD_LINE = r"^(.+) discards ([2-9TJQKA][CDHS]|joker|\w+ joker)\.$"
+
+
+def test_points_log_names_who_discarded_what_at_four_seats(live_server, device, screenshot):
+    """Four at a Points table, at both sizes: the log names every card discarded and who did it,
+    in the table's log and in the whole game's log alike (no line stops at "discards")."""
+    import re
+
+    for label, size in BOTH:
+        one = device(label, viewport=dict(size), **({"is_mobile": True, "has_touch": True} if label == "phone" else {}))
+        page = one.page
+        slug = set_up(one, "points", [(LONG_NAME, "here"), ("AI", "here"), ("AI", "here"), ("AI", "here")],
+                      "three_players_two_decks.deck")
+        table = page.locator("#table")
+        before = one.table.version()
+        table.locator(".pile-button[value='draw|source=closed']").click()
+        one.table.wait_past(before)
+        page.locator("#table .points-hand label.card").last.click()
+        before = one.table.version()
+        table.locator(".turn-actions").get_by_role("button", name="Discard").click()
+        one.table.wait_past(before)
+        page.wait_for_function("() => document.querySelectorAll('#table .log-lines li').length >= 8")
+        lines = [line.strip() for line in table.locator(".log-lines li").all_inner_texts()]
+        assert lines[1].startswith("The open pile starts with ") and len(lines[1]) > len("The open pile starts with .")
+        discards = [re.match(DISCARD_LINE, line) for line in lines if " discards" in line]
+        assert discards and all(discards), lines
+        assert {match.group(1) for match in discards} >= {LONG_NAME, "AI 2"}, lines
+        assert not any("??" in line for line in lines)
+        screenshot(page, "points-log-four-seats", sizes=((label, size),))
+        one.goto(f"/games/{slug}/log")
+        whole = [line.strip() for line in page.locator(".log-lines li").all_inner_texts()
+                 if " discards" in line]
+        assert all(re.match(DISCARD_LINE, line) for line in whole), whole
+        shown = [match.group(0) for match in discards]
+        assert whole[-len(shown):] == shown  # the table's last lines are the whole log's
+        assert page.evaluate(WIDTH_JS) <= size["width"]
+        assert one.unexpected_problems() == [], "\n".join(one.unexpected_problems())
+
+
+def test_a_finished_classic_game_shows_every_hand_and_a_whole_log_without_hidden_cards(
+        live_server, database_url, decks_folder, tmp_path, device, screenshot):
+    over = finished_game(database_url, decks_folder, tmp_path, "rummy", 3)
+    for label, size in BOTH:
+        one = device(label, viewport=dict(size), **({"is_mobile": True, "has_touch": True} if label == "phone" else {}))
+        page = one.page
+        one.goto(f"/games/{over}/watch")
+        results = page.locator("#table .results")
+        results.wait_for()
+        owners = page.locator("#table .results .hands-left .hand-owner").all_inner_texts()
+        assert len(owners) >= 2, owners  # the losers' cards, not only "Eve: 23 points"
+        assert page.locator("#table .results .hands-left [data-card]").count() > 0
+        one.goto(f"/games/{over}/log?watch=1")
+        lines = page.locator(".log-lines li").all_inner_texts()
+        assert lines and not [line for line in lines if "??" in line]
+        assert page.evaluate(WIDTH_JS) <= size["width"]
+        screenshot(page, "rummy-whole-log", sizes=((label, size),))
+        assert one.unexpected_problems() == [], "\n".join(one.unexpected_problems())

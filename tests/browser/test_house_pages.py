@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import sqlalchemy as sa
 from playwright.sync_api import expect
@@ -236,3 +237,131 @@ def test_a_seat_named_ai_offers_no_device_choice(live_server, device, screenshot
         assert axe_scan(page, f"Classic Rummy's set-up ({label})") == []
         screenshot(page, "setup-rummy", sizes=((label, options["viewport"]),))
         assert one.unexpected_problems() == []
+
+
+def test_mason_s_deck_prompt_names_decks_readably_and_posts_the_file(live_server, device, screenshot):
+    """Menu A's stacked-deck prompt at both sizes, with JavaScript and without: players tap "Quick
+    out" (its file's name below it), and the game is set up with quick_out.deck."""
+    violations = []
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP), ("phone-no-js", {**PHONE, "java_script_enabled": False})):
+        one = device(label, **options)
+        page = one.page
+        one.goto("/")
+        page.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
+        page.get_by_role("heading", name="Decks on this server").wait_for()
+        picks = page.locator("button.deck-pick")
+        titles = picks.locator(".deck-title").all_inner_texts()
+        assert "Quick out" in titles and "AI showcase" in titles and not any(".deck" in t for t in titles)
+        quick = picks.filter(has_text="Quick out")
+        assert quick.get_attribute("value") == "quick_out.deck"
+        # the title reads first, the file's name under it, inside the button
+        title_box, file_box = quick.locator(".deck-title").bounding_box(), quick.locator(".deck-file").bounding_box()
+        assert file_box["y"] >= title_box["y"] + title_box["height"] - 1
+        assert width_of(page) <= options["viewport"]["width"]
+        if options.get("java_script_enabled", True):
+            violations += axe_scan(page, f"the deck prompt ({label})")
+        screenshot(page, "deck-prompt", sizes=((label, options["viewport"]),))
+        quick.click()
+        page.wait_for_url(re.compile(r"/setup/seat$"))
+        expect(page.locator("#seat-form")).to_contain_text("with the stacked deck Quick out")
+        assert one.unexpected_problems() == []
+    assert violations == [], "\n".join(violations)
+
+
+def test_without_javascript_a_refused_move_leads_back_and_a_late_one_says_the_game_is_over(live_server, device,
+                                                                                          screenshot):
+    """Plain forms at both sizes: a refused move lands on the table's own address (a reload
+    posts nothing again) with its cards still ticked and the reason shown; a move sent from a page
+    left open after the game ended says the game is over."""
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP)):
+        plain = device(label, java_script_enabled=False, **options)
+        page = plain.page
+        slug = plain.start_game([("Ann", "here"), ("AI", "here")], deck="quick_out.deck")
+        with page.expect_navigation():
+            plain.table.button("Draw from stock pile").click()
+        hand = plain.table.snapshot()["hand"]
+        for card in hand[:2]:
+            plain.table.card(card).click()
+        with page.expect_navigation():
+            page.locator("#table button[value=lay_down]").click()
+        assert re.search(rf"/games/{slug}\?", page.url) and all(f"cards={card}" in page.url for card in hand[:2])
+        alert = page.locator("#table [role=alert]")
+        expect(alert).to_be_visible()
+        assert all(plain.table.checkbox(card).is_checked() for card in hand[:2])
+        assert width_of(page) <= options["viewport"]["width"]
+        screenshot(page, "refused-no-js", sizes=((label, options["viewport"]),))
+        assert page.reload().request.method == "GET"
+
+        # 21 for one, one round: a second page of the same browser ends it; the first one's Hit comes late
+        twentyone = page.context.new_page()
+        plain.goto("/setup/twentyone")
+        page.locator("#name0").fill("Ann")
+        page.locator("#opt-rounds").fill("1")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Start the game").click()
+        table_address = page.url
+        twentyone.goto(table_address)
+        with twentyone.expect_navigation():
+            twentyone.locator("#table").get_by_role("button", name="Stay").click()
+        assert "Game over" in twentyone.locator("#table").inner_text()
+        with page.expect_navigation():
+            page.locator("#table").get_by_role("button", name="Hit").click()
+        assert page.url == table_address
+        expect(page.locator("#table [role=alert]")).to_have_text("This game is over, so nothing was done.")
+        screenshot(page, "late-move-no-js", sizes=((label, options["viewport"]),))
+        twentyone.close()
+        assert plain.problems == []
+
+
+def test_the_admin_s_deck_upload_keeps_its_game_and_an_import_leads_through_the_login(
+        live_server, database_url, decks_folder, tmp_path, device, screenshot):
+    """At both sizes: a refused deck upload names the file and the game and keeps the game chosen
+    (the next try is checked against it); "Import an exported game" on the finished games' page
+    leads through the login to the import itself; the same game imported twice is refused, with a
+    link to the first; the finished games read "won, 12 points", not bare numbers."""
+    over = finished_game(database_url, decks_folder, tmp_path)
+    violations = []
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP)):
+        one = device(label, **options)
+        page = one.page
+        one.goto("/finished")
+        row = page.locator(".finished-list li", has=page.locator(f"a[href='/games/{over}/replay?step=0']"))
+        assert re.search(r"AI 1 (won|lost), -?\d+ points?", row.inner_text()), row.inner_text()
+        with page.expect_download() as info:
+            row.get_by_role("link", name="Export").click()
+        exported = Path(info.value.path()).read_bytes()
+        page.get_by_role("link", name="Import an exported game").click()
+        page.locator("#password").fill(live_server.admin_password)
+        page.get_by_role("button", name="Log in").click()
+        page.get_by_role("heading", name="Import an exported game").wait_for()
+        assert page.url.endswith("/finished/import")
+        page.locator("#game-file").set_input_files(
+            files=[{"name": "game.json", "mimeType": "application/json", "buffer": exported}])
+        page.get_by_role("button", name="Import").click()
+        if label == "phone":  # the first import; the laptop's is the same game's second
+            page.get_by_text("Replay: step 0 of").wait_for()
+            first = page.url.split("/")[4]
+            one.goto("/finished/import")
+            page.locator("#game-file").set_input_files(
+                files=[{"name": "game.json", "mimeType": "application/json", "buffer": exported}])
+            page.get_by_role("button", name="Import").click()
+        alert = page.locator("[role=alert]")
+        expect(alert).to_contain_text("game.json: This game was imported already")
+        assert alert.get_by_role("link", name="Open its replay").get_attribute("href") == f"/games/{first}/replay?step=0"
+        assert width_of(page) <= options["viewport"]["width"]
+        violations += axe_scan(page, f"a second import ({label})")
+        screenshot(page, "import-twice", sizes=((label, options["viewport"]),))
+
+        one.goto("/admin")
+        page.locator("#deck-game").select_option("rummy")
+        page.locator("#deck-file").set_input_files(
+            files=[{"name": "short.deck", "mimeType": "text/plain", "buffer": b"AS 2S\n"}])
+        page.get_by_role("button", name="Upload", exact=True).click()
+        alert = page.locator("main [role=alert]")
+        expect(alert).to_contain_text("The deck short.deck for Classic Rummy was not stored: ")
+        expect(page.locator("#deck-game")).to_have_value("rummy")
+        assert width_of(page) <= options["viewport"]["width"]
+        violations += axe_scan(page, f"a refused upload ({label})")
+        screenshot(page, "refused-upload", sizes=((label, options["viewport"]),))
+        assert one.unexpected_problems(400, 409) == [], "\n".join(one.unexpected_problems(400, 409))
+    assert violations == [], "\n".join(violations)

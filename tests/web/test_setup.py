@@ -12,6 +12,8 @@ from support.games import (
 )
 from support.pages import Page
 
+from app.stacked_decks import deck_title
+
 
 def choose(player, option: int):
     response = player.post("/", {"choice": str(option)})
@@ -45,13 +47,45 @@ def test_r2_2_the_deck_prompt_suggests_the_decks_in_the_folder(player, decks_fol
     html = text(player.get("/setup/deck"))
     names = sorted(p.name for p in decks_folder.glob("*.deck"))
     assert names  # the sample decks
-    for name in names:
-        assert f'<option value="{name}">' in html
+    for name in names:  # suggested by file name (what the prompt asks for), labelled by the deck's name
+        assert f'<option value="{name}" label="{deck_title(name)}">' in html
     deck_form, choices = Page(html).posting_to("/setup/deck")
     assert "deck" in deck_form["inputs"]
     assert ("cancel", "1", "Cancel") in deck_form["buttons"]
-    # issue 14 item 4: the decks are also tappable choices, one button a deck
+    # the decks are also tappable choices, one button a deck
     assert [(name, value) for name, value, _text in choices["buttons"]] == [("deck", name) for name in names]
+
+
+def test_the_deck_choices_read_as_names_and_post_the_file_without_javascript(player):
+    """Players read "Quick out" (the file's name below it, smaller); the plain form posts the file."""
+    choose(player, 4)
+    page = Page(text(player.get("/setup/deck")))
+    _deck_form, choices = page.posting_to("/setup/deck")
+    labels = {value: label for _name, value, label in choices["buttons"]}
+    assert labels["quick_out.deck"] == "Quick out quick_out.deck"
+    assert labels["ai_showcase.deck"] == "AI showcase ai_showcase.deck"
+    titles = [span.text for span in page.find_all("span", cls="deck-title")]
+    assert titles[:2] == ["AI showcase", "Queen king ace"] and not any(".deck" in title for title in titles)
+    response = player.post("/setup/deck", {"deck": "quick_out.deck"})
+    assert response.status_code == 303 and response.headers["Location"] == "/setup/seat"
+    seat_page = Page(text(player.get("/setup/seat")))
+    assert "with the stacked deck Quick out quick_out.deck" in " ".join("".join(seat_page.visible_text).split())
+    with player.client.session_transaction() as session:
+        assert session["setup"]["deck"] == "quick_out.deck"  # the game keeps the file's identity
+
+
+def test_a_deck_typed_by_the_name_the_page_shows_is_found(player):
+    choose(player, 4)
+    response = player.post("/setup/deck", {"deck": "quick OUT"})
+    assert response.status_code == 303 and response.headers["Location"] == "/setup/seat"
+    with player.client.session_transaction() as session:
+        assert session["setup"]["deck"] == "quick_out.deck"
+
+
+def test_a_deck_s_title_comes_from_its_file_name():
+    assert [deck_title(name) for name in ("void_hand.deck", "ai_showcase.deck", "twoPlayers.deck",
+                                          "three-players.deck", "QKA_test.deck", "x.deck", ".deck")] == [
+        "Void hand", "AI showcase", "Two players", "Three players", "QKA test", "X", ".deck"]
 
 
 def test_a_tapped_deck_choice_is_used(player):
@@ -152,7 +186,7 @@ def test_a_valid_deck_proceeds_to_the_seats(player):
     response = player.post("/setup/deck", {"deck": " quick_out.deck "})
     assert response.status_code == 303 and response.headers["Location"] == "/setup/seat"
     html = text(player.get("/setup/seat"))
-    assert "with stacked deck <code>quick_out.deck</code>" in html
+    assert 'with the stacked deck Quick out <code class="deck-file">quick_out.deck</code>' in html
     assert "Player 1 of 2" in html
 
 

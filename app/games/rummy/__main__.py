@@ -222,11 +222,15 @@ def _target(text: str) -> int:
 def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m app.games.rummy",
                                      description="Play Classic Rummy in the terminal.")
-    parser.add_argument("--deck", metavar="FILE", help="a stacked deck: the 52 card codes, top first (C2.3, C8.1)")
+    # The options of C8.1: the stacked deck (C2.3), the target (C5.3), the rummy bonus (C5.2).
+    parser.add_argument("--deck", metavar="FILE",
+                        help="a stacked deck: the 52 card codes, top first, dealt in the same order every hand")
     parser.add_argument("--seed", type=int, help="the seed of the shuffles, to replay a game exactly")
     parser.add_argument("--target", type=_target, default=DEFAULT_TARGET,
-                        help=f"the target score, {LOWEST_TARGET} to {HIGHEST_TARGET} (default {DEFAULT_TARGET}, C5.3)")
-    parser.add_argument("--no-rummy-bonus", action="store_true", help="no double score for a rummy (C5.2)")
+                        help=f"the target score: the game ends when a total reaches it, "
+                             f"{LOWEST_TARGET} to {HIGHEST_TARGET} (default {DEFAULT_TARGET})")
+    parser.add_argument("--no-rummy-bonus", action="store_true",
+                        help="no double score for going out in one turn without having melded or laid off before")
     return parser
 
 

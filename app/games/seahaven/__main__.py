@@ -115,10 +115,10 @@ def command_of(source: str, target: str) -> str:
 
 
 def argument_parser(solve: bool) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = argparse.ArgumentParser(  # the game is S4, the solver S5.1
         prog="python -m app.games.seahaven" + (" solve" if solve else ""),
-        description=("Decide whether a deal of Seahaven Towers can be won (S5.1)." if solve else
-                     "Play Seahaven Towers in the terminal (S4). 'python -m app.games.seahaven solve "
+        description=("Decide whether a deal of Seahaven Towers can be won." if solve else
+                     "Play Seahaven Towers in the terminal. 'python -m app.games.seahaven solve "
                      "--help' describes the solver."))
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--deck", metavar="FILE", help="deal from a deck file: the 52 card codes, top first")

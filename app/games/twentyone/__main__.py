@@ -127,7 +127,7 @@ class TerminalGame:
 
 
 def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app.games.twentyone", description="21 against the dealer (T6).")
+    parser = argparse.ArgumentParser(prog="python -m app.games.twentyone", description="21 against the dealer.")  # T6
     parser.add_argument("--shuffle", action="store_true", help="play a shuffled deck: no deck file is asked for")
     parser.add_argument("--seed", type=int, default=None,
                         help="the seed of the shuffles (the deck with --shuffle, and every refill), "
