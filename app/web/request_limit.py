@@ -29,10 +29,9 @@ from markupsafe import escape
 
 MESSAGE = ("This device is sending requests faster than the table can answer everybody. "
            "Wait {wait} and try again; nothing was changed.")
-# Answers that take no token: assets (cached by the browser for a year), and the live-update
-# stream, which its own per-address limits guard (it stays open, so it is one request a visit).
-EXEMPT_PREFIXES = ("/static/",)
-EXEMPT_SUFFIXES = ("/events",)
+# Answers that take no token: assets (cached by the browser for a year), and a table's live-update
+# stream (/games/<id>/events), which its own per-address limits guard (it stays open: one request
+# a visit).
 # Placeholders in the bodies rendered once, filled per refusal.
 WAIT, AGAIN = "\x00wait\x00", "\x00again\x00"
 
@@ -70,7 +69,9 @@ class Buckets:
 
 
 def limited(path: str) -> bool:
-    return not (path.startswith(EXEMPT_PREFIXES) or path.endswith(EXEMPT_SUFFIXES))
+    if path.startswith("/static/"):
+        return False
+    return not (path.startswith("/games/") and path.endswith("/events") and path.count("/") == 3)
 
 
 def in_words(seconds: int) -> str:

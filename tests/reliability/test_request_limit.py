@@ -223,6 +223,7 @@ def test_a_refusal_makes_no_query_and_static_files_and_streams_take_no_token(lim
         refused = client.get("/finished?page=2")
         refused_post = client.post("/games/abcdef/act", data={"action": "x"},
                                    headers={"HX-Request": "true", "HX-Current-URL": "http://localhost/games/abcdef"})
+        assert client.get("/games/abcdef/log/events").status_code == 429  # only a table's own stream is exempt
         assert statements == []
     finally:
         sa.event.remove(engine, "before_cursor_execute", spy)
