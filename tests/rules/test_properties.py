@@ -44,6 +44,8 @@ def expected_legal(game: Game, seat, action) -> bool:
     """Is ``action`` by ``seat`` legal now? Written from RULES.md, independently of Game.apply."""
     if game.phase == GAME_OVER:
         return False
+    if seat is not None and seat not in range(len(game.players)):
+        return False  # nobody sits there: nothing is theirs to do
     if isinstance(action, NextRound):
         return game.phase == ROUND_OVER
     if game.phase == ROUND_OVER or seat != game.turn:
