@@ -36,7 +36,9 @@ class Seat:
 def open_invite(host, name: str) -> tuple[str, str]:
     """The host's table -> the seat's invite page: join link, QR code image, short code."""
     page = host.page
-    row = page.locator("#table .seats-panel li", has_text=name)
+    # the seat's own row, by its name alone (a join code such as 78TTCY holds "Cy" too)
+    row = page.locator("#table .seats-panel li").filter(
+        has=page.locator("strong", has_text=re.compile(rf"^\d+\. {re.escape(name)}$")))
     code = row.locator("code.join-code").inner_text().strip()
     row.get_by_role("link", name="Link & QR code").click()
     page.get_by_role("heading", name=f"{name}, join from your phone or laptop").wait_for()

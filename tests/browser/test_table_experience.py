@@ -55,7 +55,7 @@ def start_three_player_game(phone, deck: str = "three_players.deck") -> str:
     page = phone.page
     phone.goto("/")
     page.get_by_role("button", name=re.compile("Play 3-player game with stacked deck$")).click()
-    page.get_by_role("button", name=deck, exact=True).click()  # item 4: the decks as tappable choices
+    page.locator(f"button.deck-pick[value='{deck}']").click()  # item 4: the decks as tappable choices
     for number, name in enumerate(["Ann", "AI", "AI"], start=1):
         page.get_by_role("heading", name=f"Player {number} of 3").wait_for()
         page.get_by_role("button", name=re.compile("New player$")).click()  # item 4: Menu A's capitalisation
@@ -229,7 +229,7 @@ def test_round_end_shows_every_hand_left_and_no_empty_hand_panel(live_server, de
     page = phone.page
     phone.goto("/")
     page.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
-    page.get_by_role("button", name="quick_out.deck", exact=True).click()
+    page.locator("button.deck-pick[value='quick_out.deck']").click()
     for number, name in enumerate(["Ann", "AI"], start=1):
         page.get_by_role("heading", name=f"Player {number} of 2").wait_for()
         page.get_by_role("button", name=re.compile("New player$")).click()
@@ -272,7 +272,7 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
         ann = device("host")
         ann.goto(server.url + "/")
         ann.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
-        ann.get_by_role("button", name="ai_showcase.deck", exact=True).click()
+        ann.locator("button.deck-pick[value='ai_showcase.deck']").click()
         for number, (name, where) in enumerate([("Ann", "here"), ("Hana", "own")], start=1):
             ann.get_by_role("heading", name=f"Player {number} of 2").wait_for()
             ann.get_by_role("button", name=re.compile("New player$")).click()
