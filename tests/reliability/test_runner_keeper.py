@@ -11,18 +11,10 @@ import sys
 import time
 
 from app.solving.supervisor import Supervisor
+from support.waiting import wait_for
 
 SLEEPER = (sys.executable, "-c", "import time; time.sleep(120)")
 
-
-def wait_for(check, timeout: float = 60.0, what: str = "it"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.01)
-    raise AssertionError(f"{what} did not happen within {timeout} s")
 
 
 def test_a_runner_started_while_the_master_forks_workers_is_kept(tmp_path):

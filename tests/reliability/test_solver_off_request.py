@@ -23,6 +23,7 @@ import time
 import pytest
 import sqlalchemy as sa
 from support.client import Browser, EventStream
+from support.waiting import wait_for
 
 from app.games.seahaven import DEFINITION, first_winnable_deal
 from app.games.seahaven.analysis import ANALYST
@@ -50,15 +51,6 @@ def row_of(server, key: str):
     found = rows(server, "WHERE key = :key", key=key)
     return found[0] if found else None
 
-
-def wait_for(check, timeout: float = 60.0, what: str = "it"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"{what} did not happen within {timeout} s")
 
 
 def runner_of(server) -> int:
