@@ -67,14 +67,6 @@ class Config:
     JOIN_FAILURE_WINDOW_SECONDS = 10 * 60
     # Games a client address may set up (or rematch) per hour (each can add names to the score table).
     GAMES_PER_HOUR = int(os.environ.get("GAMES_PER_HOUR", "30"))
-    # Requests (pages, fragments, refreshes, actions; not static files nor the live-update stream)
-    # per client address, in each worker process (app/web/request_limit.py): REQUESTS_BURST at
-    # once, then REQUESTS_PER_MINUTE more a minute; past it a 429 before any database work, sent
-    # after REQUEST_REFUSAL_PAUSE seconds so that a loop with no pause cannot spin on refusals.
-    # 0 (either): no limit.
-    REQUESTS_PER_MINUTE = int(os.environ.get("REQUESTS_PER_MINUTE", "300"))
-    REQUESTS_BURST = int(os.environ.get("REQUESTS_BURST", "100"))
-    REQUEST_REFUSAL_PAUSE = float(os.environ.get("REQUEST_REFUSAL_PAUSE", "1"))
     # A seat's private moves (arranging its cards) per client address and minute, in each worker.
     OWN_MOVES_PER_MINUTE = int(os.environ.get("OWN_MOVES_PER_MINUTE", "120"))
     # The job runner (app/solving): processes per server beside the gunicorn workers (0: none, and
@@ -119,5 +111,4 @@ class TestConfig(Config):
     ADMIN_PASSWORD = "test-admin-password"
     EVENTS_MAX_SECONDS = 2.0
     GAMES_PER_HOUR = 100_000  # the tests set up many games from one address (tests that limit it set it)
-    REQUESTS_PER_MINUTE = 0  # in-process tests send thousands of requests from one address (tests of the limit set it)
     SCORES_FILE_SECONDS = 0.0  # instance/scores.csv is written as soon as it can be (tests wait for it)

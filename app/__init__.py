@@ -31,9 +31,6 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     app.config.setdefault("SCORES_CSV_PATH", os.path.join(app.instance_path, "scores.csv"))
     app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600  # static URLs carry a version
 
-    from .web import request_limit
-
-    request_limit.install(app)  # (inside ProxyFix: it counts the address the proxies forward)
     proxies = trusted_proxies(app.config.get("TRUSTED_PROXIES"))
     app.config["TRUSTED_PROXIES"] = proxies
     if proxies:

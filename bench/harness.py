@@ -47,7 +47,7 @@ def bench_server(workers: int = 2, prefix: str = "mason-bench-", env: dict | Non
     open for an hour. ``access_log``: gunicorn logs every request (True: its default format; a
     string: that format) to ``server.access_log``."""
     # every simulated device connects from 127.0.0.1: the per-address limits are lifted
-    unlimited = {"EVENTS_PER_ADDRESS": "100000", "GAMES_PER_HOUR": "100000", "REQUESTS_PER_MINUTE": "0"}
+    unlimited = {"EVENTS_PER_ADDRESS": "100000", "GAMES_PER_HOUR": "100000"}
     return LiveServer(workers=workers, env={"MASON_BENCH_ROUTES": "1", **unlimited, **(env or {})}, root=root,
                       access_log=access_log, admin_password=ADMIN_PASSWORD, events_max_seconds=3600, prefix=prefix)
 

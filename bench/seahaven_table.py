@@ -38,7 +38,6 @@ Figures: median, p99 and max in milliseconds per kind, and the baseline deal's t
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import threading
@@ -49,17 +48,6 @@ from harness import Browser
 
 from app.games.seahaven import DEFINITION
 from app.games.seahaven import MoveCard
-from config import Config
-
-MENU_A_ADDRESSES = [f"127.0.0.{number}" for number in range(2, 10)]  # other devices than the visitor's
-GOAL_MEDIAN_MS, GOAL_MAX_MS = 100, 500  # Menu A under the attack (issue 18)
-
-
-def request_limit(per_minute: int, burst: int, pause: float) -> str:
-    if not per_minute or not burst:
-        return "no request limit (REQUESTS_PER_MINUTE=0)"
-    return (f"{burst} requests at once, then {per_minute} a minute per address and worker, refusals "
-            f"answered after {pause:g} s")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -90,8 +78,8 @@ def post_move(browser: Browser, slug: str, version: int, fields: list[tuple[str,
     return answer
 
 
-def measure(url: str, deal: int, moves: int, off_line: int, rng: random.Random, source: str) -> dict[str, list[float]]:
-    browser = Browser(url, f"deal {deal}", source=source)  # (a device of its own for each deal: the request limit)
+def measure(url: str, deal: int, moves: int, off_line: int, rng: random.Random) -> dict[str, list[float]]:
+    browser = Browser(url, f"deal {deal}")
     slug = set_up(browser, deal)
     state = DEFINITION.new_state(["Bench"], options={"deal": deal}, seed=1)  # the same deal, to plan moves
     times: dict[str, list[float]] = {"2 slowest of 8 first pages": [], "pages after": [],
@@ -129,26 +117,21 @@ def measure(url: str, deal: int, moves: int, off_line: int, rng: random.Random, 
 
 
 def time_menu_a(url: str, seconds: float, pause: float = 0.05) -> list[float]:
-    """GET / (Menu A) one after another for ``seconds``, by other devices than the visitor's
-    (``MENU_A_ADDRESSES``, in turn: up to 20 loads a second are more than one person's share of
-    the request limit); wall times."""
-    clients = [Browser(url, f"Menu A client {address}", source=address) for address in MENU_A_ADDRESSES]
+    """GET / (Menu A) one after another for ``seconds`` by a client of its own; wall times."""
+    client = Browser(url, "Menu A client")
     times = []
     until = time.monotonic() + seconds
     while time.monotonic() < until:
-        answer = clients[len(times) % len(clients)].get("/")
+        answer = client.get("/")
         assert answer.status == 200, answer.status
         times.append(answer.seconds)
         time.sleep(pause)
     return times
 
 
-def attacker(url: str, number: int, deal: int, until: float, times: dict[str, list[float]],
-             statuses: dict[int, int], lock) -> None:
+def attacker(url: str, number: int, deal: int, until: float, times: dict[str, list[float]], lock) -> None:
     """One connection of the visitor: a hard classic deal set up, then its pages and moves off the
-    line in a loop until ``until``, with no pause, whatever the answer (a refusal, 429, is simply
-    followed by the next request, as a flood would; a refused undo is sent again, so the game
-    stays where the loop expects it)."""
+    line in a loop until ``until``."""
     browser = Browser(url, f"attacker {number}")
     answer = browser.post("/setup/seahaven", [("seats", "1"), ("name0", f"Visitor{number}"), ("device0", "here"),
                                               ("deal", str(deal)), ("classic", "1"), ("winnable_only", "0"),
@@ -158,33 +141,19 @@ def attacker(url: str, number: int, deal: int, until: float, times: dict[str, li
     state = DEFINITION.new_state(["Visitor"], options={"deal": deal, "classic": True}, seed=1)
     rng = random.Random(number)
     version = 1
-    mine: dict[str, list[float]] = {"table page (player's)": [], "/watch page": [], "move off the line, undo": [],
-                                    "refused (429)": []}
-    seen: dict[int, int] = {}
-
-    def note(answer, label: str) -> bool:
-        seen[answer.status] = seen.get(answer.status, 0) + 1
-        assert answer.status in (200, 429), (answer.status, answer.page.alerts)
-        mine["refused (429)" if answer.status == 429 else label].append(answer.seconds)
-        return answer.status == 200
-
+    mine: dict[str, list[float]] = {"table page (player's)": [], "/watch page": [], "move off the line, undo": []}
     while time.monotonic() < until:
-        note(browser.get(f"/games/{slug}"), "table page (player's)")
-        note(browser.get(f"/games/{slug}/watch"), "/watch page")
+        mine["table page (player's)"].append(browser.get(f"/games/{slug}").seconds)
+        mine["/watch page"].append(browser.get(f"/games/{slug}/watch").seconds)
         source, target = rng.choice(state.layout.legal_moves())
-        move = [("version", str(version)), ("seat", "0"), ("move", f"move|from={source}|to={target}")]
-        if not note(browser.post(f"/games/{slug}/act", move, htmx=True), "move off the line, undo"):
-            continue
-        version += 1
-        while not note(browser.post(f"/games/{slug}/act", [("version", str(version)), ("seat", "0"),
-                                                           ("action", "undo")], htmx=True), "move off the line, undo"):
-            pass
-        version += 1
+        for fields in ([("move", f"move|from={source}|to={target}")], [("action", "undo")]):
+            answer = browser.post(f"/games/{slug}/act", [("version", str(version)), ("seat", "0"), *fields], htmx=True)
+            assert answer.status == 200, (answer.status, answer.page.alerts)
+            mine["move off the line, undo"].append(answer.seconds)
+            version += 1
     with lock:
         for label, seconds in mine.items():
             times.setdefault(label, []).extend(seconds)
-        for status, count in seen.items():
-            statuses[status] = statuses.get(status, 0) + count
 
 
 def kept_answers(server) -> int:
@@ -210,40 +179,27 @@ def runner_cpu_seconds(server) -> float:
 
 
 def attack(server, deals: list[int], connections: int, quiet_seconds: float, attack_seconds: float,
-           label: str, limit: str) -> None:
+           label: str) -> None:
     quiet = time_menu_a(server.url, quiet_seconds)
-    load_before = os.getloadavg()
     kept_before, runner_before, workers_before = kept_answers(server), runner_cpu_seconds(server), server.cpu_seconds()
     until = time.monotonic() + attack_seconds
     times: dict[str, list[float]] = {}
-    statuses: dict[int, int] = {}
     lock = threading.Lock()
-    threads = [threading.Thread(target=attacker, args=(server.url, n, deals[n % len(deals)], until, times,
-                                                      statuses, lock))
+    threads = [threading.Thread(target=attacker, args=(server.url, n, deals[n % len(deals)], until, times, lock))
                for n in range(connections)]
     for thread in threads:
         thread.start()
     attacked = time_menu_a(server.url, attack_seconds)
     for thread in threads:
         thread.join()
-    load = " ".join(f"{value:.1f}" for value in (*load_before, *os.getloadavg()))
-    print(f"{label}: one visitor (127.0.0.1) on {connections} connections, classic deals "
-          f"{' '.join(map(str, deals))}, {attack_seconds:.0f} s; Menu A (GET /) timed by another client "
-          f"(127.0.0.2-9 in turn); load average before and after the attack: {load}")
+    print(f"{label}: one visitor on {connections} connections, classic deals {' '.join(map(str, deals))}, "
+          f"{attack_seconds:.0f} s; Menu A (GET /) timed by another client")
     print(line("Menu A, quiet (the baseline)", quiet))
     print(line("Menu A, under the attack", attacked))
-    median, top = statistics.median(attacked) * 1000, max(attacked) * 1000
-    verdict = "met" if median < GOAL_MEDIAN_MS and top < GOAL_MAX_MS else "not met"
-    print(f"  Menu A under attack: median {median:.1f} ms, max {top:.1f} ms; goal: median < {GOAL_MEDIAN_MS} ms, "
-          f"max < {GOAL_MAX_MS} ms: {verdict}")
     print(f"  ratios under attack / quiet: median {statistics.median(attacked) / statistics.median(quiet):.2f}x, "
-          f"max {max(attacked) / max(quiet):.2f}x")
+          f"max {max(attacked) / max(quiet):.2f}x   (goal: median < 100 ms, max < 500 ms under attack)")
     for kind, seconds in times.items():
         print(line(f"the visitor's {kind}", seconds))
-    answered = sum(statuses.values())
-    print(f"  the visitor's requests: {answered} in {attack_seconds:.0f} s, "
-          + ", ".join(f"{count} answered {status}" for status, count in sorted(statuses.items()))
-          + f" (limit: {limit})")
     print(f"  answers the job runner kept meanwhile: {kept_answers(server) - kept_before}; CPU seconds: "
           f"job runner {runner_cpu_seconds(server) - runner_before:.1f}, "
           f"gunicorn workers {server.cpu_seconds() - workers_before:.1f}")
@@ -260,31 +216,23 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=6)
     parser.add_argument("--quiet-seconds", type=float, default=15.0)
     parser.add_argument("--attack-seconds", type=float, default=30.0)
-    parser.add_argument("--requests-per-minute", type=int, default=Config.REQUESTS_PER_MINUTE,
-                        help="the served request limit (default: the table's default; 0: none)")
-    parser.add_argument("--burst", type=int, default=Config.REQUESTS_BURST)
-    parser.add_argument("--refusal-pause", type=float, default=Config.REQUEST_REFUSAL_PAUSE)
     args = parser.parse_args()
-    # (bench_server lifts the request limit for the other benchmarks: here it is served as set)
-    served = {"REQUESTS_PER_MINUTE": str(args.requests_per_minute), "REQUESTS_BURST": str(args.burst),
-              "REQUEST_REFUSAL_PAUSE": str(args.refusal_pause)}
-    limit = request_limit(args.requests_per_minute, args.burst, args.refusal_pause)
-    server = harness.bench_server(workers=args.workers, prefix="seahaven-bench-", env=served)
+    server = harness.bench_server(workers=args.workers, prefix="seahaven-bench-")
     server.start()
     try:
         if not args.attack_only:
             print(f"Seahaven Towers table, {args.workers} gevent workers; client-side wall time per request")
-            for number, deal in enumerate([*args.deals, args.baseline]):
+            for deal in [*args.deals, args.baseline]:
                 started = time.perf_counter()
-                times = measure(server.url, deal, args.moves, args.off_line, random.Random(deal), f"127.0.1.{number + 1}")
+                times = measure(server.url, deal, args.moves, args.off_line, random.Random(deal))
                 kind = "baseline (easy deal)" if deal == args.baseline else "hard deal"
                 print(f"deal {deal}, open ({kind}), {time.perf_counter() - started:.1f} s in all")
                 for label, seconds in times.items():
                     print(line(label, seconds))
-        attack(server, args.deals, args.connections, args.quiet_seconds, args.attack_seconds, "Hard deals", limit)
+        attack(server, args.deals, args.connections, args.quiet_seconds, args.attack_seconds, "Hard deals")
         # the same attack on an easy deal: what the requests cost without any solving to speak of
         attack(server, [args.baseline], args.connections, args.quiet_seconds, args.attack_seconds,
-               "Control, an easy deal", limit)
+               "Control, an easy deal")
     finally:
         server.stop()
 

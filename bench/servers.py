@@ -247,7 +247,7 @@ def main() -> int:
     args = parser.parse_args()
 
     database = Database(args.database_url)
-    unlimited = {"EVENTS_PER_ADDRESS": "100000", "GAMES_PER_HOUR": "100000", "REQUESTS_PER_MINUTE": "0"}
+    unlimited = {"EVENTS_PER_ADDRESS": "100000", "GAMES_PER_HOUR": "100000"}
     servers = [LiveServer(database_url=database.url, workers=args.workers, env=unlimited, root=args.root,
                           admin_password=harness.ADMIN_PASSWORD, events_max_seconds=3600,
                           prefix=f"card-table-bench-{name}-") for name in "ab"]

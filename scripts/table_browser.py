@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import http.cookiejar
 import re
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from html.parser import HTMLParser
 
-# The longest a request waits, in all, when the table answers 429 (its request limit) with Retry-After.
-MAX_WAIT_SECONDS = 60
 GIVING_UP = re.compile(r"give[ _]up|drop|abandon|quit|declare|cancel|undo", re.IGNORECASE)
 
 
@@ -142,8 +139,7 @@ class Browser:
         if method == "GET" and fields:
             url += ("&" if "?" in url else "?") + urllib.parse.urlencode(fields)
         first_status = None
-        waited = 0
-        for _hop in range(10 + MAX_WAIT_SECONDS):
+        for _hop in range(10):
             request = urllib.request.Request(url, data=data, method=method)
             try:
                 with self.opener.open(request, timeout=60) as response:
@@ -153,13 +149,6 @@ class Browser:
                     first_status = first_status or error.code
                     url = urllib.parse.urljoin(url, error.headers["Location"])
                     method, data = "GET", None
-                    continue
-                retry = error.headers.get("Retry-After", "")
-                if error.code == 429 and retry.isdigit() and waited < MAX_WAIT_SECONDS:
-                    # This check tries moves faster than a person: past the table's request
-                    # limit it waits as it is told (nothing was changed), as a browser's user would.
-                    time.sleep(int(retry))
-                    waited += int(retry)
                     continue
                 return error.code, url, error.read().decode("utf-8", "replace")
         raise CheckFailed(f"too many redirects from {url}")
