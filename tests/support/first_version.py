@@ -113,7 +113,7 @@ def upgraded_app(url: str, instance: Path, decks: Path):
     from config import Config
 
     return create_app(Config, instance_path=str(instance), SQLALCHEMY_DATABASE_URI=url, DECKS_FOLDER=str(decks),
-                      SECRET_KEY=None, TESTING=True, SCORES_FILE_SECONDS=0.0, GAMES_PER_HOUR=100_000, REQUESTS_PER_MINUTE=0,
+                      SECRET_KEY=None, TESTING=True, SCORES_FILE_SECONDS=0.0, GAMES_PER_HOUR=100_000,
                       ADMIN_PASSWORD="upgrade-test-admin")
 
 
