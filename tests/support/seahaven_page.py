@@ -43,10 +43,14 @@ def set_up(device, *, deck: str | None = None, deal: int | None = None, name: st
     return device.start_set_up_game("#table.game-seahaven")
 
 
+# htmx is still at work: a table swapped in is not yet wired to htmx until it has settled (a
+# button pressed before then posts its form as a plain page, which reloads the page)
+HTMX_AT_WORK = "!!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
 def wait_past(page, version: int) -> dict:
     page.wait_for_function("""(v) => { const t = document.getElementById('table');
-      return !!t && Number(t.dataset.version) > v
-             && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'); }""", arg=version)
+      return !!t && Number(t.dataset.version) > v && !(%s); }""" % HTMX_AT_WORK, arg=version)
     return board(page)
 
 
@@ -65,4 +69,4 @@ def wait_for_mark(page, words: str = WINNABLE) -> None:
     """Wait (without reloading) until the "still winnable?" mark says ``words``: the job runner's
     answer arrives through the live update."""
     page.wait_for_function("(w) => { const m = document.querySelector('#table .sh-mark');"
-                           " return !!m && m.textContent.trim() === w; }", arg=words)
+                           " return !!m && m.textContent.trim() === w && !(%s); }" % HTMX_AT_WORK, arg=words)
