@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
+import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The project served (MASON_BENCH_ROOT: another checkout, to measure an older version the same way).
@@ -41,15 +45,17 @@ ADMIN_PASSWORD = "bench-admin-password"
 
 
 def bench_server(workers: int = 2, prefix: str = "mason-bench-", env: dict | None = None,
-                 access_log: bool | str = False, root: str = ROOT) -> LiveServer:
+                 access_log: bool | str = False, root: str = ROOT, database_url: str | None = None) -> LiveServer:
     """The server as the README serves it, for a benchmark: SQLite in a temporary instance folder
     (upgraded at the first start), the bench-only routes (MASON_BENCH_ROUTES=1), event streams kept
-    open for an hour. ``access_log``: gunicorn logs every request (True: its default format; a
+    open for an hour; ``database_url``: a database to serve from instead (its owner upgrades it).
+    ``access_log``: gunicorn logs every request (True: its default format; a
     string: that format) to ``server.access_log``."""
     # every simulated device connects from 127.0.0.1: the per-address limits are lifted
     unlimited = {"EVENTS_PER_ADDRESS": "100000", "GAMES_PER_HOUR": "100000"}
     return LiveServer(workers=workers, env={"MASON_BENCH_ROUTES": "1", **unlimited, **(env or {})}, root=root,
-                      access_log=access_log, admin_password=ADMIN_PASSWORD, events_max_seconds=3600, prefix=prefix)
+                      access_log=access_log, admin_password=ADMIN_PASSWORD, events_max_seconds=3600, prefix=prefix,
+                      database_url=database_url)
 
 
 class BaselineServer(LiveServer):
@@ -347,3 +353,56 @@ def figures(values: list[float]) -> dict:
     cuts = statistics.quantiles(ms, n=100, method="inclusive")
     return {"n": len(ms), "p50": cuts[49], "p90": cuts[89], "p99": cuts[98], "max": ms[-1],
             "mean": statistics.fmean(ms)}
+
+
+# -- PostgreSQL --------------------------------------------------------------------------------
+
+
+class PostgresDatabase:
+    """A new database on the given PostgreSQL server, or on a throwaway server of its own
+    (scripts/throwaway-postgres); ``drop()`` removes both."""
+
+    def __init__(self, server_url: str | None, prefix: str = "bench"):
+        from sqlalchemy.engine import make_url
+
+        self.folder = None
+        if server_url is None:
+            self.folder = tempfile.mkdtemp(prefix="card-table-bench-pg-")
+            os.chmod(self.folder, 0o755)  # the postgres user (when we are root) must reach its data
+            server_url = subprocess.run([os.path.join(HERE, "..", "scripts", "throwaway-postgres"), "start",
+                                         os.path.join(self.folder, "server"), str(free_port())],
+                                        check=True, capture_output=True, text=True).stdout.strip()
+        self.server = make_url(server_url)
+        self.name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+        self._admin(f'CREATE DATABASE "{self.name}"')
+        self.url = self.server.set(database=self.name).render_as_string(hide_password=False)
+        self.libpq_url = self.server.set(database=self.name, drivername="postgresql").render_as_string(hide_password=False)
+
+    def _admin(self, statement: str) -> None:
+        import psycopg
+
+        url = self.server.set(database=self.server.database or "postgres", drivername="postgresql")
+        with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as connection:
+            connection.execute(statement)
+
+    def transactions(self) -> int:
+        """Transactions committed or rolled back in the database so far (this read is one)."""
+        import psycopg
+
+        with psycopg.connect(self.libpq_url, autocommit=True) as connection:
+            return connection.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                                      "WHERE datname = current_database()").fetchone()[0]
+
+    def listeners(self) -> int:
+        import psycopg
+
+        with psycopg.connect(self.libpq_url, autocommit=True) as connection:
+            return connection.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                                      "AND application_name = 'card-table-listener'").fetchone()[0]
+
+    def drop(self) -> None:
+        self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        if self.folder:
+            subprocess.run([os.path.join(HERE, "..", "scripts", "throwaway-postgres"), "stop",
+                            os.path.join(self.folder, "server")], capture_output=True)
+            shutil.rmtree(self.folder, ignore_errors=True)

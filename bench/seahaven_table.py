@@ -5,6 +5,7 @@ it prints, never fails.
     .venv/bin/python bench/seahaven_table.py [--deals 358 554 612] [--baseline 2] [--moves 40]
                                              [--off-line 15] [--workers 2]
     .venv/bin/python bench/seahaven_table.py --attack-only [--attack-seconds 30] [--connections 6]
+    .venv/bin/python bench/seahaven_table.py --attack-only --postgres   # on a throwaway PostgreSQL
 
 **One visitor cannot stall the server** (the attack, printed after the per-request figures, or
 alone with ``--attack-only``): another client times Menu A (GET /, the home page) for
@@ -19,7 +20,8 @@ attack on an easy deal (``--baseline``) as a control: what the visitor's request
 themselves, with next to nothing to solve.
 
 It starts the server as `make run` does (bench/harness.py: gunicorn with gevent workers, SQLite
-in a temporary folder) and, for each deal number (open deal; by default the three slowest deals
+in a temporary folder; with ``--postgres`` a new database on a throwaway PostgreSQL, or on the
+server ``--database-url`` names) and, for each deal number (open deal; by default the three slowest deals
 of bench/seahaven_solver.py, then an easy deal as the baseline of the same run), sets a game up
 through the set-up form, then times, from the client (send to last byte, one new connection a
 request, so gunicorn spreads them over its workers):
@@ -216,10 +218,17 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=6)
     parser.add_argument("--quiet-seconds", type=float, default=15.0)
     parser.add_argument("--attack-seconds", type=float, default=30.0)
+    parser.add_argument("--postgres", action="store_true", help="serve from PostgreSQL (a throwaway server)")
+    parser.add_argument("--database-url", help="with --postgres: the PostgreSQL server to create the database on")
     args = parser.parse_args()
-    server = harness.bench_server(workers=args.workers, prefix="seahaven-bench-")
-    server.start()
+    database = harness.PostgresDatabase(args.database_url, prefix="bench_seahaven") if args.postgres else None
+    server = harness.bench_server(workers=args.workers, prefix="seahaven-bench-",
+                                  database_url=database.url if database else None)
     try:
+        if database:
+            server.upgrade()
+        server.start()
+        print(f"database: {'PostgreSQL' if database else 'SQLite'}; load average {harness.load_average()}")
         if not args.attack_only:
             print(f"Seahaven Towers table, {args.workers} gevent workers; client-side wall time per request")
             for deal in [*args.deals, args.baseline]:
@@ -235,6 +244,8 @@ def main() -> None:
                "Control, an easy deal")
     finally:
         server.stop()
+        if database:
+            database.drop()
 
 
 if __name__ == "__main__":

@@ -29,77 +29,20 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import uuid
 
 import harness  # bench/harness.py: the server, browsers, pages, streams and the move chooser
-from harness import Browser, LiveServer, Page, figures, free_port, run_all, sensible_move
+from harness import Browser, LiveServer, Page, PostgresDatabase, figures, run_all, sensible_move
 
 TARGET_RATIO = 1.2
 TARGET_IDLE_PER_SECOND = 2.0
 EVENT_TIMEOUT = 10.0  # an event not received by then counts as lost
 DECK = "ai_showcase.deck"
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
 
-# -- PostgreSQL --------------------------------------------------------------------------------
-
-
-class Database:
-    """A new database on the given server, or on a throwaway server of its own."""
-
-    def __init__(self, server_url: str | None):
-        from sqlalchemy.engine import make_url
-
-        self.folder = None
-        if server_url is None:
-            self.folder = tempfile.mkdtemp(prefix="card-table-bench-pg-")
-            os.chmod(self.folder, 0o755)  # the postgres user (when we are root) must reach its data
-            server_url = subprocess.run([os.path.join(ROOT, "scripts", "throwaway-postgres"), "start",
-                                         os.path.join(self.folder, "server"), str(free_port())],
-                                        check=True, capture_output=True, text=True).stdout.strip()
-        self.server = make_url(server_url)
-        self.name = f"bench_servers_{uuid.uuid4().hex[:8]}"
-        self._admin(f'CREATE DATABASE "{self.name}"')
-        self.url = self.server.set(database=self.name).render_as_string(hide_password=False)
-        self.libpq_url = self.server.set(database=self.name, drivername="postgresql").render_as_string(hide_password=False)
-
-    def _admin(self, statement: str) -> None:
-        import psycopg
-
-        url = self.server.set(database=self.server.database or "postgres", drivername="postgresql")
-        with psycopg.connect(url.render_as_string(hide_password=False), autocommit=True) as connection:
-            connection.execute(statement)
-
-    def transactions(self) -> int:
-        """Transactions committed or rolled back in the database so far (this read is one)."""
-        import psycopg
-
-        with psycopg.connect(self.libpq_url, autocommit=True) as connection:
-            return connection.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
-                                      "WHERE datname = current_database()").fetchone()[0]
-
-    def listeners(self) -> int:
-        import psycopg
-
-        with psycopg.connect(self.libpq_url, autocommit=True) as connection:
-            return connection.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                                      "AND application_name = 'card-table-listener'").fetchone()[0]
-
-    def drop(self) -> None:
-        self._admin(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
-        if self.folder:
-            subprocess.run([os.path.join(ROOT, "scripts", "throwaway-postgres"), "stop",
-                            os.path.join(self.folder, "server")], capture_output=True)
-            shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def idle_rate(database: Database, seconds: float) -> float:
+def idle_rate(database: PostgresDatabase, seconds: float) -> float:
     """The database's transactions a second over ``seconds`` of nothing happening."""
     before = database.transactions()
     time.sleep(seconds)
@@ -246,7 +189,7 @@ def main() -> int:
                                                              "version with the same client)")
     args = parser.parse_args()
 
-    database = Database(args.database_url)
+    database = PostgresDatabase(args.database_url, prefix="bench_servers")
     unlimited = {"EVENTS_PER_ADDRESS": "100000", "GAMES_PER_HOUR": "100000"}
     servers = [LiveServer(database_url=database.url, workers=args.workers, env=unlimited, root=args.root,
                           admin_password=harness.ADMIN_PASSWORD, events_max_seconds=3600,

@@ -37,7 +37,9 @@ RUNS = {
     "rummy_hands.py": (["--repeat", "1", "--games", "2"], []),
     "scores.py": (["--rows", "60", "--repeat", "1", "--games", "1"], ["load average"]),
     "seahaven_solver.py": (["--deals", "3", "--kind", "classic", "--no-lines"], ["load average"]),
-    "seahaven_table.py": (["--deals", "1", "--baseline", "2", "--moves", "3", "--off-line", "1"], []),
+    "seahaven_table.py": (["--deals", "1", "--baseline", "2", "--moves", "3", "--off-line", "1",
+                           "--quiet-seconds", "1", "--attack-seconds", "2", "--connections", "2"],
+                          ["Menu A, under the attack", "load average"]),
     "servers.py": (["--tables", "2", "--actions", "2", "--think", "0.1", "--idle", "2"], ["cross"]),
     "twentyone_bots.py": (["--games", "3", "--rounds", "60", "--repeat", "1"], []),
     "weight.py": (["--turns", "6"], []),
@@ -67,6 +69,8 @@ def test_benchmark_runs_briefly(name):
             pytest.skip("servers.py measures two servers on one PostgreSQL: it runs here when the suite does "
                         "(CARD_TABLE_TEST_DATABASE)")
         arguments = [*arguments, "--database-url", postgres_url()]
+    if name == "seahaven_table.py" and postgres_url() is not None:  # the attack on the suite's database too
+        arguments = [*arguments, "--postgres", "--database-url", postgres_url()]
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("DATABASE_URL", "SECRET_KEY", "GUNICORN_CMD_ARGS")}
     done = subprocess.run([sys.executable, str(BENCH / name), *arguments], cwd=ROOT, env=environment,
