@@ -223,6 +223,31 @@ def test_reduced_motion_shows_the_table_at_once(live_server, device):
     assert snap["myTurn"] and page.evaluate("() => window.__paced") is False
 
 
+def test_a_button_pressed_just_as_a_live_update_lands_still_posts_in_the_page(live_server, device):
+    """A table swapped in (here by a live refresh) is wired up at once: a button pressed in the
+    first moment after the swap posts through htmx, in the page, not as a plain form that loads
+    the whole page again."""
+    laptop = device("laptop")
+    page = laptop.page
+    slug = laptop.set_up_game("21 against the dealer", [("Zoe", "here")], "two_players.deck", rounds=2)
+    laptop.table.wait_settled()
+    laptop.mark_document()
+    version = int(page.locator("#table").get_attribute("data-version"))
+    page.evaluate("""(url) => {
+      document.addEventListener('htmx:afterSwap', () => {
+        // the next task after the swap: as soon as a finger or a key could press it
+        setTimeout(() => document.querySelector('#table button[value=hit]').click(), 0);
+      }, {once: true});
+      htmx.ajax('GET', url, {target: '#table', swap: 'outerHTML'});
+    }""", f"/games/{slug}/table")
+    page.wait_for_function("""(v) => { const t = document.getElementById('table');
+      return !!t && Number(t.dataset.version) > v && !document.querySelector('.htmx-request, .htmx-settling'); }""",
+                           arg=version)
+    page.wait_for_load_state()
+    assert laptop.same_document(), "the press loaded the whole page again"
+    assert laptop.unexpected_problems() == []
+
+
 def test_round_end_shows_every_hand_left_and_no_empty_hand_panel(live_server, device, screenshot):
     """Items 4 and 6: after going out, no empty "Your hand" panel; the summary shows every hand."""
     phone = device("phone", **PHONE)
