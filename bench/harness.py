@@ -13,6 +13,8 @@ the path here), so a benchmark drives the app exactly as the live tests do:
   browser's open event stream, read in a thread; ``Page`` (support.pages): what a page shows.
 - Setting up a table through the forms (``new_game``, ``claim_seat``) and the move chooser
   (support.moves.sensible_move: the game's computer player, on the game as the server stored it).
+- ``PostgresDatabase``: a new database on a PostgreSQL server, or on a throwaway one of its own
+  (scripts/throwaway-postgres), for the benchmarks that measure PostgreSQL.
 - ``Table``: a table of bench/load.py's three kinds (hot-seat, LAN 2 and 3 players) playing real
   turns, with ``Stats`` of every request it makes; ``set_up_tables``, ``run_all``, ``figures``.
 """

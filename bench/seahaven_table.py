@@ -219,9 +219,10 @@ def main() -> None:
     parser.add_argument("--quiet-seconds", type=float, default=15.0)
     parser.add_argument("--attack-seconds", type=float, default=30.0)
     parser.add_argument("--postgres", action="store_true", help="serve from PostgreSQL (a throwaway server)")
-    parser.add_argument("--database-url", help="with --postgres: the PostgreSQL server to create the database on")
+    parser.add_argument("--database-url", help="the PostgreSQL server to create the database on (implies --postgres)")
     args = parser.parse_args()
-    database = harness.PostgresDatabase(args.database_url, prefix="bench_seahaven") if args.postgres else None
+    postgres = args.postgres or args.database_url is not None
+    database = harness.PostgresDatabase(args.database_url, prefix="bench_seahaven") if postgres else None
     server = harness.bench_server(workers=args.workers, prefix="seahaven-bench-",
                                   database_url=database.url if database else None)
     try:

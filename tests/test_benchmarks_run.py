@@ -70,7 +70,7 @@ def test_benchmark_runs_briefly(name):
                         "(CARD_TABLE_TEST_DATABASE)")
         arguments = [*arguments, "--database-url", postgres_url()]
     if name == "seahaven_table.py" and postgres_url() is not None:  # the attack on the suite's database too
-        arguments = [*arguments, "--postgres", "--database-url", postgres_url()]
+        arguments = [*arguments, "--database-url", postgres_url()]
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("DATABASE_URL", "SECRET_KEY", "GUNICORN_CMD_ARGS")}
     done = subprocess.run([sys.executable, str(BENCH / name), *arguments], cwd=ROOT, env=environment,
