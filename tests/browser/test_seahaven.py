@@ -164,6 +164,13 @@ def test_a_move_by_keyboard_alone(device, live_server):
     shown = wait_past(page, 2)
     assert shown["foundations"][0] == "AC"
     page.locator("#table .sh-undo").focus()
+    # a live update (the solver's verdict on the new position, say) comes just then: the player's
+    # focus stays on Undo, where the next key goes
+    page.evaluate("""(url) => new Promise((done) => {
+      document.addEventListener('table:settled', () => setTimeout(done, 0), {once: true});
+      htmx.ajax('GET', url, {target: '#table', swap: 'outerHTML'});
+    })""", f"/games/{slug}/table")
+    assert board(page)["focused"] == "Undo"
     page.keyboard.press("Enter")
     shown = wait_past(page, 3)
     assert shown["foundations"][0] is None and shown["focused"] == "Undo"

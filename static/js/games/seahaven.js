@@ -544,7 +544,8 @@
 
   // A new table: nothing is on its way any more; what was kept meanwhile is made now. After a move
   // made by keyboard, focus goes on from the same place (else the first card that may move).
-  document.addEventListener("table:settled", function () {
+  document.addEventListener("table:settled", function (event) {
+    var own = !!(event.detail && event.detail.own); // the answer to this page's own move
     sending = false;
     var table = document.querySelector("#table.game-seahaven");
     if (!table) { lastMark = null; queue = []; return; }
@@ -566,8 +567,10 @@
       if (document.activeElement !== hinted) hinted.focus({ preventScroll: true });
       return;
     }
+    // Focus is lost if it left the table, or (after this page's own move) if the house put it on
+    // the dock's first button; a control the player focused stays focused through a live update.
     var active = document.activeElement;
-    var lost = !active || active === document.body || !table.contains(active) || active.closest(".dock");
+    var lost = !active || active === document.body || !table.contains(active) || (own && active.closest(".dock"));
     if (b && keyboard && lost && Date.now() - keyboardMoveAt < 5000) {
       var next = null;
       if (refocus === "hint") next = b.querySelector(".sh-to.sh-hinted") || b.querySelector('.sh-src[aria-pressed="true"]');
