@@ -25,7 +25,8 @@ later, so whatever it announces must also be readable from the database.
 How a change travels
 - PostgreSQL (one or several servers): ``store.save_game`` sends ``NOTIFY card_table`` in the
   transaction that writes the new version (``game_changed``, before the commit), so the
-  notification goes out with the commit and a rolled-back change says nothing. Each worker
+  notification goes out with the commit and a rolled-back change says nothing. The committing
+  process's own streams hear a new version at the commit, as on SQLite below. Each worker
   process ``LISTEN``s on one connection of its own (``PostgresListener``, running while the
   process has a stream open) and wakes exactly the streams of the game named. Nothing polls: with
   nothing happening the listener waits on its socket and the database serves no transaction. If
@@ -39,6 +40,9 @@ How a change travels
   (abstract Unix sockets, named by files in a folder beside the database). Each process's
   ``SqliteWatcher`` also reads the watched games' versions every ``EVENTS_POLL_SECONDS``, which is
   all a lost datagram (or a system without abstract sockets) costs.
+- Either way, a commit that woke streams of its own process lets them send before its request
+  goes on (``time.sleep(0)``: under gevent, a turn for the woken greenlets): the other players
+  hear of a move before the mover's answer is rendered, not after.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
 from .. import limits, store
+from ..database import release_write_turn
 from ..extensions import db
 from ..models import GameRecord
 
@@ -148,6 +153,10 @@ def publish(message: Message, on_commit: bool) -> None:
         notify = sa.select(sa.func.pg_notify(CHANNEL, message.encode()))
         if on_commit:
             db.session.execute(notify)  # PostgreSQL sends it when (and only if) this transaction commits
+            if message.version is not None:
+                # This process's streams hear a new version at the commit, as on SQLite, not when
+                # the listener next runs (its copy then brings nothing new).
+                db.session().info.setdefault(PENDING, []).append(message)
         else:
             with db.engine.begin() as connection:
                 connection.execute(notify)
@@ -158,12 +167,18 @@ def publish(message: Message, on_commit: bool) -> None:
         deliver_on_this_machine(current_app._get_current_object(), [message])
 
 
+WOKE_STREAMS = "card_table_woke_streams"  # the commit woke streams of this process
+
+
 @sa_event.listens_for(Session, "after_commit")
 def _send_pending(session: Session) -> None:
     messages = session.info.pop(PENDING, None)
     if messages:
         try:
-            deliver_on_this_machine(current_app._get_current_object(), messages)
+            app = current_app._get_current_object()
+            deliver = deliver_here if db.engine.dialect.name == "postgresql" else deliver_on_this_machine
+            if deliver(app, messages):
+                session.info[WOKE_STREAMS] = True
         except Exception:  # the change is committed: a failed wake-up must not look like a failed change
             log.exception("live updates: announcing a committed change failed (the watchers' poll will find it)")
 
@@ -172,19 +187,34 @@ def _send_pending(session: Session) -> None:
 def _forget_pending(session: Session, transaction) -> None:
     if transaction.parent is None:  # rolled back (a commit has sent them already)
         session.info.pop(PENDING, None)
+        if session.info.pop(WOKE_STREAMS, False):
+            # The streams woken are this process's (gevent greenlets): they send the news now,
+            # while this request goes on to render its answer, not after it. The write turn
+            # is given back first: nobody waits to write while they send.
+            release_write_turn(session)
+            time.sleep(0)
 
 
-def deliver_on_this_machine(app: Flask, messages: list[Message]) -> None:
-    """SQLite: to this process's streams, then to the other worker processes' doorbells."""
+def deliver_here(app: Flask, messages: list[Message]) -> bool:
+    """To this process's streams; True if any was woken."""
     hub = app.extensions.get(HUB)
-    own = None
+    woke = False
     if hub is not None:
         for message in messages:
-            hub.deliver(message)
-        transport = hub.transport
-        own = transport.bell_name if isinstance(transport, SqliteWatcher) else None
+            woke = hub.deliver(message) or woke
+    return woke
+
+
+def deliver_on_this_machine(app: Flask, messages: list[Message]) -> bool:
+    """SQLite: to this process's streams, then to the other worker processes' doorbells. True if
+    a stream of this process was woken."""
+    woke = deliver_here(app, messages)
+    hub = app.extensions.get(HUB)
+    transport = hub.transport if hub is not None else None
+    own = transport.bell_name if isinstance(transport, SqliteWatcher) else None
     if app.config.get("EVENTS_DOORBELL", True):
         Doorbell.for_app(app).ring([m.encode().encode() for m in messages], skip=own)
+    return woke
 
 
 # -- the streams of this process -------------------------------------------------------------------
@@ -255,19 +285,21 @@ class Hub:
         with self.lock:
             return {slug: channel.version for slug, channel in self.channels.items()}
 
-    def deliver(self, message: Message) -> None:
+    def deliver(self, message: Message) -> bool:
+        """Wake the streams of the message's game; True if there were any to wake."""
         with self.lock:
             channel = self.channels.get(message.slug)
             if channel is None:
-                return
+                return False
             if message.version is not None:
                 if message.version <= channel.version:
-                    return
+                    return False
                 channel.version = message.version
             else:
                 channel.heard += 1
                 channel.recent.append((channel.heard, message.event, message.data))
             channel.wake.notify_all()
+            return True
 
     def wake(self, slug: str) -> None:
         with self.lock:

@@ -10,6 +10,9 @@ clients: browsers with their own cookie jars, and stream readers in threads.
 from __future__ import annotations
 
 import re
+import selectors
+import socket
+import time
 
 import pytest
 from support.client import Browser, EventStream
@@ -130,6 +133,70 @@ def test_a_change_wakes_the_streams_of_every_worker_without_waiting_for_a_poll(m
     finally:
         for reader in readers:
             reader.close()
+
+
+def first_to_arrive(stream: socket.socket, request) -> tuple[str, str]:
+    """Send ``request`` (a ``PreparedRequest``: a move) and watch its connection and ``stream``
+    (a raw event stream, nothing unread): which brought bytes first, "event" (a ``changed`` event)
+    or "answer", or "both" if both were there at once; and the answer's body."""
+    stream.setblocking(False)
+    request.connection.request(request.method, request.path, body=request.body, headers=request.headers)
+    selector = selectors.DefaultSelector()
+    selector.register(stream, selectors.EVENT_READ, "event")
+    selector.register(request.connection.sock, selectors.EVENT_READ, "answer")
+    first, heard = "", b""
+    deadline = time.monotonic() + WAIT
+    try:
+        while not first and time.monotonic() < deadline:
+            ready = {key.data for key, _ in selector.select(timeout=deadline - time.monotonic())}
+            if "event" in ready:
+                heard += stream.recv(65536)
+                if b"event: changed" not in heard:  # a keep-alive comment: not the news
+                    ready.discard("event")
+            first = "both" if ready == {"event", "answer"} else ready.pop() if ready else ""
+    finally:
+        selector.close()
+    answer = request.connection.getresponse()
+    body = answer.read().decode()
+    request.connection.close()
+    while b"event: changed" not in heard:  # the event came after the answer: read it now
+        stream.setblocking(True)
+        stream.settimeout(WAIT)
+        heard += stream.recv(65536)
+    return first, body
+
+
+@pytest.mark.slow
+def test_a_move_reaches_the_streams_of_its_own_worker_before_its_answer(make_live_server):
+    """The streams a move wakes in the worker that stored it send the news before that worker
+    renders the mover's answer: the other players see the move once it is stored, not once the
+    mover's page is drawn. One worker, so that every stream is its; moves (draw, discard the card
+    drawn) until the event was seen alone first three times. The answer alone first would mean
+    the streams waited for the answer; "both" is a client that looked too late to tell."""
+    server = make_live_server(workers=1)
+    slug, ann, bob = live_table(server.url)
+    version = current_version(ann, slug)
+    seen = []
+    stream = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT)
+    try:
+        stream.sendall(f"GET /games/{slug}/events?v={version} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       "Accept: text/event-stream\r\n\r\n".encode())
+        assert stream.recv(65536).startswith(b"HTTP/1.1 200")
+        player, seat, drawn = ann, 0, None
+        while seen.count("event") < 3 and len(seen) < 20:
+            form = Browser.act_form(version, seat, "discard" if drawn else "draw_stock", [drawn] if drawn else [])
+            first, body = first_to_arrive(stream, player.prepare("POST", f"/games/{slug}/act", form, htmx=True))
+            seen.append(first)
+            assert 'data-version="{}"'.format(version + 1) in body, Page(body).alerts
+            version += 1
+            if drawn:
+                player, seat, drawn = (bob, 1, None) if seat == 0 else (ann, 0, None)
+            else:
+                drawn = re.search(r'class="card [^"]*drawn" data-card="(..)"', body).group(1)
+    finally:
+        stream.close()
+    assert "answer" not in seen, seen
+    assert seen.count("event") == 3, seen
 
 
 # -- the polling fallback (test client) --------------------------------------------------------
