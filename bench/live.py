@@ -22,8 +22,9 @@ same gunicorn settings, with as many tables of three open streams; at each of it
 client publishes (POST /games/r<n>/bump: one small write, then the new number to that row's
 streams, in this process and, by a datagram, in the other worker) at the players' pace, and the
 time to the other two streams' events is recorded the same way. The tables and the baseline play
-at the same time, ``--repeat`` rounds; each round prints the p99 ratio, with the load average,
-and the median of the rounds is the figure (goal: at most 1.5x).
+at the same time, ``--repeat`` rounds; each round prints the p99 ratio, with the load average;
+the figures are the p99 ratio over all the rounds' events together and the median of the rounds'
+ratios (goal: at most 1.5x).
 """
 
 from __future__ import annotations
@@ -312,6 +313,15 @@ def main() -> int:
     print(line("(publish request alone)", figures([v for t in baselines for v in t.baseline_requests])))
     print(line("(events after the answer)", figures([v for t in tables for v in t.after_answer])))
     ratios = [r["ratio"] for r in rounds if "ratio" in r]
+    # Every round's actions and publishes together: a round's p99 is about its third-slowest
+    # event, which one stall of the shared machine moves several times over.
+    pooled = figures([v for t in tables for v in t.latencies]), figures([v for t in baselines for v in t.baseline])
+    if "p99" in pooled[0] and "p99" in pooled[1]:
+        ratio = pooled[0]["p99"] / pooled[1]["p99"]
+        print(line("action -> other browsers", pooled[0]))
+        print(line("minimal publish -> event", pooled[1]))
+        print(f"live update p99 / minimal Flask SSE publish p99, over all rounds: {ratio:.2f}x "
+              f"(goal <= {GOAL_RATIO}x: {'met' if ratio <= GOAL_RATIO else 'NOT met'})")
     if ratios:
         median = statistics.median(ratios)
         verdict = "met" if median <= GOAL_RATIO else "NOT met"

@@ -24,7 +24,8 @@ For each T (the first T tables), ``--repeat`` rounds, the table and the baseline
    each request, for ``--seconds``: the latency players feel with T tables playing;
 2. flat out: no think time, one request in flight per table: requests a second.
 
-Printed for each round, with the machine's load average, and as the median of the rounds:
+Printed for each round, with the machine's load average, and as the median of the rounds (the
+p99 also over all the rounds' requests together):
 - server CPU (user+system of the workers, from /proc: what other processes do hardly changes
   it) per request, actions and the refreshes they cause, against the baseline's per POST
   (goal: at most 1.3x), and per action with its refreshes counted in;
@@ -208,6 +209,7 @@ def round_figures(phases: dict[str, Phase]) -> dict:
               "server_base_p99": p99(base.server_seconds("POST")),
               "flat_rate": flat.rate(*ACTION_KINDS), "flat_requests": flat.rate(*kinds),
               "base_rate": flat_base.rate("row"),
+              "action_seconds": paced.stats.all(*ACTION_KINDS), "post_seconds": base.stats.all("row"),
               "errors": [e for phase in phases.values() for e in phase.stats.errors],
               "loads": [phase.load for phase in phases.values()]}
     result["cpu_ratio"] = result["cpu_request"] / result["cpu_post"] if result["cpu_post"] else 0.0
@@ -247,11 +249,21 @@ def summary(count: int, rounds: list[dict]) -> dict:
     print(f"   server CPU per request / minimal POST: {median['cpu_ratio']:.2f}x "
           f"({ms(median['cpu_request'])} / {ms(median['cpu_post'])} ms; {verdict(median['cpu_ratio'], GOAL_CPU)}); "
           f"per action with its refreshes {median['cpu_action_ratio']:.2f}x")
-    p99_goal = verdict(median["p99_ratio"], GOAL_P99) if count == GOAL_P99_TABLES else f"goal at T = {GOAL_P99_TABLES}"
-    print(f"   paced action p99 / minimal POST p99, at the client: {median['p99_ratio']:.2f}x ({p99_goal})")
+    # Every round's actions and POSTs together: a round's p99 is about its fifth-slowest request,
+    # which one stall of the shared machine moves several times over.
+    pooled_actions = [v for r in rounds for v in r["action_seconds"]]
+    pooled_posts = [v for r in rounds for v in r["post_seconds"]]
+    pooled = p99(pooled_actions) / p99(pooled_posts) if p99(pooled_posts) else 0.0
+
+    def p99_goal(ratio: float) -> str:
+        return verdict(ratio, GOAL_P99) if count == GOAL_P99_TABLES else f"goal at T = {GOAL_P99_TABLES}"
+
+    print(f"   paced action p99 / minimal POST p99, at the client: {median['p99_ratio']:.2f}x the median of the "
+          f"rounds' ({p99_goal(median['p99_ratio'])}); {pooled:.2f}x over all {len(pooled_actions)} actions and "
+          f"{len(pooled_posts)} POSTs of the rounds ({p99_goal(pooled)})")
     print(f"   the same in the server (gunicorn's time, no client in it): {median['server_p99_ratio']:.2f}x")
     print(f"   flat-out actions/s / minimal POSTs/s: {median['rate_ratio']:.2f}")
-    return {"T": count, **median, "errors": sum(len(r["errors"]) for r in rounds)}
+    return {"T": count, **median, "pooled_p99_ratio": pooled, "errors": sum(len(r["errors"]) for r in rounds)}
 
 
 def main() -> int:
