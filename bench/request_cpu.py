@@ -3,6 +3,8 @@ refresh and bench/minimal_app.py's POST, each through its app's Flask test clien
 
     .venv/bin/python bench/request_cpu.py [--actions 150] [--repeat 3]
     .venv/bin/python bench/request_cpu.py --root /path/to/older/checkout   # that checkout's app
+    .venv/bin/python bench/request_cpu.py --parts   # also: where an action's and a refresh's time goes
+                                                    # (the timing wraps add a little to the ratios)
 
 A game of Mason Rummy is set up through the forms (a stacked deck, ``ai_showcase.deck``: the same
 game every run; Ann on this browser, Bob joined on his own), on a migrated SQLite file; then, in
@@ -29,8 +31,47 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def measure(root: str, actions: int) -> dict[str, float]:
-    """One round in this process (``root``'s app): the medians, in ms."""
+# The parts of a request timed with --parts: (module, function, label).
+PARTS = [("flask.templating", "_render", "render"), ("app.store", "find_game", "read the row"),
+         ("app.store", "lock_game", "lock and read the row"), ("app.store", "load_state", "parse the state"),
+         ("app.store", "save_game", "write and commit"), ("app.web.play", "view_for", "the view"),
+         ("app.replays", "count_actions", "count the steps")]
+
+
+def time_parts(spent: dict[str, float]) -> None:
+    """Wrap each of PARTS so that its wall time adds up in ``spent`` (the caller empties it per
+    request), and note when the request's commit is done (``until commit``)."""
+    import functools
+    import importlib
+
+    import sqlalchemy.engine.default
+
+    for module_name, name, label in PARTS:
+        module = importlib.import_module(module_name)
+        function = getattr(module, name)
+
+        def timed(*args, _function=function, _label=label, **kwargs):
+            started = time.perf_counter()
+            try:
+                return _function(*args, **kwargs)
+            finally:
+                spent[_label] = spent.get(_label, 0.0) + time.perf_counter() - started
+
+        setattr(module, name, functools.wraps(function)(timed))
+    dialect = sqlalchemy.engine.default.DefaultDialect
+    commit = dialect.do_commit
+
+    def do_commit(self, connection):
+        commit(self, connection)
+        if "started" in spent:  # (a request being measured)
+            spent["until commit"] = time.perf_counter() - spent["started"]
+
+    dialect.do_commit = do_commit
+
+
+def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
+    """One round in this process (``root``'s app): the medians, in ms (with ``parts``, also the
+    mean wall time of each part of an action and of a refresh, keyed "action: <part>")."""
     sys.path[:0] = [root, os.path.join(str(HERE.parent), "tests"), str(HERE)]
     from support.databases import migrate
     from support.moves import mover, sensible_move
@@ -43,6 +84,17 @@ def measure(root: str, actions: int) -> dict[str, float]:
     import minimal_app
     from app import create_app
     from config import Config
+
+    spent: dict[str, float] = {}
+    totals: dict[str, float] = {}
+    if parts:
+        time_parts(spent)
+
+    def add_parts(kind: str) -> None:
+        spent.pop("started", None)
+        for label, seconds in spent.items():
+            totals[f"{kind}: {label}"] = totals.get(f"{kind}: {label}", 0.0) + seconds
+        spent.clear()
 
     minimal_app.create(str(folder / "minimal.db"))
     minimal = minimal_app.app.test_client()
@@ -73,18 +125,26 @@ def measure(root: str, actions: int) -> dict[str, float]:
         form: dict[str, list[str]] = {"csrf_token": [player.csrf_token()]}
         for name, value in choice.form(version):
             form.setdefault(name, []).append(value)
+        spent.clear()  # (what the loop did since, reading the game and the form, is not the action's)
+        if parts:
+            spent["started"] = time.perf_counter()
         started = time.process_time()
         answer = player.client.post(f"/games/{slug}/act", data=form, headers={"HX-Request": "true"})
         times["action"].append(time.process_time() - started)
+        add_parts("action")
         if answer.status_code != 200:
             raise RuntimeError(f"action answered {answer.status_code}")
+        if parts:
+            spent["started"] = time.perf_counter()
         started = time.process_time()
         answer = other.get(f"/games/{slug}/table?since={version}", htmx=True)
         times["refresh"].append(time.process_time() - started)
+        add_parts("refresh")
         started = time.process_time()
         answer = minimal.post("/row/r1")
         times["minimal"].append(time.process_time() - started)
-    return {kind: 1000 * statistics.median(values) for kind, values in times.items()}
+    found = {kind: 1000 * statistics.median(values) for kind, values in times.items()}
+    return found | {label: 1000 * seconds / len(times["action"]) for label, seconds in totals.items()}
 
 
 def main() -> int:
@@ -92,28 +152,35 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=150, help="actions (and refreshes and POSTs) a round")
     parser.add_argument("--repeat", type=int, default=3, help="rounds, each in a fresh process")
     parser.add_argument("--root", default=str(HERE.parent), help="the checkout whose app is measured")
+    parser.add_argument("--parts", action="store_true",
+                        help="also time the parts of each request (wall time; the wrapping adds a little)")
     parser.add_argument("--one-round", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one_round:
-        found = measure(os.path.abspath(args.root), args.actions)
-        print(" ".join(f"{kind}={value:.4f}" for kind, value in found.items()))
+        found = measure(os.path.abspath(args.root), args.actions, args.parts)
+        print("\t".join(f"{kind}={value:.4f}" for kind, value in found.items()))
         return 0
     print(f"CPU per request in one process, {os.path.abspath(args.root)}; median of {args.actions} each a round")
     ratios: dict[str, list[float]] = {"action": [], "refresh": []}
     for number in range(args.repeat):
         done = subprocess.run([sys.executable, __file__, "--one-round", "--root", args.root,
-                               "--actions", str(args.actions)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True)
+                               "--actions", str(args.actions)] + (["--parts"] if args.parts else []),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:
             print(done.stderr[-3000:])
             return 1
         found = {kind: float(value) for kind, value in
-                 (item.split("=") for item in done.stdout.strip().splitlines()[-1].split())}
+                 (item.split("=") for item in done.stdout.strip().splitlines()[-1].split("\t"))}
         for kind in ratios:
             ratios[kind].append(found[kind] / found["minimal"])
         print(f"  round {number + 1} (load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}): action "
               f"{found['action']:.2f} ms, refresh {found['refresh']:.2f} ms, minimal POST {found['minimal']:.2f} ms: "
               f"{ratios['action'][-1]:.2f}x and {ratios['refresh'][-1]:.2f}x")
+        for kind in ("action", "refresh"):
+            spent = {label.split(": ", 1)[1]: value for label, value in found.items() if label.startswith(kind + ": ")}
+            if spent:
+                print(f"    {kind}, mean wall time of its parts: "
+                      + ", ".join(f"{label} {value:.3f} ms" for label, value in spent.items()))
     print(f"median of {args.repeat}: an action {statistics.median(ratios['action']):.2f}x the minimal POST, "
           f"a live refresh {statistics.median(ratios['refresh']):.2f}x")
     return 0
