@@ -8,6 +8,7 @@ wait for (a solver's verdicts, computer players that think long) runs there, not
 
 from __future__ import annotations
 
+import signal
 import sys
 
 from config import setting
@@ -31,6 +32,10 @@ def on_exit(server) -> None:
 
 
 def post_worker_init(worker) -> None:
+    # Ctrl+C in `make run`'s terminal reaches every process of the group. The master then stops
+    # the workers itself (SIGQUIT); a worker that also quit on its own SIGINT quit twice, and the
+    # second quit printed a SystemExit traceback as the server stopped.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if psycopg_blocks_gevent():
         worker.log.warning("psycopg chose a wait that blocks the gevent worker (it was imported before gevent "
                            "patched select): live updates on PostgreSQL would stall the worker's requests")

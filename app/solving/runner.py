@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import socket
 import time
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from datetime import timedelta
 from typing import Any
 
 import sqlalchemy as sa
+
+from config import setting
 
 from .. import store
 from ..core import registry
@@ -238,6 +241,10 @@ def run_until_idle(app, limit: int = 10_000) -> int:
 
 def main() -> None:
     logging.basicConfig(level=logging.INFO, format="[job runner %(process)d] %(levelname)s %(message)s")
+    if setting("RUNNER_KEPT") == "1":
+        # Ctrl+C in `make run`'s terminal reaches this process too; the server stops it when it
+        # stops (supervisor.py), rather than starting it again as if it had died.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     for prefix in ("CARD_TABLE_", "MASON_"):  # not a web worker: no scores.csv writer, no `flask db`
         os.environ.pop(prefix + "SERVING", None)
     try:

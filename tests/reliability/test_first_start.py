@@ -18,6 +18,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -114,8 +115,8 @@ def test_make_run_installs_only_what_serving_needs():
 # -- 14 -------------------------------------------------------------------------------------------
 
 
-def serve(port: int, instance: Path, database_url: str, decks_folder: Path) -> subprocess.Popen:
-    env = dict(os.environ, PORT=str(port), WORKERS="1", MASON_INSTANCE=str(instance), DATABASE_URL=database_url,
+def serve(port: int, instance: Path, database_url: str, decks_folder: Path, workers: int = 1) -> subprocess.Popen:
+    env = dict(os.environ, PORT=str(port), WORKERS=str(workers), MASON_INSTANCE=str(instance), DATABASE_URL=database_url,
                DECKS_FOLDER=str(decks_folder), ADMIN_PASSWORD=ADMIN_PASSWORD, PYTHONUNBUFFERED="1")
     return subprocess.Popen([sys.executable, "-m", "app.serve"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
@@ -156,6 +157,41 @@ def test_make_run_says_ready_only_when_the_server_answers(database_url, decks_fo
             raise AssertionError("no ready line: " + "".join(printed))
     finally:
         stop(process)
+
+
+def test_ctrl_c_stops_the_server_quietly(database_url, decks_folder, tmp_path):
+    """Ctrl+C in `make run`'s terminal (SIGINT to its whole process group: the master, the
+    workers and the job runner) stops the server at once, saying so, with no traceback and no
+    job runner started again. (A worker quit on its own SIGINT and again when the master stopped
+    it, and the second quit printed SystemExit's traceback; the job runner printed
+    KeyboardInterrupt's, and its keeper took it for a crash.)"""
+    port = free_port()
+    process = serve(port, tmp_path / "instance", database_url, decks_folder, workers=2)
+    lines: queue.Queue = queue.Queue()
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True)
+    reader.start()
+    printed: list[str] = []
+    try:
+        deadline = time.monotonic() + 60
+        while not any("is ready" in line for line in printed) and time.monotonic() < deadline:
+            try:
+                printed.append(lines.get(timeout=1))
+            except queue.Empty:
+                assert process.poll() is None, "the server stopped: " + "".join(printed)
+        for _ in range(4):  # both workers most likely serve one
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as answer:
+                assert answer.status == 200
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=20) == 0
+    finally:
+        stop(process)
+    reader.join(timeout=10)
+    while not lines.empty():
+        printed.append(lines.get())
+    stopping = "".join(printed).split("is ready", 1)[1]
+    assert "Shutting down: Master" in stopping, stopping
+    assert "Traceback" not in stopping and "SystemExit" not in stopping, stopping
+    assert "starting it again" not in stopping, stopping
 
 
 def test_make_run_says_clearly_when_the_port_is_taken(database_url, decks_folder, tmp_path):
