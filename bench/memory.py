@@ -6,8 +6,8 @@
 Each case starts its own server as the README serves it (bench/harness.py's ``bench_server``: ``flask db
 upgrade``, then ``python -m app.serve``: gunicorn with gevent workers, WORKERS=2, SQLite in a
 temporary instance folder). Memory is RSS (VmRSS from /proc/<pid>/status) summed over the
-gunicorn master and its workers; PSS (from /proc/<pid>/smaps_rollup, which splits pages shared
-between processes) is printed beside it.
+gunicorn master, its workers and the job runner it keeps; PSS (from /proc/<pid>/smaps_rollup,
+which splits pages shared between processes) is printed beside it.
 
 - Stored games: the database is filled directly (bench/growth.py's ``fill``: games just dealt,
   2-3 players, with seats waiting for their own devices), then the server is started and used a
@@ -174,7 +174,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1, help="live and baseline cases, alternating")
     args = parser.parse_args()
 
-    print("Server memory: RSS summed over the gunicorn master and its 2 workers (PSS beside it)")
+    print("Server memory: RSS summed over the gunicorn master, its 2 workers and the job runner (PSS beside it)")
     for count in [int(part) for part in args.stored.split(",") if part.strip()]:
         rss, pss_total, processes = stored_case(count)
         print(f"  {count:>4} unfinished games stored: RSS {mb(rss)} ({processes} MB), PSS {mb(pss_total)}", flush=True)
