@@ -253,7 +253,8 @@ def summary(count: int, rounds: list[dict]) -> dict:
     # which one stall of the shared machine moves several times over.
     pooled_actions = [v for r in rounds for v in r["action_seconds"]]
     pooled_posts = [v for r in rounds for v in r["post_seconds"]]
-    pooled = p99(pooled_actions) / p99(pooled_posts) if p99(pooled_posts) else 0.0
+    posts_p99 = p99(pooled_posts)
+    pooled = p99(pooled_actions) / posts_p99 if posts_p99 else 0.0
 
     def p99_goal(ratio: float) -> str:
         return verdict(ratio, GOAL_P99) if count == GOAL_P99_TABLES else f"goal at T = {GOAL_P99_TABLES}"
