@@ -12,9 +12,10 @@ import urllib.parse
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from flask import Flask, request, session, url_for
+from flask import Flask, g, request, session, url_for
 from flask_compress import Compress
-from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, TemplateNotFound, pass_context
+from flask_wtf.csrf import generate_csrf
+from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, Template, TemplateNotFound, pass_context
 from markupsafe import Markup
 
 from config import setting
@@ -56,6 +57,7 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["deck_title"] = deck_title
     app.jinja_env.globals["scores_url"] = scores.scores_url
     app.jinja_env.loader = HouseTemplates([app.jinja_env.loader, GameTemplates()])  # the house's templates first
+    _register_template_parts(app)
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
 
@@ -208,6 +210,33 @@ class GameTemplates(BaseLoader):
                                       definition.templates_folder)
                 return FileSystemLoader(folder).get_source(environment, name)
         raise TemplateNotFound(template)
+
+
+def _register_template_parts(app: Flask) -> None:
+    """``game_part(kind, part, fallback)``: game ``kind``'s own version of a table's part
+    (``games/<kind>/<part>``), else the template ``fallback``. Jinja's ``include [a, b]`` would
+    raise and catch a TemplateNotFound for every game without its own version on every render;
+    the loader remembers a miss, and this asks it before loading. ``csrf_field()``: the hidden
+    CSRF input of a form, made once per request however many forms the page has."""
+    environment = app.jinja_env
+    loader = environment.loader
+
+    def game_part(kind: str, part: str, fallback: str) -> Template:
+        name = f"games/{kind}/{part}"
+        if name not in loader.missing:
+            try:
+                return environment.get_template(name)
+            except TemplateNotFound:
+                pass
+        return environment.get_template(fallback)
+
+    def csrf_field() -> Markup:
+        field = g.get("csrf_field")
+        if field is None:
+            field = g.csrf_field = Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
+        return field
+
+    environment.globals.update(game_part=game_part, csrf_field=csrf_field)
 
 
 def _register_card_faces(app: Flask) -> None:

@@ -796,3 +796,20 @@ def test_a_doubled_rematch_gives_every_answer_the_same_seats(make_player, player
     for browser in (player, twin):
         view = browser.table(new_slug)
         assert view.hand == QUICK_OUT_SEAT_1 and view.seat == 0
+
+
+def test_a_table_part_is_the_games_own_where_it_has_one_and_the_houses_otherwise(app):
+    """``game_part``: Mason Rummy brings its own results (templates/games/mason/_results.html)
+    and uses the house's hand; asked again, the remembered miss gives the same answer."""
+    game_part = app.jinja_env.globals["game_part"]
+    with app.app_context():
+        assert game_part("mason", "_results.html", "table/_results.html").name == "games/mason/_results.html"
+        for _ in range(2):
+            assert game_part("mason", "_hand.html", "table/_hand.html").name == "table/_hand.html"
+        assert "games/mason/_hand.html" in app.jinja_env.loader.missing
+
+
+def test_every_form_of_a_page_carries_the_sessions_csrf_token(player, hot_seat):
+    body = player.get(f"/games/{hot_seat}").get_data(as_text=True)
+    tokens = re.findall(r'name="csrf_token" value="([^"]+)"', body)
+    assert len(tokens) >= 2 and len(set(tokens)) == 1
