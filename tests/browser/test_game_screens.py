@@ -104,6 +104,30 @@ def test_every_game_fits_a_phone_in_play_and_once_over(key, live_server, databas
         assert one.unexpected_problems() == [], "\n".join(one.unexpected_problems())
 
 
+def test_a_log_longer_than_its_box_is_named_and_scrolls_from_the_keyboard(live_server, device):
+    """The table's log scrolls in a box of its own once its last lines are long enough (long
+    names, wrapped lines): that box is named by its heading, takes the keyboard's focus, and a key
+    scrolls it, so axe-core's scrollable-region rule holds whatever the lines' length."""
+    player = phone(device, "player")
+    page = player.page
+    player.start_game([(LONG_NAME, "here"), ("Bob", "own")])
+    log = page.locator("#table .log-lines")
+    log.wait_for()
+    page.evaluate("""() => { const log = document.querySelector('#table .log-lines');
+      for (let n = 0; n < 30; n++) { const line = document.createElement('li');
+        line.textContent = 'Maximiliana Long lays down a run of five and lays off two cards.'; log.append(line); } }""")
+    assert page.evaluate("() => { const e = document.querySelector('#table .log-lines'); "
+                         "return e.scrollHeight > e.clientHeight; }"), "the log did not overflow its box"
+    assert log.get_attribute("aria-labelledby") == "moves-heading"
+    assert page.locator("#moves-heading").inner_text() == "Moves"
+    assert axe_scan(page, "long-log") == []
+    log.focus()
+    assert page.evaluate("() => document.activeElement.classList.contains('log-lines')")
+    page.keyboard.press("End")
+    page.wait_for_function("() => document.querySelector('#table .log-lines').scrollTop > 0")
+    assert player.unexpected_problems() == [], "\n".join(player.unexpected_problems())
+
+
 # -- Points Rummy: asking first, the wrong declaration's seat tile, the keyboard --------------------------
 
 
