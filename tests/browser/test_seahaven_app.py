@@ -27,7 +27,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from support.browsing import axe_scan
-from support.seahaven_page import WINNABLE, board, set_up, wait_for_mark, wait_past
+from support.seahaven_page import WINNABLE, board, destination, set_up, source, wait_for_mark, wait_past
 
 pytestmark = pytest.mark.browser
 
@@ -378,6 +378,34 @@ def test_the_mark_and_the_hint_arrive_live(device, screenshot, live_server):
     assert shown["mark"] == WINNABLE and shown["hint"] == "Hint: move 2C from column 1 to cell 1."
     assert shown["selected"] == ["2C"] and phone.same_document()
     screenshot(page, "hint-arrived", sizes=PHONE_ONLY)
+    assert phone.unexpected_problems() == []
+
+
+def test_the_solver_s_answer_redraws_its_mark_alone_and_the_board_stays_under_the_finger(device, live_server):
+    """The answer that arrives while a player looks at the board changes its mark alone: the board,
+    the picked-up card and the table element are the ones the page had (a card under the finger is
+    not swapped for another), the waiting ends, and the new mark is said to a screen reader."""
+    phone = touch_phone(device)
+    page = phone.page
+    with RunnerHeld(live_server):
+        set_up(phone, deck="short_win.deck")
+        assert board(page)["mark"] == "checking\u2026"
+        source(page, "2C").tap()
+        page.wait_for_function("() => !!document.querySelector('#table .sh-src[aria-pressed=true]')")
+        phone.mark_document()
+        page.evaluate("() => { window.shownBoard = document.querySelector('#table .sh-board');"
+                      " window.shownTable = document.getElementById('table'); }")
+    wait_for_mark(page)
+    shown = board(page)
+    assert shown["selected"] == ["2C"] and "c1" in shown["destinations"] and phone.same_document()
+    assert page.evaluate("() => window.shownBoard.isConnected && window.shownTable.isConnected"), \
+        "the answer swapped the whole board"
+    assert page.locator("#table .sh-awaiting").count() == 0  # nothing waits or polls any more
+    page.wait_for_function("() => /still winnable/.test(document.getElementById('announcer').textContent)")
+    # and the move goes on from the same board
+    destination(page, "c1").tap()
+    wait_past(page, shown["version"])
+    assert board(page)["cells"][0] == "2C"
     assert phone.unexpected_problems() == []
 
 

@@ -67,8 +67,14 @@ def test_the_page_shows_checking_until_the_runner_answers_and_spectators_never_a
     page = table(player, slug)
     assert mark(page) == "checking\u2026"
     # the page listens for the answer: the live update's "analysed", or a look every 5 s
-    listening = page.find("div", "sh-awaiting")
+    listening = page.find("span", "sh-awaiting")
     assert listening.get("hx-trigger") == "sse:analysed, every 5s" and listening.get("hx-get") == f"/games/{slug}/table"
+    # the whole table, which the page's script narrows to the mark (a mark that changes alone):
+    # the mark's own element holds it, so that swapping the mark ends the waiting too
+    assert listening.get("hx-target") == "#table"
+    assert page.find("span", "sh-analysis").find_all("span", "sh-awaiting")
+    assert "data-mark-only" in page.find("span", "sh-analysis").attrs
+    assert "data-mark-only" not in table(player, slug, hint=1).find("span", "sh-analysis").attrs
     assert "the solver is still checking" in table(player, slug, hint=1).find("p", "sh-hint").text
     assert [row.status for row in analyses(app)] == ["waiting"]
     # a move asks its position in the move's own transaction

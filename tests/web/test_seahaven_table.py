@@ -259,6 +259,29 @@ def test_s5_2_the_winnable_mark_follows_every_move(player, runner):
     assert table(player, slug).find("span", "sh-mark").text == "\u2713 still winnable"
 
 
+def test_the_mark_says_whether_the_solver_s_answer_changes_anything_else_on_the_table(player, runner):
+    """The page waiting for the solver fetches the whole table; static/js/games/seahaven.js swaps in
+    the mark alone where the answer's mark says it changes nothing else (data-mark-only), so a
+    card under the finger stays. A lost position's answer changes more: Undo is stressed and a
+    solution offered (S5.2); so does an answer to a hint asked."""
+    def analysis(page):
+        return page.find("span", "sh-analysis")
+
+    slug = set_up(player, deal=LOSING_DEAL)
+    runner.settle()
+    winnable = table(player, slug)
+    assert winnable.find("span", "sh-mark").text == "\u2713 still winnable"
+    assert "data-mark-only" in analysis(winnable).attrs and winnable.find("span", "sh-awaiting") is None
+    assert winnable.find("a", "sh-solution") is None
+    assert "data-mark-only" not in analysis(table(player, slug, hint=1)).attrs
+    move(player, slug, LOSING_CARD, LOSING_TO)
+    runner.settle()
+    lost = table(player, slug)
+    assert lost.find("span", "sh-mark").text == "\u2717 cannot be won from here"
+    assert "data-mark-only" not in analysis(lost).attrs
+    assert "primary" in plain_button(lost, "undo").classes and lost.find("a", "sh-solution") is not None
+
+
 def test_s3_6_no_legal_moves_is_said_on_the_board_and_undo_is_still_offered(player):
     slug = set_up(player, deck=STUCK)
     for card, cell in (("8C", "c1"), ("JC", "c2"), ("5D", "c3"), ("TH", "c4")):

@@ -9,7 +9,8 @@
 //   the server; a drop anywhere else puts the card back;
 // - input never waits for the board: a move, drop or double tap made while the last one is on
 //   its way is kept (by card) and made on the new board, if it is still a legal move there;
-//   a live update (the solver's verdict arriving) keeps the selected card selected;
+//   a live update keeps the selected card selected, and the solver's verdict arriving redraws
+//   its mark alone where nothing else changes;
 // - keys: H hint, U or Ctrl+Z undo, arrows move between the columns and the cells (with a card
 //   picked up: between the places it may go), Enter or Space picks a card up and puts it down,
 //   F sends the focused card home, Escape puts the card back;
@@ -437,6 +438,26 @@
     var again = table.querySelector(selector);
     if (again && !again.hidden) again.focus({ preventScroll: true });
   });
+
+  // The solver's answer arrives as the whole table (.sh-awaiting's fetch). When the server says it
+  // changes the mark alone (data-mark-only) and the table is the one shown, only the mark is
+  // swapped: the board stays as it is under a finger about to drag a card. This runs before
+  // app.js's handler (capture), which then sees no table being swapped.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var elt = detail.requestConfig && detail.requestConfig.elt; // (detail.elt is the target)
+    var table = document.querySelector("#table.game-seahaven");
+    if (!detail.shouldSwap || !table || !elt || !elt.classList || !elt.classList.contains("sh-awaiting")) return;
+    if (sending) return; // (the move's answer brings the table: app.js keeps this one out)
+    var mark = table.querySelector(".sh-analysis");
+    var parsed = document.createElement("template");
+    parsed.innerHTML = detail.serverResponse || "";
+    var incoming = parsed.content.querySelector("#table");
+    if (!mark || !incoming || incoming.getAttribute("data-version") !== table.getAttribute("data-version")) return;
+    if (!incoming.querySelector(".sh-analysis[data-mark-only]")) return;
+    detail.target = mark;
+    detail.selectOverride = ".sh-analysis";
+  }, true);
 
   // The table's one live region (#announcer, app.js) also says the hint, and when the "still
   // winnable?" mark changes (when no move is left, the status line says so already).
