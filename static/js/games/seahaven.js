@@ -450,11 +450,10 @@
     if (!detail.shouldSwap || !table || !elt || !elt.classList || !elt.classList.contains("sh-awaiting")) return;
     if (sending) return; // (the move's answer brings the table: app.js keeps this one out)
     var mark = table.querySelector(".sh-analysis");
-    var parsed = document.createElement("template");
-    parsed.innerHTML = detail.serverResponse || "";
-    var incoming = parsed.content.querySelector("#table");
-    if (!mark || !incoming || incoming.getAttribute("data-version") !== table.getAttribute("data-version")) return;
-    if (!incoming.querySelector(".sh-analysis[data-mark-only]")) return;
+    var response = detail.serverResponse || ""; // (read as app.js reads a version: htmx parses it once)
+    var incoming = /id="table"[^>]*data-version="(\d+)"/.exec(response);
+    if (!mark || !incoming || incoming[1] !== table.getAttribute("data-version")) return;
+    if (!/class="sh-analysis" data-mark-only/.test(response)) return;
     detail.target = mark;
     detail.selectOverride = ".sh-analysis";
   }, true);
