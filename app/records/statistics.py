@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql
 
 from ..core.names import COMPUTER_NAME, is_computer_name, search_key
 from ..core.protocol import GameDefinition, SeatResult, Stat, join_figures
@@ -104,7 +103,10 @@ def figure(definition: GameDefinition, key: str):
 
 def _kept(key: str):
     if db.engine.dialect.name == "postgresql":
-        return sa.cast(sa.cast(GameStat.figures, postgresql.JSONB)[key].astext, sa.BigInteger)
+        # (imported here: on SQLite, importing PostgreSQL's dialects would cost each worker 2.4 MB)
+        from sqlalchemy.dialects.postgresql import JSONB
+
+        return sa.cast(sa.cast(GameStat.figures, JSONB)[key].astext, sa.BigInteger)
     return sa.func.json_extract(GameStat.figures, f"$.{key}")
 
 

@@ -46,7 +46,14 @@ def _longest_run(holding: int) -> tuple[int, int]:
     return best
 
 
-LONGEST_RUN = tuple(_longest_run(holding) for holding in range(1 << RANKS))
+def _longest_runs() -> tuple[tuple[int, int], ...]:
+    """``_longest_run`` of every holding. Only about a hundred answers differ: each is one
+    shared tuple, so the table is 64 KB of references rather than half a megabyte of tuples."""
+    distinct: dict[tuple[int, int], tuple[int, int]] = {}
+    return tuple(distinct.setdefault(run, run) for run in map(_longest_run, range(1 << RANKS)))
+
+
+LONGEST_RUN = _longest_runs()
 
 # A card's neighbourhood: with the hand shifted up two bits, ``(hand << 2 & WINDOW[card]) >> card``
 # is 5 bits for the ranks r-2 .. r+2 of the card's suit (bit 2: the card itself), none beyond the

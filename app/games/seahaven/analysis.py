@@ -23,7 +23,6 @@ from app.core.cards import Card
 from app.core.protocol import OverBudget, Question
 
 from .rules import DECK, Layout, describe_move
-from .solver import Solver, solver_for
 from .solver_budget import SolverBudgetExceeded
 
 KEY_FORMAT = "seahaven/1"  # a change of what an answer holds changes this, so old answers are not used
@@ -90,6 +89,8 @@ class SeahavenAnalyst:
         """S5.1, S5.2: the verdict, the hint, and (if asked) a whole line, spending at most
         ``budget`` of the solver's positions (``OverBudget`` past them; the solver's memo keeps
         what it found, so asking again in this process carries on)."""
+        from .solver import Solver, solver_for  # (the job runner's: a web worker never loads it)
+
         dealt = [DECK.parse(card_id) for card_id in data["deck"]]
         layout = layout_from(data["layout"])
         solver = solver_for(start_layout(dealt, bool(data["classic"])).columns)

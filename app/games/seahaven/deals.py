@@ -10,7 +10,6 @@ import random
 from app.core.cards import Card
 
 from .rules import DECK, Layout
-from .solver import Solver, keep
 
 MAX_DEAL = 999_999_999
 
@@ -29,6 +28,8 @@ def deal_number_from_seed(seed: int | str) -> int:
 
 def first_winnable_deal(number: int, classic: bool) -> int:
     """The first deal number from ``number`` on (wrapping round) that can be won (S5.2)."""
+    from .solver import Solver, keep  # (loaded where it is asked, not by every web worker)
+
     while True:
         layout = Layout.deal(deal_cards(number), classic)
         solver = Solver(layout.columns)  # lost deals' memos are not kept

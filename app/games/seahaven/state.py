@@ -13,7 +13,7 @@ takes a move back with the cards it sent home. ``view()`` never asks the solver:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.core.cards import Card, InvalidCardError
 from app.core.protocol import (
@@ -22,7 +22,8 @@ from app.core.protocol import (
 
 from .actions import Action, Finish, MoveCard, Undo
 from .rules import DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name
-from .solver import Solver, solver_for
+if TYPE_CHECKING:
+    from .solver import Solver
 
 STATE_FORMAT = 2  # 1: moves without the automatic mark (read too)
 PLAYING, WON, GIVEN_UP = "playing", "won", "given_up"
@@ -198,6 +199,8 @@ class SeahavenState(GameState):
     def solver(self) -> Solver:
         """The solver of this game's deal, shared by every question about it (memoised). A
         layout that no play of the deal gives (set up by hand) is judged on its own."""
+        from .solver import Solver, solver_for  # (loaded where it is asked, not by every web worker)
+
         solver = solver_for(Layout.deal(self.dealt, self.classic).columns)
         return solver if solver.fits(self.layout) else Solver(self.layout.columns)
 
