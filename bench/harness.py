@@ -274,8 +274,7 @@ class Table:
         for browser in others:
             if browser is actor:
                 continue
-            known = self.pages[browser.name].table_version
-            answer = browser.get(f"/games/{self.slug}/table?since={known}", htmx=True)
+            answer = browser.get(self.pages[browser.name].refresh_url, htmx=True)
             if answer.status != 200:
                 raise RuntimeError(f"{browser.name} refresh: {answer.status}\n{answer.body[:1500]}")
             stats.add("refresh", answer.seconds, answer.body)

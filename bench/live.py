@@ -160,9 +160,10 @@ class Table:
             self.latencies.append(latency)
             self.after_answer.append(sent + latency - answered)
         self.actions += 1
+        refresh = self.pages[seat].refresh_url  # (the table at ``version``, as every browser there has it)
         self.pages[seat] = page
         for other in others:
-            html = other.fetch(f"/games/{self.slug}/table?since={version}").body
+            html = other.fetch(refresh).body
             if other is self.players[1 - seat]:
                 self.pages[1 - seat] = Page(html)
         return page

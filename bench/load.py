@@ -13,7 +13,7 @@ WORKERS=2; ``app.serve.gunicorn_command``), each with its SQLite file in a tempo
   LAN 2 players and LAN 3 players (the others joined with the code shown on the host's table).
   Players take real turns through the table form as htmx sends it (each move the game's computer
   player's choice, tests/support/moves.py); after each action every other browser at the table
-  fetches its fragment (GET /table?since=V), what an open table page does on its live event
+  fetches its fragment (GET /table?since=V&steps=S), what an open table page does on its live event
   (``--refresh turn``: only the browser whose turn it is);
 - the baseline, bench/minimal_app.py: a minimal Flask + Flask-SQLAlchemy app whose POST reads one
   row and writes it (one small write a request), one client per table.

@@ -10,7 +10,7 @@ A game of Mason Rummy is set up through the forms (a stacked deck, ``ai_showcase
 game every run; Ann on this browser, Bob joined on his own), on a migrated SQLite file; then, in
 turn: the player to move posts the computer player's choice as htmx posts it (the answer is the
 table's fragment), the other browser fetches its fragment of the new version (GET
-/table?since=V), and the minimal app's POST reads and writes one row. Each request's CPU time
+/table?since=V&steps=S), and the minimal app's POST reads and writes one row. Each request's CPU time
 (``time.process_time``, this process alone) is recorded; printed: the median of each, and the
 action's and refresh's ratios to the minimal POST, per round and their median, with the load
 average. No gunicorn, no network, no other process: what the app's own code costs, against the
@@ -82,7 +82,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
     migrate(url, folder / "instance")
     os.environ["MINIMAL_DATABASE"] = str(folder / "minimal.db")
     import minimal_app
-    from app import create_app
+    from app import create_app, store
     from config import Config
 
     spent: dict[str, float] = {}
@@ -115,6 +115,8 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
     times: dict[str, list[float]] = {"action": [], "refresh": [], "minimal": []}
     while len(times["action"]) < actions:
         state, version = host.state(slug)
+        with app.app_context():  # (the table's refresh says the steps it showed: templates/table/_table.html)
+            steps = store.find_game(slug).steps
         choice = sensible_move(state)
         if choice is None:  # the game is over: the next one
             slug = new_game()
@@ -137,7 +139,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
         if parts:
             spent["started"] = time.perf_counter()
         started = time.process_time()
-        answer = other.get(f"/games/{slug}/table?since={version}", htmx=True)
+        answer = other.get(f"/games/{slug}/table?since={version}&steps={steps}", htmx=True)
         times["refresh"].append(time.process_time() - started)
         add_parts("refresh")
         started = time.process_time()

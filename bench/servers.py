@@ -139,10 +139,11 @@ class Table:
                 self.same.append(here.arrival(new) - sent)
                 self.cross.append(there.arrival(new) - sent)
         self.actions += 1
+        refresh = self.pages[seat].refresh_url  # (the table at ``version``, as every browser there has it)
         self.pages[seat] = page
         other = self.players[1 - seat]
-        self.pages[1 - seat] = Page(other.fetch(f"/games/{self.slug}/table?since={version}").body)
-        self.host.fetch(f"/games/{self.slug}/table?since={version}")
+        self.pages[1 - seat] = Page(other.fetch(refresh).body)
+        self.host.fetch(refresh)
         return page
 
     def play(self, wanted: int) -> None:

@@ -94,12 +94,13 @@ def spectator_view(record: GameRecord, state) -> TableView:
 
 def render_table(record: GameRecord, *, message: str | None = None, status: int = 200,
                  selected=(), watching: bool = False, fragment: bool | None = None, game=None,
-                 done: tables.Result | None = None, since: int | None = None, confirm: str | None = None,
-                 asking: Ask | None = None, notice: str | None = None):
+                 done: tables.Result | None = None, since: int | None = None, since_steps: int | None = None,
+                 confirm: str | None = None, asking: Ask | None = None, notice: str | None = None):
     """The table page (or its fragment). ``game``: the record's state if the caller has it;
     ``done``: the action this request just applied (its game is the record's state).
     ``since``: the version this browser showed before; the actions after it are shown to it one
-    after another (``steps_url``). ``confirm``: the seat's move (its button) to ask about before
+    after another (``steps_url``). ``since_steps``: the game's logged actions at that version, as
+    the browser's refresh says them (``TableView.steps``); without it they are counted. ``confirm``: the seat's move (its button) to ask about before
     it is made, or ``asking``, another question (a confirmation step); ``notice``: a message that
     is no refusal ("the seat was released")."""
     table = view_for(record, game, watching=watching, message=message, selected=selected, done=done)
@@ -109,7 +110,10 @@ def render_table(record: GameRecord, *, message: str | None = None, status: int 
         table = table.replace(asking=asking, notice=notice)
     use_fragment = is_htmx() if fragment is None else fragment
     if use_fragment and since is not None and since < record.version:
-        count = replays.count_actions(record, since, record.version)
+        if since_steps is not None and since_steps <= record.steps:
+            count = record.steps - since_steps  # (a wrong number only changes whether they are paced)
+        else:
+            count = replays.count_actions(record, since, record.version)
         if 0 < count <= MAX_PACED and replays.replayable(record):
             table.steps_url = url_for("history.steps", slug=record.slug, after=since, upto=record.version,
                                       me=table.me)
@@ -177,7 +181,7 @@ def table_fragment(slug: str):
     if since is not None and since == record.version:
         return "", 204
     return render_table(record, watching=request.args.get("watch") == "1", fragment=True, since=since,
-                        selected=selected_in_query())
+                        since_steps=whole_number("steps", low=0), selected=selected_in_query())
 
 
 def action_data(form) -> dict[str, Any]:

@@ -101,6 +101,7 @@ class TableView:
     clock: Clock
     options: dict  # as set up (a rematch is set up the same way)
     steps_url: str | None = None  # the steps this browser is shown one after another
+    steps: int = 0  # the game's logged actions up to this version (its live refresh sends them back)
     replay: bool = False
     own_device: str = OWN
     setup_devices: dict[int, str] = field(default_factory=dict)
@@ -203,7 +204,7 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
     if my_turn and moves and not finished:
         focus = "hand" if any(move.pick is not None for move in moves) and view.get("hand") else "moves"
     return TableView(
-        slug=record.slug, version=record.version, game=state.definition,
+        slug=record.slug, version=record.version, steps=record.steps, game=state.definition,
         deck_key=state.deck.key if getattr(state, "deck", None) is not None else None,
         view=view, me=seen.shown, turn=turn, my_turn=my_turn, moves=moves, handover=handover,
         watching=watching, holds_seat=bool(seen.seats), at_table=seen.at_table, manages=seen.manages,

@@ -261,6 +261,15 @@ class Page:
         return int(value) if value else None
 
     @property
+    def refresh_url(self) -> str | None:
+        """What the table fetches on its live event (its ``hx-get``: ``?since=`` the version it
+        shows, with the steps it showed), as a browser requests it."""
+        table = self.table
+        found = [element.get("hx-get") for element in table.iter()
+                 if "/table?since=" in (element.get("hx-get") or "")] if table is not None else []
+        return found[0] if found else None
+
+    @property
     def my_turn(self) -> bool:
         table = self.table
         return table is not None and table.get("data-my-turn") == "yes"

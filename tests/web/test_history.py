@@ -307,3 +307,34 @@ def test_pages_are_compressed_when_the_browser_accepts_it(player, finished):
         assert answer.headers.get("Content-Encoding") in ("br", "gzip"), url
         assert "Accept-Encoding" in answer.headers.get("Vary", "")
     assert "Content-Encoding" not in player.get("/").headers
+
+
+def test_a_live_refresh_says_how_many_steps_it_showed_so_they_are_not_counted_again(app, player):
+    slug = player.start_game(["Doris", "AI"], deck="quick_out.deck")
+    shown = player.table(slug)
+    refresh = re.search(r'hx-get="([^"]*/table\?[^"]*)"', shown.html).group(1).replace("&amp;", "&")
+    assert f"since={shown.version}" in refresh and "steps=0" in refresh  # (no action yet)
+    player.act(slug, "draw_stock")
+    player.act(slug, "discard", [player.state(slug)[0].players[0].hand.cards[0].code])
+
+    def refreshed(url: str) -> tuple[str, list[str]]:
+        statements: list[str] = []
+
+        def seen(_connection, _cursor, statement, *_args) -> None:
+            statements.append(statement)
+
+        with app.app_context():
+            sa.event.listen(db.engine, "before_cursor_execute", seen)
+            try:
+                html = player.get(url, htmx=True).get_data(as_text=True)
+            finally:
+                sa.event.remove(db.engine, "before_cursor_execute", seen)
+        return html, [statement for statement in statements if "FROM actions" in statement]
+
+    html, counted = refreshed(refresh)
+    steps_url = re.search(r'data-steps="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert f"after={shown.version}" in steps_url and counted == []
+    # A number of steps the browser cannot have shown (more than there are): counted, the same answer.
+    html, counted = refreshed(re.sub(r"steps=\d+", "steps=999", refresh))
+    assert re.search(r'data-steps="([^"]+)"', html).group(1).replace("&amp;", "&") == steps_url and counted
+    assert 'data-steps="' in refreshed(refresh.replace("steps=0", "steps=x"))[0]  # (not a number: counted)
