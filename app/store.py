@@ -4,7 +4,8 @@ names the game whose definition (in the registry) reads its state.
 A game row holds the whole state as JSON and a version. A new game row is made by ``new_record``
 and ``insert_game``; a stored one is read by ``load_state``; writing goes through ``lock_game``
 (which takes the write lock first: ``BEGIN IMMEDIATE`` on SQLite, ``SELECT ... FOR UPDATE``
-elsewhere) and ``save_game``, whose UPDATE only matches the version that was read, so a stale or
+elsewhere), or ``find_game`` and then ``start_change`` (the lock taken only to write: a player's
+action), and ``save_game``, whose UPDATE only matches the version that was read, so a stale or
 doubled action can never apply twice. What a row says of its state (headline, status, results)
 is worked out in one place, ``state_columns``. A seat's private move (arranging its cards) is
 written by ``save_private``: the same lock, no new version, nothing logged.
@@ -406,6 +407,22 @@ UPDATE_GAME = GAMES.update().where(GAMES.c.id == sa.bindparam("row_id"),
 INSERT_ACTIONS = sa.insert(ActionRecord.__table__)
 
 
+def start_change() -> None:
+    """Take the write lock for a change worked out from a game ``find_game`` read without it:
+    the read's transaction ends without forgetting what it read, since ``save_game`` and
+    ``save_private`` write only over the version that was read (another write that came
+    between makes them raise ``ConcurrentUpdate``). The lock is then held only for the write,
+    not while the rules and the computer players work the change out."""
+    session = db.session()
+    if session.in_transaction():
+        session.expire_on_commit = False
+        try:
+            session.commit()  # (a read: nothing to write)
+        finally:
+            session.expire_on_commit = True
+    begin_write()
+
+
 def lock_game(slug: str) -> GameRecord | None:
     if not valid_slug(slug):
         return None
@@ -414,8 +431,8 @@ def lock_game(slug: str) -> GameRecord | None:
 
 
 def save_private(record: GameRecord, game: GameState) -> None:
-    """Store a seat's private change of ``game`` (arranging its own cards) and commit: the
-    caller read ``record`` under its lock (``lock_game``), so no write came between. It is not a
+    """Store a seat's private change of ``game`` (arranging its own cards) and commit, over the
+    version the caller read (``ConcurrentUpdate`` if another write came between). It is not a
     move of the game: the version stays (no other seat's form becomes stale), nothing is logged
     (a replay needs none of it), and ``updated_at`` stays (the idle rule counts from the last
     move of the game). Nobody else's screen shows it, so no change is announced."""

@@ -10,9 +10,10 @@ or refuse it (409 out of turn, 422 otherwise). Nothing is written unless all of 
 A seat's private move (an action of kind ``OWN``: arranging its own cards, ``Move.private``) is
 that seat's own data, not a move of the game: it needs no current version (another seat's move
 does not make it stale, nor it another seat's form), and it makes no new version, no line in the
-action log and no change of ``updated_at`` (the idle rule's clock). It is written under the
-same row lock as every write, so nothing is lost between the two, and limited per client
-address (``OWN_MOVES_PER_MINUTE``, counted in each worker process: a refusal costs no write).
+action log and no change of ``updated_at`` (the idle rule's clock). It is written over the
+version it was read at, as every write is, so nothing is lost between the two, and limited per
+client address (``OWN_MOVES_PER_MINUTE``, counted in each worker process: a refusal costs no
+write).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any, Callable, Mapping
 from .. import records, replays, store
 from ..core.autoplay import autoplay
 from ..core.protocol import OWN, Bot, GameState, IllegalAction, Outcome, SeatResult, plays_off_request
+from ..extensions import db
 from ..limits import own_moves
 from ..models import PLAYING, GameRecord, utcnow
 from ..solving import kept
@@ -47,11 +49,17 @@ def play_computer_turns(state: GameState, record: GameRecord) -> list[Outcome]:
     next round waits for a person to press the button). A computer player that plays off the
     request path is queued for the job runner instead (in the caller's write transaction)."""
     outcomes = autoplay(state, computer_players(record))
+    queue_computer_turn(state, record)
+    return outcomes
+
+
+def queue_computer_turn(state: GameState, record: GameRecord) -> None:
+    """If a computer player that plays off the request path is to move, ask the job runner for
+    its turn (in the caller's write transaction)."""
     turn = state.to_move()
     if turn is not None and plays_off_request(state.definition.bot) and (
             record.seats[turn].is_ai or record.seats[turn].ai_standin):
         kept.ask_turn(record)
-    return outcomes
 
 
 @dataclass
@@ -75,6 +83,14 @@ def game_to_change(slug: str) -> GameRecord:
     return record
 
 
+def game_as_read(slug: str) -> GameRecord:
+    """The game ``slug`` as it is now, read without the write lock (``GameNotFound``)."""
+    record = store.find_game(slug)
+    if record is None:
+        raise GameNotFound()
+    return record
+
+
 @store.transaction
 def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
             action_data: Mapping[str, Any], address: str = "", confirmed: bool = True,
@@ -83,8 +99,27 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
     raise TableError with nothing changed. ``seat`` None: a move of the table (the next deal).
     ``address``: the client's, which a seat's private moves are counted for. Without
     ``confirmed``, a move that asks first (``Move.confirm``; ``button``: the pressed button's
-    value, ``Move.button``) is not made: ``ConfirmFirst`` says which."""
-    record = game_to_change(slug)
+    value, ``Move.button``) is not made: ``ConfirmFirst`` says which.
+
+    The game is read, checked and changed (the rules, then the computer players) before the
+    write lock is taken, so that the lock is held only while the change is written: the other
+    tables' writes wait that long, not for the rules. If another write to this game came in
+    between, the action is done again from the start under the lock, and is then answered
+    exactly as if it had waited for that write (a move on the older version is stale)."""
+    try:
+        return apply_action(slug, tokens, form_version, seat, action_data, address, confirmed, button)
+    except store.ConcurrentUpdate:
+        db.session.rollback()
+    return apply_action(slug, tokens, form_version, seat, action_data, address, confirmed, button, locked=True)
+
+
+def apply_action(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
+                 action_data: Mapping[str, Any], address: str, confirmed: bool, button: str | None,
+                 locked: bool = False) -> Result:
+    """``perform``, once: the game read without the write lock (``store.start_change`` takes it
+    to write: ``ConcurrentUpdate`` if another write came between), or, if ``locked``, read
+    under it (nothing can come between)."""
+    record = game_to_change(slug) if locked else game_as_read(slug)
     definition = store.definition_of(record)
     try:
         action = definition.action_from_dict(action_data)
@@ -97,7 +132,7 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
     elif seat is None or seat not in held:
         raise Forbidden(RELEASED if seat in held.released else "This browser does not hold that seat.")
     private = definition.action_kinds.get(type(action)) is OWN
-    if private and not own_moves.allow(address):
+    if private and not locked and not own_moves.allow(address):  # (counted once, not again on the retry)
         raise TooMany("You are changing your cards faster than the table can keep up: wait a few seconds, "
                       "then go on. Your cards are as shown.")
     if record.status != PLAYING:  # (first: a form of a finished game is not merely stale)
@@ -116,9 +151,14 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
     except IllegalAction as error:
         raise refusal(error) from None
     if private:
+        if not locked:
+            store.start_change()
         store.save_private(record, state)
         return Result(record, state, held)
-    actions = [outcome] + play_computer_turns(state, record)
+    actions = [outcome] + autoplay(state, computer_players(record))
+    if not locked:
+        store.start_change()
+    queue_computer_turn(state, record)
     # The new position's question (a solver's verdict), asked in this transaction: the job
     # runner works it out, and the table shows "checking..." until then.
     kept.ask_for_table(record, state, address)
@@ -128,6 +168,8 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
     try:
         results = save_and_score(record, state, actions, **extra)
     except store.ConcurrentUpdate:
+        if not locked:
+            raise  # (perform does it again under the lock)
         raise Conflict(STALE) from None
     return Result(record, state, held, finished=results is not None, results=results)
 
