@@ -407,12 +407,17 @@ UPDATE_GAME = GAMES.update().where(GAMES.c.id == sa.bindparam("row_id"),
 INSERT_ACTIONS = sa.insert(ActionRecord.__table__)
 
 
-def start_change() -> None:
-    """Take the write lock for a change worked out from a game ``find_game`` read without it:
-    the read's transaction ends without forgetting what it read, since ``save_game`` and
-    ``save_private`` write only over the version that was read (another write that came
-    between makes them raise ``ConcurrentUpdate``). The lock is then held only for the write,
-    not while the rules and the computer players work the change out."""
+# The game's row locked (on PostgreSQL; SQLite's BEGIN IMMEDIATE locked the database) and its version.
+GAME_VERSION_FOR_UPDATE = (sa.select(GameRecord.version).where(GameRecord.id == sa.bindparam("row_id"))
+                           .with_for_update())
+
+
+def start_change(record: GameRecord) -> None:
+    """Take the write lock for a change of ``record`` worked out from ``find_game``'s read,
+    without the lock: the lock is then held only for the write, not while the rules and the
+    computer players work the change out. The read's transaction ends without forgetting what
+    it read; ``ConcurrentUpdate`` if another write changed the game since. The game's row is
+    locked first, as ``lock_game`` does, so that writes take their locks in one order."""
     session = db.session()
     if session.in_transaction():
         session.expire_on_commit = False
@@ -421,6 +426,9 @@ def start_change() -> None:
         finally:
             session.expire_on_commit = True
     begin_write()
+    if session.execute(GAME_VERSION_FOR_UPDATE, {"row_id": record.id}).scalar() != record.version:
+        session.rollback()
+        raise ConcurrentUpdate(record.slug)
 
 
 def lock_game(slug: str) -> GameRecord | None:

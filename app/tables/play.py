@@ -152,12 +152,12 @@ def apply_action(slug: str, tokens: Mapping[str, str], form_version: int | None,
         raise refusal(error) from None
     if private:
         if not locked:
-            store.start_change()
+            store.start_change(record)
         store.save_private(record, state)
         return Result(record, state, held)
     actions = [outcome] + autoplay(state, computer_players(record))
     if not locked:
-        store.start_change()
+        store.start_change(record)
     queue_computer_turn(state, record)
     # The new position's question (a solver's verdict), asked in this transaction: the job
     # runner works it out, and the table shows "checking..." until then.

@@ -25,12 +25,12 @@ def another_write_comes_between(monkeypatch, database_url: str, slug: str) -> li
     written: list[int] = []
     start_change = store.start_change
 
-    def overtaken() -> None:
+    def overtaken(record) -> None:
         with engine.begin() as connection:
             written.append(connection.execute(sa.text(
                 "UPDATE games SET version = version + 1 WHERE slug = :slug RETURNING version"),
                 {"slug": slug}).scalar_one())
-        start_change()
+        start_change(record)
 
     monkeypatch.setattr(store, "start_change", overtaken)
     return written
