@@ -407,7 +407,7 @@ UPDATE_GAME = GAMES.update().where(GAMES.c.id == sa.bindparam("row_id"),
 INSERT_ACTIONS = sa.insert(ActionRecord.__table__)
 
 
-# The game's row locked (on PostgreSQL; SQLite's BEGIN IMMEDIATE locked the database) and its version.
+# The game's row locked, and its version (PostgreSQL: see start_change).
 GAME_VERSION_FOR_UPDATE = (sa.select(GameRecord.version).where(GameRecord.id == sa.bindparam("row_id"))
                            .with_for_update())
 
@@ -416,8 +416,10 @@ def start_change(record: GameRecord) -> None:
     """Take the write lock for a change of ``record`` worked out from ``find_game``'s read,
     without the lock: the lock is then held only for the write, not while the rules and the
     computer players work the change out. The read's transaction ends without forgetting what
-    it read; ``ConcurrentUpdate`` if another write changed the game since. The game's row is
-    locked first, as ``lock_game`` does, so that writes take their locks in one order."""
+    it read; ``ConcurrentUpdate`` if another write changed the game since (found here on
+    PostgreSQL, by ``save_game``'s UPDATE on SQLite). On PostgreSQL the game's row is locked
+    first, as ``lock_game`` does, so that writes take their row locks in one order; SQLite's
+    BEGIN IMMEDIATE has locked the whole database already."""
     session = db.session()
     if session.in_transaction():
         session.expire_on_commit = False
@@ -426,6 +428,8 @@ def start_change(record: GameRecord) -> None:
         finally:
             session.expire_on_commit = True
     begin_write()
+    if db.engine.dialect.name == "sqlite":
+        return
     if session.execute(GAME_VERSION_FOR_UPDATE, {"row_id": record.id}).scalar() != record.version:
         session.rollback()
         raise ConcurrentUpdate(record.slug)
