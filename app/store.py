@@ -360,6 +360,17 @@ GAME_BY_SLUG = (sa.select(GameRecord).where(GameRecord.slug == sa.bindparam("slu
 GAME_BY_SLUG_FOR_UPDATE = GAME_BY_SLUG.with_for_update(of=GameRecord)
 
 
+# Built once (every open table asks it every few seconds): a game's version alone.
+VERSION_BY_SLUG = sa.select(GameRecord.version).where(GameRecord.slug == sa.bindparam("slug"))
+
+
+def version_of(slug: str) -> int | None:
+    """The game's version, without loading the game (None: no such game)."""
+    if not valid_slug(slug):
+        return None
+    return db.session.scalar(VERSION_BY_SLUG, {"slug": slug})
+
+
 def find_game(slug: str) -> GameRecord | None:
     if not valid_slug(slug):
         return None

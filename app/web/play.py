@@ -175,11 +175,12 @@ def watch(slug: str):
 @bp.get("/<slug>/table")
 def table_fragment(slug: str):
     """The table alone, for live refreshes. ``since``: answer 204 (nothing to swap) if the
-    game is still at that version - the cheap polling fallback when events cannot stream."""
-    record = load_record(slug)
+    game is still at that version - the cheap polling fallback when events cannot stream,
+    which every open table asks every few seconds: the game's version alone is read for it."""
     since = whole_number("since")
-    if since is not None and since == record.version:
+    if since is not None and since == store.version_of(slug):
         return "", 204
+    record = load_record(slug)
     return render_table(record, watching=request.args.get("watch") == "1", fragment=True, since=since,
                         since_steps=whole_number("steps", low=0), selected=selected_in_query())
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
+import sqlalchemy as sa
 
 from support.games import (
     QUICK_OUT_FACE_UP, QUICK_OUT_SEAT_1, QUICK_OUT_STOCK_TOP, game_count, go_out_quick,
     is_fragment, next_round, page, play_game, play_round, play_turn_like_ai, score_rows, stored, text,
 )
 from support.web import Page, table_rows
+
+from app.extensions import db
 
 HAND_FORM_BUTTONS_D = [("action", "draw_stock", "1. Draw from stock pile"),
                        ("action", "draw_discard", f"2. Take {QUICK_OUT_FACE_UP} from the discard pile")]
@@ -408,6 +411,31 @@ def test_the_table_fragment_answers_204_while_nothing_changed(player, solo):
     response = player.get(f"/games/{solo}/table?since={version}")
     assert response.status_code == 200
     assert page(response).version == version + 1
+
+
+def test_the_204_that_every_open_table_asks_for_every_few_seconds_reads_the_version_alone(app, player, solo):
+    version = player.table(solo).version
+
+    def reads_of(path: str) -> tuple[int, list[str]]:
+        statements: list[str] = []
+
+        def seen(_connection, _cursor, statement, *_args) -> None:
+            statements.append(" ".join(statement.split()))
+
+        with app.app_context():
+            sa.event.listen(db.engine, "before_cursor_execute", seen)
+            try:
+                status = player.get(path, htmx=True).status_code
+            finally:
+                sa.event.remove(db.engine, "before_cursor_execute", seen)
+        return status, [statement for statement in statements if statement.startswith("SELECT")]
+
+    status, reads = reads_of(f"/games/{solo}/table?since={version}")
+    assert status == 204 and len(reads) == 1
+    assert reads[0].startswith("SELECT games.version FROM games WHERE games.slug =")
+    status, reads = reads_of(f"/games/{solo}/table?since={version - 1}")
+    assert status == 200 and any("seats" in statement for statement in reads)  # (the game with its seats)
+    assert player.get("/games/nosuchgame/table?since=1", htmx=True).status_code == 404
 
 
 def test_watching_shows_the_table_without_any_hand(player, solo):
