@@ -10,9 +10,11 @@ A game of Mason Rummy is set up through the forms (a stacked deck, ``ai_showcase
 game every run; Ann on this browser, Bob joined on his own), on a migrated SQLite file; then, in
 turn: the player to move posts the computer player's choice as htmx posts it (the answer is the
 table's fragment), the other browser fetches its fragment of the new version (GET
-/table?since=V&steps=S), and the minimal app's POST reads and writes one row. Each request's CPU time
+/table?since=V&steps=S), then polls it as an open table does every few seconds (GET
+/table?since=V of the version it now shows: 204, nothing changed), and the minimal app's POST
+reads and writes one row. Each request's CPU time
 (``time.process_time``, this process alone) is recorded; printed: the median of each, and the
-action's and refresh's ratios to the minimal POST, per round and their median, with the load
+action's, refresh's and poll's ratios to the minimal POST, per round and their median, with the load
 average. No gunicorn, no network, no other process: what the app's own code costs, against the
 least a Flask + SQLAlchemy POST costs, on one core.
 """
@@ -112,7 +114,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
 
     slug = new_game()
     players = {0: host, 1: bob}
-    times: dict[str, list[float]] = {"action": [], "refresh": [], "minimal": []}
+    times: dict[str, list[float]] = {"action": [], "refresh": [], "poll": [], "minimal": []}
     while len(times["action"]) < actions:
         state, version = host.state(slug)
         with app.app_context():  # (the table's refresh says the steps it showed: templates/table/_table.html)
@@ -142,6 +144,13 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
         answer = other.get(f"/games/{slug}/table?since={version}&steps={steps}", htmx=True)
         times["refresh"].append(time.process_time() - started)
         add_parts("refresh")
+        shown = int(answer.get_data(as_text=True).split('data-version="', 1)[1].split('"', 1)[0])  # (its version)
+        spent.clear()
+        started = time.process_time()
+        answer = other.get(f"/games/{slug}/table?since={shown}", htmx=True)
+        times["poll"].append(time.process_time() - started)
+        if answer.status_code != 204:
+            raise RuntimeError(f"a poll of an unchanged table answered {answer.status_code}")
         started = time.process_time()
         answer = minimal.post("/row/r1")
         times["minimal"].append(time.process_time() - started)
@@ -163,7 +172,7 @@ def main() -> int:
         print("\t".join(f"{kind}={value:.4f}" for kind, value in found.items()))
         return 0
     print(f"CPU per request in one process, {os.path.abspath(args.root)}; median of {args.actions} each a round")
-    ratios: dict[str, list[float]] = {"action": [], "refresh": []}
+    ratios: dict[str, list[float]] = {"action": [], "refresh": [], "poll": []}
     for number in range(args.repeat):
         done = subprocess.run([sys.executable, __file__, "--one-round", "--root", args.root,
                                "--actions", str(args.actions)] + (["--parts"] if args.parts else []),
@@ -176,15 +185,16 @@ def main() -> int:
         for kind in ratios:
             ratios[kind].append(found[kind] / found["minimal"])
         print(f"  round {number + 1} (load average {' '.join(f'{v:.2f}' for v in os.getloadavg())}): action "
-              f"{found['action']:.2f} ms, refresh {found['refresh']:.2f} ms, minimal POST {found['minimal']:.2f} ms: "
-              f"{ratios['action'][-1]:.2f}x and {ratios['refresh'][-1]:.2f}x")
+              f"{found['action']:.2f} ms, refresh {found['refresh']:.2f} ms, poll {found['poll']:.2f} ms, minimal POST "
+              f"{found['minimal']:.2f} ms: {ratios['action'][-1]:.2f}x, {ratios['refresh'][-1]:.2f}x and "
+              f"{ratios['poll'][-1]:.2f}x")
         for kind in ("action", "refresh"):
             spent = {label.split(": ", 1)[1]: value for label, value in found.items() if label.startswith(kind + ": ")}
             if spent:
                 print(f"    {kind}, mean wall time of its parts: "
                       + ", ".join(f"{label} {value:.3f} ms" for label, value in spent.items()))
     print(f"median of {args.repeat}: an action {statistics.median(ratios['action']):.2f}x the minimal POST, "
-          f"a live refresh {statistics.median(ratios['refresh']):.2f}x")
+          f"a live refresh {statistics.median(ratios['refresh']):.2f}x, a poll {statistics.median(ratios['poll']):.2f}x")
     return 0
 
 
