@@ -106,11 +106,19 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
     tables' writes wait that long, not for the rules. If another write to this game came in
     between, the action is done again from the start under the lock, and is then answered
     exactly as if it had waited for that write (a move on the older version is stale)."""
+    return written_over_the_read(lambda locked: apply_action(
+        slug, tokens, form_version, seat, action_data, address, confirmed, button, locked=locked))
+
+
+def written_over_the_read(change: Callable[[bool], Result]) -> Result:
+    """``change(False)``: a change worked out from the game read without the write lock, which
+    ``store.start_change`` takes to write it; if another write came between, ``change(True)``:
+    the same again, read under the lock, so it is answered as if it had waited for that write."""
     try:
-        return apply_action(slug, tokens, form_version, seat, action_data, address, confirmed, button)
+        return change(False)
     except store.ConcurrentUpdate:
         db.session.rollback()
-    return apply_action(slug, tokens, form_version, seat, action_data, address, confirmed, button, locked=True)
+    return change(True)
 
 
 def apply_action(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
@@ -211,13 +219,19 @@ def after_finish(record: GameRecord) -> None:
 @store.transaction
 def reveal(slug: str, tokens: Mapping[str, str], form_version: int | None) -> Result:
     """The hand-over screen's button: show the current hot-seat player's hand on this device."""
-    record = game_to_change(slug)
-    held = held_seats(record, tokens)
-    state = store.load_state(record)
-    turn = state.to_move()
-    if turn is None or turn not in held:
-        raise Forbidden("This browser does not hold that seat.")
-    if form_version != record.version:
-        raise Conflict("The table changed; here it is now.")
-    store.save_game(record, None, [], shown_seat=turn)
-    return Result(record, state, held)
+
+    def show_hand(locked: bool) -> Result:
+        record = game_to_change(slug) if locked else game_as_read(slug)
+        held = held_seats(record, tokens)
+        state = store.load_state(record)
+        turn = state.to_move()
+        if turn is None or turn not in held:
+            raise Forbidden("This browser does not hold that seat.")
+        if form_version != record.version:
+            raise Conflict("The table changed; here it is now.")
+        if not locked:
+            store.start_change(record)
+        store.save_game(record, None, [], shown_seat=turn)
+        return Result(record, state, held)
+
+    return written_over_the_read(show_hand)

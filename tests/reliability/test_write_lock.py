@@ -2,8 +2,9 @@
 checked and changed by the rules (and the computer players) first. A refusal (a stale form, a
 move out of turn) therefore never waits for the lock; and when another write to the game comes
 between the read and the write, the action is done again under the lock and answered exactly as
-if it had waited for that write: a move made on the older version is stale (409, nothing
-written), a seat's private move (Points Rummy's arranging, P3) is made on the newer game."""
+if it had waited for that write: a move (or the hot-seat hand-over's "show my hand") made on the
+older version is stale (409, nothing written), a seat's private move (Points Rummy's arranging,
+P3) is made on the newer game."""
 
 from __future__ import annotations
 
@@ -72,6 +73,20 @@ def test_a_private_move_overtaken_between_its_read_and_its_write_is_made_on_the_
     version, state, _logged = stored(app, slug)
     assert written == [page.version + 1] and version == written[0]  # (a private move makes no version)
     assert [[card.id for card in group] for group in state.arrangements[0]] == [["AH", "2H", "3H"]]
+
+
+def test_a_hand_over_overtaken_between_its_read_and_its_write_is_stale_and_shows_no_hand(app, player,
+                                                                                         database_url, monkeypatch):
+    slug = player.start_game(["Doris", "Ann"], deck="quick_out.deck")  # both on this device (hot-seat)
+    page = player.table(slug)
+    written = another_write_comes_between(monkeypatch, database_url, slug)
+
+    answer = player.post(f"/games/{slug}/reveal", {"version": str(page.version)}, htmx=True)
+
+    assert answer.status_code == 409 and "The table changed" in answer.get_data(as_text=True)
+    with app.app_context():
+        record = store.find_game(slug)
+        assert written and record.version == written[-1] and record.shown_seat is None
 
 
 @pytest.mark.slow
