@@ -100,9 +100,10 @@ def render_table(record: GameRecord, *, message: str | None = None, status: int 
     ``done``: the action this request just applied (its game is the record's state).
     ``since``: the version this browser showed before; the actions after it are shown to it one
     after another (``steps_url``). ``since_steps``: the game's logged actions at that version, as
-    the browser's refresh says them (``TableView.steps``); without it they are counted. ``confirm``: the seat's move (its button) to ask about before
-    it is made, or ``asking``, another question (a confirmation step); ``notice``: a message that
-    is no refusal ("the seat was released")."""
+    the browser's refresh says them (``TableView.steps``); without it they are counted.
+    ``confirm``: the seat's move (its button) to ask about before it is made, or ``asking``,
+    another question (a confirmation step); ``notice``: a message that is no refusal ("the seat
+    was released")."""
     table = view_for(record, game, watching=watching, message=message, selected=selected, done=done)
     if confirm and not watching:
         asking = ask_about_move(table, confirm)
