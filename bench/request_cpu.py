@@ -77,6 +77,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
     sys.path[:0] = [root, os.path.join(str(HERE.parent), "tests"), str(HERE)]
     from support.databases import migrate
     from support.moves import mover, sensible_move
+    from support.pages import Page
     from support.web import Player
 
     folder = Path(tempfile.mkdtemp(prefix="request-cpu-"))
@@ -144,7 +145,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
         answer = other.get(f"/games/{slug}/table?since={version}&steps={steps}", htmx=True)
         times["refresh"].append(time.process_time() - started)
         add_parts("refresh")
-        shown = int(answer.get_data(as_text=True).split('data-version="', 1)[1].split('"', 1)[0])  # (its version)
+        shown = Page(answer.get_data(as_text=True)).table_version
         spent.clear()
         started = time.process_time()
         answer = other.get(f"/games/{slug}/table?since={shown}", htmx=True)

@@ -7,10 +7,34 @@ from __future__ import annotations
 import json
 import shutil
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy.engine import make_url
+
+
+@contextmanager
+def sql_statements(app) -> Iterator[list[str]]:
+    """The SQL statements ``app``'s engine runs inside the block, each on one line (its
+    whitespace squeezed), in order."""
+    import sqlalchemy as sa
+
+    from app.extensions import db
+
+    statements: list[str] = []
+
+    def seen(_connection, _cursor, statement, *_args) -> None:
+        statements.append(" ".join(statement.split()))
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", seen)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", seen)
 
 
 def migrate(url: str, instance: Path) -> None:

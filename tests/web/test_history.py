@@ -10,6 +10,7 @@ import re
 import pytest
 import sqlalchemy as sa
 
+from support.databases import sql_statements
 from support.games import admin_login, play_game, play_turn_like_ai, score_rows, upload
 from support.pages import squeeze
 from support.web import Page
@@ -318,17 +319,8 @@ def test_a_live_refresh_says_how_many_steps_it_showed_so_they_are_not_counted_ag
     player.act(slug, "discard", [player.state(slug)[0].players[0].hand.cards[0].code])
 
     def refreshed(url: str) -> tuple[str, list[str]]:
-        statements: list[str] = []
-
-        def seen(_connection, _cursor, statement, *_args) -> None:
-            statements.append(statement)
-
-        with app.app_context():
-            sa.event.listen(db.engine, "before_cursor_execute", seen)
-            try:
-                html = player.get(url, htmx=True).get_data(as_text=True)
-            finally:
-                sa.event.remove(db.engine, "before_cursor_execute", seen)
+        with sql_statements(app) as statements:
+            html = player.get(url, htmx=True).get_data(as_text=True)
         return html, [statement for statement in statements if "FROM actions" in statement]
 
     html, counted = refreshed(refresh)

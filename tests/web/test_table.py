@@ -6,15 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-import sqlalchemy as sa
 
 from support.games import (
     QUICK_OUT_FACE_UP, QUICK_OUT_SEAT_1, QUICK_OUT_STOCK_TOP, game_count, go_out_quick,
     is_fragment, next_round, page, play_game, play_round, play_turn_like_ai, score_rows, stored, text,
 )
+from support.databases import sql_statements
 from support.web import Page, table_rows
-
-from app.extensions import db
 
 HAND_FORM_BUTTONS_D = [("action", "draw_stock", "1. Draw from stock pile"),
                        ("action", "draw_discard", f"2. Take {QUICK_OUT_FACE_UP} from the discard pile")]
@@ -417,17 +415,8 @@ def test_the_204_that_every_open_table_asks_for_every_few_seconds_reads_the_vers
     version = player.table(solo).version
 
     def reads_of(path: str) -> tuple[int, list[str]]:
-        statements: list[str] = []
-
-        def seen(_connection, _cursor, statement, *_args) -> None:
-            statements.append(" ".join(statement.split()))
-
-        with app.app_context():
-            sa.event.listen(db.engine, "before_cursor_execute", seen)
-            try:
-                status = player.get(path, htmx=True).status_code
-            finally:
-                sa.event.remove(db.engine, "before_cursor_execute", seen)
+        with sql_statements(app) as statements:
+            status = player.get(path, htmx=True).status_code
         return status, [statement for statement in statements if statement.startswith("SELECT")]
 
     status, reads = reads_of(f"/games/{solo}/table?since={version}")
