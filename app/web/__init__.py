@@ -12,7 +12,7 @@ import urllib.parse
 from collections.abc import Callable
 from datetime import datetime, timezone
 
-from flask import Flask, g, request, session, url_for
+from flask import Flask, g, has_request_context, request, session, url_for
 from flask_compress import Compress
 from flask_wtf.csrf import generate_csrf
 from jinja2 import BaseLoader, ChoiceLoader, Environment, FileSystemLoader, Template, TemplateNotFound, pass_context
@@ -217,7 +217,8 @@ def _register_template_parts(app: Flask) -> None:
     (``games/<kind>/<part>``), else the template ``fallback``. Jinja's ``include [a, b]`` would
     raise and catch a TemplateNotFound for every game without its own version on every render;
     the loader remembers a miss, and this asks it before loading. ``csrf_field()``: the hidden
-    CSRF input of a form, made once per request however many forms the page has."""
+    CSRF input of a form, made once per request however many forms the page has. ``ui``: the
+    table's macros (templates/table/_macros.html), see ``TemplateMacros``."""
     environment = app.jinja_env
     loader = environment.loader
 
@@ -236,7 +237,58 @@ def _register_template_parts(app: Flask) -> None:
             field = g.csrf_field = Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
         return field
 
-    environment.globals.update(game_part=game_part, csrf_field=csrf_field)
+    environment.globals.update(game_part=game_part, csrf_field=csrf_field,
+                               ui=TemplateMacros(environment, "table/_macros.html"),
+                               url_for=remembered_urls(app))
+
+
+REMEMBERED_URLS = 4096
+
+
+def remembered_urls(app: Flask) -> Callable[..., str]:
+    """The templates' ``url_for``: a table's render asks for the same few addresses of its game
+    (its forms, its seats' links) on every refresh, and building them anew was a sixth of the
+    render; a path built for this site's root, an endpoint and its values is kept. Anything else (an external address, an endpoint of the current blueprint, a value that
+    is a list, no request, an app that adds default values to its URLs) is built each time, as
+    Flask builds it."""
+    build = app.url_for
+    kept: dict[tuple, str] = {}
+    fixed = not app.url_map.host_matching and not app.subdomain_matching
+
+    def url_for(endpoint: str, **values) -> str:
+        if (not fixed or endpoint.startswith(".") or not has_request_context()
+                or any(app.url_default_functions.values())):
+            return build(endpoint, **values)
+        try:
+            key = (request.script_root, endpoint, *values.items())
+            url = kept.get(key)
+        except TypeError:  # (a value that is a list)
+            return build(endpoint, **values)
+        if url is None:
+            if any(name.startswith("_") for name in values):
+                return build(endpoint, **values)
+            url = build(endpoint, **values)
+            if len(kept) >= REMEMBERED_URLS:
+                kept.clear()
+            kept[key] = url
+        return url
+
+    return url_for
+
+
+class TemplateMacros:
+    """A template's macros, as a global of every template: what ``{% import name as ui %}`` gives
+    a template, without the import's cost on every render (Jinja compares the importing page's
+    globals with the macros' own each time: a tenth of a table's render, for three parts that
+    import them). Each use asks the environment for the template, so a template reloaded while
+    debugging is the one used."""
+
+    def __init__(self, environment: Environment, name: str):
+        self.environment = environment
+        self.name = name
+
+    def __getattr__(self, macro: str):
+        return getattr(self.environment.get_template(self.name).module, macro)
 
 
 def _register_card_faces(app: Flask) -> None:

@@ -826,6 +826,36 @@ def test_a_table_part_is_the_games_own_where_it_has_one_and_the_houses_otherwise
         assert "games/mason/_hand.html" in app.jinja_env.loader.missing
 
 
+def test_the_templates_url_for_gives_flasks_address_for_every_site_root_and_value(app):
+    """The templates' ``url_for`` keeps the paths it built: each is the one Flask builds, for the
+    site's root of the request that asks (a table served under a prefix), and what it cannot keep
+    (a list, an external address, an endpoint of the current blueprint) is built as Flask does."""
+    from flask import url_for as flasks
+
+    remembered = app.jinja_env.globals["url_for"]
+    asked = [("play.act", {"slug": "abcdefghij"}), ("lan.standin", {"slug": "abcdefghij", "number": 2}),
+             ("play.table_fragment", {"slug": "abcdefghij", "since": 4, "watch": None, "steps": 3}),
+             ("play.table", {"slug": "abcdefghij", "cards": ["2C", "3C"]}),
+             ("play.watch", {"slug": "abcdefghij", "_external": True}), ("menu.index", {})]
+    for root in ("", "/cards", ""):
+        with app.test_request_context("/games/abcdefghij", base_url=f"http://table.local{root}/"):
+            for _ in range(2):
+                for endpoint, values in asked:
+                    assert remembered(endpoint, **values) == flasks(endpoint, **values)
+            assert remembered("play.act", slug="abcdefghij") == f"{root}/games/abcdefghij/act"
+            assert remembered("play.watch", slug="abcdefghij", _external=True).startswith("http://table.local")
+    with app.test_request_context("/games/abcdefghij/watch"):
+        app.preprocess_request()  # (the request's blueprint: "play")
+        assert remembered(".watch", slug="zyxwvutsrq") == "/games/zyxwvutsrq/watch"
+
+
+def test_the_table_macros_are_every_templates_ui(app):
+    """``ui``: templates/table/_macros.html's macros, as ``{% import %}`` would give them."""
+    with app.test_request_context("/"):
+        shown = app.jinja_env.from_string("{{ ui.alert('Not your turn') }}").render()
+    assert shown == '<p class="message error" role="alert">Not your turn</p>'
+
+
 def test_every_form_of_a_page_carries_the_sessions_csrf_token(player, hot_seat):
     body = player.get(f"/games/{hot_seat}").get_data(as_text=True)
     tokens = re.findall(r'name="csrf_token" value="([^"]+)"', body)
