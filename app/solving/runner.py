@@ -213,11 +213,11 @@ class Runner:
 
     # -- the process --------------------------------------------------------------------------------------
 
-    def run_forever(self) -> None:
+    def run_forever(self, parent: int) -> None:
+        """Work until process ``parent`` (the server's master) is no longer this one's parent."""
         from .bell import Listener
 
         listener = Listener(self.app)
-        parent = os.getppid()
         poll = self.config["SOLVER_POLL_SECONDS"]
         log.info("job runner %s: working", self.name)
         while os.getppid() == parent:  # (the server that started it is gone: so is the runner)
@@ -240,8 +240,12 @@ def run_until_idle(app, limit: int = 10_000) -> int:
 
 
 def main() -> None:
+    # The server's master says who it is: had it stopped while this process was starting, the
+    # parent seen now would be whoever adopted the orphan, and the runner would outlive its server.
+    keeper = setting("RUNNER_KEPT")
+    parent = int(keeper) if keeper and keeper.isdigit() else os.getppid()
     logging.basicConfig(level=logging.INFO, format="[job runner %(process)d] %(levelname)s %(message)s")
-    if setting("RUNNER_KEPT") == "1":
+    if keeper:
         # Ctrl+C in `make run`'s terminal reaches this process too; the server stops it when it
         # stops (supervisor.py), rather than starting it again as if it had died.
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -254,4 +258,4 @@ def main() -> None:
     from .. import create_app
 
     app = create_app(DATABASE_COMMANDS=False)
-    Runner(app).run_forever()
+    Runner(app).run_forever(parent)

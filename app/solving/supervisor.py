@@ -17,7 +17,7 @@ from config import setting
 QUICK_DEATH_SECONDS = 10.0
 RUNNER_COMMAND = (sys.executable, "-m", "app.solving")
 # Tells a runner that a keeper stops it (runner.py leaves Ctrl+C to the keeper's server).
-KEPT = "CARD_TABLE_RUNNER_KEPT"
+KEPT = "CARD_TABLE_RUNNER_KEPT"  # the keeper's process id: the runner lives as long as it does
 
 # Popen waits for the exec on a close-on-exec pipe. A gunicorn worker forked by the master's main
 # thread meanwhile would inherit the pipe's writing end and never exec, so that Popen would wait as
@@ -48,7 +48,8 @@ class Supervisor:
             started = time.monotonic()
             try:
                 with _starting:
-                    process = subprocess.Popen(self.command, cwd=self.root, env=dict(os.environ, **{KEPT: "1"}))
+                    process = subprocess.Popen(self.command, cwd=self.root,
+                                               env=dict(os.environ, **{KEPT: str(os.getpid())}))
             except OSError as error:
                 self.log.error("the job runner cannot start: %s", error)
                 self.stopping.wait(30.0)
