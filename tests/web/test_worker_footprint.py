@@ -1,6 +1,7 @@
 """What a served worker loads: each of the server's workers holds its own copy of every module it
 imports, so a module that only the database commands, the job runner or the other database need
-stays out of it (``bench/memory.py`` measures what that saves)."""
+stays out of it (``bench/memory.py`` measures what that saves). And what it loaded is kept out of
+the cyclic garbage collector's way."""
 
 from __future__ import annotations
 
@@ -46,3 +47,28 @@ def test_a_served_worker_loads_neither_the_database_commands_nor_the_solver_nor_
     assert not [name for name in loaded if name.startswith("app.games.seahaven._solver_native")]
     if database_url.startswith("sqlite"):
         assert loaded_from("sqlalchemy.dialects.postgresql") == []
+
+
+# A worker as gunicorn starts one, then gunicorn's hook once the app is loaded (app/gunicorn_config.py).
+START_A_WORKER = """
+import gc, json, logging, types
+from gevent import monkey
+monkey.patch_all()
+from wsgi import app
+from app import gunicorn_config
+gunicorn_config.post_worker_init(types.SimpleNamespace(log=logging.getLogger("worker"), age=2))
+print(json.dumps({"frozen": gc.get_freeze_count(), "tracked": len(gc.get_objects())}))
+"""
+
+
+def test_a_worker_that_has_loaded_the_app_leaves_what_it_loaded_out_of_the_collectors_walks(database_url, tmp_path):
+    """A full collection walks every object it tracks, and each worker holds some 85,000 after
+    loading the app: every request of the worker waited 15-45 ms each time. Frozen once loaded,
+    they are no longer walked (gc.freeze)."""
+    environment = dict(os.environ, CARD_TABLE_SERVING="1", DATABASE_URL=database_url,
+                       CARD_TABLE_INSTANCE=str(tmp_path / "instance"))
+    done = subprocess.run([sys.executable, "-c", START_A_WORKER], cwd=ROOT, env=environment,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = json.loads(done.stdout.strip().splitlines()[-1])
+    assert counts["frozen"] > 10 * counts["tracked"], counts
