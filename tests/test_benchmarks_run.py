@@ -46,6 +46,7 @@ RUNS = {
     "servers.py": (["--tables", "2", "--actions", "2", "--think", "0.1", "--idle", "2"], ["cross"]),
     "twentyone_bots.py": (["--games", "3", "--rounds", "60", "--repeat", "1"], []),
     "weight.py": (["--turns", "6"], []),
+    "worker_gc.py": (["--repeat", "1"], ["the table / the minimal app", "load average"]),
 }
 
 
