@@ -260,7 +260,8 @@ def remembered_urls(app: Flask) -> Callable[..., str]:
                 or any(app.url_default_functions.values())):
             return build(endpoint, **values)
         try:
-            key = (request.script_root, endpoint, *values.items())
+            # (with each value's type: True and 1 are equal keys, but "watch=True" is no "watch=1")
+            key = (request.script_root, endpoint, *values.items(), *map(type, values.values()))
             url = kept.get(key)
         except TypeError:  # (a value that is a list)
             return build(endpoint, **values)

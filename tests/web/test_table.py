@@ -836,7 +836,8 @@ def test_the_templates_url_for_gives_flasks_address_for_every_site_root_and_valu
     asked = [("play.act", {"slug": "abcdefghij"}), ("lan.standin", {"slug": "abcdefghij", "number": 2}),
              ("play.table_fragment", {"slug": "abcdefghij", "since": 4, "watch": None, "steps": 3}),
              ("play.table", {"slug": "abcdefghij", "cards": ["2C", "3C"]}),
-             ("play.watch", {"slug": "abcdefghij", "_external": True}), ("menu.index", {})]
+             ("play.watch", {"slug": "abcdefghij", "_external": True}), ("menu.index", {}),
+             ("play.watch", {"slug": "abcdefghij", "v": 1}), ("play.watch", {"slug": "abcdefghij", "v": True})]
     for root in ("", "/cards", ""):
         with app.test_request_context("/games/abcdefghij", base_url=f"http://table.local{root}/"):
             for _ in range(2):
