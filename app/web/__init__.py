@@ -242,7 +242,10 @@ def _register_template_parts(app: Flask) -> None:
                                url_for=remembered_urls(app))
 
 
-REMEMBERED_URLS = 4096
+# A table's own addresses are a few a table; its refresh address (since=the version) is new with
+# every move and never asked again: all are forgotten together when this many were kept, a few
+# hundred kilobytes at most.
+REMEMBERED_URLS = 512
 
 
 def remembered_urls(app: Flask) -> Callable[..., str]:
