@@ -38,8 +38,9 @@ def post_worker_init(worker) -> None:
     # second quit printed a SystemExit traceback as the server stopped.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # What the worker loaded (its modules, the app and its settings) lives as long as the worker:
-    # the cyclic collector's full collections walked all of it again, 15-45 ms in which the
-    # worker's every request and event stream waited. Frozen, they walk only what came after.
+    # the cyclic collector's full collections walked all of it again, tens of milliseconds in
+    # which the worker's every request and event stream waited (bench/worker_gc.py). Frozen, they
+    # walk only what came after.
     gc.collect()
     gc.freeze()
     if psycopg_blocks_gevent():

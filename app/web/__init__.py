@@ -251,9 +251,9 @@ REMEMBERED_URLS = 512
 def remembered_urls(app: Flask) -> Callable[..., str]:
     """The templates' ``url_for``: a table's render asks for the same few addresses of its game
     (its forms, its seats' links) on every refresh, and building them anew was a sixth of the
-    render; a path built for this site's root, an endpoint and its values is kept. Anything else (an external address, an endpoint of the current blueprint, a value that
-    is a list, no request, an app that adds default values to its URLs) is built each time, as
-    Flask builds it."""
+    render; a path built for this site's root, an endpoint and its values is kept. Anything else
+    (an external address, an endpoint of the current blueprint, a value that is a list, no
+    request, an app that adds default values to its URLs) is built each time, as Flask builds it."""
     build = app.url_for
     kept: dict[tuple, str] = {}
     fixed = not app.url_map.host_matching and not app.subdomain_matching
