@@ -29,6 +29,10 @@ p99 also over all the rounds' requests together):
 - server CPU (user+system of the workers, from /proc: what other processes do hardly changes
   it) per request, actions and the refreshes they cause, against the baseline's per POST
   (goal: at most 1.3x), and per action with its refreshes counted in;
+- the same beyond a bare request: a third paced phase, after the first, has the baseline's
+  clients GET the minimal app's "/" (it answers "ok": gunicorn's, gevent's and Flask's own work
+  for a request, the same for both apps), and that CPU is taken from both sides of the ratio (a
+  diagnosis: where the difference lies, no goal);
 - paced action p99 against the paced baseline POST's p99 (goal at T = 50: at most 2x);
 - flat-out actions a second against baseline POSTs a second.
 Nothing is asserted.
@@ -118,6 +122,22 @@ class BaselineClient:
         self.browser.close()
 
 
+class BareClient(BaselineClient):
+    """A baseline client that asks the minimal app for "/" (the least a request costs the server)."""
+
+    def play(self, stats: Stats, until: float, think: float) -> None:
+        try:
+            while time.monotonic() < until:
+                if think:
+                    time.sleep(self.random.uniform(0.5 * think, 1.5 * think))
+                answer = self.browser.get("/")
+                if answer.status != 200:
+                    raise RuntimeError(f"bare GET: {answer.status}\n{answer.body[:500]}")
+                stats.add("bare", answer.seconds)
+        except Exception as error:
+            stats.errors.append(f"bare GET /: {type(error).__name__}: {error}")
+
+
 class Phase:
     """One measured phase of one server: its stats, wall time, its workers' CPU seconds, the
     server's own time of each request (its access log), and the load average at its end."""
@@ -176,8 +196,14 @@ def one_round(number: int, server: LiveServer, base: LiveServer, tables: list[Ta
               seconds: float, think: float, spy: str | None) -> dict:
     """The paced phase (the tables and the baseline's clients at once: the same machine, the same
     moment), then the flat-out phases of each in turn (which goes first alternates)."""
-    phases = {"paced table": Phase(server), "paced base": Phase(base)}
+    phases = {"paced table": Phase(server), "paced base": Phase(base), "paced bare": Phase(base)}
     run_phases([(phases["paced table"], tables), (phases["paced base"], clients)], seconds, think)
+    bare = [BareClient(base, number) for number in range(len(clients))]
+    try:
+        run_phases([(phases["paced bare"], bare)], seconds, think)
+    finally:
+        for client in bare:
+            client.close()
     order = ("table", "base") if number % 2 == 0 else ("base", "table")
     for who in order:
         phase = phases[f"flat {who}"] = Phase(server if who == "table" else base)
@@ -202,6 +228,7 @@ def round_figures(phases: dict[str, Phase]) -> dict:
     result = {"actions": actions, "requests": requests, "posts": posts,
               "cpu_request": 1000 * paced.cpu / max(1, requests), "cpu_action": 1000 * paced.cpu / max(1, actions),
               "cpu_post": 1000 * base.cpu / max(1, posts),
+              "cpu_bare": 1000 * phases["paced bare"].cpu / max(1, phases["paced bare"].count("bare")),
               "p99": p99(paced.stats.all(*ACTION_KINDS)), "p50": figures(paced.stats.all(*ACTION_KINDS)).get("p50", 0.0),
               "base_p99": p99(base.stats.all("row")), "base_p50": figures(base.stats.all("row")).get("p50", 0.0),
               "server_p99": p99(paced.server_seconds("POST", "/act", "/reveal")),
@@ -214,6 +241,8 @@ def round_figures(phases: dict[str, Phase]) -> dict:
               "loads": [phase.load for phase in phases.values()]}
     result["cpu_ratio"] = result["cpu_request"] / result["cpu_post"] if result["cpu_post"] else 0.0
     result["cpu_action_ratio"] = result["cpu_action"] / result["cpu_post"] if result["cpu_post"] else 0.0
+    beyond_post = result["cpu_post"] - result["cpu_bare"]
+    result["cpu_beyond_ratio"] = (result["cpu_request"] - result["cpu_bare"]) / beyond_post if beyond_post > 0 else 0.0
     result["p99_ratio"] = result["p99"] / result["base_p99"] if result["base_p99"] else 0.0
     result["server_p99_ratio"] = result["server_p99"] / result["server_base_p99"] if result["server_base_p99"] else 0.0
     result["rate_ratio"] = result["flat_rate"] / result["base_rate"] if result["base_rate"] else 0.0
@@ -227,6 +256,9 @@ def print_round(number: int, r: dict) -> None:
     print(f"    server CPU per request {ms(r['cpu_request'])} ms, per action with its refreshes "
           f"{ms(r['cpu_action'])} ms; baseline per POST {ms(r['cpu_post'])} ms: "
           f"{r['cpu_ratio']:.2f}x ({r['cpu_action_ratio']:.2f}x per action)")
+    print(f"    a bare GET / of the minimal app {ms(r['cpu_bare'])} ms; beyond it, a table request "
+          f"{ms(r['cpu_request'] - r['cpu_bare'])} ms, the minimal POST {ms(r['cpu_post'] - r['cpu_bare'])} ms: "
+          f"{r['cpu_beyond_ratio']:.2f}x")
     print(f"    paced latency p50 / p99 at the client: actions {r['p50']:.1f} / {r['p99']:.1f} ms, baseline "
           f"{r['base_p50']:.1f} / {r['base_p99']:.1f} ms: p99 {r['p99_ratio']:.2f}x")
     print(f"    paced p99 in the server (gunicorn's own time): actions {r['server_p99']:.1f} ms (refreshes "
@@ -244,11 +276,13 @@ def verdict(value: float, goal: float) -> str:
 def summary(count: int, rounds: list[dict]) -> dict:
     median = {key: statistics.median(r[key] for r in rounds)
               for key in ("cpu_ratio", "cpu_action_ratio", "p99_ratio", "server_p99_ratio", "rate_ratio",
-                          "cpu_request", "cpu_post")}
+                          "cpu_request", "cpu_post", "cpu_bare", "cpu_beyond_ratio")}
     print(f" T = {count}, median of {len(rounds)} rounds (load average now {load_average()}):")
     print(f"   server CPU per request / minimal POST: {median['cpu_ratio']:.2f}x "
           f"({ms(median['cpu_request'])} / {ms(median['cpu_post'])} ms; {verdict(median['cpu_ratio'], GOAL_CPU)}); "
           f"per action with its refreshes {median['cpu_action_ratio']:.2f}x")
+    print(f"   the same beyond a bare request (a bare GET / of the minimal app, {ms(median['cpu_bare'])} ms, taken "
+          f"from both): {median['cpu_beyond_ratio']:.2f}x (a diagnosis, no goal)")
     # Every round's actions and POSTs together: a round's p99 is about its fifth-slowest request,
     # which one stall of the shared machine moves several times over.
     pooled_actions = [v for r in rounds for v in r["action_seconds"]]

@@ -27,7 +27,7 @@ RUNS = {
                 ["minimal Flask SSE publish p99, over all rounds", "load average"]),
     "load.py": (["--tables", "3", "--seconds", "2", "--repeat", "1"],
                 ["server CPU per request / minimal POST", "paced action p99 / minimal POST p99", "POSTs of the rounds",
-                 "load average"]),
+                 "beyond a bare request", "load average"]),
     "memory.py": (["--stored", "0", "--live", "3", "--seconds", "2"],
                   ["live tables' peak RSS / the minimal app's", "load average"]),
     "points_bot.py": (["--deals", "4"], []),
