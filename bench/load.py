@@ -50,7 +50,8 @@ import threading
 import time
 
 # bench/harness.py: the servers, browsers, pages and tables the benchmarks share
-from harness import (ACTION_KINDS, KINDS, SERVER_TIME_FORMAT, Browser, LiveServer, ServerTimes, Stats, Table,
+from harness import (ACTION_KINDS, KINDS, SERVER_TIME_FORMAT, Browser, LiveServer, Response, ServerTimes, Stats,
+                     Table,
                      baseline_server, bench_server, figures, load_average, set_up_tables)
 
 # -- profiling the workers (--py-spy) -------------------------------------------------------------
@@ -101,22 +102,27 @@ GOAL_P99_TABLES = 50
 class BaselineClient:
     """One baseline client per table: POST /row/r<number> to the minimal app."""
 
+    kind = "row"  # (its requests' name in the stats)
+
     def __init__(self, server: LiveServer, number: int):
         self.browser = Browser(server.url, f"base{number}", keep_alive=True)
         self.path = f"/row/r{number}"
         self.random = random.Random(number)
+
+    def ask(self) -> Response:
+        return self.browser.post(self.path, {}, csrf=False)
 
     def play(self, stats: Stats, until: float, think: float) -> None:
         try:
             while time.monotonic() < until:
                 if think:
                     time.sleep(self.random.uniform(0.5 * think, 1.5 * think))
-                answer = self.browser.post(self.path, {}, csrf=False)
+                answer = self.ask()
                 if answer.status != 200:
                     raise RuntimeError(f"baseline: {answer.status}\n{answer.body[:500]}")
-                stats.add("row", answer.seconds)
+                stats.add(self.kind, answer.seconds)
         except Exception as error:
-            stats.errors.append(f"baseline {self.path}: {type(error).__name__}: {error}")
+            stats.errors.append(f"baseline {self.kind} {self.path}: {type(error).__name__}: {error}")
 
     def close(self) -> None:
         self.browser.close()
@@ -125,17 +131,10 @@ class BaselineClient:
 class BareClient(BaselineClient):
     """A baseline client that asks the minimal app for "/" (the least a request costs the server)."""
 
-    def play(self, stats: Stats, until: float, think: float) -> None:
-        try:
-            while time.monotonic() < until:
-                if think:
-                    time.sleep(self.random.uniform(0.5 * think, 1.5 * think))
-                answer = self.browser.get("/")
-                if answer.status != 200:
-                    raise RuntimeError(f"bare GET: {answer.status}\n{answer.body[:500]}")
-                stats.add("bare", answer.seconds)
-        except Exception as error:
-            stats.errors.append(f"bare GET /: {type(error).__name__}: {error}")
+    kind = "bare"
+
+    def ask(self) -> Response:
+        return self.browser.get("/")
 
 
 class Phase:
