@@ -51,8 +51,7 @@ import time
 
 # bench/harness.py: the servers, browsers, pages and tables the benchmarks share
 from harness import (ACTION_KINDS, KINDS, SERVER_TIME_FORMAT, Browser, LiveServer, Response, ServerTimes, Stats,
-                     Table,
-                     baseline_server, bench_server, figures, load_average, set_up_tables)
+                     Table, baseline_server, bench_server, figures, load_average, set_up_tables)
 
 # -- profiling the workers (--py-spy) -------------------------------------------------------------
 
