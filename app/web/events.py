@@ -38,8 +38,9 @@ How a change travels
 - SQLite (one machine): the one home-made part, ``Doorbell``: after the commit, the message goes to
   this process's streams directly and, as a datagram, to every other worker process on the machine
   (abstract Unix sockets, named by files in a folder beside the database). Each process's
-  ``SqliteWatcher`` also reads the watched games' versions every ``EVENTS_POLL_SECONDS``, which is
-  all a lost datagram (or a system without abstract sockets) costs.
+  ``SqliteWatcher`` also looks every ``EVENTS_POLL_SECONDS`` whether anything was committed
+  (``CommitCount``) and then reads the watched games' versions, which is all a lost datagram (or
+  a system without abstract sockets) costs; with nothing committed it reads nothing.
 - Either way, a commit that woke streams of its own process lets them send before its request
   goes on (``time.sleep(0)``: under gevent, a turn for the woken greenlets): the other players
   hear of a move before the mover's answer is rendered, not after.
@@ -501,8 +502,9 @@ class Doorbell:
 
 
 class SqliteWatcher(threading.Thread):
-    """This process's doorbell, and a poll of the watched games' versions every
-    ``EVENTS_POLL_SECONDS`` (the fallback), while the process has streams open."""
+    """This process's doorbell, and a poll of the watched games' versions (the fallback) every
+    ``EVENTS_POLL_SECONDS`` in which something was committed, while the process has streams
+    open."""
 
     def __init__(self, hub: Hub):
         super().__init__(name="card-table-watcher", daemon=True)
@@ -516,16 +518,24 @@ class SqliteWatcher(threading.Thread):
         self.bell_name = self.listening[1] if self.listening else None
 
     def run(self) -> None:
+        commits: CommitCount | None = None
         try:
             with self.hub.app.app_context():
                 engine = db.engine
+            commits = CommitCount.of(engine)
+            polled_at: int | None = None  # the commit count the last poll saw (None: none yet)
             while self.hub.still_needed(self):
-                try:
-                    self.poll(engine)
-                except Exception:  # a locked or restarting database: try again next tick
-                    log.exception("live updates: reading the games' versions failed")
+                count = commits.read() if commits else None
+                if count is None or count != polled_at:
+                    try:
+                        self.poll(engine)
+                        polled_at = count
+                    except Exception:  # a locked or restarting database: try again next tick
+                        log.exception("live updates: reading the games' versions failed")
                 self.listen_until_next_poll(self.listening[0] if self.listening else None)
         finally:
+            if commits:
+                commits.close()
             self.hub.stopped(self)
             if self.listening and self.doorbell:
                 self.doorbell.close(*self.listening)
@@ -550,6 +560,47 @@ class SqliteWatcher(threading.Thread):
             message = Message.decode(payload)
             if message is not None:
                 self.hub.deliver(message)
+
+
+class CommitCount:
+    """Whether anything was committed to a SQLite file since the last look: ``PRAGMA
+    data_version`` on a connection the watcher keeps (SQLite changes it whenever another
+    connection, of any process, commits). It reads no table and costs microseconds, so a watcher
+    polls the games only after a commit: an idle server with open tables does not query its
+    database 20 times a second per worker."""
+
+    def __init__(self, connection):
+        self.connection = connection
+
+    @classmethod
+    def of(cls, engine) -> CommitCount | None:
+        """For a database file; None for an in-memory one, whose connections may be the
+        requests' own (a connection's own commits do not change its count)."""
+        name = engine.url.database or ""
+        if not name or name == ":memory:" or name.startswith("file:"):
+            return None
+        try:
+            return cls(engine.raw_connection())
+        except Exception:
+            return None
+
+    def read(self) -> int | None:
+        """The count now; None if it could not be read (the caller polls, to be safe)."""
+        try:
+            cursor = self.connection.cursor()
+            try:
+                cursor.execute("PRAGMA data_version")
+                return cursor.fetchone()[0]
+            finally:
+                cursor.close()
+        except Exception:
+            return None
+
+    def close(self) -> None:
+        try:
+            self.connection.close()  # back to the pool
+        except Exception:
+            pass
 
 
 # -- how many streams a worker process holds ---------------------------------------------------------

@@ -10,6 +10,10 @@ with raw HTTP clients. Nothing here measures speed: bench/servers.py does.
 
 from __future__ import annotations
 
+import sqlite3
+import time
+from contextlib import closing
+
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
@@ -94,6 +98,48 @@ def test_a_message_wakes_only_the_streams_of_its_game(app, make_player):
     with app.app_context():
         hub.unsubscribe(first)
         hub.unsubscribe(second)
+
+
+def test_the_sqlite_watcher_reads_the_games_only_after_something_was_committed(app, player, database_url):
+    """SQLite: a worker's watcher is the fallback for a lost datagram. Every EVENTS_POLL_SECONDS it
+    looks whether anything was committed (``events.CommitCount``) and only then reads the watched
+    games' versions: with nothing committed it reads nothing, and a change nobody rang for (here
+    another connection's UPDATE, no doorbell) is still heard."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("SQLite only: PostgreSQL's listener does not poll")
+    app.config.update(EVENTS_POLL_SECONDS=0.01, EVENTS_DOORBELL=False)
+    slug = player.start_game(["Ann", "Bob"], deck="quick_out.deck", devices=["here", "own"])
+    reads: list[str] = []
+
+    def count_reads(_connection, _cursor, statement, *_rest) -> None:
+        if statement.startswith("SELECT games.slug, games.version"):
+            reads.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count_reads)
+    try:
+        hub, channel = subscribed(app, slug)
+        assert isinstance(hub.transport, events.SqliteWatcher)
+        deadline = time.monotonic() + WAIT
+        while not reads and time.monotonic() < deadline:  # its first look reads them
+            time.sleep(0.01)
+        assert reads, "the watcher never read the games' versions"
+        time.sleep(0.2)  # (the first look's read done, then some 20 looks with nothing committed)
+        before = len(reads)
+        time.sleep(0.5)
+        assert len(reads) == before, "the watcher read the games while nothing was committed"
+
+        version = channel.version
+        with closing(sqlite3.connect(sa.engine.make_url(database_url).database)) as other:
+            other.execute("UPDATE games SET version = version + 1 WHERE slug = ?", (slug,))
+            other.commit()
+        assert next_news(hub, channel, version, channel.heard)[0] == version + 1
+        assert len(reads) > before
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count_reads)
+        with app.app_context():
+            hub.unsubscribe(slug)
 
 
 def live_table(base: str) -> tuple[str, Browser, Browser]:
