@@ -173,6 +173,41 @@ HOT, LAN2, LAN3 = "hot-seat 2p", "LAN 2p", "LAN 3p"
 KINDS = (HOT, LAN2, LAN3)
 
 
+STREAMS_OF_A_TABLE = {HOT: 1, LAN2: 2, LAN3: 3}  # its browsers: one for a hot-seat table, one a player on LAN
+
+
+def streams_per_table(count: int) -> list[int]:
+    """How many event streams the first ``count`` tables of ``set_up_tables`` keep open."""
+    return [STREAMS_OF_A_TABLE[KINDS[number % len(KINDS)]] for number in range(count)]
+
+
+def open_table_streams(server: LiveServer, tables: list[Table]) -> list[EventStream]:
+    """Every browser's event stream at every table, as its open table page keeps it."""
+    streams = [EventStream(server.url, table.slug, cookies=browser.cookies, reconnect=True, timeout=120)
+               for table in tables for browser in table.browsers]
+    for stream in streams:
+        stream.ready.wait(30)
+    return streams
+
+
+def open_baseline_streams(server: LiveServer, counts: list[int]) -> list[EventStream]:
+    """On the minimal app: ``counts[n]`` streams of its row n."""
+    streams = [EventStream(server.url, f"r{number}", since=0, reconnect=True, timeout=120)
+               for number, count in enumerate(counts) for _ in range(count)]
+    for stream in streams:
+        stream.ready.wait(30)
+    return streams
+
+
+def close_all(server: LiveServer, streams: list[EventStream], tables: list[Table] | None = None) -> None:
+    """The end of a case: its streams, its tables' browsers, then its server."""
+    for stream in streams:
+        stream.close()
+    for table in tables or []:
+        table.close()
+    server.stop()
+
+
 class Stats:
     """Latencies by kind of request, and when each was answered."""
 

@@ -40,17 +40,10 @@ def table_case(count: int, seconds: float) -> tuple[float, int]:
     try:
         server.start()
         tables = harness.set_up_tables(server, count)
-        streams = [harness.EventStream(server.url, table.slug, cookies=browser.cookies, reconnect=True, timeout=120)
-                   for table in tables for browser in table.browsers]
-        for stream in streams:
-            stream.ready.wait(30)
+        streams = harness.open_table_streams(server, tables)
         return share_of_a_core(server, seconds), sum(stream.ready.is_set() for stream in streams)
     finally:
-        for stream in streams:
-            stream.close()
-        for table in tables:
-            table.close()
-        server.stop()
+        harness.close_all(server, streams, tables)
 
 
 def baseline_case(streams_per_table: list[int], seconds: float) -> tuple[float, int]:
@@ -58,16 +51,10 @@ def baseline_case(streams_per_table: list[int], seconds: float) -> tuple[float, 
     streams: list[harness.EventStream] = []
     try:
         server.start()
-        for number, opened in enumerate(streams_per_table):
-            streams += [harness.EventStream(server.url, f"r{number}", since=0, reconnect=True, timeout=120)
-                        for _ in range(opened)]
-        for stream in streams:
-            stream.ready.wait(30)
+        streams = harness.open_baseline_streams(server, streams_per_table)
         return share_of_a_core(server, seconds), sum(stream.ready.is_set() for stream in streams)
     finally:
-        for stream in streams:
-            stream.close()
-        server.stop()
+        harness.close_all(server, streams)
 
 
 def main() -> int:
@@ -77,8 +64,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=2, help="rounds, the table and the minimal app alternating")
     args = parser.parse_args()
 
-    browsers = {harness.HOT: 1, harness.LAN2: 2, harness.LAN3: 3}
-    streams_per_table = [browsers[harness.KINDS[number % 3]] for number in range(args.tables)]
+    streams_per_table = harness.streams_per_table(args.tables)
     print(f"Idle servers: {args.tables} tables' event streams open, nobody playing, the workers' CPU "
           f"over {args.seconds:.0f} s (2 gevent workers each)")
     differences = []

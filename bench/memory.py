@@ -85,11 +85,7 @@ def live_case(count: int, seconds: float, think: float) -> dict:
         server.start()
         idle = server.rss()
         tables = harness.set_up_tables(server, count)
-        for table in tables:
-            for browser in table.browsers:
-                streams.append(harness.EventStream(server.url, table.slug, cookies=browser.cookies, reconnect=True, timeout=120))
-        for stream in streams:
-            stream.ready.wait(30)
+        streams = harness.open_table_streams(server, tables)
         opened = sum(stream.ready.is_set() for stream in streams)
         samples: list[tuple[int, int]] = []
         stats = harness.Stats()
@@ -105,11 +101,7 @@ def live_case(count: int, seconds: float, think: float) -> dict:
                 "events": sum(stream.count for stream in streams), "errors": stats.errors,
                 "processes": per_process(server)}
     finally:
-        for stream in streams:
-            stream.close()
-        for table in tables:
-            table.close()
-        server.stop()
+        harness.close_all(server, streams, tables)
 
 
 class Publisher:
@@ -140,11 +132,7 @@ def baseline_case(count: int, streams_per_table: list[int], seconds: float, thin
     try:
         server.start()
         idle = server.rss()
-        for number, opened in enumerate(streams_per_table):
-            streams += [harness.EventStream(server.url, f"r{number}", since=0, reconnect=True, timeout=120)
-                        for _ in range(opened)]
-        for stream in streams:
-            stream.ready.wait(30)
+        streams = harness.open_baseline_streams(server, streams_per_table)
         publishers = [Publisher(server, number) for number in range(count)]
         samples: list[int] = []
         stats = harness.Stats()
@@ -179,9 +167,7 @@ def main() -> int:
         rss, pss_total, processes = stored_case(count)
         print(f"  {count:>4} unfinished games stored: RSS {mb(rss)} ({processes} MB), PSS {mb(pss_total)}", flush=True)
     if args.live:
-        # as many streams as the live case's browsers: 1 at a hot-seat table, 2 and 3 at the LAN ones
-        browsers = {harness.HOT: 1, harness.LAN2: 2, harness.LAN3: 3}
-        streams_per_table = [browsers[harness.KINDS[number % 3]] for number in range(args.live)]
+        streams_per_table = harness.streams_per_table(args.live)  # as many as the live case's browsers
         ratios = []
         for number in range(args.repeat):
             cases = ("live", "base") if number % 2 == 0 else ("base", "live")

@@ -25,6 +25,8 @@ RUNS = {
     "growth.py": (["--small", "2", "--large", "4", "--rounds", "1", "--requests", "2", "--tables", "1"], ["ratio"]),
     "live.py": (["--tables", "2", "--actions", "2", "--bumps", "2", "--repeat", "1", "--think", "0.1"],
                 ["minimal Flask SSE publish p99, over all rounds", "load average"]),
+    "idle.py": (["--tables", "3", "--seconds", "1", "--repeat", "1"],
+                ["the table's idle CPU beyond the minimal app's", "load average"]),
     "load.py": (["--tables", "3", "--seconds", "2", "--repeat", "1"],
                 ["server CPU per request / minimal POST", "paced action p99 / minimal POST p99", "POSTs of the rounds",
                  "beyond a bare request", "load average"]),
