@@ -16,7 +16,9 @@ reads and writes one row. Each request's CPU time
 (``time.process_time``, this process alone) is recorded; printed: the median of each, and the
 action's, refresh's and poll's ratios to the minimal POST, per round and their median, with the load
 average. No gunicorn, no network, no other process: what the app's own code costs, against the
-least a Flask + SQLAlchemy POST costs, on one core.
+least a Flask + SQLAlchemy POST costs, on one core. The first ``WARM_UP`` turns are played and
+not counted: the templates a first render compiles (about 12 ms each) would otherwise swell the
+parts' means.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
+
+WARM_UP = 20  # turns played before any is counted (templates compiled, caches filled)
 
 # The parts of a request timed with --parts: (module, function, label).
 PARTS = [("flask.templating", "_render", "render"), ("app.store", "find_game", "read the row"),
@@ -73,7 +77,8 @@ def time_parts(spent: dict[str, float]) -> None:
 
 def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
     """One round in this process (``root``'s app): the medians, in ms (with ``parts``, also the
-    mean wall time of each part of an action and of a refresh, keyed "action: <part>")."""
+    median wall time of each part of an action and of a refresh, keyed "action: <part>": a median,
+    since a template compiled the first time a game reaches its end would swell a mean)."""
     sys.path[:0] = [root, os.path.join(str(HERE.parent), "tests"), str(HERE)]
     from support.databases import migrate
     from support.moves import mover, sensible_move
@@ -89,14 +94,14 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
     from config import Config
 
     spent: dict[str, float] = {}
-    totals: dict[str, float] = {}
+    totals: dict[str, list[float]] = {}  # each part's time in each request
     if parts:
         time_parts(spent)
 
     def add_parts(kind: str) -> None:
         spent.pop("started", None)
         for label, seconds in spent.items():
-            totals[f"{kind}: {label}"] = totals.get(f"{kind}: {label}", 0.0) + seconds
+            totals.setdefault(f"{kind}: {label}", []).append(seconds)
         spent.clear()
 
     minimal_app.create(str(folder / "minimal.db"))
@@ -116,7 +121,13 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
     slug = new_game()
     players = {0: host, 1: bob}
     times: dict[str, list[float]] = {"action": [], "refresh": [], "poll": [], "minimal": []}
+    played = 0
     while len(times["action"]) < actions:
+        if played == WARM_UP:  # what came before was the warm-up
+            for values in times.values():
+                values.clear()
+            totals.clear()
+        played += 1
         state, version = host.state(slug)
         with app.app_context():  # (the table's refresh says the steps it showed: templates/table/_table.html)
             steps = store.find_game(slug).steps
@@ -156,7 +167,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
         answer = minimal.post("/row/r1")
         times["minimal"].append(time.process_time() - started)
     found = {kind: 1000 * statistics.median(values) for kind, values in times.items()}
-    return found | {label: 1000 * seconds / len(times["action"]) for label, seconds in totals.items()}
+    return found | {label: 1000 * statistics.median(values) for label, values in totals.items()}
 
 
 def main() -> int:
@@ -192,7 +203,7 @@ def main() -> int:
         for kind in ("action", "refresh"):
             spent = {label.split(": ", 1)[1]: value for label, value in found.items() if label.startswith(kind + ": ")}
             if spent:
-                print(f"    {kind}, mean wall time of its parts: "
+                print(f"    {kind}, median wall time of its parts: "
                       + ", ".join(f"{label} {value:.3f} ms" for label, value in spent.items()))
     print(f"median of {args.repeat}: an action {statistics.median(ratios['action']):.2f}x the minimal POST, "
           f"a live refresh {statistics.median(ratios['refresh']):.2f}x, a poll {statistics.median(ratios['poll']):.2f}x")

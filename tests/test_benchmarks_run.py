@@ -35,7 +35,7 @@ RUNS = {
     "points_bot.py": (["--deals", "4"], []),
     "points_evaluator.py": (["--hands", "40", "--deals", "2", "--repeat", "1"], []),
     "request_cpu.py": (["--actions", "5", "--repeat", "1", "--parts"],
-                       ["the minimal POST", "load average", "action, mean wall time of its parts: ",
+                       ["the minimal POST", "load average", "action, median wall time of its parts: ",
                         "until commit"]),
     "replays.py": (["--repeat", "1", "--short", "10", "--long", "60"], ["ratio", "load average"]),
     "rummy_bot.py": (["--games", "4"], []),
