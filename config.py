@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+from app.settings import number
+
 BASE_DIR = os.path.abspath(os.path.dirname(__file__))
 
 # The table's own environment variables are CARD_TABLE_<NAME>; the MASON_<NAME> that installs
@@ -41,56 +43,56 @@ class Config:
     WTF_CSRF_TIME_LIMIT = None  # a table can stay open all evening
     # instance/scores.csv follows the score table in the background, at most once per this many
     # seconds (app/scores_file.py): a game's end does not wait for it.
-    SCORES_FILE_SECONDS = float(os.environ.get("SCORES_FILE_SECONDS", "2"))
+    SCORES_FILE_SECONDS = number("SCORES_FILE_SECONDS", "2", float)
     # Live updates on SQLite: a commit rings every worker process's doorbell (app/web/events.py),
     # and each process with streams open also reads their games' versions this often, in case a
     # ring was lost. (PostgreSQL: LISTEN/NOTIFY, nothing polls.)
-    EVENTS_POLL_SECONDS = float(os.environ.get("EVENTS_POLL_SECONDS", "0.05"))
+    EVENTS_POLL_SECONDS = number("EVENTS_POLL_SECONDS", "0.05", float)
     EVENTS_DOORBELL = os.environ.get("EVENTS_DOORBELL", "1") != "0"
     # How often a worker's LISTEN connection looks up from its wait to see whether the process
     # still has streams open (it closes once none is): no query, no transaction.
-    EVENTS_LISTENER_TICK_SECONDS = float(os.environ.get("EVENTS_LISTENER_TICK_SECONDS", "5"))
+    EVENTS_LISTENER_TICK_SECONDS = number("EVENTS_LISTENER_TICK_SECONDS", "5", float)
     EVENTS_KEEPALIVE_SECONDS = 15.0
     # Streams are recycled hourly (the browser reconnects at once); rarely, so reconnects stay rare.
-    EVENTS_MAX_SECONDS = float(os.environ.get("EVENTS_MAX_SECONDS", "3600"))
+    EVENTS_MAX_SECONDS = number("EVENTS_MAX_SECONDS", "3600", float)
     # A player idle this long may be replaced by an AI for their turns by the host.
-    IDLE_SECONDS = int(os.environ.get("IDLE_SECONDS", "120"))
+    IDLE_SECONDS = number("IDLE_SECONDS", "120")
     ADMIN_MAX_FAILURES = 5
     ADMIN_FAILURE_WINDOW_SECONDS = 15 * 60
     # An admin login lasts this long (a server-side session: logout and a new password end it).
     ADMIN_SESSION_HOURS = 12
     # A join code (own-device seat) stops working after this many hours, and when its game ends.
-    JOIN_CODE_HOURS = float(os.environ.get("JOIN_CODE_HOURS", "24"))
+    JOIN_CODE_HOURS = number("JOIN_CODE_HOURS", "24", float)
     # Wrong join codes a client address may try before it must wait: with 20 tries per 10
     # minutes, finding one of a few open codes among 32^6 takes centuries.
     JOIN_MAX_FAILURES = 20
     JOIN_FAILURE_WINDOW_SECONDS = 10 * 60
     # Games a client address may set up (or rematch) per hour (each can add names to the score table).
-    GAMES_PER_HOUR = int(os.environ.get("GAMES_PER_HOUR", "30"))
+    GAMES_PER_HOUR = number("GAMES_PER_HOUR", "30")
     # A seat's private moves (arranging its cards) per client address and minute, in each worker.
-    OWN_MOVES_PER_MINUTE = int(os.environ.get("OWN_MOVES_PER_MINUTE", "120"))
+    OWN_MOVES_PER_MINUTE = number("OWN_MOVES_PER_MINUTE", "120")
     # The job runner (app/solving): processes per server beside the gunicorn workers (0: none, and
     # nothing is worked out off the request path: tables show "checking..."); the solver's positions
     # a question is worked on at a time, and in all before it is "too hard" (a position costs about
     # 5-20 us); new questions one client address may ask a minute (its moves, its pages); questions
     # waiting at most; how long a set-up waits for the verdicts of deal only winnable games; how
     # often the runner looks for work besides being rung, and when another runner's claim is stale.
-    SOLVER_PROCESSES = int(os.environ.get("SOLVER_PROCESSES", "1"))
-    SOLVER_SLICE = int(os.environ.get("SOLVER_SLICE", "50000"))
-    SOLVER_BUDGET = int(os.environ.get("SOLVER_BUDGET", "2000000"))
-    SOLVES_PER_MINUTE = int(os.environ.get("SOLVES_PER_MINUTE", "120"))
-    SOLVER_WAITING_MAX = int(os.environ.get("SOLVER_WAITING_MAX", "2000"))
-    SOLVER_SETUP_WAIT_SECONDS = float(os.environ.get("SOLVER_SETUP_WAIT_SECONDS", "3"))
-    SOLVER_POLL_SECONDS = float(os.environ.get("SOLVER_POLL_SECONDS", "10"))
-    SOLVER_STALE_SECONDS = float(os.environ.get("SOLVER_STALE_SECONDS", "120"))
+    SOLVER_PROCESSES = number("SOLVER_PROCESSES", "1")
+    SOLVER_SLICE = number("SOLVER_SLICE", "50000")
+    SOLVER_BUDGET = number("SOLVER_BUDGET", "2000000")
+    SOLVES_PER_MINUTE = number("SOLVES_PER_MINUTE", "120")
+    SOLVER_WAITING_MAX = number("SOLVER_WAITING_MAX", "2000")
+    SOLVER_SETUP_WAIT_SECONDS = number("SOLVER_SETUP_WAIT_SECONDS", "3", float)
+    SOLVER_POLL_SECONDS = number("SOLVER_POLL_SECONDS", "10", float)
+    SOLVER_STALE_SECONDS = number("SOLVER_STALE_SECONDS", "120", float)
     # Live event streams, counted in each worker process (a gevent worker holds at most 1000
     # connections, app/serve.py): per client address, per game, and in all, so that streams never
     # take the connections page requests need. A stream whose game has not changed for
     # EVENTS_IDLE_SECONDS may be dropped to make room; a refused page falls back to polling.
-    EVENTS_PER_ADDRESS = int(os.environ.get("EVENTS_PER_ADDRESS", "16"))
-    EVENTS_PER_GAME = int(os.environ.get("EVENTS_PER_GAME", "32"))
-    EVENTS_PER_WORKER = int(os.environ.get("EVENTS_PER_WORKER", "500"))
-    EVENTS_IDLE_SECONDS = float(os.environ.get("EVENTS_IDLE_SECONDS", "600"))
+    EVENTS_PER_ADDRESS = number("EVENTS_PER_ADDRESS", "16")
+    EVENTS_PER_GAME = number("EVENTS_PER_GAME", "32")
+    EVENTS_PER_WORKER = number("EVENTS_PER_WORKER", "500")
+    EVENTS_IDLE_SECONDS = number("EVENTS_IDLE_SECONDS", "600", float)
     # Host names the server answers besides IP addresses, localhost and this machine's own names
     # (comma separated): a web page elsewhere cannot reach the table by DNS rebinding.
     ALLOWED_HOSTS = [name.strip().lower() for name in os.environ.get("ALLOWED_HOSTS", "").split(",") if name.strip()]

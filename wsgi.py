@@ -1,5 +1,10 @@
 """The WSGI entry point: `gunicorn wsgi:app` (see `make run` / app/serve.py)."""
 
-from app import create_app
+from app.settings import SettingError
 
-app = create_app()
+try:
+    from app import create_app
+
+    app = create_app()
+except SettingError as problem:  # a setting of the environment: what to set, not a traceback
+    raise SystemExit(f"\n  The card table cannot start: {problem}\n") from None

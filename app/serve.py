@@ -10,9 +10,13 @@ import os
 import socket
 import sys
 
-from config import setting
-
 from . import PROJECT_ROOT
+from .settings import SettingError, number
+
+try:
+    from config import setting
+except SettingError as problem:  # a number config.py reads as it loads: what to set, not a traceback
+    sys.exit(f"\n  The card table cannot start: {problem}\n")
 
 
 def lan_address() -> str:
@@ -76,8 +80,12 @@ def settings_problem(instance: str) -> str | None:
 
 
 def main() -> None:
-    port = int(os.environ.get("PORT", "5000"))
-    workers = int(os.environ.get("WORKERS", "2"))
+    try:
+        port = number("PORT", "5000", low=1, high=65535)
+        workers = number("WORKERS", "2", low=1, high=64)
+    except SettingError as problem:
+        print(f"\n  The card table cannot start: {problem}\n", file=sys.stderr, flush=True)
+        sys.exit(1)
     if port_in_use(port):
         print(f"\n  Port {port} is already in use: is the table (or another server) already running?"
               f"\n  Stop it, or serve on another port: make run PORT={port + 1}\n", file=sys.stderr, flush=True)

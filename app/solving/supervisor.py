@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 
-from config import setting
+from config import Config
 
 QUICK_DEATH_SECONDS = 10.0
 RUNNER_COMMAND = (sys.executable, "-m", "app.solving")
@@ -82,7 +82,7 @@ _supervisor: Supervisor | None = None
 
 def start(log, root: str) -> None:
     global _supervisor
-    count = int(setting("SOLVER_PROCESSES") or os.environ.get("SOLVER_PROCESSES", "1"))
+    count = Config.SOLVER_PROCESSES  # (config.py read it, and refused a value it cannot use)
     if count <= 0 or _supervisor is not None:
         return
     _supervisor = Supervisor(log, count, root)
