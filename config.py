@@ -85,6 +85,8 @@ class Config:
     SOLVER_SETUP_WAIT_SECONDS = number("SOLVER_SETUP_WAIT_SECONDS", "3", float)
     SOLVER_POLL_SECONDS = number("SOLVER_POLL_SECONDS", "10", float)
     SOLVER_STALE_SECONDS = number("SOLVER_STALE_SECONDS", "120", float)
+    # How much lower than the web workers' the runner's CPU priority is (os.nice: 0 to 19).
+    SOLVER_NICE = number("SOLVER_NICE", "10", high=19)
     # Live event streams, counted in each worker process (a gevent worker holds at most 1000
     # connections, app/serve.py): per client address, per game, and in all, so that streams never
     # take the connections page requests need. A stream whose game has not changed for

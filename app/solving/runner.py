@@ -25,7 +25,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from config import setting
+from config import Config, setting
 
 from .. import store
 from ..core import registry
@@ -252,7 +252,7 @@ def main() -> None:
     for prefix in ("CARD_TABLE_", "MASON_"):  # not a web worker: no scores.csv writer, no `flask db`
         os.environ.pop(prefix + "SERVING", None)
     try:
-        os.nice(int(os.environ.get("SOLVER_NICE", "10")))  # requests first on a busy machine
+        os.nice(Config.SOLVER_NICE)  # requests first on a busy machine
     except OSError:
         pass
     from .. import create_app

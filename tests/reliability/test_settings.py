@@ -45,6 +45,7 @@ def test_a_number_the_table_cannot_use_stops_make_runs_first_step_with_what_to_s
     ("PORT", "70000", "PORT must be a whole number from 1 to 65535, not '70000'"),
     ("WORKERS", "0", "WORKERS must be a whole number from 1 to 64, not '0'"),
     ("SOLVES_PER_MINUTE", "many", "SOLVES_PER_MINUTE must be a whole number of 0 or more, not 'many'"),
+    ("SOLVER_NICE", "-5", "SOLVER_NICE must be a whole number from 0 to 19, not '-5'"),
 ])
 def test_the_server_refuses_a_setting_it_cannot_use_before_it_starts(tmp_path, name, value, says):
     done = run(["-m", "app.serve"], tmp_path, **{name: value})
