@@ -45,8 +45,9 @@ class Config:
     # seconds (app/scores_file.py): a game's end does not wait for it.
     SCORES_FILE_SECONDS = number("SCORES_FILE_SECONDS", "2", float)
     # Live updates on SQLite: a commit rings every worker process's doorbell (app/web/events.py),
-    # and each process with streams open also reads their games' versions this often, in case a
-    # ring was lost. (PostgreSQL: LISTEN/NOTIFY, nothing polls.)
+    # and each process with streams open also looks this often whether anything was committed,
+    # and then reads their games' versions, in case a ring was lost. (PostgreSQL: LISTEN/NOTIFY,
+    # nothing polls.)
     EVENTS_POLL_SECONDS = number("EVENTS_POLL_SECONDS", "0.05", float)
     EVENTS_DOORBELL = os.environ.get("EVENTS_DOORBELL", "1") != "0"
     # How often a worker's LISTEN connection looks up from its wait to see whether the process

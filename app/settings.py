@@ -26,4 +26,3 @@ def number(name: str, default: str, kind: type[int] | type[float] = int, low: fl
         span = f"from {low:g} to {high:g}" if high is not None else f"of {low:g} or more"
         raise SettingError(f"{name} must be {what} {span}, not {text!r}")
     return value
-

@@ -173,7 +173,7 @@ HOT, LAN2, LAN3 = "hot-seat 2p", "LAN 2p", "LAN 3p"
 KINDS = (HOT, LAN2, LAN3)
 
 
-STREAMS_OF_A_TABLE = {HOT: 1, LAN2: 2, LAN3: 3}  # its browsers: one for a hot-seat table, one a player on LAN
+STREAMS_OF_A_TABLE = {HOT: 1, LAN2: 2, LAN3: 3}  # a table's browsers: one at hot-seat, one a player on LAN
 
 
 def streams_per_table(count: int) -> list[int]:
