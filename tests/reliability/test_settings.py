@@ -18,11 +18,16 @@ from app.settings import SettingError, number
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(command: list[str], tmp_path: Path, **settings: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "CARD_TABLE_INSTANCE": str(tmp_path / "instance"), "PORT": str(free_port()), **settings}
+def refused_saying(command: list[str], tmp_path: Path, name: str, value: str) -> str:
+    """Run ``command`` with the setting ``name=value``: it must stop at once (exit 1) with a
+    message and no traceback. The message."""
+    env = {**os.environ, "CARD_TABLE_INSTANCE": str(tmp_path / "instance"), "PORT": str(free_port()), name: value}
     env.pop("DATABASE_URL", None)
-    return subprocess.run([sys.executable, *command], cwd=ROOT, env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, *command], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=120)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    return done.stderr
 
 
 @pytest.mark.parametrize("name, value, says", [
@@ -33,10 +38,8 @@ def run(command: list[str], tmp_path: Path, **settings: str) -> subprocess.Compl
     ("JOIN_CODE_HOURS", "1e999", "JOIN_CODE_HOURS must be a number of 0 or more, not '1e999'"),
 ])
 def test_a_number_the_table_cannot_use_stops_make_runs_first_step_with_what_to_set(tmp_path, name, value, says):
-    done = run(["-m", "flask", "--app", "wsgi", "upgrade"], tmp_path, **{name: value})
-    assert done.returncode == 1
-    assert f"The card table cannot start: {says}" in done.stderr
-    assert "Traceback" not in done.stderr
+    said = refused_saying(["-m", "flask", "--app", "wsgi", "upgrade"], tmp_path, name, value)
+    assert f"The card table cannot start: {says}" in said
     assert not (tmp_path / "instance" / "mason.db").exists()  # nothing was set up with it
 
 
@@ -48,10 +51,7 @@ def test_a_number_the_table_cannot_use_stops_make_runs_first_step_with_what_to_s
     ("SOLVER_NICE", "-5", "SOLVER_NICE must be a whole number from 0 to 19, not '-5'"),
 ])
 def test_the_server_refuses_a_setting_it_cannot_use_before_it_starts(tmp_path, name, value, says):
-    done = run(["-m", "app.serve"], tmp_path, **{name: value})
-    assert done.returncode == 1
-    assert f"The card table cannot start: {says}" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert f"The card table cannot start: {says}" in refused_saying(["-m", "app.serve"], tmp_path, name, value)
 
 
 def test_a_setting_left_empty_is_its_default_and_spaces_around_a_number_do_not_matter(monkeypatch):
