@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 
+from .settings import SettingError
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -75,8 +76,6 @@ def trusted_proxies(value) -> int:
     """TRUSTED_PROXIES as a number of proxies (0 to 10); a clear error for anything else."""
     text = str(value if value is not None else "0").strip() or "0"
     if not text.isdigit() or int(text) > 10:
-        from .settings import SettingError
-
         raise SettingError(f"TRUSTED_PROXIES must be the number of proxies in front of the server "
                          f"(0 for none, usually 1), not {text!r}")
     return int(text)
