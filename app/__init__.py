@@ -5,10 +5,15 @@ them: Flask and the database are only imported when an app is created."""
 from __future__ import annotations
 
 import os
+import sys
 
 from .settings import SettingError
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The Python the served processes run on (gunicorn's and the job runner's): -OO leaves out the
+# docstrings, about 3.5 MB a process of the table's and its libraries' (bench/README.md, memory).
+# Nothing served reads a docstring, and the app's asserts only tell type checkers what holds.
+SERVING_PYTHON = (sys.executable, "-OO")
 
 
 def create_app(config_class: type | None = None, *, instance_path: str | None = None, **overrides):

@@ -10,7 +10,7 @@ import os
 import socket
 import sys
 
-from . import PROJECT_ROOT
+from . import PROJECT_ROOT, SERVING_PYTHON
 from .settings import SettingError, number
 
 try:
@@ -116,14 +116,14 @@ def main() -> None:
     os.environ["CARD_TABLE_READY_MESSAGE"] = (
         f"\n  The card table is ready. Open {public_url} on any device on this network"
         f"\n  (on this computer: http://127.0.0.1:{port}). Stop with Ctrl+C.\n")
-    os.execv(sys.executable, gunicorn_command(port, workers))
+    os.execv(SERVING_PYTHON[0], gunicorn_command(port, workers))
 
 
 def gunicorn_command(port: int, workers: int, target: str = "wsgi:app", folder: str = PROJECT_ROOT) -> list[str]:
     """How the table is served: gunicorn with gevent workers. (The benchmarks serve their
     baseline app, ``target`` in ``folder``, with the very same settings.)"""
     return [
-        sys.executable, "-m", "gunicorn", "--config", "python:app.gunicorn_config",
+        *SERVING_PYTHON, "-m", "gunicorn", "--config", "python:app.gunicorn_config",
         "--worker-class", "gevent", "--workers", str(workers), "--worker-connections", "1000",
         "--bind", f"0.0.0.0:{port}", "--graceful-timeout", "5", "--keep-alive", "5",
         "--chdir", folder, target,

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import threading
 import time
 
+from app import SERVING_PYTHON
 from config import Config
 
 QUICK_DEATH_SECONDS = 10.0
-RUNNER_COMMAND = (sys.executable, "-m", "app.solving")
+RUNNER_COMMAND = (*SERVING_PYTHON, "-m", "app.solving")
 # Tells a runner that a keeper stops it (runner.py leaves Ctrl+C to the keeper's server).
 KEPT = "CARD_TABLE_RUNNER_KEPT"  # the keeper's process id: the runner lives as long as it does
 

@@ -159,6 +159,16 @@ def test_make_run_says_ready_only_when_the_server_answers(database_url, decks_fo
         stop(process)
 
 
+def test_the_served_processes_leave_out_docstrings(live_server):
+    """gunicorn's master, its workers and the job runner run on ``python -OO``
+    (app.SERVING_PYTHON): no served process holds the docstrings (bench/README.md, memory)."""
+    processes = live_server.pids()
+    assert len(processes) == 4, processes  # the master, 2 workers, the job runner
+    for pid in processes:
+        arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        assert arguments[1] == b"-OO", arguments
+
+
 def test_ctrl_c_stops_the_server_quietly(database_url, decks_folder, tmp_path):
     """Ctrl+C in `make run`'s terminal (SIGINT to its whole process group: the master, the
     workers and the job runner) stops the server at once, saying so, with no traceback and no
