@@ -11,8 +11,9 @@ from .settings import SettingError
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The Python the served processes run on (gunicorn's and the job runner's): -OO leaves out the
-# docstrings, about 3.5 MB a process of the table's and its libraries' (bench/README.md, memory).
-# Nothing served reads a docstring, and the app's asserts only tell type checkers what holds.
+# docstrings, 3-5 MB a process of the table's and its libraries' (bench/README.md, memory).
+# Nothing served reads a docstring, and no assert guards a request: they narrow types for the
+# checker, and one checks a constant table as its module loads, which the tests still run.
 SERVING_PYTHON = (sys.executable, "-OO")
 
 
