@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 from support.live import ADMIN_PASSWORD, free_port
+from support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 TEST_TOOLS = {"pytest", "pytest-xdist", "execnet", "hypothesis", "sortedcontainers", "playwright", "pyinstrument",
@@ -162,9 +163,10 @@ def test_make_run_says_ready_only_when_the_server_answers(database_url, decks_fo
 def test_the_served_processes_leave_out_docstrings(live_server):
     """gunicorn's master, its workers and the job runner run on ``python -OO``
     (app.SERVING_PYTHON): no served process holds the docstrings (bench/README.md, memory)."""
-    processes = live_server.pids()
-    assert len(processes) == 4, processes  # the master, 2 workers, the job runner
-    for pid in processes:
+    runners = wait_for(live_server.runner_pids, what="the job runner")
+    workers = live_server.worker_pids()
+    assert workers
+    for pid in [live_server.process.pid, *workers, *runners]:
         arguments = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         assert arguments[1] == b"-OO", arguments
 
