@@ -11,12 +11,12 @@ import socket
 import sys
 
 from . import PROJECT_ROOT, SERVING_PYTHON
-from .settings import SettingError, number
+from .settings import SettingError, cannot_start, number
 
 try:
     from config import setting
 except SettingError as problem:  # a number config.py reads as it loads: what to set, not a traceback
-    sys.exit(f"\n  The card table cannot start: {problem}\n")
+    sys.exit(cannot_start(problem))
 
 
 def lan_address() -> str:
@@ -84,8 +84,7 @@ def main() -> None:
         port = number("PORT", "5000", low=1, high=65535)
         workers = number("WORKERS", "2", low=1, high=64)
     except SettingError as problem:
-        print(f"\n  The card table cannot start: {problem}\n", file=sys.stderr, flush=True)
-        sys.exit(1)
+        sys.exit(cannot_start(problem))
     if port_in_use(port):
         print(f"\n  Port {port} is already in use: is the table (or another server) already running?"
               f"\n  Stop it, or serve on another port: make run PORT={port + 1}\n", file=sys.stderr, flush=True)
@@ -99,8 +98,7 @@ def main() -> None:
     os.makedirs(instance, exist_ok=True)
     problem = settings_problem(instance)
     if problem:
-        print(f"\n  The card table cannot start: {problem}\n", file=sys.stderr, flush=True)
-        sys.exit(1)
+        sys.exit(cannot_start(problem))
 
     # The admin password (if not set in the environment) before the workers start, so that it is
     # printed once, here.

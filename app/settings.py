@@ -11,6 +11,11 @@ class SettingError(ValueError):
     """A setting from the environment that the table cannot use; its message says what to set."""
 
 
+def cannot_start(problem: object) -> str:
+    """What the terminal shows when the table will not start for ``problem`` (its exit message)."""
+    return f"\n  The card table cannot start: {problem}\n"
+
+
 def number(name: str, default: str, kind: type[int] | type[float] = int, low: float = 0,
            high: float | None = None) -> int | float:
     """The environment variable ``name`` (empty or unset: ``default``) as a whole number (``kind``
