@@ -6,7 +6,8 @@ changed nothing: the transaction it began was rolled back where it was refused
 
 from __future__ import annotations
 
-from flask import Flask, flash, redirect, render_template, request, url_for
+from flask import Flask, Response, flash, redirect, render_template, request, url_for
+from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -31,7 +32,11 @@ def http_message(error: HTTPException) -> str:
 
 
 def render_error(status: int, message: str):
-    """The error page (or, to htmx, its fragment) with ``message``, at ``status``."""
+    """The error page (or, to htmx, its fragment) with ``message``, at ``status``; in plain text
+    for a request whose Host header Werkzeug cannot read (an empty or overlong name part): no
+    address can be built for it, and the page links to the stylesheet and the menus."""
+    if request_ctx.url_adapter is None:
+        return Response(message + "\n", status, mimetype="text/plain")
     template = "errors/_error.html" if is_htmx() else "errors/error.html"
     return render_template(template, status=status, message=message), status
 

@@ -6,7 +6,8 @@
 10. A deck file's name is at most 80 characters (what a game can keep): longer names are refused
     at upload with a clear message, never a 500, and no temporary file stays behind.
 12. Only this server's own names are answered (Host check against DNS rebinding): IP addresses,
-    localhost, the machine's names and ALLOWED_HOSTS; any other name gets 400.
+    localhost, the machine's names and ALLOWED_HOSTS; any other name gets 400, and so does a name
+    Werkzeug cannot read (an empty or overlong part), in plain text, never a server error.
 """
 
 from __future__ import annotations
@@ -191,6 +192,14 @@ def test_only_this_servers_own_names_are_answered(live_server_with_allowed_hosts
     for host in allowed_hosts:
         status, _body = raw_get(server.url, "/", host)
         assert status == 200, (host, status)
+    # names Werkzeug cannot read at all (an empty or overlong part): a plain 400 with the reason,
+    # never a server error, whether or not the name would pass the check
+    for host in ["a..b", "127.0.0.1..", "a..localhost", "a" * 64, "x" * 64 + ".localhost"]:
+        for path in ("/", "/scores", f"/games/{slug}"):
+            status, body = raw_get(server.url, path, host)
+            assert status == 400, (host, path, status)
+            assert "Internal Server Error" not in body and body.strip(), (host, path, body)
+    assert "Traceback" not in server.log()
     # a form post through a rebound name is refused before anything happens
     response = browser.request("POST", f"/games/{slug}/act", [("action", "draw_stock"), ("version", "1"), ("seat", "0")])
     assert response.status in (200, 303, 409)  # (through the real address: served)
