@@ -58,6 +58,8 @@ def set_standin(slug: str, tokens: Mapping[str, str], number: int, on: bool, idl
     else:
         if not held.host and number not in held:
             raise Forbidden("Only the host or the seat's player can stop the AI.")
+        if not seat.ai_standin:  # (a form posted twice, or an old page): nothing to stop, nothing saved
+            return
         seat.ai_standin = False
         store.save_game(record, None, [], standins=standin_spans(record, state, number, False))
 

@@ -361,7 +361,8 @@ def test_the_host_lets_the_ai_play_an_idle_players_turns_and_the_player_takes_th
 
 def test_the_ai_cannot_stand_in_before_the_player_is_idle(app, make_player):
     """With the default IDLE_SECONDS the host's request comes too early: 409, nothing changes;
-    nor for a seat whose turn it is not, nor for a computer seat."""
+    nor for a seat whose turn it is not, nor for a computer seat; and stopping an AI that does not
+    stand in changes nothing either."""
     host, bob = make_player(), make_player()
     slug = host.start_game(["Ann", "Bob"], deck="quick_out.deck", devices=["here", "own"])
     bob.join_seat(slug, 1)
@@ -369,6 +370,12 @@ def test_the_ai_cannot_stand_in_before_the_player_is_idle(app, make_player):
     before = database_dump(app)
     assert host.post(f"/games/{slug}/seats/1/standin", {"on": "1"}, htmx=True).status_code == 409
     assert host.post(f"/games/{slug}/seats/0/standin", {"on": "1"}, htmx=True).status_code == 409
+    assert database_dump(app) == before
+    # stopping an AI that does not stand in (an old page, "I'm back" posted twice) is no change:
+    # the table is answered as it is, and no version is spent that would make the others' forms stale
+    assert bob.post(f"/games/{slug}/seats/1/standin", {"on": "0"}, htmx=True).status_code == 200
+    assert host.post(f"/games/{slug}/seats/1/standin", {"on": "x"}, htmx=True).status_code == 200
+    assert bob.post(f"/games/{slug}/seats/1/standin", {"on": "0"}).status_code == 303
     assert database_dump(app) == before
     ai_host = make_player()
     ai_slug = ai_host.start_game(["Cid", "AI"], deck="quick_out.deck")
