@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping
 
 from .. import records, replays, store
 from ..core.autoplay import autoplay
-from ..core.protocol import OWN, Bot, GameState, IllegalAction, Outcome, SeatResult, plays_off_request
+from ..core.protocol import OWN, Bot, GameState, IllegalAction, Move, Outcome, SeatResult, plays_off_request
 from ..extensions import db
 from ..limits import own_moves
 from ..models import PLAYING, GameRecord, utcnow
@@ -93,13 +93,13 @@ def game_as_read(slug: str) -> GameRecord:
 
 @store.transaction
 def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
-            action_data: Mapping[str, Any], address: str = "", confirmed: bool = True,
-            button: str | None = None) -> Result:
+            action_data: Mapping[str, Any], address: str = "", confirmed: bool = True) -> Result:
     """Apply a browser's action (plain data, as its form posted it) in one transaction, or
     raise TableError with nothing changed. ``seat`` None: a move of the table (the next deal).
     ``address``: the client's, which a seat's private moves are counted for. Without
-    ``confirmed``, a move that asks first (``Move.confirm``; ``button``: the pressed button's
-    value, ``Move.button``) is not made: ``ConfirmFirst`` says which.
+    ``confirmed``, a move that asks first (``Move.confirm``) is not made: ``ConfirmFirst`` says
+    which. The move is known by the action the data names, not by how its button's value was
+    written, so no spelling of a button gets past the question.
 
     The game is read, checked and changed (the rules, then the computer players) before the
     write lock is taken, so that the lock is held only while the change is written: the other
@@ -107,7 +107,7 @@ def perform(slug: str, tokens: Mapping[str, str], form_version: int | None, seat
     between, the action is done again from the start under the lock, and is then answered
     exactly as if it had waited for that write (a move on the older version is stale)."""
     return written_over_the_read(lambda locked: apply_action(
-        slug, tokens, form_version, seat, action_data, address, confirmed, button, locked=locked))
+        slug, tokens, form_version, seat, action_data, address, confirmed, locked=locked))
 
 
 def written_over_the_read(change: Callable[[bool], Result]) -> Result:
@@ -121,9 +121,14 @@ def written_over_the_read(change: Callable[[bool], Result]) -> Result:
     return change(True)
 
 
+def is_the_move(move: Move, action_data: Mapping[str, Any]) -> bool:
+    """Whether the posted action is ``move``'s: its action and every fixed field it carries."""
+    return action_data.get("action") == move.action and all(
+        str(action_data.get(key)) == value for key, value in move.params)
+
+
 def apply_action(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
-                 action_data: Mapping[str, Any], address: str, confirmed: bool, button: str | None,
-                 locked: bool = False) -> Result:
+                 action_data: Mapping[str, Any], address: str, confirmed: bool, locked: bool = False) -> Result:
     """``perform``, once: the game read without the write lock (``store.start_change`` takes it
     to write: ``ConcurrentUpdate`` if another write came between), or, if ``locked``, read
     under it (nothing can come between)."""
@@ -150,8 +155,8 @@ def apply_action(slug: str, tokens: Mapping[str, str], form_version: int | None,
     state = store.load_state(record)
     if seat is not None and seat == state.to_move() and needs_handover(record, state, held):
         raise Conflict(f"Pass the device to {state.label(state.to_move())} first.")
-    if not confirmed and button:
-        asking = next((move for move in state.legal(seat) if move.confirm and move.button == button), None)
+    if not confirmed:
+        asking = next((move for move in state.legal(seat) if move.confirm and is_the_move(move, action_data)), None)
         if asking is not None:
             raise ConfirmFirst(asking)
     try:

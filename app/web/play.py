@@ -206,14 +206,13 @@ def action_data(form) -> dict[str, Any]:
 def act(slug: str):
     version = request.form.get("version", type=int)
     seat = request.form.get("seat", type=int)  # none: a move of the table (the next deal)
-    button = request.form.get("move") or request.form.get("action")
     try:
         done = tables.perform(slug, identity.tokens_for(slug), version, seat, action_data(request.form),
-                              address=limits.client_address(), confirmed=request.form.get("confirmed") == "1",
-                              button=button)
-    except tables.ConfirmFirst:
+                              address=limits.client_address(), confirmed=request.form.get("confirmed") == "1")
+    except tables.ConfirmFirst as asked:
         # Asked first (without JavaScript, or a script that did not ask): the table with the
         # question, the cards still selected; nothing was done.
+        button = asked.move.button
         cards = request.form.getlist("cards")[:MAX_SELECTED]
         if not is_htmx():
             return redirect(url_for("play.table", slug=slug, confirm=button, cards=cards or None), 303)

@@ -345,6 +345,11 @@ def test_p4_3_a_drop_asks_first_and_changes_nothing_until_answered(app, player, 
     assert "Drop out of this deal? It costs you 20 points." in asked.html
     assert asked.has_button("Yes, drop (20 points)") and "No, go back" in asked.html
     assert database_dump(app) == before
+    # the move is known by the action posted, however a hand-made button's value spells it
+    for spelling in ("drop|x=1", "drop|", "x|action=drop"):
+        asked = ok(act(player, solo, move=spelling, confirmed=False))
+        assert "Drop out of this deal? It costs you 20 points." in asked.html, spelling
+    assert database_dump(app) == before
     # without JavaScript: the post is answered with the table's confirmation step, then yes
     response = act(player, solo, htmx=False, action="drop", confirmed=False)
     assert response.status_code == 303 and "confirm=drop" in response.headers["Location"]
@@ -368,6 +373,9 @@ def test_p5_1_p5_3_declare_asks_first_and_warns_when_the_declaration_is_not_vali
     before = database_dump(app)
     asked = ok(act(player, solo, move="declare|finish=7S", confirmed=False))
     assert "Declare anyway?" in asked.html and asked.has_button("Yes, declare anyway")
+    for fields in ({"move": "declare|finish=7S|x=1"}, {"action": "declare", "finish": "7S"}):
+        asked = ok(act(player, solo, confirmed=False, **fields))
+        assert "Declare anyway?" in asked.html, fields
     assert database_dump(app) == before
 
 
