@@ -85,6 +85,15 @@ def deck_by_key(key: str) -> DeckSpec:
     return _DECKS[key]
 
 
+def quoted(text: str, longest: int = 12) -> str:
+    """``text`` as a message quotes what a player typed or a file held: in single quotes, cut
+    after ``longest`` characters (then "..."), what cannot be printed written as an escape."""
+    shown = text[:longest]
+    if not shown.isprintable():
+        shown = shown.encode("unicode_escape").decode("ascii")
+    return f"'{shown}{'...' if len(text) > longest else ''}'"
+
+
 class DeckSpec:
     """What a game's deck holds, and its cards, each made once.
 
@@ -170,9 +179,8 @@ class DeckSpec:
         return self._copies.get(code, ())
 
     def not_a_card(self, text: str) -> str:
-        shown = text if len(text) <= 12 and text.isprintable() else repr(text[:12])
         # No example card here: a refusal shown at a table must not name a card at random.
-        return f"'{shown}' is not a card: {self.describe_code(example=False)}"
+        return f"{quoted(text)} is not a card: {self.describe_code(example=False)}"
 
     def describe_code(self, example: bool = True) -> str:
         """How a card is written, for messages: "a card is a value 2-9 T J Q K A followed by a

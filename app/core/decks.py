@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from .cards import Card, DeckSpec
+from .cards import Card, DeckSpec, quoted
 
 MAX_DECK_FILE_BYTES = 1_000_000
 
@@ -40,8 +40,7 @@ def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list
         code = token.upper()
         copies = deck.copies_of(code)
         if not copies:
-            shown = token if len(token) <= 12 and token.isprintable() else repr(token[:12])
-            raise DeckError(f"code {position} of the deck, '{shown}', is not a card ({deck.describe_code()})")
+            raise DeckError(f"code {position} of the deck, {quoted(token)}, is not a card ({deck.describe_code()})")
         where = seen.setdefault(code, [])
         if len(where) == len(copies):
             count = "" if len(words) == deck.size else f" (and the deck holds {len(words)} card codes, not {deck.size})"

@@ -58,3 +58,18 @@ def test_two_copies_of_a_card_are_two_cards_first_appearance_first_copy():
 def test_a_third_copy_is_refused():
     with pytest.raises(DeckError, match="QH appears 3 times, at codes 38, 90 and 107: the deck holds it twice"):
         parse_deck(" ".join(codes(DOUBLE) + ["qh"]), DOUBLE)
+
+
+@pytest.mark.parametrize("token, shown", [
+    ("2C,3C,4C,5C,6C,7C", "'2C,3C,4C,5C,...'"),  # a comma-separated deck: one long word
+    ("<script>", "'<script>'"),
+    ("A\x00", "'A\\x00'"),
+    ("it's", "'it's'"),
+])
+def test_a_word_that_is_no_card_is_quoted_once_cut_short_and_printable(token, shown):
+    """What the player wrote, as they wrote it: one pair of quotes, at most 12 characters, an
+    unprintable character as an escape (in a deck file and at a table alike)."""
+    with pytest.raises(DeckError) as refused:
+        parse_deck(" ".join([token] + codes(SMALL)[1:]), SMALL)
+    assert str(refused.value).startswith(f"code 1 of the deck, {shown}, is not a card (")
+    assert SMALL.not_a_card(token).startswith(f"{shown} is not a card: ")
