@@ -147,6 +147,9 @@ class GameRecord(db.Model):
     # An imported game's file as a digest (replays.import_digest), so the same game is not
     # imported twice.
     import_digest: Mapped[str | None] = mapped_column(sa.String(64), default=None, index=True, unique=True)
+    # The set-up form's token (app/web/setup.py), so that a form posted twice at once, a
+    # double-click, makes one game: the second post finds the first's.
+    setup_token: Mapped[str | None] = mapped_column(sa.String(40), default=None, index=True, unique=True)
     # Where the computer stood in for a person (JSON: {seat: [[first log line, end or null]]}),
     # so the log can say "AI for Finn".
     standins: Mapped[str | None] = mapped_column(sa.Text, default=None)

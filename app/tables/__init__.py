@@ -16,7 +16,9 @@ from .errors import (  # noqa: F401
     TooMany,
 )
 from .join_codes import claim_seat, release_seat, restore_seat, seat_of_code  # noqa: F401
-from .lifecycle import abandon, create_game, follow_rematch, rematch, unfinished_games  # noqa: F401
+from .lifecycle import (  # noqa: F401
+    AlreadySetUp, abandon, create_game, follow_rematch, rematch, set_up_with, unfinished_games,
+)
 from .play import Result, perform, play_computer_turns, reveal  # noqa: F401
 from .seats import SPECTATOR, Held, Presence, SeatLine, SeatSpec, held_seats, presence, seat_lines  # noqa: F401
 from .standins import idle_seat, log_lines, set_standin  # noqa: F401

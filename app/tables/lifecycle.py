@@ -26,7 +26,7 @@ from .seats import SeatSpec, carry_seats, give_token, hand_on_seats, held_seats
 def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: Mapping[str, Any] | None = None,
                 deck: list[Card] | None = None, deck_name: str | None = None, claim: set[int] | None = None,
                 in_transaction: bool = False, creator: str | None = None,
-                dealt: GameState | None = None) -> tuple[GameRecord, dict]:
+                dealt: GameState | None = None, setup_token: str | None = None) -> tuple[GameRecord, dict]:
     """Create a game; return it with the tokens of the seats this browser now holds.
 
     ``claim`` lists the seats this browser takes (by default every hot-seat seat); every other
@@ -35,7 +35,9 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
     with ``in_transaction`` it is counted in the caller's write transaction (a rematch).
     ``dealt``: the new game's state, dealt already (a rematch deals before it takes its lock).
     A deal that needs the job runner's answers (deal only winnable games) waits for them a
-    moment (``solving.kept.deal``), never solving here."""
+    moment (``solving.kept.deal``), never solving here. ``setup_token``: the set-up form's; if a
+    game was created with it already (the same form posted twice, at once or one after the
+    other), ``AlreadySetUp`` names that game and nothing is created."""
     options = definition.validate_options(options or {})
     state = dealt if dealt is not None else kept.deal(
         definition, [spec.name for spec in specs], options=options, seed=None if deck else secrets.randbits(63),
@@ -43,7 +45,7 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
     if claim is None:
         claim = {number for number, spec in enumerate(specs) if spec.device == HERE}
     record = store.new_record(definition, state, options=options, deck=[card.id for card in deck] if deck else None,
-                              deck_name=deck_name)
+                              deck_name=deck_name, setup_token=setup_token or None)
     tokens = {"host": give_host_token(record)}
     for number, spec in enumerate(specs):
         seat = SeatRecord(number=number, name=state.names[number], is_ai=spec.is_ai, device=spec.device)
@@ -58,10 +60,19 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
         count_game_set_up(creator, begun=in_transaction)  # begins the write transaction, if not begun
     elif not in_transaction:  # (a rematch creates its game inside its own locked transaction)
         store.begin_write()
+    if setup_token:  # (under the write lock: of two posts at once, the second finds the first's game)
+        refuse_a_second_set_up(setup_token)
     actions = play_computer_turns(state, record)  # each computer action makes a version
     kept.ask_for_table(record, state, creator or "")  # the position's question (its solver's verdict)
     results = state.results() if state.is_over() else None
-    store.insert_game(record, state, actions, results=results)
+    try:
+        store.insert_game(record, state, actions, results=results)
+    except sa.exc.IntegrityError:  # (another server's post of the same form, just now)
+        if not setup_token:
+            raise
+        db.session.rollback()
+        refuse_a_second_set_up(setup_token)
+        raise
     if results is not None:
         finish(record, state, results)
     if not in_transaction:
@@ -69,6 +80,26 @@ def create_game(definition: GameDefinition, specs: list[SeatSpec], *, options: M
         if state.is_over():
             after_finish(record)
     return record, tokens
+
+
+class AlreadySetUp(Exception):
+    """The set-up form was posted before: ``record`` is the game it created."""
+
+    def __init__(self, record: GameRecord):
+        super().__init__(record.slug)
+        self.record = record
+
+
+def set_up_with(setup_token: str) -> GameRecord | None:
+    """The game a set-up form with this token created, if any."""
+    return db.session.scalar(sa.select(GameRecord).where(GameRecord.setup_token == setup_token).limit(1))
+
+
+def refuse_a_second_set_up(setup_token: str) -> None:
+    existing = set_up_with(setup_token)
+    if existing is not None:
+        db.session.rollback()
+        raise AlreadySetUp(existing)
 
 
 def give_host_token(record: GameRecord) -> str:

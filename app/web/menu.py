@@ -3,6 +3,8 @@ then the table's other games and the unfinished games to resume or watch; and Qu
 
 from __future__ import annotations
 
+import secrets
+
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
 from .. import store, tables
@@ -56,7 +58,9 @@ def choose():
     if choice == menus.quit:
         return quit_session()
     players, stacked = menus.games[choice]
-    session["setup"] = {"players": players, "stacked": stacked, "deck": None, "seats": []}
+    # (the token: the last seat's form posted twice at once still makes one game, app/tables)
+    session["setup"] = {"players": players, "stacked": stacked, "deck": None, "seats": [],
+                        "token": secrets.token_urlsafe(12)}
     return redirect(url_for("setup.deck" if stacked else "setup.seat"), 303)
 
 

@@ -5,6 +5,8 @@ the game's options and a stacked deck from the game's decks folder."""
 
 from __future__ import annotations
 
+import hashlib
+
 import secrets
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
@@ -46,6 +48,23 @@ def current_setup() -> dict | None:
         return None
     players = setup.get("players")
     return setup if type(players) is int and definition.min_seats <= players <= definition.max_seats else None
+
+
+def setup_key(token: object) -> str | None:
+    """A set-up form's token as this browser's (its session's secret with it): the same form
+    posted from two browsers - a finished table's "Play this deal again" on two devices - sets
+    up a game for each, and a form posted twice from one browser sets up one."""
+    secret = session.get("csrf_token")
+    if not isinstance(token, str) or not token or not isinstance(secret, str):
+        return None
+    return hashlib.sha256(f"{secret}\n{token}".encode()).hexdigest()[:40]
+
+
+def to_the_game_set_up(record):
+    """A set-up form posted again (a double-click) goes to the game its first post created. The
+    session is left as it is: this answer sets no cookie, so the browser keeps the first post's,
+    which holds the new game's seats."""
+    return redirect(url_for("play.table", slug=record.slug), 303)
 
 
 def no_setup():
@@ -197,7 +216,9 @@ def start_game(setup: dict):
     specs = [tables.SeatSpec(s["name"], s["ai"], HERE if s["ai"] else s["device"]) for s in setup["seats"]]
     try:
         record, tokens = tables.create_game(definition, specs, deck=deck, deck_name=setup.get("deck"),
-                                            creator=limits.client_address())
+                                            creator=limits.client_address(), setup_token=setup_key(setup.get("token")))
+    except tables.AlreadySetUp as done:
+        return to_the_game_set_up(done.record)
     except tables.TooMany as error:  # the last seat is asked again, the others stay chosen
         setup["seats"].pop()
         session["setup"] = setup
@@ -266,10 +287,10 @@ def start_other_game(key: str):
     makes a doubled post land on the game the first one created."""
     definition = form_game(key)
     form = request.form
-    token = form.get("setup_token", "")
-    started = session.get("setups_done") or {}
-    if token and token in started and store.find_game(started[token]):
-        return redirect(url_for("play.table", slug=started[token]), 303)
+    key = setup_key(form.get("setup_token", ""))
+    done = tables.set_up_with(key) if key else None
+    if done is not None:
+        return to_the_game_set_up(done)
     if "change_seats" in form:  # the seat count changed (without JavaScript): the form again
         return render_game_setup(definition, form=form)
     seats = seat_count(definition, form.get("seats"))
@@ -296,12 +317,10 @@ def start_other_game(key: str):
         return render_game_setup(definition, message=f"That deck cannot be used: {error}.", status=422, form=form)
     try:
         record, tokens = tables.create_game(definition, specs, options=options, deck=deck, deck_name=deck_name,
-                                            creator=limits.client_address())
+                                            creator=limits.client_address(), setup_token=key)
+    except tables.AlreadySetUp as done:
+        return to_the_game_set_up(done.record)
     except tables.TooMany as error:
         return render_game_setup(definition, message=error.message, status=error.status, form=form)
     identity.remember(record.slug, tokens)
-    if token:
-        started = dict(list(started.items())[-5:])
-        started[token[:40]] = record.slug
-        session["setups_done"] = started
     return redirect(url_for("play.table", slug=record.slug), 303)

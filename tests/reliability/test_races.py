@@ -4,6 +4,8 @@
   409 and the fresh table.
 - The same POST sent twice at the same moment (two threads released together by a barrier, 100
   times, each time a fresh action) is applied exactly once.
+- A set-up form posted three times at once (a double-click: Mason Rummy's last seat, another
+  game's one form) sets up one game, and every answer leads to it with this browser's seats.
 - Different seats racing (12 browsers on 4 tables, 400 action posts, 2 gunicorn worker processes)
   never lose an update and never see a 5xx or "database is locked"; every action is one
   transaction: each game's version is 1 + its action rows (+ its seat claims), and the 65 cards
@@ -23,6 +25,7 @@ from support.databases import StoredGame
 from support.figures import record_figures
 from support.moves import logged_action, random_move, sensible_move
 from support.pages import Page
+from support.web import setup_forms
 
 GAME_CHANGING = ("/act", "/reveal")
 
@@ -306,4 +309,45 @@ def test_a_rematch_posted_four_times_at_once_makes_one_rematch(live_server, db_r
     log = live_server.log_path.read_text(errors="replace")
     record_figures(live_server.database_url, "rematch_races", races=3, posts_each=4, rematches_made_each=1,
                    database_is_locked=log.count("database is locked"), tracebacks_in_server_log=log.count("Traceback"))
+    assert "Traceback" not in log and "database is locked" not in log
+
+
+@pytest.mark.slow
+def test_a_set_up_form_posted_three_times_at_once_sets_up_one_game(live_server, db_reader):
+    """A double-click on the last set-up button, without JavaScript to stop it: Mason Rummy's last
+    seat (Menu B) and 21's one form, each posted three times at once, three times over. One game
+    each time; every answer leads to it, and the browser holds its seats (before the fix, each
+    post set up a game of its own). Another browser posting the same form sets up its own."""
+    games_before = len(db_reader.games())
+    made = 0
+    for trial in range(3):
+        browser = Browser(live_server.url)
+        *first, last = setup_forms([f"Ida{trial}", "AI"])
+        for path, form in first:
+            assert browser.post(path, form).status == 303
+        results = fire_together([browser.prepare("POST", last[0], last[1]) for _ in range(3)])
+        assert all(not isinstance(r, Exception) for r in results), results
+        assert [r.status for r in results] == [303] * 3, [r.body[:300] for r in results]
+        (location,) = {r.headers["location"] for r in results}
+        made += 1
+        assert len(db_reader.games()) == games_before + made
+        assert 'data-player="yes"' in browser.get(location).body  # (the table shows this browser a seat's hand)
+
+        player = Browser(live_server.url)
+        token = Page(player.get("/setup/twentyone").body).value("setup_token")
+        form = {"seats": "1", "name0": f"Racer{trial}", "rounds": "3", "setup_token": token}
+        results = fire_together([player.prepare("POST", "/setup/twentyone", form) for _ in range(3)])
+        assert [r.status for r in results] == [303] * 3, [getattr(r, "body", r) for r in results]
+        (location,) = {r.headers["location"] for r in results}
+        made += 1
+        assert len(db_reader.games()) == games_before + made
+        slug = location.rsplit("/", 1)[1]
+        assert 'data-player="yes"' in player.get(f"/games/{slug}").body
+        # the same form from another browser (its own session) is its own set-up
+        other = Browser(live_server.url)
+        assert other.post("/setup/twentyone", form).headers["location"] != location
+        made += 1
+    log = live_server.log_path.read_text(errors="replace")
+    record_figures(live_server.database_url, "set_up_races", races=3, posts_each=3, games_made_each=1,
+                   tracebacks_in_server_log=log.count("Traceback"))
     assert "Traceback" not in log and "database is locked" not in log
