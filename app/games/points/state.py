@@ -107,6 +107,8 @@ class PointsState(GameState):
         self.closed: list[Card] = []
         self.open_pile: list[Card] = []
         self.indicator: Card | None = None
+        # The open pile's first card of the deal while it lies there untouched (P4.1); None
+        # once it has left the pile.
         self.first_open: Card | None = None
         self.hands: list[list[Card]] = [[] for _ in range(seats)]
         self.arrangements: list[list[list[Card]]] = [[] for _ in range(seats)]
@@ -149,7 +151,8 @@ class PointsState(GameState):
         return [seat for seat in range(self.seats) if self.status[seat] == IN]
 
     def open_card_takeable(self) -> bool:
-        """P4.1: a joker on the open pile may not be taken, but for the pile's first card."""
+        """P4.1: a joker on the open pile may not be taken, but for the pile's first card of the
+        deal, while it has not left the pile."""
         if not self.open_pile:
             return False
         top = self.open_pile[-1]
@@ -332,6 +335,8 @@ class PointsState(GameState):
                 raise IllegalAction(f"{top.code} is a joker: a joker on the open pile may not be taken "
                                     f"(only the open pile's first card of the deal may be).")  # P4.1
             self.open_pile.pop()
+            if top is self.first_open:  # discarded again later, it is a joker like any other
+                self.first_open = None
             self.taken_open = top
             card = top
             self._event(outcome, seat, f"{name} takes {top.code} from the open pile.", [top])
@@ -357,6 +362,9 @@ class PointsState(GameState):
         random.Random(f"{self.seed}/deal/{self.deal_number}/reshuffle/{self.reshuffles}").shuffle(cards)
         self.closed = cards
         self.open_pile = self.open_pile[-1:]
+        # The top card stays; the first card, if still on the pile, lay under it and left with
+        # the rest (P4.1).
+        self.first_open = None
         self._event(outcome, None, f"The closed deck is empty: the open pile but its top card is shuffled "
                                    f"into a new closed deck of {len(cards)} cards.", [])
 
@@ -785,6 +793,19 @@ class PointsState(GameState):
             results.append(SeatResult(seat, name, self.totals[seat] == best, self.totals[seat], figures))
         return results
 
+    def _opening_card_untouched(self) -> bool:
+        """Whether ``first_open`` still lies on the open pile as it was dealt (P4.1), read from
+        the pile and the log, since saved data may name the opening card after it left the pile.
+        Discards go on top and a rebuilt closed deck (P4.4) takes the bottom, so the untouched
+        card is the bottom one, with no rebuild, and no player's line of this deal names it. Once
+        taken it can lie alone on the pile again only when discarded onto an emptied pile: the
+        next draw comes right after that discard's line, which is among the lines saved."""
+        first = self.first_open
+        if first is None or self.reshuffles or not self.open_pile or self.open_pile[0] is not first:
+            return False
+        return not any(event["seat"] is not None and first.id in event["cards"]
+                       for event in self.log if event["deal"] == self.deal_number)
+
     # -- plain data ---------------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -869,6 +890,8 @@ class PointsState(GameState):
                                             "cards": [str(c) for c in event["cards"]], "deal": int(event["deal"])})
         state._seen_before = {str(card) for card in data.get("log_seen", [])}
         state._seen_before_deal = int(data.get("log_seen_deal", 0))
+        if not state._opening_card_untouched():
+            state.first_open = None
         seats = len(names)
         if not (len(state.hands) == len(state.arrangements) == len(state.status) == seats):
             raise ValueError("the seats do not agree")

@@ -243,6 +243,74 @@ def test_p4_1_a_printed_joker_on_the_open_pile_may_not_be_taken():
     assert "JK is a joker" in state_unchanged(state, {"action": "draw", "source": "open"}, 1)
 
 
+def open_draw_offered(state, seat):
+    """Whether the table offers ``seat`` the open pile's top: the move the web's "tap to take"
+    pile button is, and the view's flag behind its "a joker: not to take" hint."""
+    offered = any(move.params == (("source", "open"),) for move in state.legal(seat))
+    assert offered == state.view(seat)["open_top_takeable"] == state.open_card_takeable()
+    return offered
+
+
+def saved_and_read(state, **changes):
+    """The state through its JSON round trip, with ``changes`` made to the saved data."""
+    data = json.loads(json.dumps(state.to_dict()))
+    data.update(changes)
+    return POINTS_RUMMY.from_dict(data)
+
+
+def test_p4_1_the_opening_joker_taken_and_discarded_later_is_a_joker_like_any_other():
+    """P4.1: the exception is the open pile's first card of the deal as it lies there; once a
+    player has taken it, the joker discarded again may not be taken."""
+    state = joker_game()
+    assert open_draw_offered(state, 0)
+    assert open_draw_offered(saved_and_read(state), 0)
+    act(state, 0, action="draw", source="open")
+    act(state, 0, action="discard", cards=["KH"])
+    act(state, 1, action="draw", source="closed")
+    act(state, 1, action="discard", cards=["2C"])
+    act(state, 0, action="draw", source="closed")
+    act(state, 0, action="discard", cards=["JK"])
+    assert not open_draw_offered(state, 1)
+    assert "JK is a joker" in state_unchanged(state, {"action": "draw", "source": "open"}, 1)
+    assert not open_draw_offered(saved_and_read(state), 1)
+    # Saved data that still names the opening card after it left the pile reads the same.
+    assert not open_draw_offered(saved_and_read(state, first_open="JK"), 1)
+
+
+def test_p4_1_the_opening_joker_back_alone_on_the_open_pile_may_not_be_taken():
+    """P4.1: taken, then discarded when every other open card had been taken, the opening joker
+    lies alone on the pile again, but it is no longer the pile's first card of the deal."""
+    state = joker_game()
+    act(state, 0, action="draw", source="open")
+    act(state, 0, action="discard", cards=["KH"])
+    act(state, 1, action="draw", source="open")
+    act(state, 1, action="discard", cards=["2C"])
+    act(state, 0, action="draw", source="open")
+    act(state, 0, action="discard", cards=["JK"])
+    assert ids(state.open_pile) == ["JK"]
+    assert not open_draw_offered(state, 1)
+    assert "JK is a joker" in state_unchanged(state, {"action": "draw", "source": "open"}, 1)
+    assert not open_draw_offered(saved_and_read(state, first_open="JK"), 1)
+
+
+def test_p4_1_the_opening_joker_shuffled_into_the_closed_deck_and_discarded_may_not_be_taken():
+    """P4.1 with P4.4: the opening joker, covered by discards, goes into the rebuilt closed deck;
+    drawn and discarded from there, it is a joker like any other."""
+    state = joker_game()
+    while True:
+        seat = state.to_move()
+        before = list(state.hands[seat])
+        act(state, seat, action="draw", source="closed")
+        drawn = next(card for card in state.hands[seat] if card not in before)
+        act(state, seat, action="discard", cards=[drawn.id])
+        if drawn.id == "JK":
+            break
+    assert state.reshuffles == 1 and ids(state.open_pile)[-1] == "JK"
+    assert not open_draw_offered(state, state.to_move())
+    assert "JK is a joker" in state_unchanged(state, {"action": "draw", "source": "open"}, state.to_move())
+    assert not open_draw_offered(saved_and_read(state, first_open="JK"), state.to_move())
+
+
 def test_p4_2_the_card_taken_from_the_open_pile_may_not_be_discarded_this_turn():
     state = declaring_game()
     state_unchanged(state, {"action": "discard", "cards": ["8H"]}, 0)  # not drawn yet
