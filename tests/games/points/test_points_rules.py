@@ -16,6 +16,7 @@ from app.games.points.bot import PointsBot, RandomDiscardBot, hopeless
 from app.games.points.cards import ONE_DECK, card_points
 from app.games.points.evaluator import evaluate
 from app.games.points.groups import IMPURE, INVALID, PURE, SET, judge_declaration, judge_group
+from app.games.points.state import FIRST_DROP
 
 # Seat 1 (P1) can declare after drawing 4H: AH 2H 3H 4H / QD KD AD / 5C 6C 9H(joker) / 7C 7D 7S,
 # finish card 8H. Nines are wild (indicator 9S).
@@ -358,6 +359,24 @@ def test_p4_3_middle_drop_costs_40_and_the_dropped_player_takes_no_part():
     assert result["winner"] == 2
     assert [row["points"] for row in result["rows"]] == [40, 20, 0]
     assert [row["result"] for row in result["rows"]] == [-40, -20, 60]
+
+
+def test_p4_3_a_draw_in_an_earlier_deal_makes_no_middle_drop():
+    """P4.3: a drop costs 20 "if they have not yet drawn in this deal": P1 drew in deal 1, and
+    dropping before drawing in deal 2 is a first drop."""
+    state = declaring_game(deals=2)
+    act(state, 0, action="draw", source="closed")
+    act(state, 0, action="discard", cards=["8H"])
+    act(state, 1, action="drop")
+    act(state, None, action="deal")
+    assert state.to_move() == 1  # P2.4: P2 plays first in deal 2
+    act(state, 1, action="draw", source="closed")
+    act(state, 1, action="discard", cards=[state.hands[1][0].id])
+    assert [move.label for move in state.legal(0) if not move.private][-1] == "Drop (20 points)"
+    act(state, 0, action="drop")
+    rows = state.deal_results[-1]["rows"]
+    assert rows[0]["points"] == FIRST_DROP and rows[0]["reason"] == "first drop"
+    assert [row["result"] for row in rows] == [-20, 20]
 
 
 def test_p4_4_an_empty_closed_deck_is_rebuilt_from_the_open_pile():
