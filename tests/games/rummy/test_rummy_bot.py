@@ -61,6 +61,14 @@ def test_c6_2_runs_before_sets_longest_first_then_lay_offs():
     assert len(plays) == 4 and game.hand_results  # it went out by the lay-off
 
 
+def test_c6_2_sets_longest_first_four_of_a_kind_before_three():
+    """C6.2: "runs before sets, longest first": the four kings before the three fours, though
+    the fours are the lower rank."""
+    game = situation(["4C 4D 4H KC KD KH KS 2S", "AS 3D"])
+    plays = play_all(game, 0)
+    assert [codes(play) for play in plays[:2]] == ["KC KD KH KS", "4C 4D 4H"]
+
+
 def test_c6_2_a_card_in_a_run_is_not_used_again_for_a_set():
     game = situation(["7S 8S 9S 9C 9D 2H", "AS 3D"])
     plays = play_all(game, 0)

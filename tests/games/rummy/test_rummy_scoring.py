@@ -11,6 +11,7 @@ from app.core.protocol import GameIsOver, IllegalAction, OptionError
 QUICK = "AC 2C 3C 4C 5D 5H 5S 9S TS JS"
 HIGH = "KC QD JH TD 9H 8C KD QH 7S 6H"  # 90 points, no meld
 FIFTY = "KC QD 8C 6D 4H 3S 2H AD 4D 2S"  # 50 points, no meld
+BOB_MELDS = "KC KH KS 6D 7D 8D 8C 8H 8S AS"  # 76 points; melds: the kings, the eights, 6D 7D 8D
 
 
 def go_out(game, seat, draw="stock"):
@@ -82,6 +83,25 @@ def test_c5_2_a_meld_or_lay_off_in_an_earlier_turn_is_no_rummy():
         act(other, 0, "discard", "KH")
         assert other.hand_results[-1]["rummy"] is rummy
         assert other.hand_results[-1]["points"] == [60 if rummy else 30, 0]
+
+
+def test_c5_2_a_meld_in_an_earlier_hand_does_not_spoil_a_rummy():
+    """C5.2: "nothing in their earlier turns of the hand": Bob melds in hand 1, and going out in
+    his first turn of hand 2 is a rummy. The stacked deck deals hand 2 from Bob (C2.4), so he
+    holds the quick hand then, and draws 2D first as Ann did in hand 1."""
+    game = deal(["Ann", "Bob"], [QUICK, BOB_MELDS], "7H", "2D KD 6C")
+    act(game, 0, "draw", source="stock")
+    act(game, 0, "discard", "2D")
+    act(game, 1, "draw", source="stock")
+    act(game, 1, "meld", "KC", "KH", "KS")
+    act(game, 1, "discard", "KD")
+    go_out(game, 0)
+    assert game.hand_results[-1]["went_out"] == 0 and not game.is_over()
+    act(game, None, "deal")
+    assert game.to_move() == 1
+    go_out(game, 1)
+    assert game.hand_results[-1] == {"hand": 2, "went_out": 1, "points": [0, 2 * 76], "rummy": True,
+                                     "void": False}
 
 
 def test_c5_3_the_game_ends_when_a_total_reaches_the_target():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from rummy_test_helpers import DECKS, RESULT_LINE, result_lines, run_program, run_terminal, setup
+from rummy_test_helpers import DECKS, RESULT_LINE, deck_codes, result_lines, run_program, run_terminal, setup
 
 QUICK = str(DECKS / "quick_rummy.deck")
 LAY_OFF = str(DECKS / "lay_off.deck")
@@ -214,6 +214,22 @@ def test_c8_3_the_c3_3_refusals():
                         "turn.")
     assert shown[start + 1].startswith("Card to discard (1-4): ")  # the card is asked again
     assert "Ann discarded 9S." in shown
+
+
+def test_c8_4_one_point_is_written_1_points(tmp_path):
+    """C8.4: `NAME: P points, total T`, "`1 points` too: the words never change". Bob melds all
+    but an ace; Ann goes out (no rummy bonus) and scores that ace's 1 point."""
+    deck = tmp_path / "one_point.deck"
+    deck.write_text(" ".join(deck_codes(["AC 2C 3C 4C 5D 5H 5S 9S TS JS", "KC KH KS 6D 7D 8D 8C 8H 8S AS"], "7H",
+                                        "2D KD 6C")) + "\n", encoding="utf-8")
+    ann_draws_2d_and_discards_it = ["1", "3", "5"]
+    bob_melds_all_but_the_ace = ["1", "1", "3,4,5", "1", "1,4,7", "1", "1,3,5", "3", "1"]
+    ann_goes_out = ["1", "1", "1,2,3,4", "1", "2,3,4", "1", "2,3,4", "3", "1"]
+    answers = setup("Ann", "Bob") + ann_draws_2d_and_discards_it + bob_melds_all_but_the_ace + ann_goes_out
+    status, screen, _ = run_terminal(["--deck", str(deck), "--no-rummy-bonus"], answers)
+    assert status == 0
+    assert result_lines(screen) == ["Hand 1:", "Ann: 1 points, total 1", "Bob: 0 points, total 0"]
+    assert_result_lines_stand_alone(screen)
 
 
 def test_c8_4_a_void_hand():

@@ -257,6 +257,25 @@ def test_c4_2_draws_before_the_void():
     assert draws == 64
 
 
+def test_c4_2_the_stock_turned_over_in_an_earlier_hand_is_turned_over_again():
+    """C4.2: a hand is void when the stock was "already turned over once in this hand": hand 1's
+    turn-over (and void) leaves hand 2 its own turn-over before its void."""
+    game = deal(["Ann", "Bob"], [ANN, BOB], "KS")
+    draw_and_discard_until(game, lambda outcome: False)
+    assert game.hand_results[-1]["void"]
+    act(game, None, "deal")
+    draws = []
+
+    def keep(outcome):
+        draws.append(outcome)
+        return False
+
+    draw_and_discard_until(game, keep)
+    assert game.hand_results[-1]["hand"] == 2 and game.hand_results[-1]["void"]
+    assert sum("is turned over to make a new stock" in draw.events[0]["text"] for draw in draws) == 1
+    assert len(draws) == 64  # 31 stock cards, then the 32 turned over, then the empty stock again
+
+
 def test_pile_empty_is_a_refusal():
     game = deal(["Ann", "Bob"], [ANN, BOB], "KS")
     game.discard.cards.clear()
