@@ -77,9 +77,12 @@ class ConfirmFirst(Exception):
 
 
 def refusal(error: IllegalAction) -> TableError:
-    """The door's answer to a rules refusal: a bad request, a conflict or a refusal."""
+    """The door's answer to a rules refusal: a bad request, a conflict or a refusal, its message
+    a sentence (a terminal prints a game's reason after "Error: ", a table shows it alone)."""
+    message = str(error)
+    message = message[:1].upper() + message[1:]
     if isinstance(error, BadAction):
-        return TableError(str(error))
+        return TableError(message)
     if isinstance(error, (NotYourTurn, GameIsOver)):
-        return Conflict(str(error))
-    return Refused(str(error))
+        return Conflict(message)
+    return Refused(message)

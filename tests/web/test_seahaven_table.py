@@ -149,7 +149,7 @@ def test_s6_1_without_a_script_each_card_that_may_go_home_has_a_button(player):
      "2C cannot go onto empty foundation 1: an empty foundation takes only an ace"),
     ([("from", "t2"), ("cards", "2C"), ("move", "move|to=c1")],
      "2C is not the card in column 2 (7C is): only that card may move from there"),
-    ([("move", "move|from=f1|to=c1")], "cards never leave a foundation"),
+    ([("move", "move|from=f1|to=c1")], "Cards never leave a foundation"),  # (a sentence at the table)
 ])
 def test_s3_5_a_refused_move_shows_the_rule_and_changes_nothing(app, player, fields, message):
     slug = set_up(player, deck=SHORT_WIN)
