@@ -169,7 +169,8 @@ class DeckSpec:
         for a bare code. Raises ``InvalidCardError`` with a message for players."""
         if not isinstance(text, str):
             raise InvalidCardError(f"{text!r} is not a card")
-        card = self._by_id.get(text.upper())
+        # (ASCII only: Unicode's upper case makes a long s "ſ" an S)
+        card = self._by_id.get(text.upper()) if text.isascii() else None
         if card is None:
             raise InvalidCardError(self.not_a_card(text))
         return card

@@ -26,7 +26,9 @@ def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list
     """Validate deck text and return its cards, top of the deck first."""
     if one_per_line:
         words = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        # (lines as an editor shows them: a form feed or a Unicode line separator is no line break)
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        for number, line in enumerate(lines, start=1):
             on_line = line.split()
             if len(on_line) > 1:
                 raise DeckError(f"line {number} holds {len(on_line)} codes: a line holds one card code")
@@ -37,7 +39,7 @@ def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list
     seen: dict[str, list[int]] = {}
     limit = deck.copies
     for position, token in enumerate(words, start=1):
-        code = token.upper()
+        code = token.upper() if token.isascii() else ""  # (Unicode's upper case makes "ſ" an S)
         copies = deck.copies_of(code)
         if not copies:
             raise DeckError(f"code {position} of the deck, {quoted(token)}, is not a card ({deck.describe_code()})")

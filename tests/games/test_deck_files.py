@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.core.cards import standard_deck
+from app.core.cards import InvalidCardError, standard_deck
 from app.core.decks import DeckError, parse_deck
 
 POINTS = {rank: 1 for rank in "A23456789TJQK"}
@@ -73,3 +73,26 @@ def test_a_word_that_is_no_card_is_quoted_once_cut_short_and_printable(token, sh
         parse_deck(" ".join([token] + codes(SMALL)[1:]), SMALL)
     assert str(refused.value).startswith(f"code 1 of the deck, {shown}, is not a card (")
     assert SMALL.not_a_card(token).startswith(f"{shown} is not a card: ")
+
+
+@pytest.mark.parametrize("one_per_line", [False, True])
+def test_a_code_is_ascii_letters_and_digits_only(one_per_line):
+    """R1.3, T1.1, S1.1: either letter case, but of the code's own letters: a long s ("ſ", which
+    Unicode's upper case turns into S) is no S."""
+    words = codes(SMALL)
+    words[2] = "A\u017f"
+    with pytest.raises(DeckError, match="code 3 of the deck, 'A\u017f', is not a card"):
+        parse_deck(("\n" if one_per_line else " ").join(words), SMALL, one_per_line=one_per_line)
+    with pytest.raises(InvalidCardError):
+        SMALL.parse("K\u017f")
+
+
+def test_one_code_a_line_breaks_lines_only_at_line_ends():
+    """T2.1, T2.2: a line as an editor shows it (LF, CRLF or CR ends it); a form feed between two
+    codes leaves them on one line, which is refused."""
+    lines = codes(SMALL)
+    assert parse_deck("\r\n".join(lines), SMALL, one_per_line=True) == list(SMALL.cards)
+    assert parse_deck("\r".join(lines), SMALL, one_per_line=True) == list(SMALL.cards)
+    joined = lines[:3] + [lines[3] + "\f" + lines[4]] + lines[5:]
+    with pytest.raises(DeckError, match="line 4 holds 2 codes"):
+        parse_deck("\n".join(joined), SMALL, one_per_line=True)
