@@ -244,6 +244,9 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
         TerminalGame(state, console).run()
     except EndOfInput:
         console.say("Goodbye.")
+    except KeyboardInterrupt:  # (Ctrl+C: like the end of input, no traceback)
+        console.say()
+        console.say("Goodbye.")
     return 0
 
 

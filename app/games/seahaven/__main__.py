@@ -163,7 +163,7 @@ def describe_deal(state: SeahavenState, options: argparse.Namespace) -> str:
 
 
 def play(state: SeahavenState, console: Console, title: str) -> int:
-    """S4: the game loop, until a win, ``q`` or the end of input (status 0 every time)."""
+    """S4: the game loop, until a win, ``q``, the end of input or Ctrl+C (status 0 every time)."""
     console.say(f"Seahaven Towers, {title}. Type h for the commands.")
     show(console, state)
     try:
@@ -195,6 +195,9 @@ def play(state: SeahavenState, console: Console, title: str) -> int:
             if state.is_stuck():
                 console.say("No legal moves: this position is lost. Type u to undo a move, or q to quit.")
     except EndOfInput:
+        return 0
+    except KeyboardInterrupt:
+        console.say()
         return 0
 
 
@@ -233,7 +236,10 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
         console.say(f"Error: {error}")
         return 1
     if solving:
-        return solve(state, console, options.moves)
+        try:
+            return solve(state, console, options.moves)
+        except KeyboardInterrupt:  # stopped before its verdict: no traceback, the shell's status for Ctrl+C
+            return 130
     return play(state, console, describe_deal(state, options))
 
 

@@ -95,8 +95,8 @@ class TerminalGame:
                     break
                 self.console.say()
                 self.show(state.apply(None, Deal()).events)
-        except EndOfInput:
-            pass  # T6.5: a round in progress is dropped
+        except (EndOfInput, KeyboardInterrupt):
+            pass  # T6.5: a round in progress is dropped (Ctrl+C too: every way out is status 0)
         return self.goodbye()
 
     def play_round(self, state: TwentyOneState) -> None:
