@@ -19,6 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO
 
+from app.core.cards import quoted
 from app.core.decks import DeckError
 from app.core.protocol import IllegalAction
 from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
@@ -67,8 +68,7 @@ def parse_command(answer: str) -> tuple[str, MoveCard | None]:
             raise CommandError(f"{name} stands alone: type just {name}.")
         return name, None
     if name not in COMMANDS:
-        shown = words[0][:12] if words[0].isprintable() else repr(words[0][:12])
-        raise CommandError(f"'{shown}' is not a command: type h to see the commands.")
+        raise CommandError(f"{quoted(words[0])} is not a command: type h to see the commands.")
     kinds, usage, _text = COMMANDS[name]
     if len(numbers) != 2:
         raise CommandError(f"{name} takes 2 numbers ({usage}), not {len(numbers)}.")
@@ -76,8 +76,7 @@ def parse_command(answer: str) -> tuple[str, MoveCard | None]:
     for kind, number in zip(kinds, numbers):
         word, size = WORDS[kind]
         if not (number.isdigit() and number.isascii()):
-            shown = number[:12] if number.isprintable() else repr(number[:12])
-            raise CommandError(f"'{shown}' is not a number: {name} takes 2 numbers ({usage}).")
+            raise CommandError(f"{quoted(number)} is not a number: {name} takes 2 numbers ({usage}).")
         value = number.lstrip("0") or "0"
         if len(value) > 9 or not 1 <= int(value) <= size:
             raise CommandError(f"there is no {word} {value[:9]}{'...' if len(value) > 9 else ''}: "

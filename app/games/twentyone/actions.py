@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.cards import quoted
 from app.core.protocol import TABLE, TURN, ActionType, BadAction
 
 
@@ -60,8 +61,7 @@ def action_from_dict(data: Any) -> Action:
         raise BadAction("The action is missing: hit, stay, deal or end.")
     kind = ACTIONS.get(name.strip().lower())
     if kind is None:
-        shown = name[:20] if name.isprintable() else repr(name[:20])
-        raise BadAction(f"'{shown}' is not an action of 21: hit, stay, deal or end.")
+        raise BadAction(f"{quoted(name, 20)} is not an action of 21: hit, stay, deal or end.")
     cards = data.get("cards")
     if cards not in (None, "", [], ()):
         raise BadAction(f"{kind.__name__} takes no cards: nobody chooses cards in 21.")

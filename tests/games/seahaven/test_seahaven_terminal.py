@@ -107,6 +107,8 @@ def test_s4_1_the_five_move_commands_count_from_1_with_free_spaces_and_either_ca
     ("c2f 5 1", "there is no cell 5: cells are numbered 1 to 4."),
     ("t2t 4 " + "9" * 40, "there is no column 999999999...: columns are numbered 1 to 10."),
     ("u 1", "u stands alone: type just u."),
+    ("\x00", "'\\x00' is not a command: type h to see the commands."),  # (quoted once, unprintables escaped)
+    ("t2c \x01 1", "'\\x01' is not a number: t2c takes 2 numbers (t2c T C)."),
 ])
 def test_s4_2_answers_that_are_not_commands_say_what_is_wrong(answer, message):
     status, lines = run_terminal(["--deal", "4"], answer + "\nq\n")
