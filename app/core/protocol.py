@@ -617,8 +617,11 @@ class GameDefinition(ABC):
         return values
 
     def check_seats(self, names: Sequence[str]) -> None:
-        if not self.min_seats <= len(names) <= self.max_seats:
-            raise OptionError(f"{self.name} seats {self.seat_range()} players, not {len(names)}.")
+        self.check_seat_count(len(names))
+
+    def check_seat_count(self, count: int) -> None:
+        if not self.min_seats <= count <= self.max_seats:
+            raise OptionError(f"{self.name} seats {self.seat_range()} players, not {count}.")
 
     def seat_range(self) -> str:
         if self.min_seats == self.max_seats:

@@ -26,7 +26,7 @@ from app.core.autoplay import autoplay
 from app.core.cards import Card
 from app.core.decks import DeckError
 from app.core.menus import NotAChoice, parse_selection
-from app.core.names import NameRefused, check_player_name, is_computer_name
+from app.core.names import NameRefused, admit_new_name, is_computer_name
 from app.core.protocol import Event, IllegalAction, Outcome
 from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
 
@@ -220,9 +220,12 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     args = parse_arguments(argv)
     console = Console(stdin, stdout)
     try:
+        if args.players is not None:  # (the count first: "--players 0" is no count of names)
+            DEFINITION.check_seat_count(args.players)
         if args.names is not None:
-            names = [check_player_name(name) for name in args.names.split(",")]
-            names = ["AI" if is_computer_name(name) else name for name in names]
+            names: list[str] = []
+            for name in args.names.split(","):  # as the web's set-up: each name once, AI any number of times
+                names.append(admit_new_name(name, names))
         else:
             names = ["Player"] + ["AI"] * ((args.players or 2) - 1)
         if args.players is not None and args.players != len(names):

@@ -143,6 +143,9 @@ def test_p6_1_several_deals_and_the_table_deals_on():
      "Cannot start: 2 players use one deck and a joker (53 cards): 7H appears twice, at codes 1 and 4"),
     (["--deck", DECLARE_DECK, "--players", "3"], "Cannot start: --players 3 but 2 names"),
     (["--players", "7"], "Cannot start: Points Rummy seats 2 to 6 players, not 7."),
+    (["--players", "0"], "Cannot start: Points Rummy seats 2 to 6 players, not 0."),
+    (["--players", "-3"], "Cannot start: Points Rummy seats 2 to 6 players, not -3."),
+    (["--names", "Ann,ann"], "Cannot start: The name ann is already taken."),  # (as the web's set-up)
     (["--deals", "11", "--seed", "1"], "Cannot start: Number of deals: 11 is not between 1 and 10."),
 ])
 def test_set_up_problems_are_explained(argv, message):
