@@ -22,7 +22,9 @@ def search_key(text: str) -> str:
 
 
 def is_computer_name(name: str) -> bool:
-    return name.strip().upper() == COMPUTER_NAME
+    """R3.4: ``AI`` in any case (of its ASCII letters: Unicode's upper case makes a dotless "ı" an I)."""
+    name = name.strip()
+    return name.isascii() and name.upper() == COMPUTER_NAME
 
 
 def check_player_name(raw: str) -> str:

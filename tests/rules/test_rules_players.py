@@ -61,7 +61,7 @@ def test_r3_4_the_name_ai_in_any_case_makes_a_computer_player(name):
     assert isinstance(player, ComputerPlayer) and player.is_computer and player.name == "AI"
 
 
-@pytest.mark.parametrize("name", ["Ann", "AIda", "A I", "Al"])
+@pytest.mark.parametrize("name", ["Ann", "AIda", "A I", "Al", "a\u0131"])  # (a dotless ı upper-cases to I)
 def test_r3_4_other_names_are_live_players(name):
     assert not is_computer_name(name)
     player = Player.create(name)
