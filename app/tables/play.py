@@ -23,7 +23,9 @@ from typing import Any, Callable, Mapping
 
 from .. import records, replays, store
 from ..core.autoplay import autoplay
-from ..core.protocol import OWN, Bot, GameState, IllegalAction, Move, Outcome, SeatResult, plays_off_request
+from ..core.protocol import (
+    OWN, Bot, GameDefinition, GameState, IllegalAction, Move, Outcome, SeatResult, plays_off_request,
+)
 from ..extensions import db
 from ..limits import own_moves
 from ..models import PLAYING, GameRecord, utcnow
@@ -121,10 +123,25 @@ def written_over_the_read(change: Callable[[bool], Result]) -> Result:
     return change(True)
 
 
-def is_the_move(move: Move, action_data: Mapping[str, Any]) -> bool:
-    """Whether the posted action is ``move``'s: its action and every fixed field it carries."""
-    return action_data.get("action") == move.action and all(
-        str(action_data.get(key)) == value for key, value in move.params)
+def move_asking_first(moves: list[Move], definition: GameDefinition, action: Any,
+                      action_data: Mapping[str, Any]) -> Move | None:
+    """The move among ``moves`` that asks first (``Move.confirm``) whose kind of action the posted
+    ``action`` is, however its form spelled it (any letter case, fields added): the move it
+    equals, else the first of its kind."""
+    of_its_kind = []
+    for move in moves:
+        if not move.confirm:
+            continue
+        try:
+            asked = definition.action_from_dict(move.as_dict(
+                action_data.get("cards") or (), action_data.get(move.target) if move.target else None))
+        except IllegalAction:
+            continue
+        if asked == action:
+            return move
+        if type(asked) is type(action):
+            of_its_kind.append(move)
+    return of_its_kind[0] if of_its_kind else None
 
 
 def apply_action(slug: str, tokens: Mapping[str, str], form_version: int | None, seat: int | None,
@@ -156,7 +173,7 @@ def apply_action(slug: str, tokens: Mapping[str, str], form_version: int | None,
     if seat is not None and seat == state.to_move() and needs_handover(record, state, held):
         raise Conflict(f"Pass the device to {state.label(state.to_move())} first.")
     if not confirmed:
-        asking = next((move for move in state.legal(seat) if move.confirm and is_the_move(move, action_data)), None)
+        asking = move_asking_first(state.legal(seat), definition, action, action_data)
         if asking is not None:
             raise ConfirmFirst(asking)
     try:

@@ -346,7 +346,7 @@ def test_p4_3_a_drop_asks_first_and_changes_nothing_until_answered(app, player, 
     assert asked.has_button("Yes, drop (20 points)") and "No, go back" in asked.html
     assert database_dump(app) == before
     # the move is known by the action posted, however a hand-made button's value spells it
-    for spelling in ("drop|x=1", "drop|", "x|action=drop"):
+    for spelling in ("drop|x=1", "drop|", "x|action=drop", "DROP", " Drop "):
         asked = ok(act(player, solo, move=spelling, confirmed=False))
         assert "Drop out of this deal? It costs you 20 points." in asked.html, spelling
     assert database_dump(app) == before
@@ -373,7 +373,8 @@ def test_p5_1_p5_3_declare_asks_first_and_warns_when_the_declaration_is_not_vali
     before = database_dump(app)
     asked = ok(act(player, solo, move="declare|finish=7S", confirmed=False))
     assert "Declare anyway?" in asked.html and asked.has_button("Yes, declare anyway")
-    for fields in ({"move": "declare|finish=7S|x=1"}, {"action": "declare", "finish": "7S"}):
+    for fields in ({"move": "declare|finish=7S|x=1"}, {"action": "declare", "finish": "7S"},
+                   {"move": "DECLARE|finish=7s"}, {"move": "declare|finish=7S", "groups": "AH 2H 3H 4H|QD KD AD"}):
         asked = ok(act(player, solo, confirmed=False, **fields))
         assert "Declare anyway?" in asked.html, fields
     assert database_dump(app) == before
