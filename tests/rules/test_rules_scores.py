@@ -61,6 +61,16 @@ def test_r7_4_several_ai_seats_are_the_one_ai_row():
     assert table.get("AI") == ScoreRow("AI", 1, 1, 50)
 
 
+def test_r3_4_ai_seats_in_any_case_are_the_one_row_spelt_ai():
+    """R3.4 / R7.4: seats named ``ai`` or ``Ai`` count on the one row ``AI``, also when the table
+    has no ``AI`` row yet (the row is not named after the first spelling met)."""
+    table = ScoreTable()
+    table.record_game([("ai", 70, False), ("Ai", 50, True), ("Bharat", 60, False)])
+    assert table.names() == ["AI", "Bharat"]
+    assert table.get("AI") == ScoreRow("AI", 1, 1, 50)
+    assert '"AI","1","1","50"' in table.to_csv()
+
+
 def test_r7_4_r7_3_a_played_game_recorded_tied_winners_both_win():
     game = quick_game(NAMES3)
     for round_number in (1, 2, 3):
