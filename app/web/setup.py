@@ -21,6 +21,7 @@ from ..htmx import is_htmx
 from ..records import score_table
 from ..models import HERE, OWN
 from . import identity
+from .events import browser_id
 
 bp = Blueprint("setup", __name__, url_prefix="/setup")
 
@@ -51,13 +52,13 @@ def current_setup() -> dict | None:
 
 
 def setup_key(token: object) -> str | None:
-    """A set-up form's token as this browser's (its session's secret with it): the same form
+    """A set-up form's token as this browser's (``events.browser_id`` with it): the same form
     posted from two browsers - a finished table's "Play this deal again" on two devices - sets
     up a game for each, and a form posted twice from one browser sets up one."""
-    secret = session.get("csrf_token")
-    if not isinstance(token, str) or not token or not isinstance(secret, str):
+    browser = browser_id()
+    if not isinstance(token, str) or not token or browser is None:
         return None
-    return hashlib.sha256(f"{secret}\n{token}".encode()).hexdigest()[:40]
+    return hashlib.sha256(f"{browser}\n{token}".encode()).hexdigest()[:40]
 
 
 def to_the_game_set_up(record):
