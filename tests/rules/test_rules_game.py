@@ -13,6 +13,7 @@ from app.games.mason import (
     DISCARD_PILE, DRAW_PHASE, FULL_DECK, GAME_OVER, PLAY_PHASE, ROUND_OVER, STOCK, BadSelection, CardNotInHand, Discard,
     Draw, GameIsOver, IllegalAction, LayDown, LayDownRefused, NextRound, NotYourTurn, PileEmpty, WrongPhase,
 )
+from app.games.mason.actions import action_from_dict
 from app.games.mason.cards import points_of
 from app.games.mason.state import STALL_REBUILDS
 
@@ -145,6 +146,21 @@ def test_r5_1_stock_gives_its_top_and_the_discard_pile_its_face_up_card():
     out = game.apply(1, Draw(DISCARD_PILE))
     assert out.drawn == card("2C") and card("2C") in game.players[1].hand
     assert game.discard == [card("AP")]
+
+
+def test_r5_1_menu_d_choice_1_is_the_stock_and_2_the_discard_pile():
+    """Menu D's numbers as ``legal()`` gives them to the tables: 1 draws the stock's top card, 2
+    the discard pile's face-up card, named on its choice. (The terminal reads its own Menu D
+    from MENU_D; tests/terminal pins it.)"""
+    game = deal(NAMES2, H1, H2, discard="AP", stock="QP KP")
+    menu = {move.number: move for move in game.legal(0)}
+    assert sorted(menu) == [1, 2] and {move.menu for move in menu.values()} == {"Menu D"}
+    assert "AP" in menu[2].label
+    assert action_from_dict({"action": menu[1].action}) == Draw(STOCK)
+    assert action_from_dict({"action": menu[2].action}) == Draw(DISCARD_PILE)
+    game.apply(0, action_from_dict({"action": menu[2].action}))
+    assert card("AP") in game.players[0].hand
+    assert game.discard == [] and game.stock[0] == card("QP")
 
 
 def test_r5_1_an_unknown_pile_is_refused():
