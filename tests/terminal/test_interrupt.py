@@ -52,9 +52,18 @@ def waiting_for_an_answer(process: subprocess.Popen, output: bytearray) -> None:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_ctrl_c_at_a_prompt_ends_the_game_without_a_traceback(game, tmp_path):
-    process = subprocess.Popen([sys.executable, *GAMES[game]], cwd=tmp_path, stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    # The game starts with Ctrl+C's default action, as from a terminal: a suite started in the
+    # background ignores SIGINT, and an ignored signal stays ignored in the processes it starts.
+    ignored = signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    if ignored:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen([sys.executable, *GAMES[game]], cwd=tmp_path, stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    finally:
+        if ignored:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     output = bytearray()
 
     def read() -> None:
