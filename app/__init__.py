@@ -15,6 +15,9 @@ PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Nothing served reads a docstring, and no assert guards a request: they narrow types for the
 # checker, and one checks a constant table as its module loads, which the tests still run.
 SERVING_PYTHON = (sys.executable, "-OO")
+# In the instance folder: the templates' compiled code (app/web/__init__.py), a cache that
+# backups leave out.
+COMPILED_TEMPLATES = "compiled-templates"
 
 
 def create_app(config_class: type | None = None, *, instance_path: str | None = None, **overrides):

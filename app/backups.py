@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
 
+from . import COMPILED_TEMPLATES
 from .version import version_text
 
 BACKUP_FOLDER = "backups"  # in the instance folder
@@ -151,7 +152,8 @@ def make_backup(engine: sa.Engine, instance_path: str, decks_folder: str, folder
             raise BackupError(f"Backing up a {url.get_backend_name()} database is not supported "
                               "(SQLite and PostgreSQL are).")
         manifest["database_file"] = database_entry
-        leave_out = database_files(url) | {os.path.abspath(folder)}
+        compiled_templates = os.path.abspath(os.path.join(instance_path, COMPILED_TEMPLATES))  # (a cache)
+        leave_out = database_files(url) | {os.path.abspath(folder), compiled_templates}
         partial = target + ".partial"
         with tarfile.open(partial, "w:gz") as archive:
             _add_bytes(archive, MANIFEST, json.dumps(manifest, indent=1).encode())

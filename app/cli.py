@@ -22,6 +22,7 @@ from .models import AdminSession
 from .records import score_table
 from .secrets import forget_secret_key, set_admin_password
 from .version import version_text
+from .web import compile_every_template
 
 
 def register_commands(app: Flask) -> None:
@@ -166,8 +167,9 @@ def version_command():
 def upgrade_command():
     """What `make run` does before serving: print the version, suggest a backup when a migration
     is about to change a database that holds games (it goes on all the same), upgrade the
-    database (flask db upgrade), and give every game stored before replays were kept its state
-    as dealt again, checked by replaying its actions."""
+    database (flask db upgrade), give every game stored before replays were kept its state
+    as dealt again, checked by replaying its actions, and compile the templates the workers will
+    load (app/web/__init__.py's ``CompiledTemplates``)."""
     from flask_migrate import upgrade as migrate_database
 
     from . import upgrades
@@ -184,6 +186,7 @@ def upgrade_command():
         rebuilt, problems = upgrades.give_old_games_their_deal(click.echo)
         click.echo(f"  {rebuilt} games stored before replays were kept can be replayed now"
                    + (f"; {len(problems)} cannot (the list of finished games says why)." if problems else "."))
+    compile_every_template(current_app)
 
 
 @click.command("backup")

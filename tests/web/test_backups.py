@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from app import COMPILED_TEMPLATES
 from support import first_version
 from support.web import Player
 
@@ -40,8 +41,10 @@ def rows(url: str) -> dict[str, list]:
 
 
 def files(folder: Path) -> dict[str, bytes]:
+    """The files a backup keeps (not the backups, the database or the compiled templates)."""
     return {str(path.relative_to(folder)): path.read_bytes() for path in sorted(folder.rglob("*"))
-            if path.is_file() and "backups" not in path.parts and not path.name.startswith("mason.db")}
+            if path.is_file() and not {"backups", COMPILED_TEMPLATES} & set(path.parts)
+            and not path.name.startswith("mason.db")}
 
 
 @pytest.fixture
@@ -70,6 +73,9 @@ def test_a_backup_restores_every_row_secret_and_deck_into_a_new_install(database
     assert manifest["games"] == 4 and manifest["database"] == sa.engine.make_url(url).get_backend_name()
     assert {"instance/admin_password.hash", "instance/scores.csv", "decks/family.deck", manifest["database_file"]} <= names
     assert not any(name.startswith("instance/mason.db") or "backups/" in name for name in names)
+    # The templates the upgrade compiled are a cache: each install compiles its own.
+    assert any((instance / COMPILED_TEMPLATES).iterdir())
+    assert not any(name.startswith(f"instance/{COMPILED_TEMPLATES}") for name in names)
 
     # A new machine (or a wiped one): an empty database and empty folders.
     new = tmp_path / "new"
