@@ -375,6 +375,9 @@ def set_up_tables(server: LiveServer, count: int, parallel: int = 8, kind: str |
     tables = [Table(server, number, kind) for number in range(count)]
     for start in range(0, count, parallel):
         run_all(tables[start:start + parallel], Table.set_up)
+    # The players choose their moves on the games as stored: this process's first read sets up its
+    # reader (the app's models, the queries), which would stall every browser of the first timed phase.
+    server.state(tables[0].slug)
     return tables
 
 

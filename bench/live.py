@@ -290,6 +290,7 @@ def main() -> int:
         took = run_all(tables, Table.set_up)
         print(f"Set up {len(tables)} tables through the forms (2 own-device seats each, joined with "
               f"their codes) in {took:.1f} s", flush=True)
+        server.state(tables[0].slug)  # (this process's first read of a stored game sets up its reader: not timed)
         for table in tables + baselines:
             table.open_streams()
         print(f"{3 * len(tables)} event streams open on each server (host and both players of every table)",
