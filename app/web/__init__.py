@@ -227,7 +227,7 @@ class GameTemplates(BaseLoader):
 class CompiledTemplates(FileSystemBytecodeCache):
     """The templates' compiled code, kept in the instance folder: a worker that starts (each one,
     after every restart) loads it instead of compiling the templates again, which held up all of
-    that worker's requests for 100-150 ms at the first table it showed. Jinja compiles a template
+    that worker's requests for 50-150 ms at the first table it showed. Jinja compiles a template
     again when its source changed. A file that cannot be read or written is only a miss: the
     template is compiled, as it would be without the cache."""
 

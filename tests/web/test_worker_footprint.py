@@ -115,7 +115,7 @@ def shows_a_table(app) -> None:
 def test_the_upgrade_compiles_every_template_and_a_worker_then_compiles_none(app, database_url, decks_folder):
     """`make run`'s upgrade (`flask --app wsgi upgrade`) compiles them before any worker starts:
     a worker that compiled a table's templates at its first table held up all of its requests
-    for 100-150 ms (an upgrade compiles the 73 templates in about 0.4 s; a worker loads them
+    for 50-150 ms (an upgrade compiles the 73 templates in about 0.4 s; a worker loads them
     compiled about 30 times faster)."""
     instance = Path(app.instance_path)
     done = app.test_cli_runner().invoke(args=["upgrade"])
