@@ -252,13 +252,11 @@ class CompiledTemplates(FileSystemBytecodeCache):
             pass
 
 
-def compile_every_template(app: Flask) -> int:
+def compile_every_template(app: Flask) -> None:
     """Compile every template into the cache (`flask upgrade`, before the workers start), so that
-    not even the first player after an install waits for a compilation; how many there are."""
-    names = app.jinja_env.list_templates()
-    for name in names:
+    not even the first player after an install waits for a compilation."""
+    for name in app.jinja_env.list_templates():
         app.jinja_env.get_template(name)
-    return len(names)
 
 
 def _register_template_parts(app: Flask) -> None:

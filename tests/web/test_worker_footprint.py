@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 from jinja2.bccache import bc_magic
+from support import first_version
+
+from app import COMPILED_TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,23 +85,32 @@ def test_a_worker_that_has_loaded_the_app_leaves_what_it_loaded_out_of_the_colle
 # -- compiled templates -----------------------------------------------------------------------------
 
 
-def a_worker(database_url: str, instance: Path, decks_folder: Path):
-    """An app as a newly started worker has it (its own process would hold nothing else), with
-    the templates it compiles counted."""
+@pytest.fixture
+def a_worker(database_url, decks_folder):
+    """``a_worker(instance)``: an app as a newly started worker has it (its own process would hold
+    nothing else), with the templates it compiles counted; each is closed after the test."""
     from app import create_app
     from config import TestConfig
 
-    app = create_app(TestConfig, instance_path=str(instance), SQLALCHEMY_DATABASE_URI=database_url,
-                     DECKS_FOLDER=str(decks_folder))
-    app.compiled = []  # type: ignore[attr-defined]
-    compile_source = app.jinja_env.compile
+    started = []
 
-    def counted(source, name=None, *args, **kwargs):
-        app.compiled.append(name)  # type: ignore[attr-defined]
-        return compile_source(source, name, *args, **kwargs)
+    def start(instance: Path):
+        app = create_app(TestConfig, instance_path=str(instance), SQLALCHEMY_DATABASE_URI=database_url,
+                         DECKS_FOLDER=str(decks_folder))
+        started.append(app)
+        app.compiled = []  # type: ignore[attr-defined]
+        compile_source = app.jinja_env.compile
 
-    app.jinja_env.compile = counted  # type: ignore[method-assign]
-    return app
+        def counted(source, name=None, *args, **kwargs):
+            app.compiled.append(name)  # type: ignore[attr-defined]
+            return compile_source(source, name, *args, **kwargs)
+
+        app.jinja_env.compile = counted  # type: ignore[method-assign]
+        return app
+
+    yield start
+    for app in started:
+        first_version.close(app)
 
 
 def shows_a_table(app) -> None:
@@ -112,7 +124,7 @@ def shows_a_table(app) -> None:
     assert page.status_code == 200 and 'id="table"' in page.get_data(as_text=True)
 
 
-def test_the_upgrade_compiles_every_template_and_a_worker_then_compiles_none(app, database_url, decks_folder):
+def test_the_upgrade_compiles_every_template_and_a_worker_then_compiles_none(app, a_worker):
     """`make run`'s upgrade (`flask --app wsgi upgrade`) compiles them before any worker starts:
     a worker that compiled a table's templates at its first table held up all of its requests
     for 50-150 ms (an upgrade compiles the 73 templates in about 0.4 s; a worker loads them
@@ -122,43 +134,39 @@ def test_the_upgrade_compiles_every_template_and_a_worker_then_compiles_none(app
     assert done.exit_code == 0, done.output
     templates = app.jinja_env.list_templates()
     assert len(templates) > 50 and "table/_table.html" in templates and "games/mason/_board.html" in templates
-    assert len(list((instance / "compiled-templates").iterdir())) == len(templates)
+    assert len(list((instance / COMPILED_TEMPLATES).iterdir())) == len(templates)
 
-    worker = a_worker(database_url, instance, decks_folder)
+    worker = a_worker(instance)
     shows_a_table(worker)
     assert worker.compiled == []
 
 
-def test_a_worker_keeps_what_it_compiles_for_the_next_one(database_url, decks_folder, tmp_path):
+def test_a_worker_keeps_what_it_compiles_for_the_next_one(a_worker, tmp_path):
     instance = tmp_path / "instance"
-    first = a_worker(database_url, instance, decks_folder)
+    first = a_worker(instance)
     shows_a_table(first)
     assert "table/_table.html" in first.compiled
 
-    second = a_worker(database_url, instance, decks_folder)
+    second = a_worker(instance)
     shows_a_table(second)
     assert second.compiled == []
 
 
 @pytest.mark.parametrize("damage", ["cut short", "not a cache file", "folder gone"])
-def test_a_damaged_or_missing_cache_costs_only_a_compilation(damage, database_url, decks_folder, tmp_path):
+def test_a_damaged_or_missing_cache_costs_only_a_compilation(damage, a_worker, tmp_path):
     instance = tmp_path / "instance"
-    shows_a_table(a_worker(database_url, instance, decks_folder))
-    folder = instance / "compiled-templates"
-    worker = a_worker(database_url, instance, decks_folder)
+    shows_a_table(a_worker(instance))
+    folder = instance / COMPILED_TEMPLATES
+    worker = a_worker(instance)
     if damage == "folder gone":  # (after the worker started: nothing can be written either)
         shutil.rmtree(folder)
     for file in folder.glob("*") if folder.exists() else []:
-        # cut short within the source's checksum, just after the header (what Jinja checks itself)
+        # cut short inside the source's checksum: Jinja checks the header before it, not the checksum
         file.write_bytes(file.read_bytes()[:len(bc_magic) + 5] if damage == "cut short" else b"not compiled code")
 
     shows_a_table(worker)
     assert "table/_table.html" in worker.compiled
     if damage != "folder gone":  # what it compiled again replaced the damaged files
-        assert second_look_compiles_nothing(database_url, instance, decks_folder)
-
-
-def second_look_compiles_nothing(database_url: str, instance: Path, decks_folder: Path) -> bool:
-    worker = a_worker(database_url, instance, decks_folder)
-    shows_a_table(worker)
-    return worker.compiled == []
+        next_worker = a_worker(instance)
+        shows_a_table(next_worker)
+        assert next_worker.compiled == []
