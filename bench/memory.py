@@ -1,5 +1,5 @@
-"""Server memory (issue 6; a benchmark, not a test): resident memory of the whole server with 0,
-100 and 500 unfinished games stored, and with 100 tables live.
+"""Server memory (issue 6; a benchmark, not a test): resident memory of the server with 0, 100
+and 500 unfinished games stored, and of its workers with 100 tables live.
 
     .venv/bin/python bench/memory.py [--stored 0,100,500] [--live 100] [--seconds 30]
 
@@ -17,12 +17,14 @@ which splits pages shared between processes) is printed beside it.
   third LAN 2 players, a third LAN 3 players), every browser at every table with its event stream
   open (/games/<slug>/events, as the table page keeps it), and the players acting at a human pace
   (a mean 1 s of thought before each action) for ``--seconds``. Memory is sampled every second:
-  the figure is the highest sample.
+  the figures are the highest samples, of the workers' RSS summed (the goal's measure) and of the
+  whole server's (the master and the job runner too).
 
 The baseline, in the same run: bench/minimal_app.py (a minimal Flask + Flask-SQLAlchemy app)
-served with the same gunicorn settings (gevent, 2 workers), holding as many event streams as the
-live tables' browsers, one client per table publishing a small write to its streams at the same
-pace (POST /games/r<n>/bump), sampled the same way. With ``--repeat`` the two alternate.
+served with the same gunicorn settings (gevent, 2 workers; no job runner: the minimal app has
+none), holding as many event streams as the live tables' browsers, one client per table
+publishing a small write to its streams at the same pace (POST /games/r<n>/bump), sampled the
+same way. With ``--repeat`` the two alternate.
 
 Also printed, to say where the difference lies: the workers' memory at the peak in two parts,
 anonymous (their objects) and file-backed (the shared libraries they map), for both apps; and
@@ -30,7 +32,10 @@ what loading each app adds to a process's anonymous memory beyond Flask, Flask-S
 SQLAlchemy, which both load (a fresh process, as a worker loads it: gevent's patching first, the
 served interpreter's flags), with that difference times the workers beside what the goal allows.
 
-Goal: the live tables' peak at most 1.05x the baseline's, or 150 MB, whichever is larger.
+Goal (issue 19, "measured by RSS of all workers"): the live tables' workers at their peak at most
+1.05x the baseline's workers, or 150 MB, whichever is larger. The whole servers are printed beside
+it, with no goal: the table's has a process the minimal app has no counterpart for (the job
+runner, which keeps a solver's work and slow computer players off the requests).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import subprocess
 import sys
 import threading
@@ -63,6 +69,18 @@ def per_process(server: harness.LiveServer) -> str:
 
 def mb(value: int) -> str:
     return f"{value / 2**20:.0f} MB"
+
+
+def workers_rss(server: harness.LiveServer) -> int:
+    """The workers' resident memory summed, bytes (VmRSS; the goal's measure)."""
+    total = 0
+    for pid in server.worker_pids():
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                total += next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
+        except (OSError, StopIteration):
+            pass
+    return total
 
 
 def workers_split(server: harness.LiveServer) -> tuple[int, int]:
@@ -143,17 +161,18 @@ def live_case(count: int, seconds: float, think: float) -> dict:
         tables = harness.set_up_tables(server, count)
         streams = harness.open_table_streams(server, tables)
         opened = sum(stream.ready.is_set() for stream in streams)
-        samples: list[tuple[int, int, tuple[int, int]]] = []
+        samples: list[tuple[int, int, tuple[int, int], int]] = []
         stats = harness.Stats()
         stop = time.monotonic() + seconds
         players = threading.Thread(target=harness.run_all, args=(tables, harness.Table.play, stats, stop, think))
         players.start()
         while players.is_alive():
-            samples.append((server.rss(), pss(server), workers_split(server)))
+            samples.append((server.rss(), pss(server), workers_split(server), workers_rss(server)))
             players.join(1.0)
         actions = len(stats.all(*harness.ACTION_KINDS))
-        peak = max(samples, key=lambda sample: sample[0])
-        return {"idle": idle, "peak": peak[0], "peak_pss": max(s[1] for s in samples), "split": peak[2],
+        peak = max(samples, key=lambda sample: sample[3])
+        return {"idle": idle, "peak": max(s[0] for s in samples), "peak_pss": max(s[1] for s in samples),
+                "workers": peak[3], "split": peak[2],
                 "end": samples[-1][0], "streams": opened, "actions": actions, "seconds": seconds,
                 "events": sum(stream.count for stream in streams), "errors": stats.errors,
                 "processes": per_process(server), "loading": loading}
@@ -192,16 +211,16 @@ def baseline_case(count: int, streams_per_table: list[int], seconds: float, thin
         loading = loading_cost(server, "minimal_app", harness.HERE)
         streams = harness.open_baseline_streams(server, streams_per_table)
         publishers = [Publisher(server, number) for number in range(count)]
-        samples: list[tuple[int, tuple[int, int]]] = []
+        samples: list[tuple[int, tuple[int, int], int]] = []
         stats = harness.Stats()
         players = threading.Thread(target=harness.run_all,
                                    args=(publishers, Publisher.play, stats, time.monotonic() + seconds, think))
         players.start()
         while players.is_alive():
-            samples.append((server.rss(), workers_split(server)))
+            samples.append((server.rss(), workers_split(server), workers_rss(server)))
             players.join(1.0)
-        peak = max(samples, key=lambda sample: sample[0])
-        return {"idle": idle, "peak": peak[0], "split": peak[1], "streams": sum(s.ready.is_set() for s in streams),
+        peak = max(samples, key=lambda sample: sample[2])
+        return {"idle": idle, "peak": max(s[0] for s in samples), "workers": peak[2], "split": peak[1], "streams": sum(s.ready.is_set() for s in streams),
                 "publishes": len(stats.all("publish")), "events": sum(stream.count for stream in streams),
                 "errors": stats.errors, "processes": per_process(server), "loading": loading}
     finally:
@@ -221,13 +240,15 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1, help="live and baseline cases, alternating")
     args = parser.parse_args()
 
-    print("Server memory: RSS summed over the gunicorn master, its 2 workers and the job runner (PSS beside it)")
+    print("Server memory: RSS summed over the gunicorn master, its 2 workers and the job runner (PSS beside it); "
+          "with live tables, the workers' RSS summed too (the goal's measure)")
     for count in [int(part) for part in args.stored.split(",") if part.strip()]:
         rss, pss_total, processes = stored_case(count)
         print(f"  {count:>4} unfinished games stored: RSS {mb(rss)} ({processes} MB), PSS {mb(pss_total)}", flush=True)
     if args.live:
         streams_per_table = harness.streams_per_table(args.live)  # as many as the live case's browsers
         ratios = []
+        servers: list[float] = []
         for number in range(args.repeat):
             cases = ("live", "base") if number % 2 == 0 else ("base", "live")
             found = {}
@@ -238,11 +259,13 @@ def main() -> int:
                     found[case] = baseline_case(args.live, streams_per_table, args.seconds, args.think)
             live, base = found["live"], found["base"]
             print(f"  round {number + 1} (load average {harness.load_average()}):")
-            print(f"    {args.live} live tables: RSS {mb(live['idle'])} before they were set up, "
-                  f"peak {mb(live['peak'])} (PSS {mb(live['peak_pss'])}), {mb(live['end'])} at the end "
-                  f"({live['processes']} MB); {live['streams']} event streams open, {live['actions']} actions in "
-                  f"{live['seconds']:.0f} s, {live['events']} events received")
-            print(f"    the minimal app: RSS {mb(base['idle'])} idle, peak {mb(base['peak'])} ({base['processes']} MB); "
+            print(f"    {args.live} live tables: the workers' RSS at the peak {mb(live['workers'])}; the whole server "
+                  f"{mb(live['idle'])} before they were set up, peak {mb(live['peak'])} (PSS {mb(live['peak_pss'])}), "
+                  f"{mb(live['end'])} at the end (master, job runner and workers: {live['processes']} MB); "
+                  f"{live['streams']} event streams open, {live['actions']} actions in {live['seconds']:.0f} s, "
+                  f"{live['events']} events received")
+            print(f"    the minimal app: the workers' RSS at the peak {mb(base['workers'])}; the whole server "
+                  f"{mb(base['idle'])} idle, peak {mb(base['peak'])} (master and workers: {base['processes']} MB); "
                   f"{base['streams']} event streams open, {base['publishes']} publishes, {base['events']} events received")
             print(f"    at the peaks, the workers' anonymous memory {mb(live['split'][0])} against "
                   f"{mb(base['split'][0])}, file-backed (shared libraries) {mb(live['split'][1])} against "
@@ -251,15 +274,20 @@ def main() -> int:
                   f"SQLAlchemy): {live['loading'] / 2**20:.1f} MB, the minimal app {base['loading'] / 2**20:.1f} MB")
             for error in (live["errors"] + base["errors"])[:5]:
                 print(f"    ERROR {error}")
-            allowed = max(GOAL_RATIO * base["peak"], GOAL_FLOOR_MB * 2**20)
-            ratios.append((live["peak"] / base["peak"], live["peak"], allowed))
+            allowed = max(GOAL_RATIO * base["workers"], GOAL_FLOOR_MB * 2**20)
+            ratios.append((live["workers"] / base["workers"], live["workers"], allowed))
+            servers.append(live["peak"] / base["peak"])
             code = WORKERS * (live["loading"] - base["loading"])
-            print(f"    peak ratio {ratios[-1][0]:.2f}x; the goal allows {mb(allowed - base['peak'])} over the minimal "
-                  f"app, and the table's code alone, loaded by each of the {WORKERS} workers, is {mb(code)} over it")
+            print(f"    the workers' peak ratio {ratios[-1][0]:.2f}x (the goal allows {mb(allowed)}); the whole servers' "
+                  f"{servers[-1]:.2f}x; the table's code alone, loaded by each of the {WORKERS} workers, is "
+                  f"{mb(code)} over the minimal app's")
         ratio, peak, allowed = sorted(ratios)[len(ratios) // 2]
         verdict = "met" if peak <= allowed else "NOT met"
-        print(f"  live tables' peak RSS / the minimal app's, median of {len(ratios)}: {ratio:.2f}x ({mb(peak)}; goal: "
-              f"at most {GOAL_RATIO}x or {GOAL_FLOOR_MB} MB, whichever is larger, here {mb(allowed)}: {verdict})")
+        print(f"  live tables' peak RSS of the workers / the minimal app's, median of {len(ratios)}: {ratio:.2f}x "
+              f"({mb(peak)}; goal: at most {GOAL_RATIO}x or {GOAL_FLOOR_MB} MB, whichever is larger, here "
+              f"{mb(allowed)}: {verdict})")
+        print(f"  the whole servers' peak RSS (the table's master, job runner and workers / the minimal app's master "
+              f"and workers), median of {len(servers)}: {statistics.median(servers):.2f}x (no goal)")
     return 0
 
 
