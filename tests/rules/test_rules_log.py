@@ -7,7 +7,7 @@ from rules_test_helpers import NAMES3, finish_round_by_ai, go_out_quickly, quick
 from app.games.mason.bot import play_computer_turn
 
 from app.core.protocol import LOG_KEPT
-from app.games.mason import DISCARD_PILE, GAME_OVER, STOCK, Discard, Draw, Game, NextRound
+from app.games.mason import DISCARD_PILE, GAME_OVER, ROUND_OVER, STOCK, Discard, Draw, Game, NextRound
 
 
 def test_the_log_keeps_every_round_and_each_event_says_its_round():
@@ -88,6 +88,25 @@ def test_a_saved_game_keeps_the_logs_last_lines_and_hides_and_shows_as_the_game_
         assert loaded.view(seat) == game.view(seat)
         assert loaded.hidden_from(seat) == game.hidden_from(seat)
     assert saved_and_read(loaded).to_dict() == loaded.to_dict()
+
+
+def test_r4_4_a_game_played_on_in_memory_hides_what_the_same_game_read_again_hides():
+    """What each seat may see (R4.4) follows the log's lines as they are added: asked at every
+    step of a whole game, the game in memory (which keeps what its log named, and reads only the
+    lines added since) and the same game saved and read again hide the same cards."""
+    game = Game.new(NAMES3, seed="hidden-as-read")
+    steps = 0
+    while game.phase != GAME_OVER:
+        for seat in (0, 1, 2, None):
+            assert game.hidden_from(seat) == saved_and_read(game).hidden_from(seat), (steps, seat)
+        if game.phase == ROUND_OVER:
+            game.apply(None, NextRound())
+        else:
+            for _outcome in play_computer_turn(game, game.turn):
+                pass
+        steps += 1
+    assert steps > 30 and game.round_number == 3
+    assert all(not game.hidden_from(seat) for seat in (0, 1, 2, None))  # over: nothing hidden
 
 
 def test_r7_1_a_round_over_shows_every_hand_left_with_its_points():

@@ -142,6 +142,8 @@ class MasonState(GameState):
         self._named_before: set[str] = set()
         self._named_by: dict[str, int | None] = {}
         self._named_by_round = 0
+        # ``_named_in_log``'s last answer: (the log and the earlier names it read, lines read, names)
+        self._named_kept: tuple[list[Event], set[str], int, frozenset[str]] | None = None
 
     @classmethod
     def new(cls, names: Iterable[str], *, stacked_deck: Iterable[Card] | None = None,
@@ -217,11 +219,21 @@ class MasonState(GameState):
                                   frozenset({seat})))
         return self.public_once_over(zones)
 
-    def _named_in_log(self) -> set[str]:
-        """Every card code the game's log names, beside its lines or in their words."""
-        named = set(self._named_before)
-        add_named(named, self.log)
-        return named
+    def _named_in_log(self) -> frozenset[str]:
+        """Every card code the game's log names, beside its lines or in their words. Every view
+        and privacy check asks (``zones``), several times a request: a log only grows, so only
+        the lines added since the last answer are read."""
+        kept = self._named_kept
+        if kept is not None and kept[0] is self.log and kept[1] is self._named_before and kept[2] <= len(self.log):
+            if kept[2] == len(self.log):
+                return kept[3]
+            named, start = set(kept[3]), kept[2]
+        else:
+            named, start = set(self._named_before), 0
+        add_named(named, self.log[start:])
+        answer = frozenset(named)
+        self._named_kept = (self.log, self._named_before, len(self.log), answer)
+        return answer
 
     def round_log(self) -> list[Event]:
         """This round's lines that the state holds (all of them since it was dealt or read, and
