@@ -195,6 +195,7 @@ def test_last_answer_without_a_newline_still_counts(folder):
 
 @pytest.mark.parametrize("option, seats, stock", [("2", 2, 44), ("3", 3, 34)])
 def test_menu_a_shuffled_games_start(folder, option, seats, stock):
+    """A game of 2 or 3 seats, filled in order, each through Menu B (R3.1)."""
     names = ["Ann", "Bob", "Cy"][:seats]
     answers = [option] + [line for name in names for line in ("1", name)]
     code, out = run_here(folder, answers, seed=11)
