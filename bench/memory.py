@@ -1,4 +1,4 @@
-"""Server memory (issue 6; a benchmark, not a test): resident memory of the server with 0, 100
+"""Server memory (a benchmark, not a test): resident memory of the server with 0, 100
 and 500 unfinished games stored, and of its workers with 100 tables live.
 
     .venv/bin/python bench/memory.py [--stored 0,100,500] [--live 100] [--seconds 30]
@@ -32,7 +32,7 @@ what loading each app adds to a process's anonymous memory beyond Flask, Flask-S
 SQLAlchemy, which both load (a fresh process, as a worker loads it: gevent's patching first, the
 served interpreter's flags), with that difference times the workers beside what the goal allows.
 
-Goal (issue 19, "measured by RSS of all workers"): the live tables' workers at their peak at most
+Goal ("measured by RSS of all workers"): the live tables' workers at their peak at most
 1.05x the baseline's workers, or 150 MB, whichever is larger. The whole servers are printed beside
 it, with no goal: the table's has a process the minimal app has no counterpart for (the job
 runner, which keeps a solver's work and slow computer players off the requests).
