@@ -73,31 +73,14 @@ def mb(value: int) -> str:
 
 def workers_rss(server: harness.LiveServer) -> int:
     """The workers' resident memory summed, bytes (VmRSS; the goal's measure)."""
-    total = 0
-    for pid in server.worker_pids():
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                total += next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
-        except (OSError, StopIteration):
-            pass
-    return total
+    return sum(server.memory(pids=server.worker_pids()))
 
 
 def workers_split(server: harness.LiveServer) -> tuple[int, int]:
     """The workers' resident memory in two parts, bytes: anonymous (their own objects, the
     interpreter's heap) and file-backed (the shared libraries and files they have mapped)."""
-    anonymous = file_backed = 0
-    for pid in server.worker_pids():
-        try:
-            with open(f"/proc/{pid}/status") as status:
-                for line in status:
-                    if line.startswith("RssAnon:"):
-                        anonymous += int(line.split()[1]) * 1024
-                    elif line.startswith("RssFile:"):
-                        file_backed += int(line.split()[1]) * 1024
-        except OSError:
-            pass
-    return anonymous, file_backed
+    workers = server.worker_pids()
+    return sum(server.memory("RssAnon", pids=workers)), sum(server.memory("RssFile", pids=workers))
 
 
 # Run as a worker loads its app (gevent's patching first, the served interpreter's flags): the

@@ -255,11 +255,12 @@ class LiveServer:
         """The master, its workers and the job runner."""
         return [self.process.pid, *self.children()] if self.process else []
 
-    def memory(self, field: str = "VmRSS", file: str = "status") -> list[int]:
+    def memory(self, field: str = "VmRSS", file: str = "status", pids: list[int] | None = None) -> list[int]:
         """Bytes of ``field`` (a line in kB of /proc/<pid>/<file>) of the master and of each worker,
-        in that order: VmRSS from status by default; Pss from smaps_rollup splits shared pages."""
+        in that order (or of ``pids``): VmRSS from status by default; Pss from smaps_rollup splits
+        shared pages."""
         found = []
-        for pid in self.pids():
+        for pid in self.pids() if pids is None else pids:
             try:
                 with open(f"/proc/{pid}/{file}") as handle:
                     found.append(sum(int(line.split()[1]) * 1024 for line in handle
