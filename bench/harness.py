@@ -171,6 +171,26 @@ def can_deal(page: Page) -> bool:
     return "next_round" in page.button_values("action")
 
 
+def play_two_seats(table, wanted: int) -> None:
+    """Play ``table`` (two players' browsers ``table.players``, their pages ``table.pages``, its
+    ``slug`` and ``actions`` count, ``table.act(seat, version)`` returning the mover's new page)
+    until it has made ``wanted`` actions or its game is over: whole turns (draw, lay down what
+    fits, discard), and the next round's deal when nobody is to move."""
+    table.pages = [Page(player.fetch(f"/games/{table.slug}/table").body) for player in table.players]
+    while table.actions < wanted:
+        if table.pages[0].game_over:
+            return
+        turn = next((seat for seat, page in enumerate(table.pages) if page.my_turn), None)
+        if turn is None:
+            if can_deal(table.pages[0]):
+                table.act(0, table.pages[0].table_version)
+                continue
+            raise RuntimeError("nobody's turn and no next round")
+        page = table.pages[turn]
+        while page.my_turn and page.hand and table.actions < wanted:
+            page = table.act(turn, page.table_version)
+
+
 # -- tables playing real turns (bench/load.py, growth.py, memory.py, weight.py) -------------------
 
 HOT, LAN2, LAN3 = "hot-seat 2p", "LAN 2p", "LAN 3p"
@@ -201,6 +221,30 @@ def open_baseline_streams(server: LiveServer, counts: list[int]) -> list[EventSt
     for stream in streams:
         stream.ready.wait(30)
     return streams
+
+
+class ArrivalStream(EventStream):
+    """One browser's open event stream of a table that several browsers watch: each ``changed``
+    event is noted in ``seen`` (version, arrival time) and wakes whoever waits on the table's
+    ``changed`` condition for its browsers' events."""
+
+    def __init__(self, base: str, slug: str, version: int, table, cookies: dict | None = None):
+        self.table = table
+        self.seen: list[tuple[int, float]] = []
+        super().__init__(base, slug, since=version, cookies=cookies, reconnect=True, timeout=120)
+
+    def changed(self, version: int, at: float) -> None:
+        with self.table.changed:
+            self.latest = max(self.latest, version)
+            self.seen.append((version, at))
+            self.table.changed.notify_all()
+
+    def arrival(self, version: int) -> float | None:
+        """When this browser first had an event for ``version`` or later (call under the lock)."""
+        for seen, at in self.seen:
+            if seen >= version:
+                return at
+        return None
 
 
 def close_all(server: LiveServer, streams: list[EventStream], tables: list[Table] | None = None) -> None:

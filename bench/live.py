@@ -51,32 +51,6 @@ DECK = "ai_showcase.deck"
 ACCESS_LOG_FORMAT = "%(m)s %(U)s %(s)s %(D)s"  # gunicorn's own timing of each request, in microseconds
 
 
-# -- event streams ------------------------------------------------------------------------------
-
-
-class Stream(harness.EventStream):
-    """The open event stream of one browser at a table (no cookies, ``?v=`` the version it
-    knows, as the page's). ``seen`` lists (version, arrival time)."""
-
-    def __init__(self, base: str, slug: str, version: int, table: "Table"):
-        self.table = table
-        self.seen: list[tuple[int, float]] = []
-        super().__init__(base, slug, since=version, reconnect=True, timeout=120)
-
-    def changed(self, version: int, at: float) -> None:
-        with self.table.changed:
-            self.latest = max(self.latest, version)
-            self.seen.append((version, at))
-            self.table.changed.notify_all()
-
-    def arrival(self, version: int) -> float | None:
-        """When this browser first had an event for ``version`` or later (call under the lock)."""
-        for seen, at in self.seen:
-            if seen >= version:
-                return at
-        return None
-
-
 TABLE_VERSION = re.compile(r'<div id="table"[^>]*\sdata-version="(\d+)"')
 
 
@@ -104,7 +78,7 @@ class Table:
         self.host = Browser(base, f"t{number}-host", keep_alive=False)
         self.players = [Browser(base, f"t{number}-seat{seat}", keep_alive=False) for seat in (0, 1)]
         self.changed = threading.Condition()
-        self.streams: dict[str, Stream] = {}
+        self.streams: dict[str, harness.ArrivalStream] = {}
         self.slug = ""
         self.version = 0
         self.latencies: list[float] = []
@@ -133,7 +107,7 @@ class Table:
 
     def open_streams(self) -> None:
         for browser in [self.host, *self.players]:
-            self.streams[browser.name] = Stream(self.base, self.slug, self.version, self)
+            self.streams[browser.name] = harness.ArrivalStream(self.base, self.slug, self.version, self)
         for stream in self.streams.values():
             if not stream.ready.wait(30):
                 raise RuntimeError("an event stream did not start")
@@ -210,24 +184,9 @@ class Table:
 
     def play(self, wanted: int) -> None:
         try:
-            self._play(wanted)
+            harness.play_two_seats(self, wanted)
         except Exception as error:  # reported with the figures; the other tables go on
             self.error = f"{type(error).__name__}: {error}"
-
-    def _play(self, wanted: int) -> None:
-        self.pages = [Page(p.fetch(f"/games/{self.slug}/table").body) for p in self.players]
-        while self.actions < wanted:
-            if self.pages[0].game_over:
-                return
-            turn = next((seat for seat, page in enumerate(self.pages) if page.my_turn), None)
-            if turn is None:
-                if harness.can_deal(self.pages[0]):
-                    self.act(0, self.pages[0].table_version)
-                    continue
-                raise RuntimeError("nobody's turn and no next round")
-            page = self.pages[turn]
-            while page.my_turn and page.hand:  # a whole turn: draw, lay down what fits, discard
-                page = self.act(turn, page.table_version)
 
 
 # -- figures ------------------------------------------------------------------------------------

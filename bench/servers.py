@@ -53,27 +53,6 @@ def idle_rate(database: PostgresDatabase, seconds: float) -> float:
 # -- a table on two servers -----------------------------------------------------------------------
 
 
-class Stream(harness.EventStream):
-    """One open event stream; ``seen`` lists (version, arrival time)."""
-
-    def __init__(self, base: str, slug: str, version: int, table: Table, cookies: dict | None = None):
-        self.table = table
-        self.seen: list[tuple[int, float]] = []
-        super().__init__(base, slug, since=version, cookies=cookies, reconnect=True, timeout=120)
-
-    def changed(self, version: int, at: float) -> None:
-        with self.table.changed:
-            self.latest = max(self.latest, version)
-            self.seen.append((version, at))
-            self.table.changed.notify_all()
-
-    def arrival(self, version: int) -> float | None:
-        for seen, at in self.seen:
-            if seen >= version:
-                return at
-        return None
-
-
 class Table:
     """Host and first player on server A, second player on server B, a spectator on each."""
 
@@ -87,8 +66,8 @@ class Table:
         self.players = [Browser(a.url, f"t{number}-ann", keep_alive=True),
                         Browser(b.url, f"t{number}-bob", keep_alive=True)]
         self.changed = threading.Condition()
-        self.streams: list[Stream] = []
-        self.spectators: list[Stream] = []  # on server A, on server B
+        self.streams: list[harness.ArrivalStream] = []
+        self.spectators: list[harness.ArrivalStream] = []  # on server A, on server B
         self.slug = ""
         self.version = 0
         self.same: list[float] = []
@@ -107,8 +86,8 @@ class Table:
 
     def open_streams(self) -> None:
         for browser in [self.host, *self.players]:
-            self.streams.append(Stream(browser.base_url, self.slug, self.version, self, browser.cookies))
-        self.spectators = [Stream(server.url, self.slug, self.version, self) for server in self.servers]
+            self.streams.append(harness.ArrivalStream(browser.base_url, self.slug, self.version, self, browser.cookies))
+        self.spectators = [harness.ArrivalStream(server.url, self.slug, self.version, self) for server in self.servers]
         self.streams += self.spectators
         for stream in self.streams:
             if not stream.ready.wait(30):
@@ -148,19 +127,7 @@ class Table:
 
     def play(self, wanted: int) -> None:
         try:
-            self.pages = [Page(p.fetch(f"/games/{self.slug}/table").body) for p in self.players]
-            while self.actions < wanted:
-                if self.pages[0].game_over:
-                    return
-                turn = next((seat for seat, page in enumerate(self.pages) if page.my_turn), None)
-                if turn is None:
-                    if harness.can_deal(self.pages[0]):
-                        self.act(0, self.pages[0].table_version)
-                        continue
-                    raise RuntimeError("nobody's turn and no next round")
-                page = self.pages[turn]
-                while page.my_turn and page.hand and self.actions < wanted:
-                    page = self.act(turn, page.table_version)
+            harness.play_two_seats(self, wanted)
         except Exception as error:  # reported with the figures; the other tables go on
             self.error = f"{type(error).__name__}: {error}"
 
