@@ -50,6 +50,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def process_table() -> list[tuple[int, str, int, int]]:
+    """Every process of the machine as /proc says: (pid, state, parent's pid, process group)."""
+    table = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    state, parent, group = handle.read().rsplit(")", 1)[1].split()[:3]
+            except (OSError, IndexError, ValueError):  # (gone meanwhile)
+                continue
+            table.append((int(entry), state, int(parent), int(group)))
+    return table
+
+
 class LiveServer:
     """One server process group. ``instance``: its instance folder (None: a temporary one, removed
     by ``stop()``); ``database_url``: a migrated database (None: SQLite in the instance folder,
@@ -158,16 +172,7 @@ class LiveServer:
         listening socket, and a server started at once on the same port would find it taken."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            members = 0
-            for entry in os.listdir("/proc"):
-                if entry.isdigit():
-                    try:
-                        with open(f"/proc/{entry}/stat") as handle:
-                            fields = handle.read().rsplit(")", 1)[1].split()
-                    except (OSError, IndexError):
-                        continue
-                    members += fields[0] != "Z" and int(fields[2]) == group
-            if not members:
+            if not any(state != "Z" and in_group == group for _, state, _, in_group in process_table()):
                 return
             time.sleep(0.05)
 
@@ -239,17 +244,7 @@ class LiveServer:
         if self.process is None:
             return []
         master = self.process.pid
-        children = []
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat") as handle:
-                        fields = handle.read().rsplit(")", 1)[1].split()
-                except (OSError, IndexError):
-                    continue
-                if int(fields[1]) == master:
-                    children.append(int(entry))
-        return sorted(children)
+        return sorted(pid for pid, _, parent, _ in process_table() if parent == master)
 
     def pids(self) -> list[int]:
         """The master, its workers and the job runner."""
