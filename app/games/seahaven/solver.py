@@ -246,10 +246,7 @@ class Solver:
         kings = 0
         for index, column in enumerate(layout.columns):
             pile = self.piles[index]
-            depth = 0
-            limit = min(len(pile), len(column))
-            while depth < limit and column[depth] is pile[depth]:
-                depth += 1
+            depth = _dealt_left(pile, column)
             if column and column[0].order == KING and _is_run(column):
                 kings |= 1 << column[0].suit_index
                 depth = 0
@@ -266,10 +263,7 @@ class Solver:
         with a run appended (or a king's run in a column emptied of its dealt cards)?"""
         for index, column in enumerate(layout.columns):
             pile = self.piles[index]
-            depth = 0
-            limit = min(len(pile), len(column))
-            while depth < limit and column[depth] is pile[depth]:
-                depth += 1
+            depth = _dealt_left(pile, column)
             rest = column[depth:]
             if not rest:
                 continue
@@ -799,6 +793,15 @@ def _searcher(solver: Solver, prefixes: list[tuple[int, ...]], bottoms_at: list[
 
 
 _LONGEST_LINE = 2000
+
+
+def _dealt_left(pile: Sequence[Card], column: Sequence[Card]) -> int:
+    """How many of a column's first cards are still those dealt to it (``pile``), in order."""
+    depth = 0
+    limit = min(len(pile), len(column))
+    while depth < limit and column[depth] is pile[depth]:
+        depth += 1
+    return depth
 
 
 def _is_run(column: Sequence[Card]) -> bool:
