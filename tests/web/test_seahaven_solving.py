@@ -276,3 +276,28 @@ def test_the_export_holds_the_statistics_and_the_solution(player, job_runner):
     for action in data["solution"]:
         state.apply(0, DEFINITION.action_from_dict(action))
     assert state.layout.is_won()
+
+
+def test_a_name_s_deals_and_a_deal_s_names_come_a_page_at_a_time(player, monkeypatch):
+    monkeypatch.setattr("app.web.items.PAGE_SIZE", 1)  # (two rows make two pages)
+    for deal, name in ((31, "Ann"), (32, "Ann"), (31, "Bea")):
+        slug = set_up(player, deal=deal, name=name)
+        page = table(player, slug)
+        press(player, slug, page, plain_button(page, "give_up"))
+
+    def pages(url: str) -> list[tuple[str, list[str]]]:
+        """Each page from ``url`` on, following its "Next" link: where it says it is, and its rows' first cells."""
+        seen = []
+        while url:
+            page = Page(player.client.get(url).get_data(as_text=True))
+            pager = page.find("nav", "pager")
+            [where] = pager.find_all("span")
+            seen.append((where.text, [row.find_all("th")[0].text for row in page.find("tbody").find_all("tr")]))
+            assert bool(pager.find_all("a", rel="prev")) == (len(seen) > 1)
+            url = next((later.get("href") for later in pager.find_all("a", rel="next")), "")
+        return seen
+
+    assert pages("/scores/seahaven/names/Ann") == [("Page 1 of 2 (2 in all)", ["Deal 32, open deal"]),
+                                                   ("Page 2 of 2 (2 in all)", ["Deal 31, open deal"])]
+    assert pages("/scores/seahaven/items/31-open") == [("Page 1 of 2 (2 names)", ["Ann"]),
+                                                       ("Page 2 of 2 (2 names)", ["Bea"])]
