@@ -89,10 +89,10 @@ def test_a_code_is_ascii_letters_and_digits_only(one_per_line):
 
 def test_one_code_a_line_breaks_lines_only_at_line_ends():
     """T2.1, T2.2: a line as an editor shows it (LF, CRLF or CR ends it); a form feed between two
-    codes leaves them on one line, which is refused."""
+    codes leaves them on one line, and no space or tab parts them: the line is refused."""
     lines = codes(SMALL)
     assert parse_deck("\r\n".join(lines), SMALL, one_per_line=True) == list(SMALL.cards)
     assert parse_deck("\r".join(lines), SMALL, one_per_line=True) == list(SMALL.cards)
     joined = lines[:3] + [lines[3] + "\f" + lines[4]] + lines[5:]
-    with pytest.raises(DeckError, match="line 4 holds 2 codes"):
+    with pytest.raises(DeckError, match=r"'\w\w\\x0c\w\w', is not a card"):
         parse_deck("\n".join(joined), SMALL, one_per_line=True)

@@ -164,6 +164,10 @@ def invalid_files() -> dict[str, str]:
         "a joker": "\n".join(codes[:51] + ["JK"]) + "\n",
         "three characters": "\n".join(codes[:51] + [codes[51] + "X"]) + "\n",
         "two codes run together": "\n".join(codes[:50] + [codes[50] + codes[51]]) + "\n",
+        # T2.1 ignores spaces and tabs around a code, no other space
+        "a no-break space after a code": "\n".join(codes[:51] + [codes[51] + "\u00a0"]) + "\n",
+        "a line of an em space": "\n".join(codes) + "\n\u2003\n",
+        "a form feed before a code": "\n".join(codes[:51] + ["\f" + codes[51]]) + "\n",
     }
 
 
