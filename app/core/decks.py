@@ -30,8 +30,8 @@ def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list
         # (lines as an editor shows them: a form feed or a Unicode line separator is no line break)
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         for number, line in enumerate(lines, start=1):
-            # (only spaces and tabs surround a code or make a line blank: any other character,
-            # a no-break space say, is part of the line's code, and no card's)
+            # T2.1 ignores only spaces and tabs around a code: any other space (a no-break space,
+            # a form feed) stays part of the line's code, which is then no card
             on_line = [word for word in re.split("[ \t]+", line) if word]
             if len(on_line) > 1:
                 raise DeckError(f"line {number} holds {len(on_line)} codes: a line holds one card code")
