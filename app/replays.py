@@ -237,6 +237,9 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
     if data.get("format") != EXPORT_FORMAT:
         raise ReplayError(f"The file's format {data.get('format')!r} is not one this table reads.")
     key = _field(data, "game", str)
+    for name, kind in (("options", dict), ("seats", list)):
+        if data.get(name) is not None and not isinstance(data[name], kind):
+            raise ReplayError(f"The file's {name} are not a game's {name}.")
     try:
         definition = registry.get(key)
     except registry.UnknownGame:
@@ -251,7 +254,8 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
     applied = []
     for number, entry in enumerate(actions, start=1):
-        if not isinstance(entry, dict) or not (entry.get("seat") is None or type(entry.get("seat")) is int):
+        if not isinstance(entry, dict) or "seat" not in entry or not (entry["seat"] is None
+                                                                       or type(entry["seat"]) is int):
             raise ReplayError(f"Action {number} is not a seat and an action.")
         seat = entry["seat"]
         try:
@@ -264,6 +268,8 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
     if not state.is_over():
         raise ReplayError(f"The file's {len(actions)} actions do not finish the game.")
     claimed = data.get("results")
+    if claimed is not None and not isinstance(claimed, list):
+        raise ReplayError("The file's results are not a list of the seats' results.")
     if claimed is not None:
         ours = [(r["seat"], r["won"], r["score"]) for r in store.results_data(state)]
         theirs = [(r.get("seat"), r.get("won"), r.get("score")) for r in claimed if isinstance(r, dict)]

@@ -137,6 +137,25 @@ def test_an_import_whose_actions_the_rules_refuse_is_refused_and_stores_nothing(
         assert db.session.scalar(sa.text("select count(*) from games")) == games_before
 
 
+def test_an_import_whose_parts_have_the_wrong_shape_is_refused_with_a_message(app, player, finished):
+    """A file edited by hand: each part of the wrong kind gets the import's message (422), never
+    a server error, and nothing is stored."""
+    data = json.loads(player.get(f"/games/{finished}/export.json").get_data(as_text=True))
+    admin_login(player)
+    with app.app_context():
+        games_before = db.session.scalar(sa.text("select count(*) from games"))
+    no_seat = json.loads(json.dumps(data))
+    del no_seat["actions"][0]["seat"]
+    for wrong, said in ((no_seat, "Action 1 is not a seat and an action"), (dict(data, results=1), "results"),
+                        (dict(data, seats=1), "seats"), (dict(data, options=True), "options"),
+                        (dict(data, options="x"), "options")):
+        response = upload(player, "/finished/import", "game", "game.json", json.dumps(wrong))
+        assert response.status_code == 422, response.get_data(as_text=True)[:300]
+        assert said in Page(response.get_data(as_text=True)).alerts[0]
+    with app.app_context():
+        assert db.session.scalar(sa.text("select count(*) from games")) == games_before
+
+
 def test_only_the_admin_imports(player, make_player, finished):
     other = make_player()
     assert other.get("/finished/import").status_code == 303  # to the admin login
