@@ -893,8 +893,14 @@ class PointsState(GameState):
         if not state._opening_card_untouched():
             state.first_open = None
         seats = len(names)
-        if not (len(state.hands) == len(state.arrangements) == len(state.status) == seats):
+        per_seat = (state.hands, state.arrangements, state.status, state.penalty, state.has_drawn,
+                    state.declared_wrong, state.notices, state.totals)
+        if any(len(values) != seats for values in per_seat):
             raise ValueError("the seats do not agree")
+        if not set(state.status) <= {IN, DROPPED, WRONG}:
+            raise ValueError("a seat's status is unknown")
+        if state.turn is not None and not (type(state.turn) is int and 0 <= state.turn < seats):
+            raise ValueError("the turn is no seat")
         if state.card_locations() != Counter(deck.cards):
             raise ValueError("the saved cards are not the deck, each card once")
         return state

@@ -792,3 +792,16 @@ def test_p6_3_a_card_everyone_saw_this_deal_stays_seen_once_its_line_is_no_longe
         state = POINTS_RUMMY.from_dict(json.loads(json.dumps(state.to_dict())))
     assert taken in state.hands[0] and state.log_before > 3  # the line that showed it is not held
     assert taken.id in state.seen_this_deal() and taken not in state.hidden_from(1)
+
+
+@pytest.mark.parametrize("change", [
+    {"has_drawn": [False]}, {"totals": [0]}, {"penalty": [0, 0, 0]}, {"notices": []},
+    {"declared_wrong": [None]}, {"status": ["in", "gone"]}, {"turn": 2}, {"turn": "0"}, {"turn": True},
+])
+def test_a_saved_game_whose_seats_do_not_agree_is_not_read(change):
+    """A saved or imported game holds one of each seat's records per seat, a known status and a
+    turn that is a seat: anything else is refused when read, before a rule could meet it."""
+    data = json.loads(json.dumps(POINTS_RUMMY.new_state(["P1", "P2"], seed=3).to_dict()))
+    assert POINTS_RUMMY.from_dict(data).to_dict() == data
+    with pytest.raises(ValueError):
+        POINTS_RUMMY.from_dict(dict(data, **change))
