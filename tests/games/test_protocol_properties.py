@@ -145,7 +145,9 @@ def check_private_moves(state) -> None:
                                         f"{definition.action_kinds.get(type(action))}"
 
 
-KINDS = ["legal"] * 6 + ["other seat", "any cards", "no such cards", "made up", "empty", "wrong types"]
+KINDS = ["legal"] * 6 + ["other seat", "any cards", "no such cards", "odd values", "made up", "empty", "wrong types"]
+# What a hand-edited file or a forged form may put in any field of an action.
+ODD_VALUES = [None, True, -1, 1.5, 10**30, "", "x" * 300, [], [None], [[]], [{}], [1, 2], {}, {"action": "discard"}]
 
 
 def pick_action(state, rng: random.Random):
@@ -175,6 +177,8 @@ def pick_action(state, rng: random.Random):
         action["cards"] = rng.sample([card.id for card in state.deck.cards], rng.randint(0, 4))
     elif kind == "no such cards":
         action["cards"] = ["ZZ", "", "1C", "qh-9"][:rng.randint(1, 4)]
+    elif kind == "odd values":
+        action[rng.choice(sorted(action) + ["cards"])] = rng.choice(ODD_VALUES)
     return seat, action, kind
 
 

@@ -79,6 +79,8 @@ def action_from_dict(data: Any) -> Action:
     if "type" in data and "action" not in data:
         data = _first_format(data)
     name = data.get("action")
+    if not isinstance(name, str):
+        raise BadAction("That is not one of the offered actions.")  # R9.1
     if name in DRAW_ACTIONS:
         return Draw(DRAW_ACTIONS[name])
     if name == "next_round":
