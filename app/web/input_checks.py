@@ -59,7 +59,11 @@ def local_path(target: object) -> str | None:
 def register(app: Flask) -> None:
     @app.before_request
     def refuse_control_characters():
-        where = bad_field()
+        try:
+            where = bad_field()
+        except UnicodeDecodeError:  # a raw byte that is no UTF-8 in the query (a browser escapes it)
+            return render_error(400, "The address holds a character this table cannot read as text. "
+                                     "Nothing was changed.")
         if where is not None:
             return render_error(400, f"What was sent holds an invisible control character (in {where}), "
                                      "which this table does not read. Type it again as plain text; "

@@ -107,6 +107,15 @@ def test_ids_and_codes_are_checked_before_any_query(app, player):
     assert player.get(f"/games/{slug}").status_code == 200
 
 
+def test_a_query_string_that_is_no_utf8_is_a_400_with_a_message(player):
+    """A raw byte that is no UTF-8 in the query (a browser percent-encodes it; gunicorn refuses it
+    before the app, other servers may pass it on) is refused with a message, not a server error."""
+    response = player.client.get("/", environ_overrides={"QUERY_STRING": "q=\xfc"})
+    assert response.status_code == 400
+    assert "cannot read as text" in " ".join(Page(response.get_data(as_text=True)).alerts)
+    assert player.get("/?q=%FC").status_code == 200  # escaped, it is only a query nobody asked for
+
+
 # -- 10. deck names ---------------------------------------------------------------------------------
 
 
