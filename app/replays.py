@@ -254,10 +254,9 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
     applied = []
     for number, entry in enumerate(actions, start=1):
-        if not isinstance(entry, dict) or "seat" not in entry or not (entry["seat"] is None
-                                                                       or type(entry["seat"]) is int):
+        seat = entry.get("seat", "") if isinstance(entry, dict) else ""  # ("": none given)
+        if not (seat is None or type(seat) is int):
             raise ReplayError(f"Action {number} is not a seat and an action.")
-        seat = entry["seat"]
         try:
             action = definition.action_from_dict(entry.get("action"))
             outcome = state.apply(seat, action)
@@ -268,9 +267,9 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
     if not state.is_over():
         raise ReplayError(f"The file's {len(actions)} actions do not finish the game.")
     claimed = data.get("results")
-    if claimed is not None and not isinstance(claimed, list):
-        raise ReplayError("The file's results are not a list of the seats' results.")
     if claimed is not None:
+        if not isinstance(claimed, list):
+            raise ReplayError("The file's results are not a list of the seats' results.")
         ours = [(r["seat"], r["won"], r["score"]) for r in store.results_data(state)]
         theirs = [(r.get("seat"), r.get("won"), r.get("score")) for r in claimed if isinstance(r, dict)]
         if ours != theirs:
