@@ -9,8 +9,8 @@ refresh and bench/minimal_app.py's POST, each through its app's Flask test clien
 A game of Mason Rummy is set up through the forms (a stacked deck, ``ai_showcase.deck``: the same
 game every run; Ann on this browser, Bob joined on his own), on a migrated SQLite file; then, in
 turn: the player to move posts the computer player's choice as htmx posts it (the answer is the
-table's fragment), the other browser fetches its fragment of the new version (GET
-/table?since=V&steps=S), then polls it as an open table does every few seconds (GET
+table's fragment), the other browser fetches its fragment of the new version as its stream's news
+sets it off (GET /table?since=V&steps=S&changed=1), then polls it as an open table does every few seconds (GET
 /table?since=V of the version it now shows: 204, nothing changed), and the minimal app's POST
 reads and writes one row. Each request's CPU time
 (``time.process_time``, this process alone) is recorded; printed: the median of each, and the
@@ -153,7 +153,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
         if parts:
             spent["started"] = time.perf_counter()
         started = time.process_time()
-        answer = other.get(f"/games/{slug}/table?since={version}&steps={steps}", htmx=True)
+        answer = other.get(f"/games/{slug}/table?since={version}&steps={steps}&changed=1", htmx=True)
         times["refresh"].append(time.process_time() - started)
         add_parts("refresh")
         shown = Page(answer.get_data(as_text=True)).table_version

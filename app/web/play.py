@@ -177,11 +177,16 @@ def watch(slug: str):
 def table_fragment(slug: str):
     """The table alone, for live refreshes. ``since``: answer 204 (nothing to swap) if the
     game is still at that version - the cheap polling fallback when events cannot stream,
-    which every open table asks every few seconds: the game's version alone is read for it."""
+    which every open table asks every few seconds: the game's version alone is read for it.
+    ``changed=1``: the table's stream said the game changed, so it is read at once, in one
+    query (its version compared after)."""
     since = whole_number("since")
-    if since is not None and since == store.version_of(slug):
+    heard_of_a_change = request.args.get("changed") == "1"
+    if since is not None and not heard_of_a_change and since == store.version_of(slug):
         return "", 204
     record = load_record(slug)
+    if since == record.version:  # (news this browser already shows: a stream's repeat)
+        return "", 204
     return render_table(record, watching=request.args.get("watch") == "1", fragment=True, since=since,
                         since_steps=whole_number("steps", low=0), selected=selected_in_query())
 

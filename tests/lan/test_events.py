@@ -233,9 +233,11 @@ def test_every_table_view_polls_and_listens(make_player):
     game, version = host.state(slug)
     html = host.get(f"/games/{slug}").get_data(as_text=True)
     assert 'hx-ext="sse"' in html and f'sse-connect="/games/{slug}/events?v={version}"' in html
-    # (with the steps it showed: the server need not count them again)
-    assert f'hx-get="/games/{slug}/table?since={version}&amp;steps=0"' in html
-    assert 'hx-trigger="sse:changed, every 5s"' in html
+    # (with the steps it showed: the server need not count them again; on the stream's news,
+    # saying the game changed, so that the server reads it at once)
+    table = Page(html)
+    assert table.refresh_url == f"/games/{slug}/table?since={version}&steps=0&changed=1"
+    assert table.poll_url == f"/games/{slug}/table?since={version}&steps=0"
     assert re.search(r'<script src="/static/js/htmx-ext-sse-[\d.]+\.min\.js\?v=\w+"', html)
     sse = re.search(r'src="(/static/js/htmx-ext-sse-[^"]+)"', html).group(1)
     assert host.get(sse.replace("&amp;", "&")).status_code == 200  # served from static/, not a CDN

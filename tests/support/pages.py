@@ -260,14 +260,24 @@ class Page:
         value = table.get("data-version") if table is not None else None
         return int(value) if value else None
 
-    @property
-    def refresh_url(self) -> str | None:
-        """What the table fetches on its live event (its ``hx-get``: ``?since=`` the version it
-        shows, with the steps it showed), as a browser requests it."""
+    def _fetched_on(self, trigger: str) -> str | None:
+        """The address of the table's own fetch (``/table?since=`` the version it shows, with the
+        steps it showed) that ``trigger`` sets off, as a browser requests it."""
         table = self.table
         found = [element.get("hx-get") for element in table.iter()
-                 if "/table?since=" in (element.get("hx-get") or "")] if table is not None else []
+                 if "/table?since=" in (element.get("hx-get") or "") and element.get("hx-trigger") == trigger
+                 ] if table is not None else []
         return found[0] if found else None
+
+    @property
+    def refresh_url(self) -> str | None:
+        """What the table fetches on its live event."""
+        return self._fetched_on("sse:changed")
+
+    @property
+    def poll_url(self) -> str | None:
+        """What the table fetches every few seconds, in case its stream cannot connect."""
+        return self._fetched_on("every 5s")
 
     @property
     def my_turn(self) -> bool:

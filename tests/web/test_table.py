@@ -411,20 +411,34 @@ def test_the_table_fragment_answers_204_while_nothing_changed(player, solo):
     assert page(response).version == version + 1
 
 
+def reads_of(app, player, path: str) -> tuple[int, list[str]]:
+    """The status ``player`` gets for ``path`` (as htmx asks), and the SELECTs it took."""
+    with sql_statements(app) as statements:
+        status = player.get(path, htmx=True).status_code
+    return status, [statement for statement in statements if statement.startswith("SELECT")]
+
+
 def test_the_204_that_every_open_table_asks_for_every_few_seconds_reads_the_version_alone(app, player, solo):
     version = player.table(solo).version
 
-    def reads_of(path: str) -> tuple[int, list[str]]:
-        with sql_statements(app) as statements:
-            status = player.get(path, htmx=True).status_code
-        return status, [statement for statement in statements if statement.startswith("SELECT")]
-
-    status, reads = reads_of(f"/games/{solo}/table?since={version}")
+    status, reads = reads_of(app, player, f"/games/{solo}/table?since={version}")
     assert status == 204 and len(reads) == 1
     assert reads[0].startswith("SELECT games.version FROM games WHERE games.slug =")
-    status, reads = reads_of(f"/games/{solo}/table?since={version - 1}")
+    status, reads = reads_of(app, player, f"/games/{solo}/table?since={version - 1}")
     assert status == 200 and any("seats" in statement for statement in reads)  # (the game with its seats)
     assert player.get("/games/nosuchgame/table?since=1", htmx=True).status_code == 404
+
+
+def test_the_fetch_a_tables_stream_sets_off_reads_the_game_once(app, player, solo):
+    """On its stream's news (``changed=1``) the table is read in one query, the game with its
+    seats, with no version read first; if it shows that version already, nothing is swapped."""
+    shown = player.table(solo)
+    assert player.act(solo, "draw_stock").status_code == 200
+    status, reads = reads_of(app, player, shown.refresh_url)
+    assert status == 200 and len(reads) == 1 and "seats" in reads[0]
+    status, reads = reads_of(app, player, player.table(solo).refresh_url)
+    assert status == 204 and len(reads) == 1
+    assert player.get("/games/nosuchgame/table?since=1&changed=1", htmx=True).status_code == 404
 
 
 def test_watching_shows_the_table_without_any_hand(player, solo):
