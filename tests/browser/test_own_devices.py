@@ -187,8 +187,9 @@ def test_two_devices_play_a_whole_game_live(live_server, device, screenshot, pla
     phone with the invite link. Privacy (R4.4), live updates, reconnect, whose turn."""
     ann = device("Ann's laptop")
     slug = ann.start_game([("Ann", "here"), ("Bob", "own")], deck="ai_showcase.deck")
-    assert ann.page.locator("#table li.player", has_text="Bob").locator(".badge.warn").inner_text() == "not joined"
-    link, _code = open_invite(ann, "Bob")
+    badge = ann.page.locator("#table li.player", has_text="Bob").locator(".badge.warn").inner_text()
+    link, code = open_invite(ann, "Bob")
+    assert badge == f"not joined: code {code}"  # (the host reads it on the board, above the docked hand)
     screenshot(ann.page, "invite")
     ann.page.get_by_role("link", name="Back to the table").click()
     ann.page.locator("#table").wait_for()

@@ -251,3 +251,30 @@ def test_join_codes_are_unique_across_open_seats(app, make_player):
     with app.app_context():
         codes = [seat.join_code for seat in db.session.query(SeatRecord).all()]
     assert len(codes) == 6 and len(set(codes)) == 6
+
+
+@pytest.mark.parametrize("kind", ["mason", "rummy", "points", "twentyone"])
+def test_the_host_reads_each_join_code_on_the_seats_badge_and_nobody_else_does(app, make_player, kind):
+    """On a phone the invitations' panel comes after the board, under the docked hand: the host's
+    board shows each seat nobody joined with its code on its "not joined" badge, a link to the
+    seat's invitation. A player who joined and a spectator see the badge without a code."""
+    host = make_player()
+    names, devices = ["Ann", "Bob", "Cy"], ["here", "own", "own"]
+    options = {"rummy": {"target": 100}, "points": {"deals": 1}, "twentyone": {"rounds": 3}}
+    slug = (host.start_game(names, devices=devices) if kind == "mason"
+            else host.set_up(kind, names, devices, **options[kind]))
+    codes = {number: seat_row(app, slug, number)["join_code"] for number in (1, 2)}
+    badges = Page(host.get(f"/games/{slug}").get_data(as_text=True)).find_all("a", "badge")
+    assert [badge.text for badge in badges] == [f"not joined: code {codes[1]}", f"not joined: code {codes[2]}"]
+    for number, badge in zip((1, 2), badges):
+        assert badge.get("href") == f"/games/{slug}/seats/{number}/invite"
+        invitation = host.get(badge.get("href")).get_data(as_text=True)
+        assert Page(invitation).texts("p", "join-code") == [codes[number]]
+    bob = make_player()
+    assert bob.post("/join", {"code": codes[1]}).status_code == 303
+    for browser, path in ((bob, f"/games/{slug}"), (make_player(), f"/games/{slug}/watch")):
+        html = browser.get(path).get_data(as_text=True)
+        assert Page(html).texts("span", "warn") == ["not joined"]
+        assert not Page(html).find_all("a", "badge") and codes[2] not in html
+    host_badges = Page(host.get(f"/games/{slug}").get_data(as_text=True)).find_all("a", "badge")
+    assert [badge.text for badge in host_badges] == [f"not joined: code {codes[2]}"]
