@@ -2,7 +2,8 @@
 messages, with the deck's own size, ranks and suits).
 
 A deck file holds card codes separated by any whitespace (or, for a game that says so, one code
-per line); the first code is the top of the deck. It is valid only if it holds exactly the deck's
+per line: a message then names a code by its line, as an editor shows it); the first code is the
+top of the deck. It is valid only if it holds exactly the deck's
 cards: every code valid and every card as many times as the deck has copies of it. When a deck
 has two copies of a card, its first appearance in the file is the first copy.
 
@@ -25,6 +26,7 @@ class DeckError(ValueError):
 
 def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list[Card]:
     """Validate deck text and return its cards, top of the deck first."""
+    lines_of: list[int] = []  # one code a line: each code's line, as the messages name it
     if one_per_line:
         words = []
         # (lines as an editor shows them: a form feed or a Unicode line separator is no line break)
@@ -36,8 +38,15 @@ def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list
             if len(on_line) > 1:
                 raise DeckError(f"line {number} holds {len(on_line)} codes: a line holds one card code")
             words += on_line
+            lines_of += [number] * len(on_line)
     else:
         words = text.split()
+
+    def places(positions: list[int]) -> str:
+        """Where codes ``positions`` (counted from 1) are: "codes 3 and 9", or "lines 4 and 11"."""
+        named = [lines_of[position - 1] for position in positions] if lines_of else positions
+        return f"{'lines' if lines_of else 'codes'} {', '.join(map(str, named[:-1]))} and {named[-1]}"
+
     cards: list[Card] = []
     seen: dict[str, list[int]] = {}
     limit = deck.copies
@@ -45,16 +54,17 @@ def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list
         code = token.upper() if token.isascii() else ""  # (Unicode's upper case makes "ſ" an S)
         copies = deck.copies_of(code)
         if not copies:
-            raise DeckError(f"code {position} of the deck, {quoted(token)}, is not a card ({deck.describe_code()})")
+            place = f"line {lines_of[position - 1]}" if lines_of else f"code {position} of the deck"
+            raise DeckError(f"{place}, {quoted(token)}, is not a card ({deck.describe_code()})")
         where = seen.setdefault(code, [])
         if len(where) == len(copies):
             count = "" if len(words) == deck.size else f" (and the deck holds {len(words)} card codes, not {deck.size})"
             if limit == 1:
-                raise DeckError(f"{code} appears twice, at codes {where[0]} and {position}: "
+                raise DeckError(f"{code} appears twice, at {places([where[0], position])}: "
                                 f"every card must appear exactly once{count}")
             times = "once" if len(copies) == 1 else "twice" if len(copies) == 2 else f"{len(copies)} times"
-            raise DeckError(f"{code} appears {len(where) + 1} times, at codes "
-                            f"{', '.join(map(str, where))} and {position}: the deck holds it {times}{count}")
+            raise DeckError(f"{code} appears {len(where) + 1} times, at {places(where + [position])}: "
+                            f"the deck holds it {times}{count}")
         where.append(position)
         cards.append(copies[len(where) - 1])
     if len(cards) != deck.size:

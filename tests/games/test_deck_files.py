@@ -48,6 +48,24 @@ def test_a_wrong_deck_is_refused_with_what_is_wrong(change, message):
     assert message in str(error.value)
 
 
+@pytest.mark.parametrize("change, message", [
+    (lambda c: ["", "  "] + c[:5] + ["", "ZZ"] + c[6:], "line 9, 'ZZ', is not a card (a card is a rank A 2-9 T J Q K"),
+    (lambda c: ["\t"] + c[:9] + ["", c[2]] + c[10:],
+     "3C appears twice, at lines 4 and 12: every card must appear exactly once"),
+])
+def test_one_code_a_line_names_each_code_by_its_line(change, message):
+    """T2.1 with T2.2: a deck of one code a line names a wrong code by its line, as the editor
+    the file was written in shows it: blank lines count."""
+    with pytest.raises(DeckError) as error:
+        parse_deck("\n".join(change(codes(SMALL))), SMALL, one_per_line=True)
+    assert message in str(error.value)
+
+
+def test_a_third_copy_on_its_own_line_is_named_by_the_lines_of_all_three():
+    with pytest.raises(DeckError, match="QH appears 3 times, at lines 39, 91 and 108: the deck holds it twice"):
+        parse_deck("\n".join([""] + codes(DOUBLE) + ["qh"]), DOUBLE, one_per_line=True)
+
+
 def test_two_copies_of_a_card_are_two_cards_first_appearance_first_copy():
     cards = parse_deck(" ".join(codes(DOUBLE)), DOUBLE)
     assert cards == list(DOUBLE.cards)
@@ -81,7 +99,8 @@ def test_a_code_is_ascii_letters_and_digits_only(one_per_line):
     Unicode's upper case turns into S) is no S."""
     words = codes(SMALL)
     words[2] = "A\u017f"
-    with pytest.raises(DeckError, match="code 3 of the deck, 'A\u017f', is not a card"):
+    place = "line 3" if one_per_line else "code 3 of the deck"
+    with pytest.raises(DeckError, match=f"{place}, 'A\u017f', is not a card"):
         parse_deck(("\n" if one_per_line else " ").join(words), SMALL, one_per_line=one_per_line)
     with pytest.raises(InvalidCardError):
         SMALL.parse("K\u017f")

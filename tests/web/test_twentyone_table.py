@@ -400,7 +400,10 @@ def deck_lines() -> list[str]:
 
 @pytest.mark.parametrize("change, message", [
     (lambda lines: lines[:2] + [lines[2] + " " + lines[3]] + lines[4:], "line 3 holds 2 codes: a line holds one card code"),
-    (lambda lines: lines[:30] + [lines[10]] + lines[31:], "appears twice, at codes 11 and 31"),
+    (lambda lines: lines[:30] + [lines[10]] + lines[31:], "appears twice, at lines 11 and 31"),
+    # (a code is named by its line, as the admin's editor shows it: blank lines count)
+    (lambda lines: ["", " "] + lines[:3] + ["", "1X"] + lines[4:], "line 7, '1X', is not a card"),
+    (lambda lines: ["\t"] + lines[:30] + ["", lines[10]] + lines[31:], "appears twice, at lines 12 and 33"),
     (lambda lines: lines[:-1], "the deck holds 51 card codes; it needs exactly 52 (missing: KS)"),
 ])
 def test_t2_2_an_invalid_upload_gets_the_precise_message_and_nothing_is_stored(app, player, decks_folder, change, message):
