@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support.browsing import finished_game  # noqa: E402
 from support.live import LiveServer  # noqa: E402
-from table_browser import Browser, play_one_action, set_up_every_game  # noqa: E402
+from table_browser import Browser, play_one_action, set_up_every_game, set_up_form_game  # noqa: E402
 
 CHROME_FLAGS = ("--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking "
                 "--disable-component-update --disable-sync")
@@ -28,7 +28,8 @@ PERFORMANCE_GOAL = 0.98
 
 def pages_to_score(browser: Browser, server: LiveServer) -> list[tuple[str, bool]]:
     """(path, with the player's cookie) for every page: the home page's links, each game's set-up,
-    table (player and spectator), a table's whole game's log, every game's scores page, a
+    table (player and spectator), a host's table with a seat to join and that seat's invitation,
+    a table's whole game's log, every game's scores page, a
     finished game's replay, and Menu A's stacked-deck prompt."""
     pages: dict[str, bool] = {"/": False}
     tables = set_up_every_game(browser)
@@ -38,6 +39,11 @@ def pages_to_score(browser: Browser, server: LiveServer) -> list[tuple[str, bool
         pages[table + "/watch"] = False
     if tables:
         pages[tables[0][1] + "/log"] = True
+    # a host's table with a seat nobody has joined: the invitations and the seat's badge, and the
+    # seat's invitation page (its link and big QR code)
+    invited = set_up_form_game(browser, "/setup/rummy", {"name1": "Bob", "device1": "own"})
+    pages[invited] = True
+    pages[invited + "/seats/1/invite"] = True
     home = browser.get("/")
     for link in home.links:
         parts = urllib.parse.urlsplit(link)

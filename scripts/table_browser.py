@@ -196,7 +196,9 @@ def set_up_menu_game(browser: Browser) -> str:
     return table_url(page)
 
 
-def set_up_form_game(browser: Browser, link: str) -> str:
+def set_up_form_game(browser: Browser, link: str, values: dict[str, str] | None = None) -> str:
+    """The set-up form at ``link``: Ann and computer players, but for the fields ``values`` gives
+    ({"name1": "Bob", "device1": "own"}: Bob joins on his own device)."""
     page = browser.get(link)
     form = next((f for f in page.form_posting_to(r"/setup/") if any(n.startswith("name") for n in f.texts)), None)
     if form is None:
@@ -204,7 +206,7 @@ def set_up_form_game(browser: Browser, link: str) -> str:
     seats = [name for name in form.texts if re.fullmatch(r"name\d+", name)]
     names = {name: ("Ann" if index == 0 else "AI") for index, name in enumerate(seats)}
     start = next((b for b in form.buttons if b[0] != "change_seats"), None)
-    status, page = browser.submit(form, start, names)
+    status, page = browser.submit(form, start, names | (values or {}))
     return table_url(page)
 
 
