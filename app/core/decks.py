@@ -3,9 +3,9 @@ messages, with the deck's own size, ranks and suits).
 
 A deck file holds card codes separated by any whitespace (or, for a game that says so, one code
 per line: a message then names a code by its line, as an editor shows it); the first code is the
-top of the deck. It is valid only if it holds exactly the deck's
-cards: every code valid and every card as many times as the deck has copies of it. When a deck
-has two copies of a card, its first appearance in the file is the first copy.
+top of the deck. It is valid only if it holds exactly the deck's cards: every code valid and
+every card as many times as the deck has copies of it. When a deck has two copies of a card, its
+first appearance in the file is the first copy.
 
 Pure text in, cards out: reading the file is the caller's business.
 """
