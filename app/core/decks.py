@@ -2,10 +2,11 @@
 messages, with the deck's own size, ranks and suits).
 
 A deck file holds card codes separated by any whitespace (or, for a game that says so, one code
-per line: a message then names a code by its line, as an editor shows it); the first code is the
-top of the deck. It is valid only if it holds exactly the deck's cards: every code valid and
-every card as many times as the deck has copies of it. When a deck has two copies of a card, its
-first appearance in the file is the first copy.
+per line); the first code is the top of the deck. It is valid only if it holds exactly the deck's
+cards: every code valid and every card as many times as the deck has copies of it. When a deck
+has two copies of a card, its first appearance in the file is the first copy. A message names a
+wrong code by its place in the deck and, in a file of several lines, by its line as an editor
+shows it (a file of one code a line, by its line alone).
 
 Pure text in, cards out: reading the file is the caller's business.
 """
@@ -26,26 +27,39 @@ class DeckError(ValueError):
 
 def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list[Card]:
     """Validate deck text and return its cards, top of the deck first."""
-    lines_of: list[int] = []  # one code a line: each code's line, as the messages name it
-    if one_per_line:
-        words = []
-        # (lines as an editor shows them: a form feed or a Unicode line separator is no line break)
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        for number, line in enumerate(lines, start=1):
+    words: list[str] = []
+    lines_of: list[int] = []  # each code's line, as the messages name it
+    # (lines as an editor shows them: a form feed or a Unicode line separator is no line break)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, line in enumerate(lines, start=1):
+        if one_per_line:
             # T2.1 ignores only spaces and tabs around a code: any other space (a no-break space,
             # a form feed) stays part of the line's code, which is then no card
             on_line = [word for word in re.split("[ \t]+", line) if word]
             if len(on_line) > 1:
                 raise DeckError(f"line {number} holds {len(on_line)} codes: a line holds one card code")
-            words += on_line
-            lines_of += [number] * len(on_line)
-    else:
-        words = text.split()
+        else:
+            on_line = line.split()  # (any whitespace, R2.1: the codes of text.split(), line by line)
+        words += on_line
+        lines_of += [number] * len(on_line)
+    # A deck of one code a line names a code by its line; one of several lines, by its place and
+    # its line; one written on a single line, by its place alone.
+    with_lines = not one_per_line and bool(lines_of) and lines_of[0] != lines_of[-1]
+
+    def place(position: int) -> str:
+        """Where code ``position`` (counted from 1) is: "code 9 of the deck (line 2)", "line 9"."""
+        if one_per_line:
+            return f"line {lines_of[position - 1]}"
+        return f"code {position} of the deck" + (f" (line {lines_of[position - 1]})" if with_lines else "")
 
     def places(positions: list[int]) -> str:
-        """Where codes ``positions`` (counted from 1) are: "codes 3 and 9", or "lines 4 and 11"."""
-        named = [lines_of[position - 1] for position in positions] if lines_of else positions
-        return f"{'lines' if lines_of else 'codes'} {', '.join(map(str, named[:-1]))} and {named[-1]}"
+        """Where codes ``positions`` are: "codes 3 and 9 (lines 1 and 2)", or "lines 4 and 11"."""
+        def listed(numbers: list[int]) -> str:
+            return f"{', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+        on_lines = [lines_of[position - 1] for position in positions]
+        if one_per_line:
+            return f"lines {listed(on_lines)}"
+        return f"codes {listed(positions)}" + (f" (lines {listed(on_lines)})" if with_lines else "")
 
     cards: list[Card] = []
     seen: dict[str, list[int]] = {}
@@ -54,8 +68,7 @@ def parse_deck(text: str, deck: DeckSpec, *, one_per_line: bool = False) -> list
         code = token.upper() if token.isascii() else ""  # (Unicode's upper case makes "ſ" an S)
         copies = deck.copies_of(code)
         if not copies:
-            place = f"line {lines_of[position - 1]}" if lines_of else f"code {position} of the deck"
-            raise DeckError(f"{place}, {quoted(token)}, is not a card ({deck.describe_code()})")
+            raise DeckError(f"{place(position)}, {quoted(token)}, is not a card ({deck.describe_code()})")
         where = seen.setdefault(code, [])
         if len(where) == len(copies):
             count = "" if len(words) == deck.size else f" (and the deck holds {len(words)} card codes, not {deck.size})"

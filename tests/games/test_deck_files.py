@@ -66,6 +66,33 @@ def test_a_third_copy_on_its_own_line_is_named_by_the_lines_of_all_three():
         parse_deck("\n".join([""] + codes(DOUBLE) + ["qh"]), DOUBLE, one_per_line=True)
 
 
+def ten_a_line(codes_: list[str], newline: str = "\n") -> str:
+    return newline.join(" ".join(codes_[i:i + 10]) for i in range(0, len(codes_), 10))
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_a_deck_of_several_lines_names_a_wrong_code_by_its_place_and_its_line(newline):
+    """R2.2 (the first bad code and its position; the first duplicate): in a file of several
+    lines, the line an editor shows is named too, whatever ends the file's lines."""
+    bad = codes(SMALL)[:24] + ["ZZ"] + codes(SMALL)[25:]
+    with pytest.raises(DeckError, match=r"^code 25 of the deck \(line 3\), 'ZZ', is not a card \("):
+        parse_deck(ten_a_line(bad, newline), SMALL)
+    doubled = codes(SMALL)[:40] + [codes(SMALL)[2]] + codes(SMALL)[41:]
+    with pytest.raises(DeckError, match=r"^3C appears twice, at codes 3 and 41 \(lines 1 and 5\): "):
+        parse_deck(ten_a_line(doubled, newline), SMALL)
+    with pytest.raises(DeckError, match=r"^QH appears 3 times, at codes 38, 90 and 107 \(lines 4, 9 and 11\): "):
+        parse_deck(ten_a_line(codes(DOUBLE) + ["qh"], newline), DOUBLE)
+
+
+def test_a_form_feed_is_no_line_break_of_a_deck():
+    """Lines as an editor shows them: codes parted by a form feed are on one line (codes 1-20
+    here, then 21-30 on line 2)."""
+    bad = codes(SMALL)[:22] + ["ZZ"] + codes(SMALL)[23:]
+    text = " ".join(bad[:10]) + "\f" + ten_a_line(bad[10:])
+    with pytest.raises(DeckError, match=r"^code 23 of the deck \(line 2\), 'ZZ'"):
+        parse_deck(text, SMALL)
+
+
 def test_two_copies_of_a_card_are_two_cards_first_appearance_first_copy():
     cards = parse_deck(" ".join(codes(DOUBLE)), DOUBLE)
     assert cards == list(DOUBLE.cards)

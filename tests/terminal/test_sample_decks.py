@@ -118,10 +118,10 @@ def test_readme_has_a_line_for_every_deck(name):
 @pytest.mark.parametrize("file, message", [
     ("too_few.deck", "the deck holds 64 card codes; it needs exactly 65 (missing: 5S)"),
     ("empty.deck", "the deck holds 0 card codes; it needs exactly 65"),
-    ("bad_code.deck", "code 9 of the deck, '10P', is not a card"),
-    ("comment.deck", "code 1 of the deck, '#', is not a card"),
-    ("duplicate.deck", "7H appears twice, at codes 6 and 49: every card must appear exactly once"),
-    ("sixty_six.deck", "9C appears twice, at codes 21 and 66: every card must appear exactly once "
+    ("bad_code.deck", "code 9 of the deck (line 1), '10P', is not a card"),
+    ("comment.deck", "code 1 of the deck (line 1), '#', is not a card"),
+    ("duplicate.deck", "7H appears twice, at codes 6 and 49 (lines 1 and 5): every card must appear exactly once"),
+    ("sixty_six.deck", "9C appears twice, at codes 21 and 66 (lines 3 and 7): every card must appear exactly once "
                        "(and the deck holds 66 card codes, not 65)"),
 ])
 def test_invalid_deck_is_refused_with_what_is_wrong(file, message):
