@@ -21,16 +21,15 @@ COMPILED_TEMPLATES = "compiled-templates"
 
 
 def create_app(config_class: type | None = None, *, instance_path: str | None = None, **overrides):
-    from flask import Flask
-
     from config import Config, setting
 
     from .extensions import csrf, db, init_migrations
     from .secrets import ensure_admin_password, shared_secret_key
+    from .web import TableApp
 
     instance_path = instance_path or setting("INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
-    app = Flask(__name__, template_folder="../templates", static_folder="../static",
-                instance_path=os.path.abspath(instance_path))
+    app = TableApp(__name__, template_folder="../templates", static_folder="../static",
+                   instance_path=os.path.abspath(instance_path))
     app.config.from_object(config_class or Config)
     app.config.update(overrides)
     os.makedirs(app.instance_path, exist_ok=True)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 
 from flask import Flask, g, has_request_context, request, session, url_for
+from flask.templating import Environment as FlaskEnvironment
 from flask_compress import Compress
 from flask_wtf.csrf import generate_csrf
 from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, Template,
@@ -160,6 +161,32 @@ def host_is_allowed(host: str, names: frozenset[str]) -> bool:
         pass
     name = name.rstrip(".")
     return name in names or name.endswith(".localhost")
+
+
+# What a dict has as attributes (its methods): ``name.key`` in a template means the method then.
+DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class TableTemplates(FlaskEnvironment):
+    """The app's template environment: Jinja's, but ``view.hand`` on a dict (the games' views
+    are dicts: a table's render reads about a hundred such keys) looks up the key at once.
+    Jinja's own ``getattr`` asks for the attribute first and takes the key after the
+    AttributeError, about 0.5 us each (a live refresh's render: 6% of it). The answer is the
+    same: a name that is a dict's method still means the method."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except (KeyError, TypeError):
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+class TableApp(Flask):
+    """The card table's Flask app: its templates read dicts' keys quickly (``TableTemplates``)."""
+
+    jinja_environment = TableTemplates
 
 
 class HouseTemplates(ChoiceLoader):

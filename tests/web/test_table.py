@@ -871,6 +871,25 @@ def test_the_table_macros_are_every_templates_ui(app):
     assert shown == '<p class="message error" role="alert">Not your turn</p>'
 
 
+def test_the_templates_read_a_dicts_keys_as_jinja_does(app):
+    """A view's key read as ``view.key`` gives what Jinja's own lookup gives: the key's value, a
+    dict's method where the name is one (``items``, ``get``), and nothing for a missing key, also
+    on a dict's subclass and on objects."""
+    from collections import OrderedDict
+
+    import jinja2
+
+    from app.web import TableTemplates
+
+    assert isinstance(app.jinja_env, TableTemplates)
+    source = ("{{ d.hand | join(',') }}|{{ d.items() | list | length }}|{{ d.get('hand') | length }}|"
+              "[{{ d.missing }}]|{{ d.missing is defined }}|{{ o.hand }}|{{ d.keys is callable }}")
+    values = {"d": {"hand": ["7H", "8H"], "items": "shadowed", "keys": "xy"}, "o": OrderedDict(hand="9C")}
+    with app.test_request_context("/"):
+        shown = app.jinja_env.from_string(source).render(values)
+    assert shown == jinja2.Environment().from_string(source).render(values) == "7H,8H|3|2|[]|False|9C|True"
+
+
 def test_every_form_of_a_page_carries_the_sessions_csrf_token(player, hot_seat):
     body = player.get(f"/games/{hot_seat}").get_data(as_text=True)
     tokens = re.findall(r'name="csrf_token" value="([^"]+)"', body)
