@@ -292,8 +292,8 @@ class Table:
         self.base = server.url
         self.number = number
         self.kind = kind or KINDS[number % 3]
-        self.host = Browser(self.base, f"t{number}-host", keep_alive=True)
-        self.joiners = [Browser(self.base, f"t{number}-seat{seat + 2}", keep_alive=True)
+        self.host = Browser(self.base, f"t{number}-host", keep_alive=True, compressed=True)
+        self.joiners = [Browser(self.base, f"t{number}-seat{seat + 2}", keep_alive=True, compressed=True)
                         for seat in range({HOT: 0, LAN2: 1, LAN3: 2}[self.kind])]
         self.browsers = [self.host, *self.joiners]
         self.slug = ""

@@ -75,8 +75,8 @@ class Table:
         self.server = server
         self.base = base = server.url
         self.number = number
-        self.host = Browser(base, f"t{number}-host", keep_alive=False)
-        self.players = [Browser(base, f"t{number}-seat{seat}", keep_alive=False) for seat in (0, 1)]
+        self.host = Browser(base, f"t{number}-host", keep_alive=False, compressed=True)
+        self.players = [Browser(base, f"t{number}-seat{seat}", keep_alive=False, compressed=True) for seat in (0, 1)]
         self.changed = threading.Condition()
         self.streams: dict[str, harness.ArrivalStream] = {}
         self.slug = ""

@@ -104,7 +104,7 @@ class BaselineClient:
     kind = "row"  # (its requests' name in the stats)
 
     def __init__(self, server: LiveServer, number: int):
-        self.browser = Browser(server.url, f"base{number}", keep_alive=True)
+        self.browser = Browser(server.url, f"base{number}", keep_alive=True, compressed=True)
         self.path = f"/row/r{number}"
         self.random = random.Random(number)
 

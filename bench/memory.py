@@ -119,7 +119,7 @@ def stored_case(count: int) -> tuple[int, int, str]:
         server.upgrade()
         growth.fill(str(server.instance), unfinished=count)
         server.start(upgrade=False)
-        browser = harness.Browser(server.url, "visitor", keep_alive=True)
+        browser = harness.Browser(server.url, "visitor", keep_alive=True, compressed=True)
         slugs = []
         for _ in range(20):
             body = browser.get("/").body
@@ -167,7 +167,7 @@ class Publisher:
     """One baseline table: a client publishing to its row's streams at a player's pace."""
 
     def __init__(self, server: harness.LiveServer, number: int):
-        self.browser = harness.Browser(server.url, f"base{number}", keep_alive=True)
+        self.browser = harness.Browser(server.url, f"base{number}", keep_alive=True, compressed=True)
         self.path = f"/games/r{number}/bump"
         self.random = random.Random(number)
 

@@ -12,7 +12,9 @@ turn: the player to move posts the computer player's choice as htmx posts it (th
 table's fragment), the other browser fetches its fragment of the new version as its stream's news
 sets it off (GET /table?since=V&steps=S&changed=1), then polls it as an open table does every few seconds (GET
 /table?since=V of the version it now shows: 204, nothing changed), and the minimal app's POST
-reads and writes one row. Each request's CPU time
+reads and writes one row. Every request asks for a compressed answer, as a browser asks
+(``Accept-Encoding``): the table compresses its fragments, the minimal app's answers are too
+short to compress. Each request's CPU time
 (``time.process_time``, this process alone) is recorded; printed: the median of each, and the
 action's, refresh's and poll's ratios to the minimal POST, per round and their median, with the load
 average. No gunicorn, no network, no other process: what the app's own code costs, against the
@@ -80,6 +82,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
     median wall time of each part of an action and of a refresh, keyed "action: <part>": a median,
     since a template compiled the first time a game reaches its end would swell a mean)."""
     sys.path[:0] = [root, os.path.join(str(HERE.parent), "tests"), str(HERE)]
+    from support.client import BROWSER_ENCODINGS, decoded
     from support.databases import migrate
     from support.moves import mover, sensible_move
     from support.pages import Page
@@ -93,6 +96,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
     from app import create_app, store
     from config import Config
 
+    as_a_browser = {"Accept-Encoding": BROWSER_ENCODINGS}
     spent: dict[str, float] = {}
     totals: dict[str, list[float]] = {}  # each part's time in each request
     if parts:
@@ -145,7 +149,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
         if parts:
             spent["started"] = time.perf_counter()
         started = time.process_time()
-        answer = player.client.post(f"/games/{slug}/act", data=form, headers={"HX-Request": "true"})
+        answer = player.client.post(f"/games/{slug}/act", data=form, headers={"HX-Request": "true", **as_a_browser})
         times["action"].append(time.process_time() - started)
         add_parts("action")
         if answer.status_code != 200:
@@ -153,18 +157,19 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
         if parts:
             spent["started"] = time.perf_counter()
         started = time.process_time()
-        answer = other.get(f"/games/{slug}/table?since={version}&steps={steps}&changed=1", htmx=True)
+        answer = other.get(f"/games/{slug}/table?since={version}&steps={steps}&changed=1", htmx=True,
+                           headers=dict(as_a_browser))
         times["refresh"].append(time.process_time() - started)
         add_parts("refresh")
-        shown = Page(answer.get_data(as_text=True)).table_version
+        shown = Page(decoded(answer.headers.get("Content-Encoding", ""), answer.get_data())).table_version
         spent.clear()
         started = time.process_time()
-        answer = other.get(f"/games/{slug}/table?since={shown}", htmx=True)
+        answer = other.get(f"/games/{slug}/table?since={shown}", htmx=True, headers=dict(as_a_browser))
         times["poll"].append(time.process_time() - started)
         if answer.status_code != 204:
             raise RuntimeError(f"a poll of an unchanged table answered {answer.status_code}")
         started = time.process_time()
-        answer = minimal.post("/row/r1")
+        answer = minimal.post("/row/r1", headers=as_a_browser)
         times["minimal"].append(time.process_time() - started)
     found = {kind: 1000 * statistics.median(values) for kind, values in times.items()}
     return found | {label: 1000 * statistics.median(values) for label, values in totals.items()}

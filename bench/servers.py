@@ -62,9 +62,9 @@ class Table:
         self.think = think
         self.random = random.Random(number)
         a, b = servers
-        self.host = Browser(a.url, f"t{number}-host", keep_alive=True)
-        self.players = [Browser(a.url, f"t{number}-ann", keep_alive=True),
-                        Browser(b.url, f"t{number}-bob", keep_alive=True)]
+        self.host = Browser(a.url, f"t{number}-host", keep_alive=True, compressed=True)
+        self.players = [Browser(a.url, f"t{number}-ann", keep_alive=True, compressed=True),
+                        Browser(b.url, f"t{number}-bob", keep_alive=True, compressed=True)]
         self.changed = threading.Condition()
         self.streams: list[harness.ArrivalStream] = []
         self.spectators: list[harness.ArrivalStream] = []  # on server A, on server B

@@ -4,7 +4,8 @@
   CSRF secret), the CSRF token read from a page as a form would, plain or htmx requests
   (``HX-Request``: the #table fragment comes back), redirects followed like a browser on request
   (``follow``, ``go``). By default every request has a connection of its own; ``keep_alive``
-  keeps one open (what browsers do, and cheaper for the benchmarks' client). ``prepare`` opens a
+  keeps one open (what browsers do, and cheaper for the benchmarks' client); ``compressed`` asks
+  for compressed answers as browsers do (``Accept-Encoding``) and decodes them. ``prepare`` opens a
   connection and readies a request whose ``fire`` only sends it, so that threads released
   together by a barrier really send at the same moment.
 - ``EventStream``: one browser's open event stream (/games/<slug>/events), read in a thread.
@@ -15,6 +16,7 @@ the server.
 
 from __future__ import annotations
 
+import gzip
 import http.client
 import queue
 import socket
@@ -23,10 +25,25 @@ import time
 import urllib.parse
 from http.cookies import CookieError, SimpleCookie
 
+import brotli
+
 from support.pages import Page
 from support.web import setup_forms
 
 REDIRECTS = (301, 302, 303, 307, 308)
+# What a browser asks for (Chromium's header, less zstd, which the table does not send).
+BROWSER_ENCODINGS = "gzip, deflate, br"
+
+
+def decoded(encoding: str, data: bytes) -> str:
+    """An answer's body as text, uncompressed as its Content-Encoding (``encoding``) says."""
+    if encoding == "br":
+        data = brotli.decompress(data)
+    elif encoding == "gzip":
+        data = gzip.decompress(data)
+    elif encoding:
+        raise ValueError(f"an answer in {encoding!r}, which no request asked for")
+    return data.decode("utf-8", "replace")
 
 
 class Response:
@@ -85,7 +102,7 @@ class PreparedRequest:
             started = time.perf_counter()
             self.connection.request(self.method, self.path, body=self.body, headers=self.headers)
             answer = self.connection.getresponse()
-            body = answer.read().decode("utf-8", "replace")
+            body = decoded(answer.getheader("Content-Encoding", ""), answer.read())
             seconds = time.perf_counter() - started
             self.browser.store_cookies(answer.msg.get_all("Set-Cookie") or [])
             return Response(answer.status, answer.msg, body, seconds, self.path)
@@ -101,7 +118,7 @@ class Browser:
     IDLE_REUSE = 3.0  # gunicorn closes idle keep-alive connections after 5 s
 
     def __init__(self, base_url: str, name: str = "browser", *, timeout: float = 60.0, keep_alive: bool = False,
-                 source: str | None = None):
+                 source: str | None = None, compressed: bool = False):
         parsed = urllib.parse.urlsplit(base_url)
         self.base_url = base_url
         self.host, self.port = parsed.hostname, parsed.port
@@ -109,6 +126,7 @@ class Browser:
         self.timeout = timeout
         self.keep_alive = keep_alive
         self.source = source
+        self.compressed = compressed
         self.cookies: dict[str, str] = {}
         self._csrf: str | None = None
         self.connection: http.client.HTTPConnection | None = None
@@ -150,6 +168,8 @@ class Browser:
             headers["HX-Request"] = "true"
         if not self.keep_alive:
             headers["Connection"] = "close"
+        if self.compressed:
+            headers["Accept-Encoding"] = BROWSER_ENCODINGS
         return headers
 
     def _encode(self, method: str, form, csrf: bool, headers: dict) -> bytes | None:
@@ -213,7 +233,8 @@ class Browser:
             if answer.will_close:
                 self.close()
             self.store_cookies(answer.msg.get_all("Set-Cookie") or [])
-            return Response(answer.status, answer.msg, data.decode("utf-8", "replace"), seconds, path)
+            return Response(answer.status, answer.msg, decoded(answer.getheader("Content-Encoding", ""), data),
+                            seconds, path)
         raise AssertionError("unreachable")
 
     def get(self, path: str, htmx: bool = False) -> Response:
