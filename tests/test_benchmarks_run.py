@@ -21,6 +21,7 @@ BENCH = ROOT / "bench"
 
 # benchmark: (tiny arguments, what its output must say)
 RUNS = {
+    "compression.py": (["--repeat", "2"], ["(served)", "load average"]),
     "engine.py": (["--repeat", "1", "--games", "3"], ["games"]),
     "growth.py": (["--small", "2", "--large", "4", "--rounds", "1", "--requests", "2", "--tables", "1"], ["ratio"]),
     "live.py": (["--tables", "2", "--actions", "2", "--bumps", "2", "--repeat", "1", "--think", "0.1"],

@@ -329,6 +329,20 @@ def test_pages_are_compressed_when_the_browser_accepts_it(player, finished):
     assert "Content-Encoding" not in player.get("/").headers
 
 
+def test_a_tables_answer_is_brotli_of_quality_2_the_cheap_end_on_a_lan(player, finished):
+    """The table's answers are compressed with brotli's quality 2 (half the CPU of the library's
+    default 4, for a few per cent more bytes: bench/compression.py), and read back whole."""
+    import brotli
+
+    url = f"/games/{finished}"
+    plain = player.get(url).get_data()
+    answer = player.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert answer.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(answer.get_data()) == plain
+    assert answer.get_data() == brotli.compress(plain, quality=2)
+    assert len(answer.get_data()) > len(brotli.compress(plain, quality=4))
+
+
 def test_a_live_refresh_says_how_many_steps_it_showed_so_they_are_not_counted_again(app, player):
     slug = player.start_game(["Doris", "AI"], deck="quick_out.deck")
     shown = player.table(slug)
