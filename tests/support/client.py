@@ -23,6 +23,7 @@ import socket
 import threading
 import time
 import urllib.parse
+import zlib
 from http.cookies import CookieError, SimpleCookie
 
 import brotli
@@ -31,7 +32,7 @@ from support.pages import Page
 from support.web import setup_forms
 
 REDIRECTS = (301, 302, 303, 307, 308)
-# What a browser asks for (Chromium's header, less zstd, which the table does not send).
+# What a browser asks for (Chromium's header, less zstd, which the table does not use).
 BROWSER_ENCODINGS = "gzip, deflate, br"
 
 
@@ -41,6 +42,8 @@ def decoded(encoding: str, data: bytes) -> str:
         data = brotli.decompress(data)
     elif encoding == "gzip":
         data = gzip.decompress(data)
+    elif encoding == "deflate":
+        data = zlib.decompress(data)
     elif encoding:
         raise ValueError(f"an answer in {encoding!r}, which no request asked for")
     return data.decode("utf-8", "replace")
