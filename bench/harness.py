@@ -9,7 +9,8 @@ the path here), so a benchmark drives the app exactly as the live tests do:
   memory from /proc, gunicorn's access log on request. ``MASON_BENCH_ROOT`` serves another
   checkout (to measure an older version with the same client).
 - ``Browser`` (support.client): one browser, its own cookie jar, the CSRF token read from a page
-  as a form would, plain or htmx requests, redirects followed like a browser; ``EventStream``: one
+  as a form would, plain or htmx requests, redirects followed like a browser; the benchmarks'
+  browsers ask for compressed answers as browsers do (``compressed=True``); ``EventStream``: one
   browser's open event stream, read in a thread; ``Page`` (support.pages): what a page shows.
 - Setting up a table through the forms (``new_game``, ``claim_seat``) and the move chooser
   (support.moves.sensible_move: the game's computer player, on the game as the server stored it).

@@ -873,8 +873,8 @@ def test_the_table_macros_are_every_templates_ui(app):
 
 def test_the_templates_read_a_dicts_keys_as_jinja_does(app):
     """A view's key read as ``view.key`` gives what Jinja's own lookup gives: the key's value, a
-    dict's method where the name is one (``items``, ``get``), and nothing for a missing key, also
-    on a dict's subclass and on objects."""
+    dict's method where the name is one (``items``, ``get``, ``keys``), and nothing for a missing
+    key; a dict's subclass is read as Jinja reads it."""
     from collections import OrderedDict
 
     import jinja2
