@@ -198,7 +198,8 @@ def test_mason_join_panel_leaves_the_piles_clear_and_the_standings_lead_the_game
     problems: list[str] = []
     host = phone(device, "host")
     page = host.page
-    host.start_game([("Ann", "here"), ("Bob", "own")])
+    # Three players, two still to join: the host's board shows both codes, and long names wrap.
+    host.start_game([(LONG_NAME, "here"), ("Bartholomew Quint", "own"), ("Anastasia Wrenfield", "own")])
     page.locator("#table .invites").wait_for()
     piles = page.evaluate(BOX_JS, "#table .piles")
     dock = page.evaluate(BOX_JS, "#table .dock")
