@@ -50,6 +50,14 @@ def in_viewport(page, selector: str) -> bool:
     }) && document.querySelectorAll(sel).length > 0""", selector)
 
 
+def finger_tap(page, locator) -> None:
+    """Tap ``locator`` where a finger would: at its centre, as it is on the screen. Playwright's
+    own ``tap`` of a raised (selected) card of the docked hand scrolls the window first, 500 px
+    and more, where a finger's tap leaves the page where it is."""
+    box = locator.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def start_three_player_game(phone, deck: str = "three_players.deck") -> str:
     """Menu A, the deck picker's tappable choice, Menu B (New player) per seat: Ann, AI, AI."""
     page = phone.page
@@ -125,8 +133,9 @@ def test_phone_play_messages_paced_turns_focus_and_live_region(live_server, devi
     # the row above in a two-row hand
     first = table.card(snap["hand"][0])
     first.tap()
-    first.tap()
+    finger_tap(page, first)
     page.wait_for_timeout(400)  # (the card's transition)
+    assert page.evaluate("() => window.scrollY") == 0  # (taking a card back moves nothing)
     assert first.evaluate("c => getComputedStyle(c).transform") in ("none", "matrix(1, 0, 0, 1, 0, 0)")
     tops = page.evaluate("() => Array.from(document.querySelectorAll('#table .hand-form label.card'), c => c.getBoundingClientRect().top)")
     rows = sorted(set(round(top) for top in tops))
@@ -141,7 +150,7 @@ def test_phone_play_messages_paced_turns_focus_and_live_region(live_server, devi
         return Math.min(...above.map(c => raised.top - c.getBoundingClientRect().bottom));
     }""", second_row[0])
     assert gap >= 0, f"the raised card covers the row above by {-gap:.0f} px"
-    table.card(second_row[0]).tap()
+    finger_tap(page, table.card(second_row[0]))
 
     # item 2: a refused lay-down says why next to the hand, inside the screen
     pair = None
