@@ -59,11 +59,7 @@ def pages() -> tuple[dict[str, bytes], int]:
         choice = sensible_move(state)
         if choice is None:
             break
-        player = bob if mover(state) == 1 else host
-        form: dict[str, list[str]] = {"csrf_token": [player.csrf_token()]}
-        for name, value in choice.form(version):
-            form.setdefault(name, []).append(value)
-        player.client.post(f"/games/{slug}/act", data=form, headers={"HX-Request": "true"})
+        (bob if mover(state) == 1 else host).play(slug, choice, version=version)
     texts = {"a table's fragment": host.get(f"/games/{slug}/table", htmx=True).get_data(),
              "a table's page": host.get(f"/games/{slug}").get_data()}
     for path in STATIC_FILES:
