@@ -4,7 +4,8 @@ refresh and bench/minimal_app.py's POST, each through its app's Flask test clien
     .venv/bin/python bench/request_cpu.py [--actions 150] [--repeat 3]
     .venv/bin/python bench/request_cpu.py --root /path/to/older/checkout   # that checkout's app
     .venv/bin/python bench/request_cpu.py --parts   # also: where an action's and a refresh's time goes
-                                                    # (the timing wraps add a little to the ratios)
+                                                    # (the timing wraps add a little to the ratios),
+                                                    # and what making the answer alone costs
 
 A game of Mason Rummy is set up through the forms (a stacked deck, ``ai_showcase.deck``: the same
 game every run; Ann on this browser, Bob joined on his own), on a migrated SQLite file; then, in
@@ -34,6 +35,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from load import GOAL_CPU
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -44,6 +47,10 @@ PARTS = [("flask.templating", "_render", "render"), ("app.store", "find_game", "
          ("app.store", "lock_game", "lock and read the row"), ("app.store", "load_state", "parse the state"),
          ("app.store", "save_game", "write and commit"), ("app.web.play", "view_for", "the view"),
          ("app.replays", "count_actions", "count the steps")]
+# The parts that make a table's answer from its game, which the minimal POST does none of: the
+# state parsed, the view and the render (a part inside another is counted once, in the outer).
+ANSWER_PARTS = frozenset({"parse the state", "the view", "render"})
+ANSWER = "making the answer"
 
 
 def time_parts(spent: dict[str, float]) -> None:
@@ -54,16 +61,22 @@ def time_parts(spent: dict[str, float]) -> None:
 
     import sqlalchemy.engine.default
 
+    depth = [0]  # wrapped parts running now
     for module_name, name, label in PARTS:
         module = importlib.import_module(module_name)
         function = getattr(module, name)
 
         def timed(*args, _function=function, _label=label, **kwargs):
             started = time.perf_counter()
+            depth[0] += 1
             try:
                 return _function(*args, **kwargs)
             finally:
-                spent[_label] = spent.get(_label, 0.0) + time.perf_counter() - started
+                depth[0] -= 1
+                took = time.perf_counter() - started
+                spent[_label] = spent.get(_label, 0.0) + took
+                if _label in ANSWER_PARTS and depth[0] == 0:
+                    spent[ANSWER] = spent.get(ANSWER, 0.0) + took
 
         setattr(module, name, functools.wraps(function)(timed))
     dialect = sqlalchemy.engine.default.DefaultDialect
@@ -190,6 +203,7 @@ def main() -> int:
         return 0
     print(f"CPU per request in one process, {os.path.abspath(args.root)}; median of {args.actions} each a round")
     ratios: dict[str, list[float]] = {"action": [], "refresh": [], "poll": []}
+    answers: dict[str, list[float]] = {}  # with --parts: making the answer / the minimal POST
     for number in range(args.repeat):
         done = subprocess.run([sys.executable, __file__, "--one-round", "--root", args.root,
                                "--actions", str(args.actions)] + (["--parts"] if args.parts else []),
@@ -207,11 +221,21 @@ def main() -> int:
               f"{ratios['poll'][-1]:.2f}x")
         for kind in ("action", "refresh"):
             spent = {label.split(": ", 1)[1]: value for label, value in found.items() if label.startswith(kind + ": ")}
+            answer = spent.pop(ANSWER, None)
             if spent:
                 print(f"    {kind}, median wall time of its parts: "
                       + ", ".join(f"{label} {value:.3f} ms" for label, value in spent.items()))
+            if answer is not None:
+                answers.setdefault(kind, []).append(answer / found["minimal"])
+                print(f"    {kind}, making its answer alone (the state parsed, the view, the render: none of it in "
+                      f"the minimal POST): {answer:.3f} ms, {answers[kind][-1]:.2f}x the minimal POST")
     print(f"median of {args.repeat}: an action {statistics.median(ratios['action']):.2f}x the minimal POST, "
           f"a live refresh {statistics.median(ratios['refresh']):.2f}x, a poll {statistics.median(ratios['poll']):.2f}x")
+    if answers:
+        print(f"making the answer alone, median of {args.repeat}: an action's "
+              f"{statistics.median(answers['action']):.2f}x the minimal POST, a refresh's "
+              f"{statistics.median(answers['refresh']):.2f}x (the CPU goal allows a whole action "
+              f"{GOAL_CPU - 1:.2f}x more than the minimal POST)")
     return 0
 
 

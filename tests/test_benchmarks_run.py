@@ -39,7 +39,7 @@ RUNS = {
     "points_evaluator.py": (["--hands", "40", "--deals", "2", "--repeat", "1"], []),
     "request_cpu.py": (["--actions", "5", "--repeat", "1", "--parts"],
                        ["the minimal POST", "load average", "action, median wall time of its parts: ",
-                        "until commit"]),
+                        "until commit", "making the answer alone, median of 1: an action's"]),
     "replays.py": (["--repeat", "1", "--short", "10", "--long", "60"], ["ratio", "load average"]),
     "rummy_bot.py": (["--games", "4"], []),
     "rummy_hands.py": (["--repeat", "1", "--games", "2"], []),
