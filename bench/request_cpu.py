@@ -6,6 +6,8 @@ refresh and bench/minimal_app.py's POST, each through its app's Flask test clien
     .venv/bin/python bench/request_cpu.py --parts   # also: where an action's and a refresh's time goes
                                                     # (the timing wraps add a little to the ratios),
                                                     # and what making the answer alone costs
+    .venv/bin/python bench/request_cpu.py --trims   # also: the most the trims left could save (each
+                                                    # macro call and include inline, a Core read)
 
 A game of Mason Rummy is set up through the forms (a stacked deck, ``ai_showcase.deck``: the same
 game every run; Ann on this browser, Bob joined on his own), on a migrated SQLite file; then, in
@@ -90,10 +92,85 @@ def time_parts(spent: dict[str, float]) -> None:
     dialect.do_commit = do_commit
 
 
-def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
+def count_template_calls(counted: dict[str, int]) -> None:
+    """Count Jinja's macro calls (a call block's body is one too) and the contexts its templates
+    make (one a render, one more an include) in ``counted``."""
+    import jinja2.environment
+    import jinja2.runtime
+
+    def counting(owner, name: str, key: str) -> None:
+        function = getattr(owner, name)
+
+        def counted_call(*args, **kwargs):
+            counted[key] = counted.get(key, 0) + 1
+            return function(*args, **kwargs)
+
+        setattr(owner, name, counted_call)
+
+    counting(jinja2.runtime.Macro, "__call__", "macro calls")
+    counting(jinja2.environment.Template, "new_context", "contexts")
+
+
+# The same HTML made through a macro, an include and a call block, and written inline: what each
+# costs Jinja beyond the HTML (the most a flatter template tree saves on each).
+JINJA_SHAPES = {
+    "macro.html": "{% macro b(x) %}<b>{{ x }}</b>{% endmacro %}",
+    "part.html": "<b>{{ x }}</b>",
+    "macro calls": "{% from 'macro.html' import b %}" + "{{ b(x) }}" * 16,
+    "macro calls inline": "<b>{{ x }}</b>" * 16,
+    "includes": "{% include 'part.html' %}" * 16,
+    "includes inline": "<b>{{ x }}</b>" * 16,
+}
+
+
+def jinja_overheads() -> dict[str, float]:
+    """What a macro call and an include cost beyond the same HTML inline, in ms (best of 5)."""
+    import timeit
+
+    from jinja2 import DictLoader, Environment
+
+    environment = Environment(loader=DictLoader(JINJA_SHAPES), autoescape=True)
+    costs = {}
+    for shape in ("macro calls", "includes"):
+        best = {}
+        for name in (shape, f"{shape} inline"):
+            template = environment.get_template(name)
+            best[name] = min(timeit.repeat(lambda: template.render(x="card"), number=2000, repeat=5)) / 2000
+        costs[shape] = 1000 * (best[shape] - best[f"{shape} inline"]) / 16
+    return costs
+
+
+def read_costs(slug: str) -> dict[str, float]:
+    """The game's row with its seats read as the table reads it (the ORM's joined load) and read
+    with SQLAlchemy Core (one outer join), each with its transaction's end, in ms (best of 5)."""
+    import timeit
+
+    import sqlalchemy as sa
+    from app import store
+    from app.extensions import db
+    from app.models import GameRecord, SeatRecord
+
+    games, seats = GameRecord.__table__, SeatRecord.__table__
+    core = (sa.select(games, seats).select_from(games.outerjoin(seats, seats.c.game_id == games.c.id))
+            .where(games.c.slug == sa.bindparam("slug")))
+
+    def orm_read():
+        store.find_game(slug)
+        db.session.rollback()
+
+    def core_read():
+        db.session.execute(core, {"slug": slug}).all()
+        db.session.rollback()
+
+    return {name: 1000 * min(timeit.repeat(read, number=500, repeat=5)) / 500
+            for name, read in (("the ORM's read", orm_read), ("a Core read", core_read))}
+
+
+def measure(root: str, actions: int, parts: bool = False, trims: bool = False) -> dict[str, float]:
     """One round in this process (``root``'s app): the medians, in ms (with ``parts``, also the
     median wall time of each part of an action and of a refresh, keyed "action: <part>": a median,
-    since a template compiled the first time a game reaches its end would swell a mean)."""
+    since a template compiled the first time a game reaches its end would swell a mean; with
+    ``trims``, what the trims left could save at most, keyed "trims: <what>")."""
     sys.path[:0] = [root, os.path.join(str(HERE.parent), "tests"), str(HERE)]
     from support.client import BROWSER_ENCODINGS, decoded
     from support.databases import migrate
@@ -114,6 +191,16 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
     totals: dict[str, list[float]] = {}  # each part's time in each request
     if parts:
         time_parts(spent)
+    counted: dict[str, int] = {}  # with trims: Jinja's macro calls and contexts in this request
+    calls: dict[str, list[int]] = {}  # each request's, by "<kind>: macro calls" and "<kind>: includes"
+    if trims:
+        count_template_calls(counted)
+
+    def add_calls(kind: str) -> None:
+        if trims:
+            calls.setdefault(f"{kind}: macro calls", []).append(counted.get("macro calls", 0))
+            calls.setdefault(f"{kind}: includes", []).append(counted.get("contexts", 1) - 1)  # (less the page's own)
+        counted.clear()
 
     def add_parts(kind: str) -> None:
         spent.pop("started", None)
@@ -159,12 +246,14 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
         for name, value in choice.form(version):
             form.setdefault(name, []).append(value)
         spent.clear()  # (what the loop did since, reading the game and the form, is not the action's)
+        counted.clear()
         if parts:
             spent["started"] = time.perf_counter()
         started = time.process_time()
         answer = player.client.post(f"/games/{slug}/act", data=form, headers={"HX-Request": "true", **as_a_browser})
         times["action"].append(time.process_time() - started)
         add_parts("action")
+        add_calls("action")
         if answer.status_code != 200:
             raise RuntimeError(f"action answered {answer.status_code}")
         if parts:
@@ -174,6 +263,7 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
                            headers=dict(as_a_browser))
         times["refresh"].append(time.process_time() - started)
         add_parts("refresh")
+        add_calls("refresh")
         shown = Page(decoded(answer.headers.get("Content-Encoding", ""), answer.get_data())).table_version
         spent.clear()
         started = time.process_time()
@@ -185,6 +275,11 @@ def measure(root: str, actions: int, parts: bool = False) -> dict[str, float]:
         answer = minimal.post("/row/r1", headers=as_a_browser)
         times["minimal"].append(time.process_time() - started)
     found = {kind: 1000 * statistics.median(values) for kind, values in times.items()}
+    if trims:
+        found |= {f"trims: {label}": statistics.median(values) for label, values in calls.items()}
+        found |= {f"trims: {shape}": cost for shape, cost in jinja_overheads().items()}
+        with app.test_request_context():
+            found |= {f"trims: {name}": cost for name, cost in read_costs(slug).items()}
     return found | {label: 1000 * statistics.median(values) for label, values in totals.items()}
 
 
@@ -195,18 +290,22 @@ def main() -> int:
     parser.add_argument("--root", default=str(HERE.parent), help="the checkout whose app is measured")
     parser.add_argument("--parts", action="store_true",
                         help="also time the parts of each request (wall time; the wrapping adds a little)")
+    parser.add_argument("--trims", action="store_true",
+                        help="also the most the trims left could save: no macro call or include, a Core read")
     parser.add_argument("--one-round", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one_round:
-        found = measure(os.path.abspath(args.root), args.actions, args.parts)
+        found = measure(os.path.abspath(args.root), args.actions, args.parts, args.trims)
         print("\t".join(f"{kind}={value:.4f}" for kind, value in found.items()))
         return 0
     print(f"CPU per request in one process, {os.path.abspath(args.root)}; median of {args.actions} each a round")
     ratios: dict[str, list[float]] = {"action": [], "refresh": [], "poll": []}
     answers: dict[str, list[float]] = {}  # with --parts: making the answer / the minimal POST
+    trimmed: dict[str, list[float]] = {}  # with --trims: the most the trims save, a share of the request
     for number in range(args.repeat):
         done = subprocess.run([sys.executable, __file__, "--one-round", "--root", args.root,
-                               "--actions", str(args.actions)] + (["--parts"] if args.parts else []),
+                               "--actions", str(args.actions)] + (["--parts"] if args.parts else [])
+                              + (["--trims"] if args.trims else []),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:
             print(done.stderr[-3000:])
@@ -229,6 +328,8 @@ def main() -> int:
                 answers.setdefault(kind, []).append(answer / found["minimal"])
                 print(f"    {kind}, making its answer alone (the state parsed, the view, the render: none of it in "
                       f"the minimal POST): {answer:.3f} ms, {answers[kind][-1]:.2f}x the minimal POST")
+        if args.trims:
+            print_trims(found, {kind: ratios[kind][-1] for kind in ("action", "refresh")}, trimmed)
     print(f"median of {args.repeat}: an action {statistics.median(ratios['action']):.2f}x the minimal POST, "
           f"a live refresh {statistics.median(ratios['refresh']):.2f}x, a poll {statistics.median(ratios['poll']):.2f}x")
     if answers:
@@ -236,7 +337,34 @@ def main() -> int:
               f"{statistics.median(answers['action']):.2f}x the minimal POST, a refresh's "
               f"{statistics.median(answers['refresh']):.2f}x (the CPU goal allows a whole action "
               f"{GOAL_CPU - 1:.2f}x more than the minimal POST)")
+    if trimmed:
+        print(f"the trims left together, median of {args.repeat}: at most {statistics.median(trimmed['action']):.1%} "
+              f"of an action and {statistics.median(trimmed['refresh']):.1%} of a refresh; "
+              f"{GOAL_CPU}x needs {statistics.median(trimmed['action needs']):.1%} and "
+              f"{statistics.median(trimmed['refresh needs']):.1%} less")
     return 0
+
+
+def print_trims(found: dict[str, float], ratios: dict[str, float], trimmed: dict[str, list[float]]) -> None:
+    """A round's figures of the trims left: a template tree without macro calls and includes,
+    and a Core read of the game instead of the ORM's; what they save at most, as a share of the
+    request, beside the share the goal needs."""
+    macro, include = found["trims: macro calls"], found["trims: includes"]
+    orm, core = found["trims: the ORM's read"], found["trims: a Core read"]
+    flatter = {kind: found[f"trims: {kind}: macro calls"] * macro + found[f"trims: {kind}: includes"] * include
+               for kind in ratios}
+    print(f"    the trims left, at most: a flatter template tree, each macro call and include written inline "
+          f"(an action's answer makes {found['trims: action: macro calls']:.0f} and "
+          f"{found['trims: action: includes']:.0f}, a refresh's {found['trims: refresh: macro calls']:.0f} and "
+          f"{found['trims: refresh: includes']:.0f}; each costs Jinja {1000 * macro:.1f} and {1000 * include:.1f} us "
+          f"beyond the same HTML): {flatter['action']:.3f} and {flatter['refresh']:.3f} ms; a Core read of the game "
+          f"with its seats: {core:.3f} ms against the ORM's {orm:.3f} ms")
+    for kind, ratio in ratios.items():
+        trimmed.setdefault(kind, []).append((flatter[kind] + orm - core) / found[kind])
+        trimmed.setdefault(f"{kind} needs", []).append(max(0.0, 1 - GOAL_CPU / ratio))
+    print(f"    together at most {trimmed['action'][-1]:.1%} of an action and {trimmed['refresh'][-1]:.1%} of a refresh; "
+          f"{GOAL_CPU}x the minimal POST needs {trimmed['action needs'][-1]:.1%} and "
+          f"{trimmed['refresh needs'][-1]:.1%} less")
 
 
 if __name__ == "__main__":
