@@ -79,11 +79,13 @@ def test_r1_4_the_deck_is_65_distinct_cards():
     ("T", 10), ("J", 10), ("Q", 10), ("K", 10), ("A", 15),
 ])
 def test_r1_5_card_point_value(value, points):
+    """R1.5: 2-9 their number, T J Q K 10 each, A 15."""
     for suit in SUITS:
         assert Card.parse(value + suit).card_point_value() == points
 
 
 def test_r1_5_whole_deck_is_worth_the_sum_of_its_points():
+    """R1.5 summed over the 65 cards."""
     # per suit: 2..9 = 44, T J Q K = 40, A = 15 -> 99; five suits -> 495
     assert points_of(FULL_DECK) == 495
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pytest
 from rummy_test_helpers import RUMMY, act, card, cards, deal, deck_codes, hand_codes
 
+from app.core.autoplay import autoplay, computer_seats
 from app.core.decks import DeckError
 from app.core.protocol import OptionError
-from app.games.rummy.cards import DECK, NUMBER, mask_of
+from app.games.rummy.cards import ALL, DECK, NUMBER, mask_of
+from app.games.rummy.cards import points as hand_points
 from app.games.rummy.melds import RUN, meld_kind, why_not_a_meld
 
 
@@ -32,10 +34,15 @@ def test_c1_1_the_ace_is_low_only():
 
 
 def test_c1_2_points():
+    """C1.2: an ace is 1 point, 2 to 9 their number, T J Q K 10, in every suit; a hand's points
+    (as C5.1 scores them) are the sum."""
     points = {c.code: c.points for c in DECK.cards}
-    assert points["AS"] == 1
-    assert [points[f"{n}H"] for n in range(2, 10)] == list(range(2, 10))
-    assert {points[f"{r}D"] for r in "TJQK"} == {10}
+    for suit in DECK.suits:
+        assert points["A" + suit] == 1
+        assert [points[f"{n}{suit}"] for n in range(2, 10)] == list(range(2, 10))
+        assert {points[f"{r}{suit}"] for r in "TJQK"} == {10}
+    assert hand_points(mask("AC 9D TH KS")) == 1 + 9 + 10 + 10
+    assert hand_points(ALL) == 4 * (1 + sum(range(2, 10)) + 4 * 10)
 
 
 def test_c1_1_codes_as_in_twenty_one():
@@ -45,17 +52,37 @@ def test_c1_1_codes_as_in_twenty_one():
 
 
 def test_c2_1_two_to_six_seats_humans_and_computers_mixed():
+    """C2.1: 2 to 6 seats, people and computer players (`AI`, any case) mixed at one table."""
     for seats in range(2, 7):
-        game = RUMMY.new_state(["Ann", "AI", "Bob", "ai", "Cy", "Di"][:seats], seed=1)
+        names = ["Ann", "AI", "Bob", "ai", "Cy", "Di"][:seats]
+        game = RUMMY.new_state(names, seed=1)
         assert len(game.names) == seats
-        assert game.names[1] == "AI"
+        assert game.names == ["AI" if name == "ai" else name for name in names]
+        assert [player.is_computer for player in game.players] == [name.upper() == "AI" for name in names]
     for seats in (1, 7):
         with pytest.raises(OptionError):
             RUMMY.new_state(["AI"] * seats, seed=1)
 
 
+def test_c2_1_the_computer_seats_play_themselves_and_the_people_are_waited_for():
+    """C2.1: at a mixed table the `AI` seats (any case) are played by the computer player and
+    the game waits for the person's seat."""
+    game = RUMMY.new_state(["AI", "Ann", "ai"], seed=1)
+    played = autoplay(game, computer_seats(game))
+    assert {outcome.seat for outcome in played} == {0}  # the computer in seat 1 played its turn ...
+    assert game.to_move() == 1  # ... and Ann is waited for
+    act(game, 1, "draw", source="stock")
+    act(game, 1, "discard", game.players[1].hand.cards()[0].id)
+    played = autoplay(game, computer_seats(game))
+    seats = [outcome.seat for outcome in played]
+    assert seats[0] == 2 and set(seats) == {0, 2}  # "ai" is a computer player too; then seat 1 again
+    assert game.to_move() == 1
+
+
 @pytest.mark.parametrize("seats, size", [(2, 10), (3, 7), (4, 7), (5, 6), (6, 6)])
 def test_c2_2_hand_sizes(seats, size):
+    """C2.2: 10 cards each with 2 players, 7 with 3 or 4, 6 with 5 or 6; the rest is the
+    turned-up card and the stock."""
     game = RUMMY.new_state(["AI"] * seats, seed=3)
     assert [len(player.hand) for player in game.players] == [size] * seats
     assert len(game.stock) == 52 - seats * size - 1

@@ -67,6 +67,8 @@ def test_c8_1_target_out_of_range_is_refused(target, capsys):
 
 
 def test_c8_2_set_up_questions_ask_again():
+    """C8.2: a number of players outside 2-6 and a refused name (empty, too long, already at the
+    table in any case) ask again, the same seat; `ai` makes a computer player."""
     answers = ["7", "x", "", "1", "2", "", " " * 3, "N" * 25, "Ann", "ann", "ANN ", "ai"]
     status, screen, _ = run_terminal(["--deck", QUICK], answers)
     assert status == 0
@@ -82,6 +84,7 @@ def test_c8_2_set_up_questions_ask_again():
 
 
 def test_c8_2_several_computer_players_finish_a_game_alone_subprocess(tmp_path):
+    """C8.2: `AI` in any case may repeat; the computer players then play the game alone."""
     done = run_program(["--seed", "7"], ["3", "AI", "ai", "Ai"], tmp_path)
     assert done.returncode == 0
     results = result_lines(done.stdout)
@@ -99,12 +102,32 @@ def test_c8_2_several_computer_players_finish_a_game_alone_subprocess(tmp_path):
     assert_result_lines_stand_alone(done.stdout)
 
 
+def test_c8_2_the_questions_and_the_name_rules():
+    """C8.2: `How many players (2-6)?` (6 is accepted), then `Name of player N:` for each seat in
+    turn; a name is trimmed and may have 24 characters but only printable ones (a refused name
+    asks the same seat again); `AI`, `Ai`, `aI` all sit as computer players."""
+    longest = "N" * 24
+    answers = ["6", f"  {longest}  ", "A\tB", "Bea", "AI", "Ai", "aI", "Cy"]
+    status, screen, _ = run_terminal(["--deck", QUICK], answers)
+    assert status == 0
+    shown = lines_of(screen)
+    assert shown[1] == "How many players (2-6)? 6"
+    asked = [line.split(":")[0] for line in shown if line.startswith("Name of player")]
+    assert asked == [f"Name of player {n}" for n in (1, 2, 2, 3, 4, 5, 6)]
+    assert shown[shown.index("Name of player 2: A\tB") + 1] == "A name can only hold printable characters."
+    start = shown.index("Players:")
+    seated = [f"{longest} (you)", "Bea", "AI 3", "AI 4", "AI 5", "Cy"]  # the AI seats told apart by seat
+    assert shown[start + 1:start + 7] == [f"  {label}: 6 cards in hand, score 0" for label in seated]
+
+
 @pytest.mark.parametrize("content, message", [
     (None, "That deck cannot be used: there is no deck file named 'missing.deck'."),
     ("AC 2C", "That deck cannot be used: the deck holds 2 card codes; it needs exactly 52"),
     ("1C " * 52, "That deck cannot be used: code 1 of the deck, '1C', is not a card"),
 ])
 def test_c8_2_an_invalid_deck_stops_before_any_question(tmp_path, content, message):
+    """C8.2: an invalid --deck file says what is wrong and exits with status 1 before any
+    question."""
     path = tmp_path / "missing.deck"
     if content is not None:
         path.write_text(content)
@@ -115,6 +138,7 @@ def test_c8_2_an_invalid_deck_stops_before_any_question(tmp_path, content, messa
 
 
 def test_c8_2_an_invalid_deck_subprocess(tmp_path):
+    """C8.2: the same from the real program."""
     (tmp_path / "short.deck").write_text("AC 2C 3C\n")
     done = run_program(["--deck", "short.deck"], ["2"], tmp_path)
     assert done.returncode == 1

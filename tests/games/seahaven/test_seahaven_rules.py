@@ -53,6 +53,7 @@ def test_s2_1_only_the_bottom_card_the_last_dealt_moves():
 
 
 def test_s2_2_card_i_goes_to_column_i_mod_10_plus_1():
+    """S2.2: card i to column (i mod 10) + 1, each covering the one before."""
     deck = deal_cards(11)
     dealt = Layout.deal(deck)
     for position, card in enumerate(deck):
@@ -60,7 +61,28 @@ def test_s2_2_card_i_goes_to_column_i_mod_10_plus_1():
         assert card in column and column.index(card) == position // 10
 
 
+def test_s2_2_every_source_of_a_deck_order_deals_card_i_to_column_i_mod_10_plus_1():
+    """S2.2: whether the deck order comes from the seeded generator, a deal number or a deck file
+    (codes separated by any whitespace), card i goes to column (i mod 10) + 1 and covers the card
+    dealt there before it."""
+    seeded = DEFINITION.new_state(["Ann"], seed=31)
+    assert DEFINITION.new_state(["Bo"], seed=31).dealt == seeded.dealt  # the seed decides the order
+    assert DEFINITION.new_state(["Ann"], seed=32).dealt != seeded.dealt
+    numbered = DEFINITION.new_state(["Ann"], options={"deal": 77})
+    order = deal_cards(20)
+    text = "\n".join("\t ".join(card.code for card in order[row:row + 7]) for row in range(0, 52, 7))
+    from_file = stacked_state(DEFINITION.parse_deck(text))
+    assert from_file.dealt == order
+    for state in (seeded, numbered, from_file):
+        deck = state.dealt
+        assert sorted(card.id for card in deck) == sorted(card.id for card in DECK.cards)
+        assert state.layout.columns == [deck[column::10] for column in range(10)]
+        # the bottom card (the one that moves, S2.1) is the last dealt to the column
+        assert state.layout.card_at("t1") is deck[50] and state.layout.card_at("t3") is deck[42]
+
+
 def test_s2_2_deck_files_are_validated_with_precise_messages():
+    """S2.2: 52 valid codes, each card once, or a message that says what is wrong."""
     text = " ".join(card.code for card in DECK.cards)
     assert DEFINITION.parse_deck(text) == list(DECK.cards)
     with pytest.raises(DeckError, match="'1X', is not a card"):
@@ -72,6 +94,7 @@ def test_s2_2_deck_files_are_validated_with_precise_messages():
 
 
 def test_s2_2_a_deal_number_always_deals_the_same_cards_and_a_seed_picks_a_deal_number():
+    """S2.2: a deal number is always the same deck order; a seed picks one."""
     first = DEFINITION.new_state(["Ann"], options={"deal": 123})
     again = DEFINITION.new_state(["Bob"], options={"deal": "123"})
     assert first.dealt == again.dealt and first.deal == 123
@@ -83,6 +106,7 @@ def test_s2_2_a_deal_number_always_deals_the_same_cards_and_a_seed_picks_a_deal_
 
 
 def test_s2_3_the_open_deal_is_the_default_every_card_in_the_columns():
+    """S2.3: by default all 52 cards in the columns (6, 6, then 5 each), the cells empty."""
     state = DEFINITION.new_state(["Ann"], options={"deal": 5})
     assert [len(column) for column in state.layout.columns] == [6, 6, 5, 5, 5, 5, 5, 5, 5, 5]
     assert state.layout.cells == [None] * 4 and not state.classic

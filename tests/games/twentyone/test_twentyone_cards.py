@@ -51,6 +51,7 @@ def test_t1_2_an_ace_is_always_1_and_two_cards_are_worth_at_most_20():
 
 
 def test_t1_3_face_up_and_face_down():
+    """T1.3: face up ``[ JD ]``, face down ``[ xx ]``."""
     card = Card("jd", False)
     assert str(card) == "[ xx ]" and not card.face_up
     card.turn_over()
@@ -129,6 +130,7 @@ def test_deck_str_shows_every_card_face_up_front_first():
 
 
 def test_t2_4_a_shuffled_deck_comes_from_the_seeded_generator():
+    """T2.4: the 52 cards in an order from the generator given."""
     one = [card.code for card in Deck.shuffled(random.Random(5))]
     assert one == [card.code for card in Deck.shuffled(random.Random(5))]
     assert sorted(one) == sorted(ALL_CODES)

@@ -331,10 +331,27 @@ def test_a_shuffled_game_needs_a_seed_and_a_stacked_deck_must_be_the_52_cards():
 
 
 def test_t2_4_the_same_seed_deals_the_same_game():
+    """T2.4: without a deck file the game's own seed decides the deck."""
     one = DEFINITION.new_state(["Ann", "Bob"], seed=42)
     two = DEFINITION.new_state(["Ann", "Bob"], seed=42)
     assert one.to_dict() == two.to_dict()
     assert one.to_dict()["deck"] != DEFINITION.new_state(["Ann", "Bob"], seed=43).to_dict()["deck"]
+
+
+def test_t2_4_without_a_deck_file_the_game_deals_the_52_cards_in_its_seeded_order():
+    """T2.4: no deck file (the web's default): the 52 cards once each, in a random order that the
+    game's seed decides (the same seed, the same order; another seed, another)."""
+
+    def deck_order(seed):
+        data = DEFINITION.new_state(["Ann"], seed=seed).to_dict()
+        (first, third), (second, fourth) = data["hands"][0], data["dealer"]  # T3.1's deal order
+        return [first, second, third, fourth] + data["deck"]
+
+    order = deck_order(42)
+    assert len(order) == 52 and sorted(order) == sorted(card.id for card in DECK.cards)
+    assert order != [card.id for card in DECK.cards]
+    assert deck_order(42) == order
+    assert deck_order(43) != order
 
 
 # -- privacy (T7.2, T3.2, T3.3) -------------------------------------------------------------------------------

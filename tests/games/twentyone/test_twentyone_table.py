@@ -19,6 +19,7 @@ def table_of(*front: str, names=("Player",), seed=0) -> Table:
 
 
 def test_t4_1_a_hand_shows_its_value_only_when_every_card_is_face_up():
+    """T4.1: ``hand:`` then the cards; ``, value = N`` only when every card is face up."""
     player = Player()
     player.add_to_hand(Card("9S", True))
     player.add_to_hand(Card("AD", True))
@@ -45,6 +46,7 @@ def test_player_add_and_clear_hand():
 
 
 def test_t4_2_the_table_shows_the_player_then_the_dealer():
+    """T4.2: the player's line, then the dealer's; the lines are T4.1's own examples."""
     table = table_of("9S", "5C", "AD", "KH")
     table.deal_hands()
     assert str(table) == "Player's hand:[ 9S ][ AD ], value = 10\nDealer's hand:[ 5C ][ xx ]"

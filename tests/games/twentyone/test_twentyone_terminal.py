@@ -48,6 +48,9 @@ def with_deck(folder: Path, cards, name: str = "deck.txt") -> Path:
 
 
 def test_t6_1_t6_2_t3_3_a_natural_21_after_a_hit_and_the_goodbye(folder):
+    """T6.1: banner, file prompt, ``Round 1``, the dealing line, the table (T4.2: the player's
+    line, then the dealer's). T6.2: the prompt, ``h`` hits, the table again with the card hidden,
+    then T3.3 ends the round."""
     with_deck(folder, stacked("9S", "5C", "7H", "KD", "5D"))
     status, screen = play_here(folder, ["deck.txt", "h", "n"])
     assert status == 0
@@ -66,6 +69,8 @@ def test_t6_1_t6_2_t3_3_a_natural_21_after_a_hit_and_the_goodbye(folder):
 
 
 def test_t6_2_t3_4_t5_2_staying_the_dealer_turns_over_and_takes_cards_one_by_one(folder):
+    """T6.2: after a stay, the table with the hidden card turned over, T5.2 for each card, the
+    result line."""
     with_deck(folder, stacked("TS", "6C", "8H", "9D", "AC", "KC"))
     status, screen = play_here(folder, ["deck.txt", "s", "N"])
     assert screen == opening("deck.txt") + [
@@ -89,6 +94,7 @@ def test_t6_2_t3_4_t5_2_staying_the_dealer_turns_over_and_takes_cards_one_by_one
 
 
 def test_t3_2_t5_1_going_bust_shows_the_table_with_the_card_still_hidden(folder):
+    """T6.2: the table after every hit, the dealer's card still hidden, then T3.2 ends the round."""
     with_deck(folder, stacked("TS", "6C", "8H", "9D", "2C", "KC"))
     status, screen = play_here(folder, ["deck.txt", "H", "Hit", "n"])
     assert screen == opening("deck.txt") + [
@@ -128,6 +134,7 @@ def test_t5_1_every_result_line_after_the_dealer_played(folder, front, dealer_li
 
 
 def test_t6_3_t3_7_invalid_entries_then_a_second_round_from_the_same_deck(folder):
+    """T6.1 for a later round: ``Round 2``, the dealing line, then the table."""
     with_deck(folder, stacked("9S", "5C", "7H", "KD", "5D", "TS", "TC", "8H", "9D"))
     status, screen = play_here(folder, ["deck.txt", "h", "maybe", "", " y", "Yes", "stay", "No"])
     assert status == 0
@@ -164,6 +171,7 @@ def test_t6_3_t3_7_invalid_entries_then_a_second_round_from_the_same_deck(folder
     ("s", False), ("S", False), ("", False), (" h", False), ("x", False), ("y", False), ("\u00e9", False),
 ])
 def test_t6_2_the_first_character_decides_and_anything_but_h_stays(folder, answer, hits):
+    """T6.2: the prompt's exact text; ``H``/``h`` first hits, any other answer (empty too) stays."""
     with_deck(folder, stacked("2C", "TC", "3C", "TD", "2D"))  # 5 against 20: a hit gives 2D
     status, screen = play_here(folder, ["deck.txt", answer])
     after = screen[10:]
@@ -371,6 +379,7 @@ def test_t3_6_refills_follow_the_seed(folder):
 
 
 def test_t2_4_shuffle_asks_for_no_file_and_the_seed_repeats_the_game(folder):
+    """T2.4 (and T6.5): ``--shuffle`` deals the game's own seeded deck, no file asked for."""
     answers = ["h", "y", "s", "y", "h", "h", "n"]
     status, screen = play_here(folder, answers, "--shuffle", "--seed", "7")
     assert status == 0
