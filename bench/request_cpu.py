@@ -111,8 +111,9 @@ def count_template_calls(counted: dict[str, int]) -> None:
     counting(jinja2.environment.Template, "new_context", "contexts")
 
 
-# The same HTML made through a macro, an include and a call block, and written inline: what each
-# costs Jinja beyond the HTML (the most a flatter template tree saves on each).
+# The same HTML made through a macro and through an include, and written inline: what each costs
+# Jinja beyond the HTML (the most a flatter template tree saves on each; a call block's body is a
+# macro call too).
 JINJA_SHAPES = {
     "macro.html": "{% macro b(x) %}<b>{{ x }}</b>{% endmacro %}",
     "part.html": "<b>{{ x }}</b>",
