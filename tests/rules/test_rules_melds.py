@@ -38,7 +38,8 @@ def test_r6_2_same_suit_consecutive_is_a_run(text):
     assert is_run(cards(text))
 
 
-@pytest.mark.parametrize("text", ["KS AS 2S", "AS 2S 3S", "5S 6S", "5S 6S 8S", "5S 6H 7S", "5S 5S 6S", "5S 6S 6S 7S"])
+@pytest.mark.parametrize("text", ["KS AS 2S", "AS 2S 3S", "5S 6S", "5S 6S 8S", "5S 6H 7S", "5H 6S 7S", "5S 6S 7H",
+                                  "5S 5S 6S", "5S 6S 6S 7S"])
 def test_r6_2_not_a_run(text):
     assert not is_run(cards(text))
 
@@ -113,6 +114,14 @@ def test_r6_3_run_laid_down_first_wins_in_a_game(first, second, expected):
     game = deal(NAMES2, "5S 6S 7S 8S 9S TS JS 2C 3C KH", OTHER, discard="AD")
     play_turn(game, 0, lay=[first, second, "8S"])
     assert set_codes(game, 0) == expected
+
+
+@pytest.mark.parametrize("run, card_code", [("2S 3S 4S", "AS"), ("QS KS AS", "2S")])
+def test_r1_1_r6_3_no_lay_off_wraps_past_the_ace(run, card_code):
+    """R1.1: aces are high only, so an ace does not go below a run's 2 and a 2 does not go above
+    its ace (R6.3: the card fits no set, and the lay-down is refused)."""
+    assert not CardSet(RUN, cards(run)).fits(card(card_code))
+    assert isinstance(judge_lay_down(cards(card_code), sets(f"run {run}")), Refusal)
 
 
 def test_r6_3_meld_lay_off():

@@ -1,12 +1,16 @@
 """R9 menus and R5.5 / R5.6 answers: parse_choice and parse_selection (app/rules/menus.py)."""
 
-import pytest
-from rules_test_helpers import cards
+import io
+import re
 
-from app.games.mason import Hand
+import pytest
+from rules_test_helpers import NAMES2, cards, deal, hand_codes
+
+from app.games.mason import STOCK, Draw, Hand
 from app.games.mason.menus import (
     GAME_OPTIONS, MENU_A, MENU_B, MENU_D, MENU_E, QUIT, VIEW_SCORES, NotAChoice, parse_choice, parse_selection,
 )
+from app.terminal import Terminal, TerminalControls
 
 
 @pytest.mark.parametrize("answer, count, number", [("1", 2, 1), (" 2 ", 2, 2), ("6", 6, 6), ("\t3\n", 6, 3),
@@ -59,6 +63,22 @@ def test_r9_2_menu_f_numbers_follow_the_sorted_hand():
     chosen = [hand.card_at(n).code for n in parse_selection("(1,2,3)", len(hand))]
     assert chosen == ["2C", "3C", "AC"]
     assert hand.card_at(parse_choice("10", len(hand))).code == "AP"  # R5.6 discard by number
+
+
+def test_r9_2_the_terminal_menu_f_lists_the_hand_in_suit_then_value_order_and_reads_those_numbers(tmp_path):
+    """R9.2: the terminal shows Menu F as the hand sorted by suit (C D H S P) then value, numbered
+    from 1, and a selection's numbers pick the cards listed under them (R5.5)."""
+    game = deal(NAMES2, "5H 6H 7H 2C 5C 9C 3D 8D JS 6P", "3C 6C TC 4D 9D AH 5S 8S QS 7P", discard="AP",
+                stock="KC")
+    game.apply(0, Draw(STOCK))
+    stdout = io.StringIO()
+    terminal = Terminal(stdin=io.StringIO("1,5,11\n"), stdout=stdout, folder=str(tmp_path))
+    chosen = TerminalControls(terminal).choose_lay_down(game, 0)
+    listed = re.findall(r"^(\d+)\. (\S\S) ", stdout.getvalue(), flags=re.M)
+    assert [code for _, code in listed] == "2C 5C 9C KC 3D 8D 5H 6H 7H JS 6P".split()
+    assert [number for number, _ in listed] == [str(n) for n in range(1, 12)]
+    assert hand_codes(game, 0) == "2C 5C 9C KC 3D 8D 5H 6H 7H JS 6P"
+    assert [c.code for c in chosen] == ["2C", "3D", "6P"]
 
 
 def test_r9_menu_wording_and_order():

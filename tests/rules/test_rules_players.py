@@ -11,6 +11,7 @@ from app.games.mason import (
     NextRound, Player, RoundOver, is_computer_name,
 )
 from app.games.mason.bot import choose_computer_discard, computer_draw_source, play_computer_turn
+from app.games.mason.definition import DEFINITION
 from app.games.mason.melds import MELD, RUN
 
 H1R = "5H 6H 7H 2C 5C 9C 3D 8D JS 6P"
@@ -52,6 +53,16 @@ def test_hand_already_laid_down_lists_sets_first_laid_first():
 def test_player_str_names_hand_size_and_score():
     assert str(LivePlayer("Ann", Hand(cards("2C 3C")), 17)) == "Ann: 2 cards in hand, 17 points"
     assert str(ComputerPlayer("AI", Hand(cards("2C")))) == "AI: 1 card in hand, 0 points"
+
+
+@pytest.mark.parametrize("names", [["Ann"], ["Ann", "Bob", "Cy", "Dee"], ["AI", "AI", "AI", "AI"]])
+def test_r3_1_a_game_has_two_or_three_seats(names):
+    """R3.1: a game has 2 or 3 seats; any other number is refused, by the game and its definition."""
+    refused = rf"players, not {len(names)}\b"
+    with pytest.raises(ValueError, match=refused):
+        Game.new(names, seed=5)
+    with pytest.raises(ValueError, match=refused):
+        DEFINITION.new_state(names, seed=5)
 
 
 @pytest.mark.parametrize("name", ["AI", "ai", "Ai", " aI "])
@@ -228,6 +239,23 @@ def test_r8_2_goes_out_by_lay_down_without_discarding():
     assert over.value.went_out == 0
     assert not any(isinstance(o.action, Discard) for o in controls.outcomes)
     assert set_codes(game, 0) == [CLUBS + " QC"]
+
+
+def test_r8_2_lays_its_last_card_onto_its_own_set_rather_than_holding_it_back():
+    """R8.2: the AI never holds back a playable card, its last one included: with 9D taken from
+    the discard pile (R8.1: it fits its meld) and 6S in hand, both go onto its own sets one by one
+    and it goes out by laying down (R5.7), never discarding the playable 6S."""
+    dealt = deal(["AI", "Bob"], AI_HAND, H2, discard="AP")
+    game = arrange(dealt, 0, "6S", sets=["run 3S 4S 5S", "meld 9C 9H 9S"], discard="9D")
+    controls = RecordingControls()
+    with pytest.raises(RoundOver) as over:
+        game.players[0].take_turn(game, controls)
+    assert over.value.went_out == 0
+    actions = [o.action for o in controls.outcomes]
+    assert actions[0] == Draw(DISCARD_PILE)
+    assert sorted(codes(a.cards) for a in actions[1:]) == ["6S", "9D"]
+    assert not any(isinstance(a, Discard) for a in actions)
+    assert set_codes(game, 0) == ["3S 4S 5S 6S", "9C 9H 9S 9D"]
 
 
 def _play_ai_game(game, check_turn=None):
