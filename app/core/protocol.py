@@ -782,7 +782,7 @@ class GameState(ABC):
         """Words refusing a table action while a round is being played."""
         return "The round is still being played."
 
-    def record(self, outcome: Outcome, seat: int | None, text: str, cards: Iterable[Card] = (),
+    def log_event(self, outcome: Outcome, seat: int | None, text: str, cards: Iterable[Card] = (),
                **more: Any) -> Event:
         """Add a public event to the log and to ``outcome``: ``more`` are the game's own fields."""
         event: Event = {"seat": seat, "text": text, "cards": [card.id for card in cards], **more}

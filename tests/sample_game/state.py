@@ -107,13 +107,13 @@ class HighCardState(GameState):
             self.hands[seat].append(self.stock.pop(0))
             self.drawn[seat] += 1
             self.passes = 0
-            self.record(outcome, seat, f"{self.label(seat)} draws a card.")
+            self.log_event(outcome, seat, f"{self.label(seat)} draws a card.")
             if self.worth(seat) > self.limit:  # H4
                 self.bust[seat] = True
-                self.record(outcome, seat, f"{self.label(seat)} is bust with {self.worth(seat)}.", self.hands[seat])
+                self.log_event(outcome, seat, f"{self.label(seat)} is bust with {self.worth(seat)}.", self.hands[seat])
         else:
             self.passes += 1
-            self.record(outcome, seat, f"{self.label(seat)} passes.")
+            self.log_event(outcome, seat, f"{self.label(seat)} passes.")
         self._next_turn(seat, outcome)
         return outcome
 
@@ -129,14 +129,14 @@ class HighCardState(GameState):
         self.turn = None
         for seat, hand in enumerate(self.hands):
             what = "bust" if self.bust[seat] else "worth"
-            self.record(outcome, seat, f"{self.label(seat)}'s hand, {what} {self.worth(seat)}.", hand)
+            self.log_event(outcome, seat, f"{self.label(seat)}'s hand, {what} {self.worth(seat)}.", hand)
         winners = [result.seat for result in self.results() if result.won]
         if winners:
             names = " and ".join(self.label(seat) for seat in winners)
-            self.record(outcome, None, f"{names} {'wins' if len(winners) == 1 else 'win'} with "
+            self.log_event(outcome, None, f"{names} {'wins' if len(winners) == 1 else 'win'} with "
                                        f"{self.worth(winners[0])}.")
         else:
-            self.record(outcome, None, "Every hand is bust: nobody wins.")
+            self.log_event(outcome, None, "Every hand is bust: nobody wins.")
         outcome.game_over = True
 
     # -- results ------------------------------------------------------------------------------------

@@ -307,8 +307,8 @@ class MasonState(GameState):
             self._finish_round(signal.went_out, outcome)
         return outcome
 
-    def _record(self, outcome: Outcome, text: str, cards: Iterable[Card] = (), seat: int | None = None) -> None:
-        """``record`` for this round, by the seat to move unless said: the engine's hot path
+    def _log_event(self, outcome: Outcome, text: str, cards: Iterable[Card] = (), seat: int | None = None) -> None:
+        """``log_event`` for this round, by the seat to move unless said: the engine's hot path
         makes the event itself."""
         event = {"seat": self.turn if seat is None else seat, "text": text, "cards": [card.id for card in cards],
                  "round": self.round_number}
@@ -334,7 +334,7 @@ class MasonState(GameState):
         self.drawn = None
         self.stall_rebuilds = 0
         # The log is the whole game's: each event says its round.
-        self.record(outcome, None, f"Round {self.round_number} dealt; {self.label(self.turn)} starts.", [face_up],
+        self.log_event(outcome, None, f"Round {self.round_number} dealt; {self.label(self.turn)} starts.", [face_up],
                     round=self.round_number)
 
     def _draw(self, source: str, outcome: Outcome) -> None:
@@ -351,15 +351,15 @@ class MasonState(GameState):
                 # R5.2: the top discard stays; the others turn over, oldest on top.
                 self.stock = self.discard[:-1]
                 self.discard = self.discard[-1:]
-                self._record(outcome, f"The stock pile ran out: {len(self.stock)} discards were turned over to "
+                self._log_event(outcome, f"The stock pile ran out: {len(self.stock)} discards were turned over to "
                                       "rebuild it.", seat=None)
             card = self.stock.pop(0)
-            self._record(outcome, f"{name} drew from the stock pile.")
+            self._log_event(outcome, f"{name} drew from the stock pile.")
         elif source == DISCARD_PILE:
             if not self.discard:
                 raise PileEmpty("The discard pile is empty: draw from the stock pile.")
             card = self.discard.pop()
-            self._record(outcome, f"{name} took {card.code} from the discard pile.", [card])
+            self._log_event(outcome, f"{name} took {card.code} from the discard pile.", [card])
         else:
             raise BadAction(f"There is no pile called {source!r}.")
         player.hand.add(card)
@@ -392,12 +392,12 @@ class MasonState(GameState):
         self.stall_rebuilds = 0
         if isinstance(judgement, NewSet):
             sets.append(CardSet(judgement.kind, judgement.cards))
-            self._record(outcome, f"{name} laid down a {judgement.kind}: {' '.join(codes(sets[-1].cards))}.",
+            self._log_event(outcome, f"{name} laid down a {judgement.kind}: {' '.join(codes(sets[-1].cards))}.",
                          sets[-1].cards)
         else:
             for card, index in judgement.placements:
                 sets[index].add(card)
-                self._record(outcome, f"{name} laid {card.code} onto their {sets[index].kind} {sets[index]}.", [card])
+                self._log_event(outcome, f"{name} laid {card.code} onto their {sets[index].kind} {sets[index]}.", [card])
         outcome.judgement = judgement
         if not player.hand.cards:
             raise RoundOver(self.turn)  # R5.7: no discard needed after the last card
@@ -410,7 +410,7 @@ class MasonState(GameState):
             raise CardNotInHand(f"{card.code} is not in your hand.")
         player.hand.remove(card)
         self.discard.append(card)
-        self._record(outcome, f"{name} discarded {card.code}.", [card])
+        self._log_event(outcome, f"{name} discarded {card.code}.", [card])
         if not player.hand.cards:
             raise RoundOver(self.turn)  # R5.7
         self.turn = (self.turn + 1) % len(self.players)  # R4.3: seat order, wrapping
@@ -431,10 +431,10 @@ class MasonState(GameState):
         self.drawn = None
         if went_out is None:
             why = "nobody can go out" if self.stall_rebuilds else "no pile can give a card"
-            self._record(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.",
+            self._log_event(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.",
                          seat=None)
         else:
-            self._record(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.", seat=went_out)
+            self._log_event(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.", seat=went_out)
         self.phase = GAME_OVER if self.round_number >= ROUNDS else ROUND_OVER
         outcome.round_over = True
         outcome.game_over = self.phase == GAME_OVER

@@ -597,7 +597,7 @@ class PointsState(GameState):
         self.arrangements[seat] = [group for group in groups if group]
 
     def _event(self, outcome: Outcome, seat: int | None, text: str, cards: list[Card]) -> None:
-        self.record(outcome, seat, text, cards, deal=self.deal_number)
+        self.log_event(outcome, seat, text, cards, deal=self.deal_number)
 
     def seen_this_deal(self) -> set[str]:
         """The ids of the cards this deal's log showed everyone."""

@@ -340,7 +340,7 @@ class RummyState(GameState):
         self.turned_over = False
         self.seen = BIT[up]
         self.log_start = self.log_total
-        self.record(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
+        self.log_event(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
                                     f"turned up on the discard pile.", [CARDS[up]])
 
     def _draw(self, source: str, outcome: Outcome) -> None:
@@ -351,23 +351,23 @@ class RummyState(GameState):
         if source == STOCK:
             if not self.stock.cards:
                 if self.turned_over or not self.discard.cards:
-                    self.record(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
+                    self.log_event(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
                                                 f"hand {self.hand_number} is void, no score.")
                     self._end_hand(None, outcome)
                     return
                 self.stock = self.discard.turn_over()  # C4.1
                 self.turned_over = True
-                self.record(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
+                self.log_event(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
                                             f"cards) is turned over to make a new stock.")
             card = self.stock.take_top()
             self.taken = None
-            self.record(outcome, seat, f"{name} drew from the stock pile.")
+            self.log_event(outcome, seat, f"{name} drew from the stock pile.")
         elif source == DISCARD_PILE:
             if not self.discard.cards:
                 raise PileEmpty("The discard pile is empty: draw from the stock pile.")
             card = self.discard.take_top()
             self.taken = card
-            self.record(outcome, seat, f"{name} took {CODE_OF[card]} from the discard pile.", [CARDS[card]])
+            self.log_event(outcome, seat, f"{name} took {CODE_OF[card]} from the discard pile.", [CARDS[card]])
         else:
             raise BadAction("Draw from the stock pile or the discard pile.")
         self.players[seat].hand.mask |= BIT[card]
@@ -417,7 +417,7 @@ class RummyState(GameState):
         self.latest_meld = len(self.melds)
         self.seen |= mask
         self.played = True
-        self.record(outcome, self.turn, f"{self.label(self.turn)} melded a {kind}: {codes_of(mask)} "
+        self.log_event(outcome, self.turn, f"{self.label(self.turn)} melded a {kind}: {codes_of(mask)} "
                                          f"(meld {len(self.melds)}).", cards_of(mask))
         if not remaining:
             self._went_out(outcome)
@@ -442,7 +442,7 @@ class RummyState(GameState):
         self.seen |= mask
         self.played = True
         owner = "their own" if meld.owner == self.turn else f"{self.label(meld.owner)}'s"
-        self.record(outcome, self.turn, f"{self.label(self.turn)} laid off {card.code} on meld {number}, "
+        self.log_event(outcome, self.turn, f"{self.label(self.turn)} laid off {card.code} on meld {number}, "
                                          f"{owner} {meld.kind}: {codes_of(meld.mask)}.", [card])
         if not remaining:
             self._went_out(outcome)
@@ -458,7 +458,7 @@ class RummyState(GameState):
         player.hand.mask &= ~mask
         self.discard.cards.append(number)
         self.seen |= mask
-        self.record(outcome, seat, f"{self.label(seat)} discarded {card.code}.", [card])
+        self.log_event(outcome, seat, f"{self.label(seat)} discarded {card.code}.", [card])
         if not player.hand.mask:
             self._went_out(outcome)  # C3.4: going out by the discard
             return
@@ -484,10 +484,10 @@ class RummyState(GameState):
         name = self.label(seat)
         if rummy:
             bonus = ", doubled" if self.rummy_bonus else " (no bonus at this table)"
-            self.record(outcome, seat, f"{name} went out in one turn: rummy! {name} scores {scored} "
+            self.log_event(outcome, seat, f"{name} went out in one turn: rummy! {name} scores {scored} "
                                         f"points{bonus}.")
         else:
-            self.record(outcome, seat, f"{name} went out and scores {scored} points.")
+            self.log_event(outcome, seat, f"{name} went out and scores {scored} points.")
         self._end_hand(seat, outcome, scored, rummy)
 
     def _end_hand(self, went_out: int | None, outcome: Outcome, scored: int = 0, rummy: bool = False) -> None:
@@ -503,12 +503,12 @@ class RummyState(GameState):
             self.phase = OVER
             outcome.game_over = True
             name = self.label(went_out)
-            self.record(outcome, went_out, f"{name} reaches {self.players[went_out].score} points "
+            self.log_event(outcome, went_out, f"{name} reaches {self.players[went_out].score} points "
                                             f"(target {self.target}) and wins the game.")
         elif self.replays_for_ever():
             self.phase = OVER
             outcome.game_over = True
-            self.record(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
+            self.log_event(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
                                         f"were void: dealt from the same stacked deck, the hands would "
                                         f"repeat for ever, so the game ends here with no winner.")
         else:

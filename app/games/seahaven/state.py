@@ -192,7 +192,7 @@ class SeahavenState(GameState):
         return start
 
     def _event(self, outcome: Outcome, text: str, cards: Sequence[Card] = ()) -> None:
-        self.record(outcome, 0, text, cards)
+        self.log_event(outcome, 0, text, cards)
 
     # -- the solver (S5.2) -----------------------------------------------------------------------------
 
