@@ -369,6 +369,12 @@ def plays_off_request(bot: Bot | None) -> bool:
     return bool(getattr(bot, "off_request", False))
 
 
+# The computer players' strengths, weakest first. ``NORMAL`` is the rule book's own computer
+# player (``GameDefinition.bot``): a seat named AI, the terminals and every rule check play it.
+EASY, NORMAL, STRONG = "easy", "normal", "strong"
+STRENGTHS = (EASY, NORMAL, STRONG)
+
+
 # -- questions answered off the request path ------------------------------------------------------
 
 
@@ -577,6 +583,9 @@ class GameDefinition(ABC):
     options: tuple[Option, ...] = ()
     statistics: tuple[Stat, ...] = ()
     bot: Bot | None = None  # the computer player, for seats named AI; None: the game has none
+    # Its players of other strengths (``STRENGTHS``: easy, strong), beside ``bot``, the normal one.
+    # Each sees only what its seat may see (``view(seat)``) and chooses among ``legal(seat)``.
+    other_bots: ClassVar[Mapping[str, Bot]] = {}
     analyst: Analyst | None = None  # questions answered off the request path (a solver): ``Analyst``
     # A player's own settings of the game's table (sending cards home by themselves), remembered
     # per browser; the game's forms send them with the actions they change.
@@ -627,6 +636,16 @@ class GameDefinition(ABC):
         if self.min_seats == self.max_seats:
             return str(self.min_seats)
         return f"{self.min_seats} to {self.max_seats}"
+
+    def bot_of(self, strength: str = NORMAL) -> Bot | None:
+        """The computer player of ``strength`` (``STRENGTHS``): the rule book's own for normal;
+        None if the game has no computer player of that strength."""
+        return self.bot if strength == NORMAL else self.other_bots.get(strength)
+
+    @property
+    def strengths(self) -> tuple[str, ...]:
+        """The strengths this game's computer players come in, weakest first."""
+        return tuple(strength for strength in STRENGTHS if self.bot_of(strength) is not None)
 
     baseline_label = "random play"  # what the baseline bot does, in the simulator's words
 
