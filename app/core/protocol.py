@@ -647,6 +647,12 @@ class GameDefinition(ABC):
         """The strengths this game's computer players come in, weakest first."""
         return tuple(strength for strength in STRENGTHS if self.bot_of(strength) is not None)
 
+    def round_returns(self, state: Any, seat: int) -> list[int] | None:
+        """For a game played against the house (21's dealer), ``seat``'s return in each round of
+        the finished ``state`` (+1 won, 0 a tie, -1 lost): the simulator measures each strength
+        by its mean. None (the default): a game played between the seats, measured head to head."""
+        return None
+
     baseline_label = "random play"  # what the baseline bot does, in the simulator's words
 
     def tally(self, state: Any) -> Mapping[str, int]:
