@@ -393,11 +393,12 @@ class MasonState(GameState):
         if isinstance(judgement, NewSet):
             sets.append(CardSet(judgement.kind, judgement.cards))
             self._log_event(outcome, f"{name} laid down a {judgement.kind}: {' '.join(codes(sets[-1].cards))}.",
-                         sets[-1].cards)
+                            sets[-1].cards)
         else:
             for card, index in judgement.placements:
                 sets[index].add(card)
-                self._log_event(outcome, f"{name} laid {card.code} onto their {sets[index].kind} {sets[index]}.", [card])
+                self._log_event(outcome, f"{name} laid {card.code} onto their {sets[index].kind} {sets[index]}.",
+                                [card])
         outcome.judgement = judgement
         if not player.hand.cards:
             raise RoundOver(self.turn)  # R5.7: no discard needed after the last card
@@ -432,9 +433,10 @@ class MasonState(GameState):
         if went_out is None:
             why = "nobody can go out" if self.stall_rebuilds else "no pile can give a card"
             self._log_event(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.",
-                         seat=None)
+                            seat=None)
         else:
-            self._log_event(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.", seat=went_out)
+            self._log_event(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.",
+                            seat=went_out)
         self.phase = GAME_OVER if self.round_number >= ROUNDS else ROUND_OVER
         outcome.round_over = True
         outcome.game_over = self.phase == GAME_OVER
