@@ -1,4 +1,4 @@
-"""The WSGI entry point: `gunicorn wsgi:app` (see `make run` / app/serve.py)."""
+"""The WSGI entry point: `gunicorn wsgi:app` (see `make run` / app/serving/serve.py)."""
 
 from app.settings import SettingError, cannot_start
 

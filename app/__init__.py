@@ -5,26 +5,16 @@ them: Flask and the database are only imported when an app is created."""
 from __future__ import annotations
 
 import os
-import sys
 
-from .settings import SettingError
+from .settings import PROJECT_ROOT, SettingError
 
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The Python the served processes run on (gunicorn's and the job runner's): -OO leaves out the
-# docstrings, 3-5 MB a process of the table's and its libraries' (bench/README.md, memory).
-# Nothing served reads a docstring, and no assert guards a request: they narrow types for the
-# checker, and one checks a constant table as its module loads, which the tests still run.
-SERVING_PYTHON = (sys.executable, "-OO")
-# In the instance folder: the templates' compiled code (app/web/__init__.py), a cache that
-# backups leave out.
-COMPILED_TEMPLATES = "compiled-templates"
 
 
 def create_app(config_class: type | None = None, *, instance_path: str | None = None, **overrides):
     from config import Config, setting
 
     from .extensions import csrf, db, init_migrations
-    from .secrets import ensure_admin_password, shared_secret_key
+    from .store.credentials import ensure_admin_password, shared_secret_key
     from .web import TableApp
 
     instance_path = instance_path or setting("INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
@@ -55,12 +45,12 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
         init_migrations(app, os.path.join(PROJECT_ROOT, "migrations"))
     csrf.init_app(app)
 
-    from .database import configure_engine
+    from .store.database import configure_engine
 
     with app.app_context():
         configure_engine(db.engine)
-        # The session key every server sharing the database uses (app/secrets.py). A served
-        # worker checks a configured SECRET_KEY against the others' (app/serve.py did first).
+        # The session key every server sharing the database uses (app/store/credentials.py). A served
+        # worker checks a configured SECRET_KEY against the others' (app/serving/serve.py did first).
         serving = setting("SERVING") == "1"
         if not app.config.get("SECRET_KEY") or serving:
             app.config["SECRET_KEY"] = shared_secret_key(db.engine, app.config.get("SECRET_KEY"), app.instance_path)
@@ -69,12 +59,12 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
         ensure_admin_password(app.instance_path)
 
     from . import web
-    from .cli import register_commands
+    from .serving.cli import register_commands
 
     web.register(app)
     register_commands(app)
     if setting("SERVING") == "1":  # a server starts: bring instance/scores.csv up to date
-        from . import scores_file
+        from .records import scores_file
 
         scores_file.mark_stale(app)
     return app

@@ -80,9 +80,10 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
     devices) to the SQLite database of the (already upgraded) instance folder."""
     import sqlalchemy as sa
 
-    from app import create_app, scores_file, store, tables
+    from app import create_app, store, tables
+    from app.records import scores_file
     from app.extensions import db
-    from app.models import FINISHED, HERE, OWN, ActionRecord, GameRecord, SeatRecord, utcnow
+    from app.store.models import FINISHED, HERE, OWN, ActionRecord, GameRecord, SeatRecord, utcnow
     from app.games.mason import MASON
     from app.records import score_table
 

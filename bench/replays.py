@@ -47,7 +47,7 @@ def store_game(database_url: str, count: int) -> str:
     from app import create_app, store
     from app.core import registry
     from app.extensions import db
-    from app.models import HERE, SeatRecord
+    from app.store.models import HERE, SeatRecord
     from config import Config
 
     app = create_app(Config, SQLALCHEMY_DATABASE_URI=database_url, instance_path=tempfile.mkdtemp(prefix="bench-app-"))

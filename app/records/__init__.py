@@ -26,7 +26,7 @@ def record_results(definition: GameDefinition, results: list[SeatResult], second
 def after_results(definition: GameDefinition) -> None:
     """After the commit of results: the score table's file follows (in the background)."""
     if keeps_score_table(definition):
-        from .. import scores_file
+        from . import scores_file
 
         scores_file.mark_stale()
 

@@ -15,10 +15,10 @@ import sqlalchemy as sa
 from ..core import registry
 from ..core.names import search_key
 from ..core.protocol import SCORE_TABLE, GameDefinition, ScoreTableFormat, SeatResult
-from ..database import by_name, like_pattern
+from ..store.database import by_name, like_pattern
 from ..extensions import db
-from ..models import ScoreEntry
-from ..offload import let_others_run
+from ..store.models import ScoreEntry
+from .offload import let_others_run
 
 SORTS = {"name": ScoreEntry.name_key, "won": ScoreEntry.won, "lost": ScoreEntry.lost, "best": ScoreEntry.best}
 
@@ -172,7 +172,7 @@ def record_results(results: list[SeatResult]) -> None:
 
 def replace(table, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
     """Make the score rows exactly ``table`` (an import), inside the caller's transaction: one
-    DELETE, then the rows (``rows``: app/score_import.py's ``rows_for_insert(table)``, if made
+    DELETE, then the rows (``rows``: app/records/score_import.py's ``rows_for_insert(table)``, if made
     already) inserted in bulk by the database driver.
 
     SQLite: ``chunk`` rows a statement, with a pause between statements (under gevent the
@@ -181,7 +181,7 @@ def replace(table, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
     every ``chunk`` rows."""
     db.session.execute(sa.delete(ScoreEntry))
     if rows is None:
-        from ..score_import import rows_for_insert
+        from .score_import import rows_for_insert
 
         rows = rows_for_insert(table)
     columns = "name, name_key, search_key, won, lost, best"

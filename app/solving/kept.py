@@ -25,10 +25,11 @@ from collections.abc import Mapping, Sequence
 import sqlalchemy as sa
 from flask import current_app
 
-from .. import limits, store
+from .. import store
+from ..store import limits
 from ..core.protocol import GameDefinition, GameState, NeedsAnswers, Question
 from ..extensions import db
-from ..models import (
+from ..store.models import (
     ANSWERED, QUESTION, TOO_HARD as TOO_HARD_ROW, TURN, WAITING, WORKING, Analysis, GameRecord, utcnow,
 )
 from . import bell

@@ -32,7 +32,7 @@ from ..core import registry
 from ..core.autoplay import autoplay
 from ..core.protocol import OverBudget
 from ..extensions import db
-from ..models import ANSWERED, PLAYING, TOO_HARD, TURN, WAITING, WORKING, Analysis, utcnow
+from ..store.models import ANSWERED, PLAYING, TOO_HARD, TURN, WAITING, WORKING, Analysis, utcnow
 from . import kept
 
 log = logging.getLogger("app.solving")

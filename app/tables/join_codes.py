@@ -11,9 +11,10 @@ from typing import Mapping
 import sqlalchemy as sa
 from flask import current_app
 
-from .. import limits, store
+from .. import store
+from ..store import limits
 from ..extensions import db
-from ..models import OWN, PLAYING, GameRecord, SeatRecord, utcnow
+from ..store.models import OWN, PLAYING, GameRecord, SeatRecord, utcnow
 from .errors import NO_OPEN_SEAT, Conflict, Forbidden, NotFound, TableError, TooMany, game_over
 from .seats import give_token, held_seats
 

@@ -10,11 +10,12 @@ import sqlalchemy as sa
 from flask import current_app
 from sqlalchemy.orm import selectinload
 
-from .. import limits, store
+from .. import store
+from ..store import limits
 from ..core.cards import Card
 from ..core.protocol import GameDefinition, GameState
 from ..extensions import db
-from ..models import ABANDONED, FINISHED, HERE, PLAYING, GameRecord, SeatRecord
+from ..store.models import ABANDONED, FINISHED, HERE, PLAYING, GameRecord, SeatRecord
 from ..solving import kept
 from .errors import Conflict, Forbidden, NotFound, TooMany
 from .join_codes import issue_join_code

@@ -21,14 +21,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from .. import records, replays, store
+from .. import records, store
+from . import replays
 from ..core.autoplay import autoplay
 from ..core.protocol import (
     OWN, Bot, GameDefinition, GameState, IllegalAction, Move, Outcome, SeatResult, plays_off_request,
 )
 from ..extensions import db
-from ..limits import own_moves
-from ..models import PLAYING, GameRecord, utcnow
+from ..store.limits import own_moves
+from ..store.models import PLAYING, GameRecord, utcnow
 from ..solving import kept
 from .errors import RELEASED, STALE, ConfirmFirst, Conflict, Forbidden, GameNotFound, TooMany, game_over, refusal
 from .join_codes import end_join_codes

@@ -13,7 +13,7 @@ from flask import current_app
 
 from .. import store
 from ..core.protocol import GameState
-from ..models import HERE, OWN, GameRecord
+from ..store.models import HERE, OWN, GameRecord
 
 
 @dataclass

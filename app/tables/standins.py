@@ -8,7 +8,7 @@ from typing import Mapping
 
 from .. import store
 from ..core.protocol import GameState
-from ..models import PLAYING, GameRecord, utcnow
+from ..store.models import PLAYING, GameRecord, utcnow
 from .errors import Conflict, Forbidden, TableError, game_over
 from .play import play_computer_turns, save_and_score
 from .join_codes import host_seat

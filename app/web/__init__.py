@@ -23,12 +23,12 @@ from markupsafe import Markup
 
 from config import setting
 
-from .. import COMPILED_TEMPLATES
+from ..settings import COMPILED_TEMPLATES
 from ..core import registry
 from ..core.cards import Card, deck_by_key
 from ..core.protocol import GameDefinition
-from ..htmx import is_htmx, vary_on_htmx
-from ..stacked_decks import deck_title
+from .htmx import is_htmx, vary_on_htmx
+from ..tables.decks import deck_title
 from .errors import render_error
 
 CONTENT_SECURITY_POLICY = (
@@ -85,7 +85,7 @@ def register(app: Flask) -> None:
 
     input_checks.register(app)  # (after the Host check: a request for another host is refused first)
 
-    from ..version import version_text
+    from ..serving.version import version_text
 
     running = version_text()  # (once: the footer of every page says it)
     app.jinja_env.globals["card_table_version"] = running

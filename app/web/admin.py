@@ -1,4 +1,4 @@
-"""Admin: log in, manage stacked decks (app/stacked_decks.py: uploads are kept in the database, so every
+"""Admin: log in, manage stacked decks (app/tables/decks.py: uploads are kept in the database, so every
 server sharing it offers them), import a scores.csv (preview, then apply)."""
 
 from __future__ import annotations
@@ -13,14 +13,17 @@ from flask import (
 )
 from werkzeug.utils import secure_filename
 
-from .. import limits, score_import, stacked_decks, store, tables
+from .. import store, tables
+from ..store import limits
+from ..records import score_import
+from ..tables import decks as stacked_decks
 from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
 from ..extensions import db
-from ..models import AdminFailure, AdminSession, utcnow
+from ..store.models import AdminFailure, AdminSession, utcnow
 from ..records import score_table
-from ..refusal import Refusal
-from ..secrets import admin_credential, check_admin_password
+from ..core.refusal import Refusal
+from ..store.credentials import admin_credential, check_admin_password
 from .input_checks import local_path
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -31,7 +34,7 @@ MAX_SCORES_BYTES = 1024 * 1024
 
 def is_admin() -> bool:
     """Whether this browser is logged in as the admin: its session cookie holds the id of a live
-    server-side admin session (app/models.py AdminSession), opened with the current password."""
+    server-side admin session (app/store/models.py AdminSession), opened with the current password."""
     if "is_admin" not in g:
         g.is_admin = admin_session() is not None
     return g.is_admin
@@ -285,7 +288,7 @@ def import_form():
 @admin_required
 def import_preview():
     """Validate the whole file (R7.5), then show what would change; nothing changes yet. Parsed,
-    read and compared a slice at a time (app/score_import.py): a 30,000-row file keeps no other
+    read and compared a slice at a time (app/records/score_import.py): a 30,000-row file keeps no other
     request waiting."""
     if score_table.game() is None:
         abort(404)

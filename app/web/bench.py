@@ -13,7 +13,7 @@ from flask import Blueprint, abort
 
 from .. import store
 from ..extensions import db
-from ..models import GameRecord, utcnow
+from ..store.models import GameRecord, utcnow
 
 bp = Blueprint("bench", __name__, url_prefix="/bench")
 

@@ -12,8 +12,8 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from .. import store, tables
-from ..htmx import is_htmx
-from ..refusal import Refusal
+from .htmx import is_htmx
+from ..core.refusal import Refusal
 
 HTTP_MESSAGES = {
     404: "There is nothing here.",

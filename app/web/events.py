@@ -66,10 +66,11 @@ from flask import Blueprint, Flask, Response, abort, current_app, request, sessi
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
-from .. import limits, store
-from ..database import release_write_turn
+from .. import store
+from ..store import limits
+from ..store.database import release_write_turn
 from ..extensions import db
-from ..models import GameRecord
+from ..store.models import GameRecord
 
 bp = Blueprint("events", __name__)
 log = logging.getLogger(__name__)
@@ -619,7 +620,7 @@ class Stream:
 
 class StreamGate:
     """Which streams a worker process lets open. Each stream holds one of the worker's
-    connections (gevent: 1000 at most, app/serve.py) for as long as it lives, so this process
+    connections (gevent: 1000 at most, app/serving/serve.py) for as long as it lives, so this process
     holds at most ``EVENTS_PER_ADDRESS`` streams of one client address, ``EVENTS_PER_GAME`` of
     one game and ``EVENTS_PER_WORKER`` in all (half the connections: the rest are kept for page
     requests). A browser needs one stream per table: its new stream replaces its older one (a

@@ -7,8 +7,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, redirect, render_template, request, stream_with_context, url_for
 from markupsafe import Markup
 
-from .. import replays, store, tables
-from ..models import ABANDONED, FINISHED
+from .. import store, tables
+from ..tables import replays
+from ..store.models import ABANDONED, FINISHED
 from .admin import admin_required
 from .input_checks import whole_number
 from .play import load_record, spectator_view, view_for

@@ -8,9 +8,10 @@ from flask import Blueprint, Response, abort, current_app, redirect, render_temp
 
 from config import setting
 
-from .. import limits, tables
-from ..htmx import is_htmx
-from ..models import OWN
+from .. import tables
+from ..store import limits
+from .htmx import is_htmx
+from ..store.models import OWN
 from . import identity
 from .play import access, after_post, load_record, release_question, render_table
 

@@ -10,7 +10,7 @@ from flask import Blueprint, redirect, render_template, request, session, url_fo
 from .. import store, tables
 from ..core import registry
 from ..core.menus import NotAChoice, parse_choice
-from ..models import PLAYING
+from ..store.models import PLAYING
 from . import identity
 from .setup import menu_flow_game, menu_game
 

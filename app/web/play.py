@@ -11,14 +11,16 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, g, get_flashed_messages, redirect, render_template, request, session, url_for
 
-from .. import limits, replays, store, tables
+from .. import store, tables
+from ..store import limits
+from ..tables import replays
 from ..core.protocol import GameDefinition, IllegalAction, OptionError
-from ..htmx import is_htmx
-from ..models import OWN, GameRecord
+from .htmx import is_htmx
+from ..store.models import OWN, GameRecord
 from ..solving import kept
 from . import identity
 from .input_checks import whole_number
-from .table_view import Ask, TableView, table_view
+from ..tables.views import Ask, TableView, table_view
 
 bp = Blueprint("play", __name__, url_prefix="/games")
 

@@ -11,15 +11,17 @@ import secrets
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 
-from .. import limits, records, stacked_decks, store, tables
+from .. import records, store, tables
+from ..store import limits
+from ..tables import decks as stacked_decks
 from ..core import registry
 from ..core.decks import DeckError
 from ..core.menus import NotAChoice, parse_choice
 from ..core.names import MAX_NAME_LENGTH, NameRefused, admit_new_name, check_player_name, is_computer_name
 from ..core.protocol import MENUS, ONE_FORM, GameDefinition, OptionError
-from ..htmx import is_htmx
+from .htmx import is_htmx
 from ..records import score_table
-from ..models import HERE, OWN
+from ..store.models import HERE, OWN
 from . import identity
 from .events import browser_id
 

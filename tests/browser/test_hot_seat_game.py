@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.games.mason import MASON, Game, NextRound
-from app.stacked_decks import read_deck_file
+from app.tables.decks import read_deck_file
 from app.games.mason import GAME_OVER, ROUND_OVER
 from app.games.mason.melds import Refusal, judge_lay_down
 from app.games.mason.bot import play_computer_turn

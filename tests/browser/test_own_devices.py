@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.stacked_decks import read_deck_file
+from app.tables.decks import read_deck_file
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
 

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from app.extensions import db
-from app.models import SeatRecord
+from app.store.models import SeatRecord
 from support.web import Page, database_dump
 
 URLSAFE = re.compile(r"^[A-Za-z0-9_-]+$")

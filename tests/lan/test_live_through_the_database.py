@@ -258,7 +258,7 @@ def test_a_worker_says_when_psycopg_would_wait_without_letting_gevent_run():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    check = "from app.gunicorn_config import psycopg_blocks_gevent; print(psycopg_blocks_gevent())"
+    check = "from app.serving.gunicorn_config import psycopg_blocks_gevent; print(psycopg_blocks_gevent())"
     patch = "from gevent import monkey; monkey.patch_all()"
     as_served = subprocess.run([sys.executable, "-c", f"{patch}\nimport psycopg\n{check}"],
                                capture_output=True, text=True, check=True, cwd=root)

@@ -10,7 +10,7 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from app.models import ActionRecord
+from app.store.models import ActionRecord
 from support.cards import hand_of
 from support.web import Page, Player, database_dump, own_device_duel
 

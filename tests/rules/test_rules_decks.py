@@ -7,7 +7,7 @@ from rules_test_helpers import NAMES2, NAMES3, QUICK_HANDS, codes, finish_round_
 
 from app.games.mason import FULL_DECK, DeckError, Game, NextRound, parse_deck
 from app.games.mason.decks import format_deck
-from app.stacked_decks import read_deck_file
+from app.tables.decks import read_deck_file
 
 DECK_TEXT = " ".join(c.code for c in FULL_DECK)
 

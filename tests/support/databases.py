@@ -128,7 +128,7 @@ class DatabaseReader:
         import sqlalchemy as sa
         from sqlalchemy.pool import NullPool
 
-        from app.models import ActionRecord, GameRecord, SeatRecord
+        from app.store.models import ActionRecord, GameRecord, SeatRecord
 
         self.url = database_url
         self.engine = sa.create_engine(database_url, poolclass=NullPool)

@@ -134,7 +134,7 @@ def with_cookie(player, app, cookie: str) -> None:
 
 def close(app) -> None:
     """Stop what the app started (its scores.csv writer) and let go of the database."""
-    from app import scores_file
+    from app.records import scores_file
     from app.extensions import db
 
     if scores_file.EXTENSION in app.extensions:

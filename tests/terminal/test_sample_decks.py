@@ -18,7 +18,7 @@ from app.games.mason import (
 )
 from app.games.mason.bot import choose_computer_discard, play_computer_turn
 from app.games.mason.decks import parse_deck
-from app.stacked_decks import read_deck_file
+from app.tables.decks import read_deck_file
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "decks"

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from answer_script import PlayedGame, expected_rows, never_lay_down, play, scores_csv, seat_label
 
-from app.stacked_decks import read_deck_file
+from app.tables.decks import read_deck_file
 from app.terminal import Terminal
 
 ROOT = Path(__file__).resolve().parents[2]

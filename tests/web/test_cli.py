@@ -1,4 +1,4 @@
-"""The `flask` commands for the admin chores (app/cli.py): scores export/import (R7.5), deck check
+"""The `flask` commands for the admin chores (app/serving/cli.py): scores export/import (R7.5), deck check
 (R2.2), admin set-password."""
 
 from __future__ import annotations

@@ -15,13 +15,14 @@ from support.games import admin_login, play_game, play_turn_like_ai, score_rows,
 from support.pages import squeeze
 from support.web import Page
 
-from app import replays, store, tables
+from app import store, tables
+from app.tables import replays
 from app.core import registry
 from app.core.protocol import copy_log
 from app.extensions import db
-from app.models import ABANDONED, HERE, ActionRecord, SeatRecord
+from app.store.models import ABANDONED, HERE, ActionRecord, SeatRecord
 from app.web import history
-from app.web.table_view import LOG_LINES
+from app.tables.views import LOG_LINES
 
 
 @pytest.fixture

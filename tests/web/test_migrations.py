@@ -17,9 +17,9 @@ from app.core import registry
 from app.core.protocol import LOG_KEPT, copy_log
 from app.games.mason import Game, NextRound
 from app.games.mason.phases import DRAW_PHASE
-from app.models import ActionRecord
+from app.store.models import ActionRecord
 from app.web import history
-from app.stacked_decks import read_deck_file
+from app.tables.decks import read_deck_file
 from support.pages import squeeze
 from support.web import Player
 

@@ -58,7 +58,7 @@ def action_log(other_app, slug) -> list[tuple[int, int | None, str]]:
     import sqlalchemy as sa
 
     from app.extensions import db
-    from app.models import ActionRecord, GameRecord
+    from app.store.models import ActionRecord, GameRecord
 
     with other_app.app_context():
         game_id = db.session.scalar(sa.select(GameRecord.id).where(GameRecord.slug == slug))

@@ -13,16 +13,18 @@ import sqlalchemy as sa
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import games, scores_file, stacked_decks, store  # noqa: F401  (games: registers every game)
-from .core import registry
-from .core.decks import DeckError
-from .extensions import db
-from .files import write_atomically
-from .models import AdminSession
-from .records import score_table
-from .secrets import forget_secret_key, set_admin_password
+from .. import games, store  # noqa: F401  (games: registers every game)
+from ..records import scores_file
+from ..tables import decks as stacked_decks
+from ..core import registry
+from ..core.decks import DeckError
+from ..extensions import db
+from ..core.terminal import write_atomically
+from ..store.models import AdminSession
+from ..records import score_table
+from ..store.credentials import forget_secret_key, set_admin_password
 from .version import version_text
-from .web import compile_every_template
+from ..web import compile_every_template
 
 
 def register_commands(app: Flask) -> None:

@@ -21,11 +21,11 @@ from __future__ import annotations
 import os
 import re
 
-from .core import registry
-from .core.cards import Card
-from .core.decks import DeckError, decode_deck_bytes
-from .core.protocol import GameDefinition
-from .core.terminal import FileProblem, read_text_file, write_atomically
+from ..core import registry
+from ..core.cards import Card
+from ..core.decks import DeckError, decode_deck_bytes
+from ..core.protocol import GameDefinition
+from ..core.terminal import FileProblem, read_text_file, write_atomically
 
 DECK_SUFFIX = ".deck"
 MAX_DECK_NAME = 80  # characters of a deck file's name, ".deck" included
@@ -95,8 +95,8 @@ def uploaded(definition: GameDefinition) -> dict[str, bytes | None]:
         return {}
     import sqlalchemy as sa
 
-    from .extensions import db
-    from .models import UploadedDeck
+    from ..extensions import db
+    from ..store.models import UploadedDeck
 
     rows = db.session.execute(sa.select(UploadedDeck.name, UploadedDeck.content)
                               .where(UploadedDeck.game == definition.key)).all()
@@ -150,8 +150,8 @@ def store_upload(decks_root: str, definition: GameDefinition, name: str, data: b
     this server's copy into its decks folder (for the terminal games), as one change: if the file
     cannot be written, nothing is stored (``OSError``). ``DeckExists`` unless ``replace``."""
 
-    from . import store
-    from .extensions import db
+    from .. import store
+    from ..extensions import db
 
     @store.transaction
     def storing() -> None:
@@ -177,8 +177,8 @@ def put_row(definition: GameDefinition, name: str, content: bytes | None) -> Non
     content, or None (withdrawn: a file of that name is not offered either)."""
     import sqlalchemy as sa
 
-    from .extensions import db
-    from .models import UploadedDeck, utcnow
+    from ..extensions import db
+    from ..store.models import UploadedDeck, utcnow
 
     row = db.session.execute(sa.select(UploadedDeck).where(
         UploadedDeck.game == definition.key, UploadedDeck.name == name)).scalar_one_or_none()
@@ -192,8 +192,8 @@ def withdraw(decks_root: str, definition: GameDefinition, name: str) -> bool:
     """Stop offering the deck ``name`` on every server (a row without content), and remove this
     server's file of it; False if it is not offered."""
 
-    from . import store
-    from .extensions import db
+    from .. import store
+    from ..extensions import db
 
     @store.transaction
     def deleting() -> bool:

@@ -19,8 +19,8 @@ from datetime import timedelta
 import sqlalchemy as sa
 from flask import current_app, request
 
-from . import store
-from .extensions import db
+from .. import store
+from ..extensions import db
 from .models import RateEvent, utcnow
 
 WRONG_JOIN_CODE = "join"

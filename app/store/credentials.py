@@ -26,7 +26,7 @@ import time
 
 from werkzeug.security import check_password_hash, generate_password_hash
 
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from ..settings import PROJECT_ROOT
 
 SECRET_KEY_FILE = "secret_key"
 ADMIN_HASH_FILE = "admin_password.hash"

@@ -22,12 +22,12 @@ from typing import Any, Iterator
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
-from . import store
-from .core import registry
-from .core.names import is_computer_name
-from .core.protocol import GameState, IllegalAction, Outcome
-from .extensions import db
-from .models import FINISHED, HERE, ActionRecord, GameRecord, SeatRecord, utcnow
+from .. import store
+from ..core import registry
+from ..core.names import is_computer_name
+from ..core.protocol import GameState, IllegalAction, Outcome
+from ..extensions import db
+from ..store.models import FINISHED, HERE, ActionRecord, GameRecord, SeatRecord, utcnow
 
 EXPORT_KIND = "card-table game"
 EXPORT_FORMAT = 1
@@ -193,7 +193,7 @@ def export_extras(record: GameRecord, definition) -> dict[str, Any]:
     None if it is not known)."""
     extras: dict[str, Any] = {}
     if definition.statistics and not definition.score_table:
-        from .records.statistics import game_figures
+        from ..records.statistics import game_figures
 
         started = first_action_at(record)
         seconds = int((record.finished_at - started).total_seconds()) if started and record.finished_at else None
@@ -206,7 +206,7 @@ def export_extras(record: GameRecord, definition) -> dict[str, Any]:
                                      "figures": game_figures(definition, result, seconds)}
                                     for result in final.results()]
     if definition.analyst is not None:
-        from .solving import kept
+        from ..solving import kept
 
         start = store.initial_state(record)
         question = definition.analyst.start_question(start) if start is not None else None

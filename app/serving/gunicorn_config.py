@@ -1,4 +1,4 @@
-"""gunicorn's settings file for ``python -m app.serve`` (``--config python:app.gunicorn_config``):
+"""gunicorn's settings file for ``python -m app.serving.serve`` (``--config python:app.serving.gunicorn_config``):
 the "ready" line is printed by the first worker once it has loaded the app and is about to
 serve - the listening socket exists since before it started - never before. Each worker also
 says so if psycopg would wait on PostgreSQL without letting gevent run the worker's other
@@ -20,7 +20,7 @@ control_socket_disable = True
 
 
 def when_ready(server) -> None:
-    from app import PROJECT_ROOT
+    from app.settings import PROJECT_ROOT
     from app.solving import supervisor
 
     supervisor.start(server.log, PROJECT_ROOT)

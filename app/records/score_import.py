@@ -18,13 +18,14 @@ import secrets
 
 import sqlalchemy as sa
 
-from . import scores_file, store
-from .core.names import search_key
-from .extensions import db
-from .models import PendingImport, ScoreEntry
+from .. import store
+from . import scores_file
+from ..core.names import search_key
+from ..extensions import db
+from ..store.models import PendingImport, ScoreEntry
 from .offload import let_others_run
-from .records import score_table
-from .refusal import Refusal
+from . import score_table
+from ..core.refusal import Refusal
 
 SLICE = 1000  # rows parsed (or compared) between two pauses
 PREVIEW_ROWS = 100  # rows a preview lists of each kind of change (the counts say how many in all)

@@ -44,13 +44,13 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 import app.games  # noqa: F401  (registers every game)
 
-from .core import registry
-from .core.cards import Card
-from .core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome, SeatResult
+from ..core import registry
+from ..core.cards import Card
+from ..core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome, SeatResult
 from .database import IMMEDIATE, release_write_turn, take_write_turn
-from .extensions import db
+from ..extensions import db
 from .models import FINISHED, PLAYING, ActionRecord, GameRecord, Snapshot, utcnow
-from .refusal import Refusal
+from ..core.refusal import Refusal
 
 TOKEN_BYTES = 24  # 192 bits: unguessable per-seat tokens
 

@@ -13,9 +13,10 @@ from typing import Any, Mapping
 
 from flask import url_for
 
-from .. import replays, store, tables
+from .. import store, tables
+from . import replays
 from ..core.protocol import GameDefinition, GameState, Move, SeatResult
-from ..models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
+from ..store.models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
 
 LOG_LINES = 10  # the table's last lines (of the view's, LOG_KEPT); the whole game's log is a page of its own
 
