@@ -43,3 +43,12 @@ def number(name: str, default: str, kind: type[int] | type[float] = int, low: fl
         span = f"from {low:g} to {high:g}" if high is not None else f"of {low:g} or more"
         raise SettingError(f"{name} must be {what} {span}, not {text!r}")
     return value
+
+
+def trusted_proxies(value: object) -> int:
+    """TRUSTED_PROXIES as a number of proxies (0 to 10); a clear error for anything else."""
+    text = str(value if value is not None else "0").strip() or "0"
+    if not text.isdigit() or int(text) > 10:
+        raise SettingError(f"TRUSTED_PROXIES must be the number of proxies in front of the server "
+                           f"(0 for none, usually 1), not {text!r}")
+    return int(text)

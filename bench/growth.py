@@ -80,7 +80,9 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
     devices) to the SQLite database of the (already upgraded) instance folder."""
     import sqlalchemy as sa
 
-    from app import create_app, store, tables
+    from app import store, tables
+
+    from app.factory import create_app
     from app.records import scores_file
     from app.extensions import db
     from app.store.models import FINISHED, HERE, OWN, ActionRecord, GameRecord, SeatRecord, utcnow
@@ -160,7 +162,8 @@ def in_process(sites: list["Site"], rounds: int = 3, count: int = 2000) -> dict:
     """CPU microseconds of the reads every page and action starts with (store.find_game with the
     seats, store.load_state) and of Menu A's query, in this process on each database: no HTTP,
     no server, so the machine's noise hardly shows."""
-    from app import create_app, store, tables
+    from app import store, tables
+    from app.factory import create_app
     from app.extensions import db
 
     apps = []

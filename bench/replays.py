@@ -44,7 +44,8 @@ PAGES = ("steps (last 10)", "steps (middle 10)", "replay (last step)", "replay (
 def store_game(database_url: str, count: int) -> str:
     """A finished Seahaven game of ``count`` actions, stored through the app's store; its slug."""
     sys.path.insert(0, ROOT)
-    from app import create_app, store
+    from app import store
+    from app.factory import create_app
     from app.core import registry
     from app.extensions import db
     from app.store.models import HERE, SeatRecord

@@ -184,7 +184,8 @@ def measure(root: str, actions: int, parts: bool = False, trims: bool = False) -
     migrate(url, folder / "instance")
     os.environ["MINIMAL_DATABASE"] = str(folder / "minimal.db")
     import minimal_app
-    from app import create_app, store
+    from app import store
+    from app.factory import create_app
     from config import Config
 
     as_a_browser = {"Accept-Encoding": BROWSER_ENCODINGS}

@@ -57,7 +57,9 @@ def fill(instance: str, rows: int) -> None:
     """``rows`` score rows and ``rows`` Points Rummy statistics rows, straight into the database."""
     import sqlalchemy as sa
 
-    from app import create_app, store
+    from app import store
+
+    from app.factory import create_app
     from app.extensions import db
     from app.games.mason import ScoreRow, ScoreTable
     from app.store.models import GameStat

@@ -58,7 +58,7 @@ def decks_folder(tmp_path) -> Path:
 
 @pytest.fixture
 def app(database_url, decks_folder, tmp_path):
-    from app import create_app
+    from app.factory import create_app
     from config import TestConfig
 
     instance = tmp_path / "instance"

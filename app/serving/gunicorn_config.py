@@ -12,6 +12,8 @@ import gc
 import signal
 import sys
 
+from app.settings import PROJECT_ROOT
+from app.solving import supervisor
 from config import setting
 
 # The table is stopped with Ctrl+C or a signal; a control socket would be one path shared by every
@@ -20,15 +22,10 @@ control_socket_disable = True
 
 
 def when_ready(server) -> None:
-    from app.settings import PROJECT_ROOT
-    from app.solving import supervisor
-
     supervisor.start(server.log, PROJECT_ROOT)
 
 
 def on_exit(server) -> None:
-    from app.solving import supervisor
-
     supervisor.stop()
 
 

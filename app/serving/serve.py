@@ -10,8 +10,11 @@ import os
 import socket
 import sys
 
-from ..settings import PROJECT_ROOT, SERVING_PYTHON
-from ..settings import SettingError, cannot_start, number
+import sqlalchemy as sa
+from sqlalchemy.pool import NullPool
+
+from ..settings import PROJECT_ROOT, SERVING_PYTHON, SettingError, cannot_start, number, trusted_proxies
+from ..store.credentials import SecretKeyRefused, ensure_admin_password, shared_secret_key
 
 try:
     from config import setting
@@ -54,17 +57,10 @@ def settings_problem(instance: str) -> str | None:
     """What keeps this server from starting, said so that a person knows what to set; None if
     nothing does. The session key is agreed with the other servers sharing the database here,
     before any worker starts (app/store/credentials.py)."""
-    from .. import trusted_proxies
-
     try:
         trusted_proxies(os.environ.get("TRUSTED_PROXIES"))
     except ValueError as error:
         return str(error)
-    import sqlalchemy as sa
-    from sqlalchemy.pool import NullPool
-
-    from ..store.credentials import SecretKeyRefused, shared_secret_key
-
     engine = sa.create_engine(database_url(instance), poolclass=NullPool)
     try:
         if shared_secret_key(engine, os.environ.get("SECRET_KEY") or None, instance) is None:
@@ -102,8 +98,6 @@ def main() -> None:
 
     # The admin password (if not set in the environment) before the workers start, so that it is
     # printed once, here.
-    from ..store.credentials import ensure_admin_password
-
     if not os.environ.get("ADMIN_PASSWORD"):
         ensure_admin_password(instance)
         if database_url(instance).startswith("postgresql"):

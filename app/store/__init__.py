@@ -34,6 +34,7 @@ import json
 import re
 import secrets
 from collections import OrderedDict
+from datetime import datetime
 
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
@@ -41,8 +42,6 @@ import sqlalchemy as sa
 from blinker import signal
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
-
-import app.games  # noqa: F401  (registers every game)
 
 from ..core import registry
 from ..core.cards import Card
@@ -68,8 +67,8 @@ SNAPSHOT_BYTES_PER_ACTION = 400
 
 
 # Sent with the game's slug and its new ``version`` inside the transaction that writes it, just
-# before the commit: the live updates announce it in that transaction (app/web/events.py), so a
-# change that rolls back says nothing.
+# before the commit: the live updates (app/live) announce it with that transaction, so a change
+# that rolls back says nothing (the app's factory connects them).
 game_changed = signal("card-table-game-changed")
 
 
@@ -110,6 +109,12 @@ def new_slug() -> str:
 
 
 SLUG = re.compile(r"[0-9A-Za-z_-]{1,16}")
+TOKEN_TEXT = re.compile(r"[0-9A-Za-z_-]+")
+
+
+def valid_token_text(text: str) -> bool:
+    """Whether ``text`` is made of the characters a token is written in (checked before any query)."""
+    return TOKEN_TEXT.fullmatch(text) is not None
 
 
 def valid_slug(slug: object) -> bool:
@@ -563,6 +568,12 @@ def log_lines(record: GameRecord, start: int, end: int) -> list[Event]:
             if start <= number < end:
                 lines.append(event)
     return lines
+
+
+def first_action_at(record: GameRecord) -> datetime | None:
+    """When the game's first action was applied, or None before it."""
+    return db.session.scalar(sa.select(ActionRecord.created_at).where(ActionRecord.game_id == record.id)
+                             .order_by(ActionRecord.version).limit(1))
 
 
 # -- games stored before replays were kept -----------------------------------------------------------

@@ -142,6 +142,9 @@ class GameRecord(db.Model):
     rematch_slug: Mapped[str | None] = mapped_column(sa.String(16), default=None)
     # The results once finished (JSON: [{seat, name, won, score}]), for lists of finished games.
     results: Mapped[str | None] = mapped_column(sa.Text, default=None)
+    # Whether the results are in the score table or statistics yet: they are recorded after the
+    # commit that ends the game, and a server stopped in between records them when it starts.
+    results_recorded: Mapped[bool] = mapped_column(default=True, server_default=sa.true())
     # Read from an exported file: replayable, but it changed no score.
     imported: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     # An imported game's file as a digest (replays.import_digest), so the same game is not
@@ -197,6 +200,22 @@ class SeatRecord(db.Model):
     def code_is_live(self) -> bool:
         """Whether the seat's join code still works (it has one, and it has not expired)."""
         return self.join_code is not None and (self.code_expires_at is None or self.code_expires_at > utcnow())
+
+
+class Holding(db.Model):
+    """A seat (or the host role, ``role`` "host") that a browser holds: the browser is known by
+    the hash of the one random key its session cookie carries, and holds the seat while
+    ``token_hash`` is the seat's own (a seat the host released is no longer held). However many
+    tables a browser sits at, its cookie stays that one key."""
+
+    __tablename__ = "holdings"
+    __table_args__ = (sa.UniqueConstraint("browser", "game_id", "role"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    browser: Mapped[str] = mapped_column(sa.String(64))  # the unique index starts with it
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(sa.String(8))  # a seat's number, or "host"
+    token_hash: Mapped[str] = mapped_column(sa.String(64))
 
 
 class ActionRecord(db.Model):

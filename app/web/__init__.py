@@ -27,9 +27,10 @@ from ..settings import COMPILED_TEMPLATES
 from ..core import registry
 from ..core.cards import Card, deck_by_key
 from ..core.protocol import GameDefinition
-from .htmx import is_htmx, vary_on_htmx
 from ..tables.decks import deck_title
-from .errors import render_error
+from . import admin, errors, events, guides, history, identity, input_checks, items, lan, menu, play, scores, setup
+from .error_pages import render_error
+from .htmx import is_htmx, vary_on_htmx
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -38,15 +39,11 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
-def register(app: Flask) -> None:
-    from . import admin, errors, events, guides, history, input_checks, items, lan, menu, play, scores, setup
-
+def register(app: Flask, version: str) -> None:
+    """The blueprints, templates and hooks of every page; ``version``: the running version, which
+    every page's footer says."""
     for module in (menu, setup, play, lan, scores, items, admin, events, history, guides):
         app.register_blueprint(module.bp)
-    if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
-        from . import bench
-
-        app.register_blueprint(bench.bp)
 
     # Pages, fragments and assets are compressed when the browser accepts it (brotli or gzip);
     # the event stream is not (text/event-stream is not in the list: each event must go at once).
@@ -84,11 +81,8 @@ def register(app: Flask) -> None:
                                      "`make run` printed). Add other names to ALLOWED_HOSTS.")
 
     input_checks.register(app)  # (after the Host check: a request for another host is refused first)
-
-    from ..serving.version import version_text
-
-    running = version_text()  # (once: the footer of every page says it)
-    app.jinja_env.globals["card_table_version"] = running
+    identity.register(app)
+    app.jinja_env.globals["card_table_version"] = version
 
     @app.after_request
     def security_headers(response):
@@ -281,13 +275,6 @@ class CompiledTemplates(FileSystemBytecodeCache):
             super().dump_bytecode(bucket)
         except OSError:  # a folder that is gone, read-only or full
             pass
-
-
-def compile_every_template(app: Flask) -> None:
-    """Compile every template into the cache (`flask upgrade`, before the workers start), so that
-    not even the first player after an install waits for a compilation."""
-    for name in app.jinja_env.list_templates():
-        app.jinja_env.get_template(name)
 
 
 def _register_template_parts(app: Flask) -> None:

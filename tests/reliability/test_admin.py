@@ -16,7 +16,7 @@ from support.client import Browser
 from support.figures import record_figures
 from support.web import Player, database_dump
 
-from app import create_app
+from app.factory import create_app
 from app.extensions import db
 from app.store.models import AdminFailure, utcnow
 from app.store.credentials import ADMIN_HASH_FILE

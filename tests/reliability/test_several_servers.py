@@ -90,7 +90,7 @@ def test_a_server_with_another_secret_key_refuses_to_start_saying_what_to_set(en
 @pytest.fixture
 def two_apps(database_url, decks_folder, tmp_path):
     """Two servers' apps on one database, each with its own instance and decks folders."""
-    from app import create_app
+    from app.factory import create_app
     from config import TestConfig
 
     other_decks = tmp_path / "decks-b"

@@ -24,7 +24,7 @@ def make_app(database_url, decks_folder, tmp_path):
     apps = []
 
     def make(**overrides):
-        from app import create_app
+        from app.factory import create_app
         from config import TestConfig
 
         application = create_app(TestConfig, instance_path=str(tmp_path / f"instance-{len(apps)}"),

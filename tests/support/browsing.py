@@ -26,7 +26,8 @@ def finished_game(database_url, decks_folder, tmp_path, key: str = "mason", seat
     table's last move from the third deal on, which ends a game that could go on for ever, as
     21's "End the table"). A game whose computer player plays only off the request path (the
     job runner's) is played by a person here instead, its last move from the third on ("Give up")."""
-    from app import create_app, store, tables
+    from app import store, tables
+    from app.factory import create_app
     from app.core import registry
     from app.core.protocol import plays_off_request
     from config import TestConfig

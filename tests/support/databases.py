@@ -41,7 +41,7 @@ def migrate(url: str, instance: Path) -> None:
     """Run the project's Alembic migrations (flask db upgrade) against ``url``."""
     from flask_migrate import upgrade
 
-    from app import create_app
+    from app.factory import create_app
     from app.extensions import db
     from config import TestConfig
 

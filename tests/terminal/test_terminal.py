@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from answer_script import PlayedGame, expected_rows, never_lay_down, play, scores_csv, seat_label
 
+from app.games.mason.definition import MASON
 from app.tables.decks import read_deck_file
 from app.terminal import Terminal
 
@@ -105,7 +106,7 @@ def in_order(text: str, *parts: str) -> None:
 
 
 def deck(name: str):
-    return read_deck_file(DECKS / f"{name}.deck")
+    return read_deck_file(DECKS / f"{name}.deck", MASON)
 
 
 def check_replayed(out: str, played: PlayedGame) -> None:

@@ -16,7 +16,7 @@ from support.web import Player
 @pytest.fixture
 def restart(app):
     """Build a second app object like a restarted server: same database, same instance folder."""
-    from app import create_app
+    from app.factory import create_app
     from app.extensions import db
     from config import TestConfig
 

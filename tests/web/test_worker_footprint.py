@@ -89,7 +89,7 @@ def test_a_worker_that_has_loaded_the_app_leaves_what_it_loaded_out_of_the_colle
 def a_worker(database_url, decks_folder):
     """``a_worker(instance)``: an app as a newly started worker has it (its own process would hold
     nothing else), with the templates it compiles counted; each is closed after the test."""
-    from app import create_app
+    from app.factory import create_app
     from config import TestConfig
 
     started = []
