@@ -97,11 +97,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def hashes_match(held: str | None, token_hash: str | None) -> bool:
+    """Whether a token hash a browser holds is the stored one, compared in constant time (the
+    hashes are credentials): the one place seats, host roles and admin sessions are recognised."""
+    return bool(held) and bool(token_hash) and hmac.compare_digest(held or "", token_hash or "")
+
+
 def token_matches(token: str | None, token_hash: str | None) -> bool:
     """Constant-time comparison of a presented token with a stored hash."""
-    if not token or not token_hash:
-        return False
-    return hmac.compare_digest(hash_token(token), token_hash)
+    return bool(token) and hashes_match(hash_token(token or ""), token_hash)
 
 
 def new_slug() -> str:

@@ -63,7 +63,7 @@ def held_seats(record: GameRecord, hashes: Mapping[str, str]) -> Held:
 
 def same_hash(held: str | None, token_hash: str | None) -> bool:
     """Whether a holding's hash is the seat's (in constant time: the hashes are credentials)."""
-    return bool(held) and bool(token_hash) and hmac.compare_digest(held or "", token_hash or "")
+    return store.hashes_match(held, token_hash)
 
 
 def new_token_hash() -> str:
