@@ -47,7 +47,7 @@ WARM_UP = 20  # turns played before any is counted (templates compiled, caches f
 # The parts of a request timed with --parts: (module, function, label).
 PARTS = [("flask.templating", "_render", "render"), ("app.store", "find_game", "read the row"),
          ("app.store", "lock_game", "lock and read the row"), ("app.store", "load_state", "parse the state"),
-         ("app.store", "save_game", "write and commit"), ("app.web.play", "view_for", "the view"),
+         ("app.store", "save_game", "write and commit"), ("app.tables.pages", "show", "the view"),
          ("app.tables.replays", "count_actions", "count the steps")]
 # The parts that make a table's answer from its game, which the minimal POST does none of: the
 # state parsed, the view and the render (a part inside another is counted once, in the outer).
