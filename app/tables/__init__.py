@@ -23,7 +23,7 @@ from .errors import (  # noqa: F401
     NO_OPEN_SEAT, RELEASED, STALE, ConfirmFirst, Conflict, Forbidden, GameNotFound, NotFound, Refused, StillChecking,
     TableError, TooMany,
 )
-from .holdings import NOBODY, Holder, adopt_tokens, is_browser_key, let_go_of_finished_games, new_browser_key  # noqa: F401
+from .holdings import NOBODY, Holder, KeyHolder, adopt_tokens, is_browser_key, let_go_of_finished_games, new_browser_key  # noqa: F401
 from .join_codes import claim_seat, release_seat, restore_seat, seat_of_code  # noqa: F401
 from .lifecycle import AlreadySetUp, SetUp, abandon, follow_rematch, rematch, set_up  # noqa: F401
 from .pages import (  # noqa: F401
@@ -31,7 +31,7 @@ from .pages import (  # noqa: F401
     exists, export, finished, held, invitation, let_go_of_the_database, log_page, paced_steps, replay_step, seat_name,
     seat_to_release, show, solution, unfinished, version_of,
 )
-from .play import ActionForm, Done, perform, reveal  # noqa: F401
+from .play import ActionForm, Done, perform, play_computer_turns, reveal  # noqa: F401
 from .saving import MAX_ACTIONS  # noqa: F401
 from .replays import AlreadyHere, ReplayError, import_game  # noqa: F401
 from .seats import Held, SeatLine, SeatSpec  # noqa: F401

@@ -65,6 +65,20 @@ class Nobody:
 NOBODY = Nobody()
 
 
+class KeyHolder:
+    """A browser known by its key alone, whose door keeps nothing: what it holds is read each
+    time (a tool, a benchmark or a test acting as a browser)."""
+
+    def __init__(self, key: str | None = None):
+        self.key = key if key is not None else new_browser_key()
+
+    def known(self, slug: str) -> Hashes | None:
+        return None
+
+    def learn(self, slug: str, hashes: Hashes) -> None:
+        pass
+
+
 def new_browser_key() -> str:
     return secrets.token_urlsafe(KEY_BYTES)
 

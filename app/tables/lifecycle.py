@@ -63,16 +63,17 @@ def set_up(setup: SetUp, holder: holdings.Holder, address: str) -> str:
     return record.slug
 
 
-def create_game(setup: SetUp, *, browser: str | None, creator: str, in_transaction: bool = False,
+def create_game(setup: SetUp, *, browser: str | None, creator: str | None, in_transaction: bool = False,
                 dealt: GameState | None = None) -> GameRecord:
     """Create the game ``setup`` says and give the browser with key ``browser`` its host role and
-    claimed seats (None: nobody yet; a rematch hands its seats on itself). With ``in_transaction`` it is made and counted inside the caller's write
+    claimed seats (None: nobody yet; a rematch hands its seats on itself), for the client address
+    ``creator`` (None: a tool's game, not counted against any address). With ``in_transaction`` it is made and counted inside the caller's write
     transaction (a rematch, which holds the finished game's lock and deals before it takes it:
     ``dealt``)."""
     definition = setup.definition
     options = definition.validate_options(setup.options)
     state = dealt if dealt is not None else deal(definition, [spec.name for spec in setup.seats], options,
-                                                 setup.deck, creator, wait=not in_transaction)
+                                                 setup.deck, creator or "", wait=not in_transaction)
     claim = setup.claim if setup.claim is not None else frozenset(
         number for number, spec in enumerate(setup.seats) if spec.device == HERE)
     record = store.new_record(definition, state, options=options,
@@ -89,7 +90,10 @@ def create_game(setup: SetUp, *, browser: str | None, creator: str, in_transacti
         else:
             issue_join_code(seat)
         record.seats.append(seat)
-    count_game_set_up(creator, begun=in_transaction)  # begins the write transaction, if not begun
+    if creator is not None:
+        count_game_set_up(creator, begun=in_transaction)  # begins the write transaction, if not begun
+    elif not in_transaction:
+        store.begin_write()
     if setup.token:  # (under the write lock: of two posts at once, the second finds the first's game)
         refuse_a_second_set_up(setup.token)
     actions = play_computer_turns(state, record)  # each computer action makes a version
@@ -106,7 +110,7 @@ def create_game(setup: SetUp, *, browser: str | None, creator: str, in_transacti
         raise
     if browser is not None:
         holdings.hold_hashes(holdings.browser_hash(browser), record, mine)
-    news.tell(news.position_reached, record, state=state, address=creator)
+    news.tell(news.position_reached, record, state=state, address=creator or "")
     if results is not None:
         news.tell(news.game_finished, definition, slug=record.slug)
     if not in_transaction:

@@ -300,6 +300,9 @@ def _register_template_parts(app: Flask) -> None:
         field = g.get("csrf_field")
         if field is None:
             field = g.csrf_field = Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
+            # A browser shown a form has its key from then on: two of its forms posted at once
+            # (a double-click) act for one browser, not for two new ones.
+            identity.own_holder()
         return field
 
     environment.globals.update(game_part=game_part, csrf_field=csrf_field,
