@@ -10,9 +10,16 @@ step:
 - a refused action raised an ``IllegalAction`` and changed nothing (``to_dict`` equal);
 - ``from_dict(to_dict())`` is the same state, through JSON too, with the same views and moves;
 - an action of a legal move survives plain data: ``action_from_dict(action_to_dict(a)) == a``;
-- no seat's view (nor a spectator's) names a card it may not see, judged from where the cards
-  are (``zones``), not from the game's view code (``game_checks.check_privacy``), and no line of
-  the whole game's log does as the log page shows it (``shown_log``);
+- nothing a seat (or a spectator) reads names a card it may not see, judged from where the cards
+  are (``zones``), not from the game's view code (``game_checks.check_privacy``): no string of
+  its view, of its ``legal()`` moves' labels, questions, targets and params, nor any line of the
+  whole game's log as the log page shows it (``shown_log``), in any spelling of the card (its
+  id, its code inside a longer string, its rank and suit in words or symbols or as two fields of
+  one dict);
+- nor does anything a seat reads depend on which hidden card lies where (a hidden hand's total,
+  the next stock card in a button's words): at some steps, the cards hidden from a seat are
+  shuffled among their places, and two of them swap, and its view and moves stay exactly the
+  same (``game_checks.check_swaps``);
 - the whole game's log (the deal's lines and each applied action's ``Outcome.events``) is the
   log the state counts and whose last lines its views show; the saved state keeps only the last
   lines, and read back it shows every line and hides every card as the one that played
@@ -22,10 +29,12 @@ step:
   the house keeps as that seat's data, not as a move of the game).
 
 A planted leak (another seat's hand, the stock, a face-down card added to a view) fails that
-check in every game that hides a card. And a game played by its computer players alone ends,
-with a result for every seat. A game gets all of this by registering: every registered game is
-a parameter, and so is the sample sixth game of the tests (tests/sample_game), registered for
-its own runs.
+check in every game that hides a card, in every spelling of the card; and so do leaks that
+give a hidden card away otherwise (21's dealer's total while a card of it lies face down, the
+next stock card in a button's words, a hidden card as rank and suit fields, a hand joined into
+one string). And a game played by its computer players alone ends, with a result for every
+seat. A game gets all of this by registering: every registered game is a parameter, and so is
+the sample sixth game of the tests (tests/sample_game), registered for its own runs.
 """
 
 from __future__ import annotations
@@ -36,15 +45,16 @@ from collections import Counter
 from contextlib import contextmanager
 
 import pytest
-from game_checks import check_log, check_privacy, check_zones, hidden_cards
+from game_checks import check_log, check_privacy, check_swaps, check_zones, hidden_cards
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 import app.games  # noqa: F401  (registers every game)
 from app.core import IllegalAction, registry
 from app.core.autoplay import autoplay
+from app.core.cards import RANK_NAMES
 from app.core.names import COMPUTER_NAME
-from app.core.protocol import OWN, BadAction, Option, copy_log
+from app.core.protocol import OWN, BadAction, Move, Option, copy_log
 from support.sample import SAMPLE, sample_registered
 
 GAMES = [definition.key for definition in registry.games()] + [SAMPLE.key]
@@ -55,6 +65,9 @@ SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example,
                                            HealthCheck.data_too_large])
 STEPS = 160
+# One step in this many (drawn at random) also rearranges the cards hidden from a seat (check_swaps),
+# which reads the state back from its saved data: every step would double the test's time.
+SWAP_EVERY = 6
 
 
 @contextmanager
@@ -219,6 +232,8 @@ def play_randomly(definition, data) -> None:
         note(f"applied ({kind}) {action_data} for seat {seat}")
         whole_log += copy_log(outcome.events)
         check_state(state, whole_log)
+        if rng.randrange(SWAP_EVERY) == 0:
+            check_swaps(state, rng, [rng.choice(seats_and_spectator(state))])
 
 
 @pytest.mark.parametrize("key", GAMES)
@@ -296,6 +311,169 @@ def plant_a_leak(definition, monkeypatch) -> None:
     monkeypatch.setattr(type(state), "view", leaking_view)
     with pytest.raises(AssertionError, match="may not see"):
         check_privacy(state)
+
+
+# -- a hidden card in any spelling, or a value that gives one away, fails the checks too ---------------------
+
+
+def fully_hidden(state, seat: int) -> list:
+    """The cards hidden from ``seat`` whose every copy is hidden too (a code names any copy), but
+    printed jokers (no rank, no suit), in the order of the deck."""
+    hidden = hidden_cards(state, seat)
+    return [card for card in state.deck.cards if card in hidden and not card.is_joker
+            and all(copy in hidden for copy in state.deck.copies_of(card.code))]
+
+
+def spellings(state, seat: int) -> dict[str, object]:
+    """What a careless view may add that names a card hidden from ``seat`` (a ten if one is hidden,
+    for the web's "10"), each spelling of it on its own."""
+    cards = fully_hidden(state, seat)
+    card = next((card for card in cards if card.rank == "T"), cards[0])
+    deck = state.deck
+    rank = "10" if card.rank == "T" else card.rank
+    word, suit = RANK_NAMES[card.rank], deck.suit_names[card.suit]
+    symbol = deck.suit_symbols[card.suit]
+    codes = [other.code for other in cards[:3]]
+    return {
+        "its id as a dict's key": {card.id: True},
+        "its code in a sentence": f"{state.label((seat + 1) % len(state.names))} holds {card.code}.",
+        "codes joined with commas": ",".join(codes),
+        "codes run together": "".join(codes),
+        "rank and suit in words": f"{word.title()} of {suit}",
+        "rank and suit in lower case": f"the {word} of {suit.lower()} is next",
+        "rank as the web shows it, suit in words": f"{rank} of {suit.lower()}",
+        "rank and suit symbol": f"{rank}{symbol}",
+        "rank character and suit symbol": f"[{card.rank}{symbol}]",
+        "suit symbol first": f"{symbol}{rank}",
+        "rank and suit fields": {"rank": card.rank, "suit": card.suit},
+        "rank and suit fields in words": {"value": word, "colour": suit},
+        "rank and suit fields as the web shows them": {"r": rank, "s": symbol},
+    }
+
+
+def failure(check, *args, what: str) -> str:
+    """The message of the assertion ``check(*args)`` fails with; the test fails if it passes."""
+    try:
+        check(*args)
+    except AssertionError as error:
+        return str(error)
+    pytest.fail(f"{what}: the check let it through")
+
+
+def dealt(definition, seats: int = 2):
+    return definition.new_state(["Ann", "Bob", "Cy"][:max(definition.min_seats, min(seats, definition.max_seats))],
+                                options=definition.validate_options({}), seed=7)
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_a_hidden_card_in_any_spelling_fails_the_privacy_check(key, monkeypatch):
+    """Every spelling, added alone to seat 1's view (nested in a list, as a board's data would
+    be), and to the words of a move of its own; the honest game passes first."""
+    with registered(key) as definition:
+        state = dealt(definition)
+        if key in NOTHING_HIDDEN:
+            pytest.skip(f"{definition.name} hides nothing: {NOTHING_HIDDEN[key]}")
+        check_privacy(state)
+        honest_view, honest_legal = type(state).view, type(state).legal
+        for what, spelling in spellings(state, 0).items():
+            def leaking_view(self, seat, spelling=spelling):
+                view = honest_view(self, seat)
+                return dict(view, planted=[{"note": spelling}]) if seat == 0 else view
+
+            monkeypatch.setattr(type(state), "view", leaking_view)
+            assert "may not see" in failure(check_privacy, state, what=f"{what} in the view")
+            monkeypatch.setattr(type(state), "view", honest_view)
+            if not isinstance(spelling, str):
+                continue
+
+            def leaking_legal(self, seat, spelling=spelling):
+                moves = honest_legal(self, seat)
+                return [*moves, Move("peek", "Peek", confirm=f"Really? {spelling}")] if seat == 0 else moves
+
+            monkeypatch.setattr(type(state), "legal", leaking_legal)
+            assert "moves names" in failure(check_privacy, state, what=f"{what} in a move's question")
+            monkeypatch.setattr(type(state), "legal", honest_legal)
+        check_privacy(state)
+
+
+def test_21s_dealer_total_while_a_card_lies_face_down_fails_the_swap_check(monkeypatch):
+    """T3.1, T7.2: the dealer's second card lies face down, so the dealer's total is not shown
+    (only the face-up card's, ``showing``). A view that shows it gives the hidden card away: it
+    names no card, so only the swap check finds it (the hidden card swapped with one of the
+    deck, the total changes)."""
+    state = dealt(registry.get("twentyone"))
+    assert state.view(0)["dealer"]["hidden"] == 1 and state.view(0)["dealer"]["value"] is None
+    assert check_swaps(state, random.Random(1), pairs=8) > 0  # the honest view passes
+    honest = type(state).view
+
+    def leaking_view(self, seat):
+        view = honest(self, seat)
+        view["dealer"]["value"] = self.table.dealer.hand_value
+        return view
+
+    monkeypatch.setattr(type(state), "view", leaking_view)
+    check_privacy(state)
+    with pytest.raises(AssertionError, match="view gives a hidden card away"):
+        check_swaps(state, random.Random(1), pairs=8)
+
+
+def test_the_next_stock_card_in_a_moves_words_fails_both_checks(monkeypatch):
+    """C7.1: the stock is hidden. Classic Rummy's draw from the stock pile (C3.1), its button
+    naming the stock's top card."""
+    state = dealt(registry.get("rummy"))
+    honest = type(state).legal
+
+    def leaking_legal(self, seat):
+        top = self.deck.cards[self.stock.cards[-1]]
+        return [Move(move.action, f"{move.label} ({top.code})", params=move.params, menu=move.menu)
+                if dict(move.params).get("source") == "stock" else move for move in honest(self, seat)]
+
+    monkeypatch.setattr(type(state), "legal", leaking_legal)
+    with pytest.raises(AssertionError, match="moves names"):
+        check_privacy(state)
+    with pytest.raises(AssertionError, match="moves give a hidden card away"):
+        check_swaps(state, random.Random(1), [state.to_move()], pairs=8)
+
+
+def test_a_hidden_card_as_rank_and_suit_fields_fails_both_checks(monkeypatch):
+    """R4.4: another seat's hand is hidden. Mason Rummy's view, each other seat's first card
+    written as its value and suit (R1.1, R1.2) in two fields."""
+    state = dealt(registry.get("mason"))
+    honest = type(state).view
+
+    def leaking_view(self, seat):
+        view = honest(self, seat)
+        for index, player in enumerate(view["players"]):
+            if index != seat:
+                first = self.players[index].hand.cards[0]
+                player["first"] = {"value": first.rank, "suit": first.suit}
+        return view
+
+    monkeypatch.setattr(type(state), "view", leaking_view)
+    with pytest.raises(AssertionError, match="as a rank and a suit"):
+        check_privacy(state)
+    with pytest.raises(AssertionError, match="view gives a hidden card away"):
+        check_swaps(state, random.Random(1), [0], pairs=8)
+
+
+def test_a_hand_joined_into_one_string_fails_both_checks(monkeypatch):
+    """P6.3: the other hands are hidden during a deal. Points Rummy's view, each other seat's
+    hand as one string of codes run together."""
+    state = dealt(registry.get("points"))
+    honest = type(state).view
+
+    def leaking_view(self, seat):
+        view = honest(self, seat)
+        for index, player in enumerate(view["players"]):
+            if index != seat:
+                player["hand_text"] = "".join(card.code for card in self.hands[index])
+        return view
+
+    monkeypatch.setattr(type(state), "view", leaking_view)
+    with pytest.raises(AssertionError, match="names"):
+        check_privacy(state)
+    with pytest.raises(AssertionError, match="view gives a hidden card away"):
+        check_swaps(state, random.Random(1), [0], pairs=8)
 
 
 @pytest.mark.parametrize("key", GAMES)
