@@ -2,14 +2,16 @@
 
 Hypothesis deals games of every seat count, with set-up options drawn from the game's own
 ``options``, from random seeds or random stacked decks, then plays random actions: moves drawn
-from ``legal()`` (with random cards and targets where a move takes them) and illegal ones
-(another seat's moves, made-up actions, cards from elsewhere, seats out of range). After every
-step:
+from ``legal()`` (with random cards and targets where a move takes them), the computer player's
+choices, and illegal ones (another seat's moves, made-up actions, cards from elsewhere, seats out
+of range, a legal move altered: another action's name, another target, other params, too many
+or too few cards, another move's fields). After every step:
 
 - every card of the game's deck is in exactly one place (``card_locations``, and the zones);
 - a refused action raised an ``IllegalAction`` and changed nothing (``to_dict`` equal);
 - ``from_dict(to_dict())`` is the same state, through JSON too, with the same views and moves;
-- an action of a legal move survives plain data: ``action_from_dict(action_to_dict(a)) == a``;
+- an action of a legal move (or the computer player's) survives plain data:
+  ``action_from_dict(action_to_dict(a)) == a``;
 - nothing a seat (or a spectator) reads names a card it may not see, judged from where the cards
   are (``zones``), not from the game's view code (``game_checks.check_privacy``): no string of
   its view, of its ``legal()`` moves' labels, questions, targets and params, nor any line of the
@@ -20,6 +22,9 @@ step:
   the next stock card in a button's words): at some steps, the cards hidden from a seat are
   shuffled among their places, and two of them swap, and its view and moves stay exactly the
   same (``game_checks.check_swaps``);
+- every action ``apply`` accepts is one of the moves ``legal(seat)`` listed just before: its
+  action and params, its cards (as many as the move picks, all from the seat's hand) and its
+  target (one of the move's targets) (``listed_move``);
 - the whole game's log (the deal's lines and each applied action's ``Outcome.events``) is the
   log the state counts and whose last lines its views show; the saved state keeps only the last
   lines, and read back it shows every line and hides every card as the one that played
@@ -159,23 +164,39 @@ def check_private_moves(state) -> None:
                                         f"{definition.action_kinds.get(type(action))}"
 
 
-KINDS = ["legal"] * 6 + ["other seat", "any cards", "no such cards", "odd values", "made up", "empty", "wrong types"]
+KINDS = ["legal"] * 6 + ["computer"] + ["other seat", "any cards", "no such cards", "odd values", "made up", "empty",
+                                       "wrong types", "altered"]
+# How a legal move's action may be altered into one that legal() may not list.
+ALTERATIONS = ["other action", "other target", "other params", "more or fewer cards", "cards of another move",
+               "fields of another move"]
 # What a hand-edited file or a forged form may put in any field of an action.
 ODD_VALUES = [None, True, -1, 1.5, 10**30, "", "x" * 300, [], [None], [[]], [{}], [1, 2], {}, {"action": "discard"}]
 
 
-def pick_action(state, rng: random.Random):
+def pick_action(state, rng: random.Random, params_seen: dict[str, set[str]] | None = None):
     """(seat, action data, kind): usually a move drawn from ``legal()`` with random cards and
-    target; otherwise an illegal one."""
+    target, or the computer player's choice; otherwise an illegal one. ``params_seen``: every
+    value of each param that a move of this game has had so far (this step's moves are added)."""
     seats = len(state.names)
     seat_pool = [None] + list(range(seats))
     legal = [(seat, move) for seat in seat_pool for move in state.legal(seat)]
-    kind = rng.choice(KINDS) if legal else rng.choice(KINDS[6:])
+    params_seen = {} if params_seen is None else params_seen
+    for _seat, move in legal:
+        for key, value in move.params:
+            params_seen.setdefault(key, set()).add(value)
+    kind = rng.choice(KINDS) if legal else rng.choice(KINDS[7:-1])
     mover = state.to_move()
+    if kind == "computer":  # the game's computer player's choice: an action apply takes, which legal() lists
+        if mover is not None and state.definition.bot is not None:
+            return mover, state.definition.action_to_dict(state.definition.bot.choose(state, mover)), kind
+        kind = "legal"
     if kind in ("made up", "empty", "wrong types"):
         action = {"made up": {"action": "no-such-action"}, "empty": {},
                   "wrong types": {"action": 7, "cards": "QH", "to": ["x"]}}[kind]
         return mover, action, kind
+    if kind == "altered":
+        seat, move = rng.choice(legal)
+        return seat, altered_action(state, seat, move, [other for _seat, other in legal], params_seen, rng), kind
     seat, move = rng.choice(legal)
     hand = (state.view(seat).get("hand") or []) if seat is not None else []
     cards = []
@@ -196,8 +217,72 @@ def pick_action(state, rng: random.Random):
     return seat, action, kind
 
 
+def altered_action(state, seat, move: Move, moves: list[Move], params_seen: dict[str, set[str]],
+                   rng: random.Random) -> dict:
+    """``move``'s action made into one that ``legal(seat)`` may well not list: another action's
+    name, a target that is none of its targets, other values of its params (any value a move of
+    the game has had, such as the pile a draw may not take now), too many or too few cards, the
+    cards or fields of another move."""
+    hand = hand_of_seat(state, seat)
+    cards = rng.sample(hand, min(len(hand), move.pick[1])) if move.pick is not None else []
+    action = move.as_dict(cards, rng.choice(move.targets) if move.targets else None)
+    other = rng.choice(moves)
+    alteration = rng.choice(ALTERATIONS)
+    if alteration == "other action":
+        names = [name for action_type in state.definition.action_types for name in action_type.names]
+        action["action"] = rng.choice(names)
+    elif alteration == "other target":
+        field = move.target or other.target or "target"
+        action[field] = rng.choice(["0", "-1", str(len(move.targets) + 1), "99", "x", ""])
+    elif alteration == "other params":
+        keys = [key for key, _value in move.params] or ([rng.choice(sorted(params_seen))] if params_seen else [])
+        for key in keys:
+            action[key] = rng.choice(sorted(params_seen.get(key, set())) + ["x", "", "0"])
+    elif alteration == "more or fewer cards":
+        size = rng.choice([0, 1, 2, 3, len(hand), len(hand) + 1])
+        action["cards"] = rng.sample(hand, min(size, len(hand))) + ([rng.choice(state.deck.cards).id]
+                                                                    if size > len(hand) else [])
+    elif alteration == "cards of another move":
+        action["cards"] = rng.sample(hand, rng.randint(0, min(3, len(hand))))
+    else:
+        action.update(other.as_dict(rng.sample(hand, min(len(hand), other.pick[0])) if other.pick else [],
+                                    rng.choice(other.targets) if other.targets else None))
+        action["action"] = move.action
+    return action
+
+
+def hand_of_seat(state, seat) -> list[str]:
+    """The seat's own cards as its view lists them ([] for a spectator or no seat)."""
+    if not state.is_seat(seat):
+        return []
+    return list(state.view(seat).get("hand") or [])
+
+
+def listed_move(definition, action, moves: list[Move], hand: list[str]) -> Move | None:
+    """The move of ``moves`` (``legal(seat)`` before the action) that ``action`` is, or None:
+    the same action and params (compared as the game writes its actions as plain data), as many
+    cards as the move picks and all of them from ``hand``, and a target among the move's
+    targets. A field the move does not describe (Seahaven Towers' card named beside a move, as
+    a check; the groups a Points Rummy declaration gives) may be anything."""
+    data = definition.action_to_dict(action)
+    for move in moves:
+        cards = list(data.get("cards") or []) if move.pick is not None else []
+        if move.pick is not None and not (move.pick[0] <= len(cards) <= move.pick[1] and set(cards) <= set(hand)):
+            continue
+        target = data.get(move.target) if move.target is not None else None
+        if move.target is not None and str(target) not in move.targets:
+            continue
+        try:
+            listed = definition.action_to_dict(definition.action_from_dict(move.as_dict(cards, target)))
+        except BadAction:
+            continue
+        if all(data.get(key) == value for key, value in listed.items()):
+            return move
+    return None
+
+
 def check_round_trip(definition, action, kind: str) -> None:
-    if kind == "legal":
+    if kind in ("legal", "computer"):
         data = definition.action_to_dict(action)
         assert json.loads(json.dumps(data)) == data, f"{action!r} is not plain JSON data"
         assert definition.action_from_dict(data) == action, f"{action!r} does not survive action_to_dict"
@@ -215,12 +300,14 @@ def play_randomly(definition, data) -> None:
     state = new_game(definition, data)
     whole_log = copy_log(state.log)  # the deal's lines
     check_state(state, whole_log)
+    params_seen: dict[str, set[str]] = {}
     for _step in range(STEPS):
         if state.is_over():
             break
         rng = random.Random(data.draw(st.integers(0, 2**32), label="step"))
-        seat, action_data, kind = pick_action(state, rng)
+        seat, action_data, kind = pick_action(state, rng, params_seen)
         before = state.to_dict()
+        moves, hand = state.legal(seat), hand_of_seat(state, seat)
         try:
             action = definition.action_from_dict(action_data)
             check_round_trip(definition, action, kind)
@@ -231,6 +318,9 @@ def play_randomly(definition, data) -> None:
             assert state.to_dict() == before, f"a refused action changed the game: {action_data}"
             continue
         note(f"applied ({kind}) {action_data} for seat {seat}")
+        assert listed_move(definition, action, moves, hand) is not None, \
+            f"apply accepted {definition.action_to_dict(action)} for seat {seat}, which legal() did not list: " \
+            f"{[move.button for move in moves]}"
         whole_log += copy_log(outcome.events)
         check_state(state, whole_log)
         if rng.randrange(SWAP_EVERY) == 0:
@@ -475,6 +565,32 @@ def test_a_hand_joined_into_one_string_fails_both_checks(monkeypatch):
         check_privacy(state)
     with pytest.raises(AssertionError, match="view gives a hidden card away"):
         check_swaps(state, random.Random(1), [0], pairs=8)
+
+
+# -- every action apply accepts is one that legal() listed ------------------------------------------------
+
+
+def test_an_action_legal_does_not_list_is_found():
+    """``listed_move``, which the random play asks of every applied action: Classic Rummy's
+    moves (C3.2: discard one card, lay off one card on a meld by its number)."""
+    definition = registry.get("rummy")
+    discard = Move("discard", "Discard", pick=(1, 1))
+    lay_off = Move("lay_off", "Lay off", pick=(1, 1), target="meld", targets=("1", "2"))
+    hand = ["2C", "3C", "KH"]
+    listed = [discard, lay_off]
+
+    def action(**data):
+        return definition.action_from_dict(data)
+
+    assert listed_move(definition, action(action="discard", cards=["KH"]), listed, hand) is discard
+    assert listed_move(definition, action(action="lay_off", cards=["2C"], meld="2"), listed, hand) is lay_off
+    assert listed_move(definition, action(action="discard", cards=["KS"]), listed, hand) is None  # not in hand
+    assert listed_move(definition, action(action="meld", cards=hand), listed, hand) is None  # no meld move
+    assert listed_move(definition, action(action="lay_off", cards=["2C"], meld="3"), listed, hand) is None
+    assert listed_move(definition, action(action="draw", source="stock"), listed, hand) is None
+    draw = Move("draw", "Draw from stock pile", params=(("source", "stock"),))
+    assert listed_move(definition, action(action="draw", source="stock"), [draw], hand) is draw
+    assert listed_move(definition, action(action="draw", source="discard"), [draw], hand) is None
 
 
 @pytest.mark.parametrize("key", GAMES)
