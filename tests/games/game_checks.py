@@ -11,9 +11,10 @@ call these.
   spelling (``card_spellings``: its id, its code inside a longer string, its rank and suit in
   words or symbols, or as two fields of one dict).
 - ``check_swaps``: nothing a seat reads depends on *which* hidden cards lie where (a hidden hand's
-  total, the next card of the stock in a button's words): two cards hidden from the seat, in
-  different places, swap (through ``to_dict``/``from_dict``), and the seat's view and moves must
-  stay exactly the same.
+  total, the next card of the stock in a button's words): the cards hidden from the seat are
+  shuffled among their places, and two of them in different places swap (each through
+  ``to_dict``/``from_dict``, where every game writes its cards by their ids), and the seat's view
+  and moves must stay exactly the same.
 - ``check_log``: given the game's whole log (every line since the deal), the state counts it,
   its views show its last lines, and a state read back from its saved data shows every line
   and hides every card as the state that played.
