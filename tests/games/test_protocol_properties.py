@@ -22,9 +22,11 @@ or too few cards, another move's fields). After every step:
   the next stock card in a button's words): at some steps, the cards hidden from a seat are
   shuffled among their places, and two of them swap, and its view and moves stay exactly the
   same (``game_checks.check_swaps``);
-- every action ``apply`` accepts is one of the moves ``legal(seat)`` listed just before: its
+- every action ``apply`` takes is one of the moves ``legal(seat)`` listed just before: its
   action and params, its cards (as many as the move picks, all from the seat's hand) and its
-  target (one of the move's targets) (``listed_move``);
+  target (one of the move's targets) (``listed_move``), the action as the game records it
+  (``Outcome.action``, which the action log keeps and a replay applies: a Points Rummy
+  declaration sent as "declare" alone is recorded with the finish card it takes);
 - the whole game's log (the deal's lines and each applied action's ``Outcome.events``) is the
   log the state counts and whose last lines its views show; the saved state keeps only the last
   lines, and read back it shows every line and hides every card as the one that played
@@ -198,7 +200,7 @@ def pick_action(state, rng: random.Random, params_seen: dict[str, set[str]] | No
         seat, move = rng.choice(legal)
         return seat, altered_action(state, seat, move, [other for _seat, other in legal], params_seen, rng), kind
     seat, move = rng.choice(legal)
-    hand = (state.view(seat).get("hand") or []) if seat is not None else []
+    hand = hand_of_seat(state, seat)
     cards = []
     if move.pick is not None:
         fewest, most = move.pick
@@ -318,8 +320,8 @@ def play_randomly(definition, data) -> None:
             assert state.to_dict() == before, f"a refused action changed the game: {action_data}"
             continue
         note(f"applied ({kind}) {action_data} for seat {seat}")
-        assert listed_move(definition, action, moves, hand) is not None, \
-            f"apply accepted {definition.action_to_dict(action)} for seat {seat}, which legal() did not list: " \
+        assert listed_move(definition, outcome.action, moves, hand) is not None, \
+            f"apply took {definition.action_to_dict(outcome.action)} for seat {seat}, which legal() did not list: " \
             f"{[move.button for move in moves]}"
         whole_log += copy_log(outcome.events)
         check_state(state, whole_log)
