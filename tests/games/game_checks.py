@@ -102,8 +102,8 @@ def check_privacy(state: GameState, whole_log: list[Event] | None = None) -> Non
         hidden_ids = {card.id for card in hidden}
         # A code (not an id) gives a card away only if every copy of it is hidden: in a two-deck
         # game "QH" may be the one the seat sees.
-        fully_hidden = {card.code for card in hidden
-                        if all(copy in hidden for copy in state.deck.copies_of(card.code))}
+        hidden_copies = Counter(card.code for card in hidden)
+        fully_hidden = {code for code, count in hidden_copies.items() if count == len(state.deck.copies_of(code))}
         for part, data in read.items():
             strings: set[str] = set()
             in_fields: set[Mention] = set()
@@ -111,7 +111,8 @@ def check_privacy(state: GameState, whole_log: list[Event] | None = None) -> Non
             leaked = strings & hidden_ids
             assert not leaked, f"seat {seat}'s {part} shows {sorted(leaked)}, which it may not see"
             for text in strings:
-                named = named_cards(spellings.in_text(text), hidden_ids, fully_hidden)
+                mentions = spellings.in_text(text)
+                named = named_cards(mentions, hidden_ids, fully_hidden) if mentions else None
                 assert not named, f"seat {seat}'s {part} names {sorted(named)} in {text!r}, which it may not see"
             named = named_cards(in_fields, hidden_ids, fully_hidden)
             assert not named, f"seat {seat}'s {part} spells {sorted(named)} as a rank and a suit in the fields " \

@@ -175,10 +175,12 @@ ALTERATIONS = ["other action", "other target", "other params", "more or fewer ca
 ODD_VALUES = [None, True, -1, 1.5, 10**30, "", "x" * 300, [], [None], [[]], [{}], [1, 2], {}, {"action": "discard"}]
 
 
-def pick_action(state, rng: random.Random, params_seen: dict[str, set[str]] | None = None):
+def pick_action(state, rng: random.Random, params_seen: dict[str, set[str]] | None = None, hands=None):
     """(seat, action data, kind): usually a move drawn from ``legal()`` with random cards and
     target, or the computer player's choice; otherwise an illegal one. ``params_seen``: every
-    value of each param that a move of this game has had so far (this step's moves are added)."""
+    value of each param that a move of this game has had so far (this step's moves are added);
+    ``hands``: the seats' hands of this step (``Hands``)."""
+    hands = Hands(state) if hands is None else hands
     seats = len(state.names)
     seat_pool = [None] + list(range(seats))
     legal = [(seat, move) for seat in seat_pool for move in state.legal(seat)]
@@ -198,9 +200,10 @@ def pick_action(state, rng: random.Random, params_seen: dict[str, set[str]] | No
         return mover, action, kind
     if kind == "altered":
         seat, move = rng.choice(legal)
-        return seat, altered_action(state, seat, move, [other for _seat, other in legal], params_seen, rng), kind
+        moves = [other for _seat, other in legal]
+        return seat, altered_action(state, seat, move, moves, params_seen, hands[seat], rng), kind
     seat, move = rng.choice(legal)
-    hand = hand_of_seat(state, seat)
+    hand = hands[seat]
     cards = []
     if move.pick is not None:
         fewest, most = move.pick
@@ -219,13 +222,12 @@ def pick_action(state, rng: random.Random, params_seen: dict[str, set[str]] | No
     return seat, action, kind
 
 
-def altered_action(state, seat, move: Move, moves: list[Move], params_seen: dict[str, set[str]],
+def altered_action(state, seat, move: Move, moves: list[Move], params_seen: dict[str, set[str]], hand: list[str],
                    rng: random.Random) -> dict:
     """``move``'s action made into one that ``legal(seat)`` may well not list: another action's
     name, a target that is none of its targets, other values of its params (any value a move of
     the game has had, such as the pile a draw may not take now), too many or too few cards, the
-    cards or fields of another move."""
-    hand = hand_of_seat(state, seat)
+    cards or fields of another move. ``hand``: the seat's own cards."""
     cards = rng.sample(hand, min(len(hand), move.pick[1])) if move.pick is not None else []
     action = move.as_dict(cards, rng.choice(move.targets) if move.targets else None)
     other = rng.choice(moves)
@@ -258,6 +260,18 @@ def hand_of_seat(state, seat) -> list[str]:
     if not state.is_seat(seat):
         return []
     return list(state.view(seat).get("hand") or [])
+
+
+class Hands(dict):
+    """The seats' own cards at one step, each read once (``hand_of_seat``: a view may be costly)."""
+
+    def __init__(self, state):
+        super().__init__()
+        self.state = state
+
+    def __missing__(self, seat):
+        hand = self[seat] = hand_of_seat(self.state, seat)
+        return hand
 
 
 def listed_move(definition, action, moves: list[Move], hand: list[str]) -> Move | None:
@@ -307,9 +321,10 @@ def play_randomly(definition, data) -> None:
         if state.is_over():
             break
         rng = random.Random(data.draw(st.integers(0, 2**32), label="step"))
-        seat, action_data, kind = pick_action(state, rng, params_seen)
+        hands = Hands(state)
+        seat, action_data, kind = pick_action(state, rng, params_seen, hands)
         before = state.to_dict()
-        moves, hand = state.legal(seat), hand_of_seat(state, seat)
+        moves, hand = state.legal(seat), hands[seat]
         try:
             action = definition.action_from_dict(action_data)
             check_round_trip(definition, action, kind)
