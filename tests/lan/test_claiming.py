@@ -10,6 +10,9 @@ import re
 
 import pytest
 
+import app.games  # noqa: F401  (registers every game)
+from app.core import registry
+from app.core.protocol import MENUS
 from app.extensions import db
 from app.store.models import SeatRecord
 from support.web import Page, database_dump
@@ -256,16 +259,20 @@ def test_join_codes_are_unique_across_open_seats(app, make_player):
     assert len(codes) == 6 and len(set(codes)) == 6
 
 
-@pytest.mark.parametrize("kind", ["mason", "rummy", "points", "twentyone"])
+# Every game that seats three, two of them on their own devices; a few set up for a short game.
+THREE_SEAT_GAMES = [definition.key for definition in registry.games() if definition.max_seats >= 3]
+SHORT_GAME = {"rummy": {"target": 100}, "points": {"deals": 1}, "twentyone": {"rounds": 3}}
+
+
+@pytest.mark.parametrize("kind", THREE_SEAT_GAMES)
 def test_the_host_reads_each_join_code_on_the_seats_badge_and_nobody_else_does(app, make_player, kind):
     """On a phone the invitations' panel comes after the board, under the docked hand: the host's
     board shows each seat nobody joined with its code on its "not joined" badge, a link to the
     seat's invitation. A player who joined and a spectator see the badge without a code."""
     host = make_player()
     names, devices = ["Ann", "Bob", "Cy"], ["here", "own", "own"]
-    options = {"rummy": {"target": 100}, "points": {"deals": 1}, "twentyone": {"rounds": 3}}
-    slug = (host.start_game(names, devices=devices) if kind == "mason"
-            else host.set_up(kind, names, devices, **options[kind]))
+    slug = (host.start_game(names, devices=devices) if registry.get(kind).setup_flow == MENUS
+            else host.set_up(kind, names, devices, **SHORT_GAME.get(kind, {})))
     codes = {number: seat_row(app, slug, number)["join_code"] for number in (1, 2)}
     badges = Page(host.get(f"/games/{slug}").get_data(as_text=True)).find_all("a", "badge")
     assert [badge.text for badge in badges] == [f"not joined: code {codes[1]}", f"not joined: code {codes[2]}"]

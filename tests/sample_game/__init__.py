@@ -3,7 +3,7 @@
 computer player, statistics, its own templates; the table, replays, the scores page and the
 generic tests serve it once it is registered. Unlike a game of app/games, importing it does not
 register it: the tests register it for one test at a time (tests/support/sample.py), so every
-other test sees the table's own five games.
+other test sees the table's own games alone.
 
 Rules
     H1  The deck: A 2 3 4 5 6 7 8 9 of clubs, diamonds, hearts and spades (36 cards). An ace

@@ -1,6 +1,6 @@
 """The sixth game that lives in the tests (tests/sample_game: High card), registered only while a
 test asks for it (the ``sample_game`` fixture, or ``sample_registered``), so every other test
-sees the table's own five games."""
+sees the table's own games alone."""
 
 from __future__ import annotations
 

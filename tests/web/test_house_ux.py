@@ -386,7 +386,7 @@ def test_home_shows_every_game_as_a_tile_and_menu_a_first(player):
     html = text(player.get("/"))
     page = Page(html)
     tiles = page.find_all("article", cls="tile")
-    assert len(tiles) == len(registry.games()) == 5
+    assert len(tiles) == len(registry.games())
     for tile, definition in zip(tiles, [registry.get("mason")] + [g for g in registry.games() if g.key != "mason"]):
         assert definition.name in tile.text and definition.summary in tile.text
         assert re.search(r"\d+ (?:or \d+ )?players?|\d+ to \d+ players|\d+ player", tile.text), tile.text

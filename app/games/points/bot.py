@@ -65,10 +65,13 @@ def hopeless(hand: list[Card], wild_rank: str) -> bool:
     return True
 
 
-def _declaration(context: HandContext, hand: list[Card], values: dict[Card, int]) -> Declare | None:
-    """A valid declaration from these 14 cards, the highest possible finish card first."""
+def _declaration(context: HandContext, hand: list[Card], values: dict[Card, int],
+                 finish: Card | None = None) -> Declare | None:
+    """A valid declaration from these 14 cards, the highest possible finish card first; only with
+    ``finish`` if the seat's own groups leave that card out (a seat a person arranged before the
+    computer player took it over), the one finish card the rules let it declare with then (P5.1)."""
     for card in sorted(hand, key=lambda c: (-c.points, -c.sort_key)):
-        if values[card] == 0:
+        if values[card] == 0 and (finish is None or card is finish):
             evaluation = context.evaluate_without(card)
             if evaluation.complete:
                 return Declare((card.id,), tuple(tuple(c.id for c in cards) for _kind, cards in evaluation.groups))
@@ -100,7 +103,7 @@ class PointsBot:
             raise ValueError("the computer player is asked to move when no one is to move")
         context = _context(hand, wild)
         values = {card: context.points_without(card) for card in hand}
-        declaration = _declaration(context, hand, values)
+        declaration = _declaration(context, hand, values, state.finish_card(seat))
         if declaration is not None:
             return declaration
         choices = [card for card in hand if card is not state.taken_open]
@@ -123,7 +126,7 @@ class RandomDiscardBot:
             return Draw(OPEN) if state.open_card_takeable() else Drop()
         context = HandContext(hand, state.wild_rank)
         values = {card: context.points_without(card) for card in hand}
-        declaration = _declaration(context, hand, values)
+        declaration = _declaration(context, hand, values, state.finish_card(seat))
         if declaration is not None:
             return declaration
         choices = [card for card in hand if card is not state.taken_open]

@@ -221,8 +221,8 @@ class PointsState(GameState):
 
     def ready_to_declare(self, seat: int) -> bool:
         """The seat's arrangement leaves one card of its 14 outside groups, the finish card to be
-        (P5.1): then the declaration is the move ``legal`` puts first (``apply`` takes one
-        whenever the seat may declare, with groups given in the action too)."""
+        (P5.1): then the declaration is the move ``legal`` puts first, with that finish card, the
+        only one ``apply`` takes then (groups given in the action may differ from the seat's)."""
         grouped = sum(len(group) for group in self.arrangements[seat])
         return grouped == len(self.hands[seat]) - 1
 
@@ -416,9 +416,16 @@ class PointsState(GameState):
     def _declare(self, seat: int, action: Declare) -> Outcome:
         if self.phase != DISCARD:
             raise WrongPhase("Draw a card first: a player declares after drawing, with 14 cards.")
-        finish = self.finish_card(seat) if not action.finish and action.groups is None else None
+        ready = self.finish_card(seat)
+        finish = ready if not action.finish and action.groups is None else None
         if finish is None:
             finish = self._one_card(seat, action.finish, "for the finish slot")
+        if ready is not None and finish is not ready and action.groups is not None:
+            # P5.1: the seat's own groups leave one card out, and legal() offers the declaration
+            # with that finish card alone; another one takes grouping the cards again first.
+            # (Without groups given, the seat's own leave that card in no group: refused below.)
+            raise IllegalAction(f"Your groups leave {ready.code} out, so {ready.code} is your finish card: to "
+                                f"finish with {finish.code}, group your cards again first.")
         hand = self.hands[seat]
         if action.groups is not None:
             groups = [self._cards_of(seat, group) for group in action.groups]

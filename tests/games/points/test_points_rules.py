@@ -12,6 +12,7 @@ from app.core.autoplay import autoplay
 from app.core.decks import DeckError
 from app.core.protocol import BadAction, IllegalAction, NotYourTurn, OptionError
 from app.games.points import DEFINITION as POINTS_RUMMY
+from app.games.points.actions import Declare
 from app.games.points.bot import PointsBot, RandomDiscardBot, hopeless
 from app.games.points.cards import ONE_DECK, card_points
 from app.games.points.evaluator import evaluate
@@ -542,6 +543,46 @@ def test_p5_2_the_declaration_uses_the_seats_own_arrangement():
     assert declare.primary
     act(state, 0, **declare.as_dict(["8H"]))
     assert state.deal_results[-1]["winner"] == 0
+
+
+def test_p5_1_once_the_groups_leave_one_card_out_it_is_the_only_finish_card():
+    """P5.1: the player puts one card in the finish slot. Once the seat's own groups leave one card
+    out, the declaration legal() offers is the one with that finish card, and apply takes no
+    other, even with groups given in the action: another finish card takes grouping again."""
+    state = declaring_game()
+    act(state, 0, action="draw", source="closed")
+    for group in WINNING_GROUPS:
+        act(state, 0, action="group", cards=group)
+    (declare,) = [move for move in state.legal(0) if move.action == "declare"]
+    assert declare.params == (("finish", "8H"),) and declare.pick is None
+    groups = [["AH", "2H", "3H", "4H"], ["QD", "KD", "AD"], ["8H", "6C", "9H"], ["7C", "7D", "7S"]]
+    message = state_unchanged(state, {"action": "declare", "cards": ["5C"], "groups": groups}, 0)
+    assert message == ("Your groups leave 8H out, so 8H is your finish card: to finish with 5C, group your cards "
+                       "again first.")
+    act(state, 0, action="ungroup", cards=["5C"])
+    act(state, 0, action="move", cards=["8H"], group="3")
+    (declare,) = [move for move in state.legal(0) if move.action == "declare"]
+    assert declare.params == (("finish", "5C"),)
+    act(state, 0, action="declare", cards=["5C"], groups=groups)
+    assert state.status[0] == "wrong"  # (8H 6C 9H is no group: a wrong declaration, and taken)
+
+
+@pytest.mark.parametrize("finish", ["8H", "5C"])
+def test_p5_1_p7_1_a_computer_player_declares_only_with_the_card_its_seats_groups_leave_out(finish):
+    """A computer player taking over a seat whose person arranged 13 of its 14 cards: it declares
+    with the card left out, or not at all (P5.1), and apply takes its choice."""
+    state = declaring_game()
+    act(state, 0, action="draw", source="closed")
+    groups = WINNING_GROUPS if finish == "8H" else [["AH", "2H", "3H", "4H"], ["QD", "KD", "AD"], ["8H", "6C", "9H"],
+                                                    ["7C", "7D", "7S"]]
+    for group in groups:
+        act(state, 0, action="group", cards=group)
+    for bot in (PointsBot(), RandomDiscardBot(random.Random(1))):
+        again = state.copy()
+        action = bot.choose(again, 0)
+        assert not isinstance(action, Declare) or action.finish == (finish,)
+        again.apply(0, action)
+    assert isinstance(PointsBot().choose(state.copy(), 0), Declare) == (finish == "8H")
 
 
 WRONG_GROUPS = [["AH", "2H", "3H", "4H"], ["QD", "KD", "AD"], ["5C", "6C", "7S"], ["7C", "7D", "9H"]]
