@@ -35,10 +35,10 @@ solver: install-dev
 
 # Serve on every interface with gunicorn (gevent workers), after upgrading the database: `flask
 # upgrade` prints the version, suggests `make backup` before a migration changes a database that
-# holds games, migrates (flask db upgrade) and rebuilds old games' replays (app/upgrades.py).
+# holds games, migrates (flask db upgrade) and rebuilds old games' replays (app/serving/upgrades.py).
 run: install
 	$(VENV)/bin/flask --app wsgi upgrade
-	PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m app.serve
+	PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m app.serving.serve
 
 # One dated file in instance/backups/: the database (a consistent copy), the instance folder's
 # secrets and the decks. `.venv/bin/flask --app wsgi restore FILE` puts it back (README, "Upgrading").

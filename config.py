@@ -23,7 +23,7 @@ def setting(name: str, default: str | None = None) -> str | None:
 
 
 class Config:
-    # SECRET_KEY: from the environment, else generated once into the instance folder (app/secrets.py).
+    # SECRET_KEY: from the environment, else generated once into the instance folder (app/store/credentials.py).
     SECRET_KEY = os.environ.get("SECRET_KEY")
     # SQLite in the instance folder by default; any SQLAlchemy URL (PostgreSQL) via DATABASE_URL.
     SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL")
@@ -42,7 +42,7 @@ class Config:
     SESSION_REFRESH_EACH_REQUEST = False
     WTF_CSRF_TIME_LIMIT = None  # a table can stay open all evening
     # instance/scores.csv follows the score table in the background, at most once per this many
-    # seconds (app/scores_file.py): a game's end does not wait for it.
+    # seconds (app/records/scores_file.py): a game's end does not wait for it.
     SCORES_FILE_SECONDS = number("SCORES_FILE_SECONDS", "2", float)
     # Live updates on SQLite: a commit rings every worker process's doorbell (app/web/events.py),
     # and each process with streams open also looks this often whether anything was committed,
@@ -89,7 +89,7 @@ class Config:
     # How much lower than the web workers' the runner's CPU priority is (os.nice: 0 to 19).
     SOLVER_NICE = number("SOLVER_NICE", "10", high=19)
     # Live event streams, counted in each worker process (a gevent worker holds at most 1000
-    # connections, app/serve.py): per client address, per game, and in all, so that streams never
+    # connections, app/serving/serve.py): per client address, per game, and in all, so that streams never
     # take the connections page requests need. A stream whose game has not changed for
     # EVENTS_IDLE_SECONDS may be dropped to make room; a refused page falls back to polling.
     EVENTS_PER_ADDRESS = number("EVENTS_PER_ADDRESS", "16")
@@ -104,7 +104,7 @@ class Config:
     # the N-th proxy from here was asked for (X-Forwarded-For, -Host, -Proto, -Port) are the
     # device's, for the per-device limits and the host check (app/__init__.py, Werkzeug's ProxyFix).
     TRUSTED_PROXIES = os.environ.get("TRUSTED_PROXIES", "0")
-    # The `flask db` commands (Flask-Migrate). The served app (app/serve.py sets CARD_TABLE_SERVING=1)
+    # The `flask db` commands (Flask-Migrate). The served app (app/serving/serve.py sets CARD_TABLE_SERVING=1)
     # leaves them out: gunicorn never runs them, and Alembic with Mako and Pygments would take
     # about 10 MB in every worker process.
     DATABASE_COMMANDS = setting("SERVING") != "1"

@@ -1,9 +1,9 @@
-"""The WSGI entry point: `gunicorn wsgi:app` (see `make run` / app/serve.py)."""
+"""The WSGI entry point: `gunicorn wsgi:app` (see `make run` / app/serving/serve.py)."""
 
 from app.settings import SettingError, cannot_start
 
 try:
-    from app import create_app
+    from app.factory import create_app
 
     app = create_app()
 except SettingError as problem:  # a setting of the environment: what to set, not a traceback

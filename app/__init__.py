@@ -1,89 +1,13 @@
-"""The card table. ``create_app`` builds the web app; the games (app.core, app.games) and the
-terminal programs import nothing from the web side, and importing this package stays light for
-them: Flask and the database are only imported when an app is created."""
+"""The card table: five card games on one table server, played from every browser on the LAN
+and in the terminal.
 
-from __future__ import annotations
+- ``core``, ``games``: the rules (pure: no Flask, no database), one package per game;
+- ``terminal``, ``simulate``: Mason Rummy's original program, and games of computer players;
+- ``factory``: ``create_app``, the web app;
+- ``web`` (the pages), ``tables`` (the web's one door into the games and their rows), ``store``
+  (the rows), ``records`` (score tables and statistics), ``solving`` (work off the request
+  path), ``live`` (news to open pages), ``serving`` (the server, the commands, backups).
 
-import os
-import sys
-
-from .settings import SettingError
-
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The Python the served processes run on (gunicorn's and the job runner's): -OO leaves out the
-# docstrings, 3-5 MB a process of the table's and its libraries' (bench/README.md, memory).
-# Nothing served reads a docstring, and no assert guards a request: they narrow types for the
-# checker, and one checks a constant table as its module loads, which the tests still run.
-SERVING_PYTHON = (sys.executable, "-OO")
-# In the instance folder: the templates' compiled code (app/web/__init__.py), a cache that
-# backups leave out.
-COMPILED_TEMPLATES = "compiled-templates"
-
-
-def create_app(config_class: type | None = None, *, instance_path: str | None = None, **overrides):
-    from config import Config, setting
-
-    from .extensions import csrf, db, init_migrations
-    from .secrets import ensure_admin_password, shared_secret_key
-    from .web import TableApp
-
-    instance_path = instance_path or setting("INSTANCE") or os.path.join(PROJECT_ROOT, "instance")
-    app = TableApp(__name__, template_folder="../templates", static_folder="../static",
-                   instance_path=os.path.abspath(instance_path))
-    app.config.from_object(config_class or Config)
-    app.config.update(overrides)
-    os.makedirs(app.instance_path, exist_ok=True)
-
-    if not app.config.get("SQLALCHEMY_DATABASE_URI"):
-        # (the file's name is the one installs have had since the table was Mason Rummy's alone)
-        app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(app.instance_path, "mason.db")
-    app.config.setdefault("SCORES_CSV_PATH", os.path.join(app.instance_path, "scores.csv"))
-    app.config["SEND_FILE_MAX_AGE_DEFAULT"] = 365 * 24 * 3600  # static URLs carry a version
-
-    proxies = trusted_proxies(app.config.get("TRUSTED_PROXIES"))
-    app.config["TRUSTED_PROXIES"] = proxies
-    if proxies:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        # The device's address and the host it asked for, as the proxies say (only that many of
-        # them: an X-Forwarded-For a device sends itself is further left, and ignored).
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
-                                x_port=proxies)
-
-    db.init_app(app)
-    if app.config["DATABASE_COMMANDS"]:
-        init_migrations(app, os.path.join(PROJECT_ROOT, "migrations"))
-    csrf.init_app(app)
-
-    from .database import configure_engine
-
-    with app.app_context():
-        configure_engine(db.engine)
-        # The session key every server sharing the database uses (app/secrets.py). A served
-        # worker checks a configured SECRET_KEY against the others' (app/serve.py did first).
-        serving = setting("SERVING") == "1"
-        if not app.config.get("SECRET_KEY") or serving:
-            app.config["SECRET_KEY"] = shared_secret_key(db.engine, app.config.get("SECRET_KEY"), app.instance_path)
-
-    if not app.config.get("ADMIN_PASSWORD"):
-        ensure_admin_password(app.instance_path)
-
-    from . import web
-    from .cli import register_commands
-
-    web.register(app)
-    register_commands(app)
-    if setting("SERVING") == "1":  # a server starts: bring instance/scores.csv up to date
-        from . import scores_file
-
-        scores_file.mark_stale(app)
-    return app
-
-
-def trusted_proxies(value) -> int:
-    """TRUSTED_PROXIES as a number of proxies (0 to 10); a clear error for anything else."""
-    text = str(value if value is not None else "0").strip() or "0"
-    if not text.isdigit() or int(text) > 10:
-        raise SettingError(f"TRUSTED_PROXIES must be the number of proxies in front of the server "
-                         f"(0 for none, usually 1), not {text!r}")
-    return int(text)
+Importing this package stays light for the games and the terminal programs: nothing here loads
+Flask or the database.
+"""

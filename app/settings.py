@@ -1,10 +1,22 @@
-"""Reading the table's numeric settings from the environment (config.py): a value the table
-cannot use stops it at start with a message that names the variable, not a traceback."""
+"""The table's own places (its folder, the Python its served processes run on, the compiled
+templates' folder) and its numeric settings from the environment (config.py): a value the
+table cannot use stops it at start with a message that names the variable, not a traceback."""
 
 from __future__ import annotations
 
 import math
 import os
+import sys
+
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The Python the served processes run on (gunicorn's and the job runner's): -OO leaves out the
+# docstrings, 3-5 MB a process of the table's and its libraries' (bench/README.md, memory).
+# Nothing served reads a docstring, and no assert guards a request: they narrow types for the
+# checker, and one checks a constant table as its module loads, which the tests still run.
+SERVING_PYTHON = (sys.executable, "-OO")
+# In the instance folder: the templates' compiled code (app/web/__init__.py), a cache that
+# backups leave out.
+COMPILED_TEMPLATES = "compiled-templates"
 
 
 class SettingError(ValueError):
@@ -31,3 +43,12 @@ def number(name: str, default: str, kind: type[int] | type[float] = int, low: fl
         span = f"from {low:g} to {high:g}" if high is not None else f"of {low:g} or more"
         raise SettingError(f"{name} must be {what} {span}, not {text!r}")
     return value
+
+
+def trusted_proxies(value: object) -> int:
+    """TRUSTED_PROXIES as a number of proxies (0 to 10); a clear error for anything else."""
+    text = str(value if value is not None else "0").strip() or "0"
+    if not text.isdigit() or int(text) > 10:
+        raise SettingError(f"TRUSTED_PROXIES must be the number of proxies in front of the server "
+                           f"(0 for none, usually 1), not {text!r}")
+    return int(text)

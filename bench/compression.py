@@ -43,7 +43,7 @@ def pages() -> tuple[dict[str, bytes], int]:
     from support.moves import mover, sensible_move
     from support.web import Player
 
-    from app import create_app
+    from app.factory import create_app
     from config import Config
 
     folder = Path(tempfile.mkdtemp(prefix="compression-"))

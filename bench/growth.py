@@ -76,13 +76,17 @@ def finished_game_templates(count: int, seed: int = 6):
 
 def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500) -> None:
     """Add ``finished`` finished games (rows as a real game leaves them, with the score table) and
-    ``unfinished`` games just dealt (tables.create_game, 2-3 players, some seats on their own
+    ``unfinished`` games just dealt (tables.lifecycle.create_game, 2-3 players, some seats on their own
     devices) to the SQLite database of the (already upgraded) instance folder."""
     import sqlalchemy as sa
 
-    from app import create_app, scores_file, store, tables
+    from app import store, tables
+    from app.tables import lifecycle
+
+    from app.factory import create_app
+    from app.records import scores_file
     from app.extensions import db
-    from app.models import FINISHED, HERE, OWN, ActionRecord, GameRecord, SeatRecord, utcnow
+    from app.store.models import FINISHED, HERE, OWN, ActionRecord, GameRecord, SeatRecord, utcnow
     from app.games.mason import MASON
     from app.records import score_table
 
@@ -94,7 +98,7 @@ def fill(instance: str, finished: int = 0, unfinished: int = 0, batch: int = 500
             players = rng.choice((2, 3))
             specs = [tables.SeatSpec(f"U{number}P{seat + 1}", device=OWN if seat else HERE)
                      for seat in range(players)]
-            tables.create_game(MASON, specs)
+            lifecycle.create_game(tables.SetUp(MASON, specs), browser=None, creator=None)
         templates = finished_game_templates(min(finished, 100)) if finished else []
         scores = score_table.whole_table()
         games, seats, actions = GameRecord.__table__, SeatRecord.__table__, ActionRecord.__table__
@@ -159,7 +163,8 @@ def in_process(sites: list["Site"], rounds: int = 3, count: int = 2000) -> dict:
     """CPU microseconds of the reads every page and action starts with (store.find_game with the
     seats, store.load_state) and of Menu A's query, in this process on each database: no HTTP,
     no server, so the machine's noise hardly shows."""
-    from app import create_app, store, tables
+    from app import store, tables
+    from app.factory import create_app
     from app.extensions import db
 
     apps = []
@@ -181,7 +186,7 @@ def in_process(sites: list["Site"], rounds: int = 3, count: int = 2000) -> dict:
                     (time.process_time() - started) / count * 1e6)
                 started = time.process_time()
                 for _ in range(count // 10):
-                    tables.unfinished_games()
+                    tables.unfinished(tables.SPECTATOR)
                     db.session.rollback()
                 found.setdefault((site.label, "Menu A's query"), []).append(
                     (time.process_time() - started) / (count // 10) * 1e6)

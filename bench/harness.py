@@ -4,7 +4,7 @@ browsers, the page parser and the move chooser are the test suite's own (tests/s
 the path here), so a benchmark drives the app exactly as the live tests do:
 
 - ``bench_server``: support.live.LiveServer as the README serves it (``flask db upgrade``, then
-  ``python -m app.serve``: gunicorn with gevent workers, WORKERS=2, ADMIN_PASSWORD set) on a free
+  ``python -m app.serving.serve``: gunicorn with gevent workers, WORKERS=2, ADMIN_PASSWORD set) on a free
   port, SQLite in a temporary instance folder, the bench-only routes on; pids, CPU time and
   memory from /proc, gunicorn's access log on request. ``MASON_BENCH_ROOT`` serves another
   checkout (to measure an older version with the same client).
@@ -64,7 +64,7 @@ def bench_server(workers: int = 2, prefix: str = "mason-bench-", env: dict | Non
 class BaselineServer(LiveServer):
     """The baseline of the web benchmarks: bench/minimal_app.py (a minimal Flask +
     Flask-SQLAlchemy app) served by gunicorn with exactly the settings ``make run`` serves the
-    table with (``app.serve.gunicorn_command``), without the table's job runner, on a free port,
+    table with (``app.serving.serve.gunicorn_command``), without the table's job runner, on a free port,
     its SQLite file in a temporary folder; pids, CPU time and memory from /proc as for the table's
     server."""
 
@@ -82,7 +82,7 @@ class BaselineServer(LiveServer):
         import subprocess
         import urllib.request
 
-        from app.serve import gunicorn_command
+        from app.serving.serve import gunicorn_command
 
         subprocess.run([sys.executable, os.path.join(HERE, "minimal_app.py"), self.database], check=True,
                        env=self.env)

@@ -5,7 +5,7 @@ browser at that table receives its ``changed`` event, with 20 tables playing at 
                                    [--workers 2] [--poll SECONDS] [--access-log]
 
 It starts the server as `make run` does (bench/harness.py's ``bench_server``: ``flask db upgrade``, then
-``python -m app.serve``: gunicorn with gevent workers, WORKERS=2) on a free port with a SQLite
+``python -m app.serving.serve``: gunicorn with gevent workers, WORKERS=2) on a free port with a SQLite
 file in a temporary instance folder, and sets up every table through the real forms (CSRF tokens,
 Menus A/B, the deck prompt, each seat "own device", the join codes from the host's table, POST
 /join with a cookie jar per browser). Every browser at every table (the host's and both players')

@@ -5,9 +5,9 @@ measured in the same run.
     .venv/bin/python bench/load.py [--tables 10,50] [--seconds 10] [--think 1.0] [--repeat 3]
 
 Two servers, both served the way `make run` serves the table (gunicorn, gevent workers,
-WORKERS=2; ``app.serve.gunicorn_command``), each with its SQLite file in a temporary folder:
+WORKERS=2; ``app.serving.serve.gunicorn_command``), each with its SQLite file in a temporary folder:
 
-- the card table (``flask db upgrade``, then ``python -m app.serve``), its tables set up through
+- the card table (``flask db upgrade``, then ``python -m app.serving.serve``), its tables set up through
   the real forms (CSRF tokens, Menu A, Menu B seats, session cookies), a third of each kind:
   hot-seat (2 players on one browser; every turn starts with the hand-over's "show my hand" POST),
   LAN 2 players and LAN 3 players (the others joined with the code shown on the host's table).

@@ -4,7 +4,7 @@ and 500 unfinished games stored, and of its workers with 100 tables live.
     .venv/bin/python bench/memory.py [--stored 0,100,500] [--live 100] [--seconds 30]
 
 Each case starts its own server as the README serves it (bench/harness.py's ``bench_server``: ``flask db
-upgrade``, then ``python -m app.serve``: gunicorn with gevent workers, WORKERS=2, SQLite in a
+upgrade``, then ``python -m app.serving.serve``: gunicorn with gevent workers, WORKERS=2, SQLite in a
 temporary instance folder). Memory is RSS (VmRSS from /proc/<pid>/status) summed over the
 gunicorn master, its workers and the job runner it keeps; PSS (from /proc/<pid>/smaps_rollup,
 which splits pages shared between processes) is printed beside it.

@@ -1,6 +1,6 @@
 """The baseline the web benchmarks measure the card table against (not part of the app): a minimal
 Flask + Flask-SQLAlchemy app, served by ``bench/harness.py``'s ``baseline_server`` with the very
-gunicorn settings ``make run`` uses (``app.serve.gunicorn_command``: gevent workers, WORKERS=2).
+gunicorn settings ``make run`` uses (``app.serving.serve.gunicorn_command``: gevent workers, WORKERS=2).
 
     POST /row/<name>              one small write: read one row, bump its number, commit; no session,
                                   no CSRF check, no template (bench/load.py, memory.py)

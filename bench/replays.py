@@ -44,10 +44,11 @@ PAGES = ("steps (last 10)", "steps (middle 10)", "replay (last step)", "replay (
 def store_game(database_url: str, count: int) -> str:
     """A finished Seahaven game of ``count`` actions, stored through the app's store; its slug."""
     sys.path.insert(0, ROOT)
-    from app import create_app, store
+    from app import store
+    from app.factory import create_app
     from app.core import registry
     from app.extensions import db
-    from app.models import HERE, SeatRecord
+    from app.store.models import HERE, SeatRecord
     from config import Config
 
     app = create_app(Config, SQLALCHEMY_DATABASE_URI=database_url, instance_path=tempfile.mkdtemp(prefix="bench-app-"))

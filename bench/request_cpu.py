@@ -47,8 +47,8 @@ WARM_UP = 20  # turns played before any is counted (templates compiled, caches f
 # The parts of a request timed with --parts: (module, function, label).
 PARTS = [("flask.templating", "_render", "render"), ("app.store", "find_game", "read the row"),
          ("app.store", "lock_game", "lock and read the row"), ("app.store", "load_state", "parse the state"),
-         ("app.store", "save_game", "write and commit"), ("app.web.play", "view_for", "the view"),
-         ("app.replays", "count_actions", "count the steps")]
+         ("app.store", "save_game", "write and commit"), ("app.tables.pages", "show", "the view"),
+         ("app.tables.replays", "count_actions", "count the steps")]
 # The parts that make a table's answer from its game, which the minimal POST does none of: the
 # state parsed, the view and the render (a part inside another is counted once, in the outer).
 ANSWER_PARTS = frozenset({"parse the state", "the view", "render"})
@@ -149,7 +149,7 @@ def read_costs(slug: str) -> dict[str, float]:
     import sqlalchemy as sa
     from app import store
     from app.extensions import db
-    from app.models import GameRecord, SeatRecord
+    from app.store.models import GameRecord, SeatRecord
 
     games, seats = GameRecord.__table__, SeatRecord.__table__
     core = (sa.select(games, seats).select_from(games.outerjoin(seats, seats.c.game_id == games.c.id))
@@ -184,7 +184,8 @@ def measure(root: str, actions: int, parts: bool = False, trims: bool = False) -
     migrate(url, folder / "instance")
     os.environ["MINIMAL_DATABASE"] = str(folder / "minimal.db")
     import minimal_app
-    from app import create_app, store
+    from app import store
+    from app.factory import create_app
     from config import Config
 
     as_a_browser = {"Accept-Encoding": BROWSER_ENCODINGS}

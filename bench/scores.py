@@ -57,10 +57,12 @@ def fill(instance: str, rows: int) -> None:
     """``rows`` score rows and ``rows`` Points Rummy statistics rows, straight into the database."""
     import sqlalchemy as sa
 
-    from app import create_app, store
+    from app import store
+
+    from app.factory import create_app
     from app.extensions import db
     from app.games.mason import ScoreRow, ScoreTable
-    from app.models import GameStat
+    from app.store.models import GameStat
 
     try:
         from app.records.score_table import replace as replace_scores
@@ -83,7 +85,7 @@ def fill(instance: str, rows: int) -> None:
             for number in range(rows)])
         db.session.commit()
         try:
-            from app import scores_file
+            from app.records import scores_file
         except ImportError:  # an older checkout (MASON_BENCH_ROOT)
             from app.tables import write_scores_file
 

@@ -6,7 +6,7 @@ nothing happens.
     .venv/bin/python bench/servers.py --idle 120 --tables 20 --actions 12
     .venv/bin/python bench/servers.py --root ../an-older-checkout          # the same, served by other code
 
-Two servers as `make run` starts them (`flask db upgrade`, then `python -m app.serve`: gunicorn,
+Two servers as `make run` starts them (`flask db upgrade`, then `python -m app.serving.serve`: gunicorn,
 2 gevent workers each), each with its own instance folder, on one new database.
 
 1. Idle load: the database's transactions a second (``pg_stat_database``: xact_commit +

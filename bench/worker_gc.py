@@ -1,6 +1,6 @@
 """The cyclic garbage collector in a served worker (a benchmark, not a test): how many objects a
 worker tracks once it has loaded its app, and how long a full collection of them takes, before
-and after gunicorn's ``post_worker_init`` (app/gunicorn_config.py) freezes what it loaded - for
+and after gunicorn's ``post_worker_init`` (app/serving/gunicorn_config.py) freezes what it loaded - for
 the table and for bench/minimal_app.py, which is served with the same settings.
 
     .venv/bin/python bench/worker_gc.py [--repeat 5]
@@ -34,7 +34,7 @@ if sys.argv[1] == "minimal":
     from minimal_app import app
 else:
     from wsgi import app
-from app import gunicorn_config
+from app.serving import gunicorn_config
 app.test_client().get("/")
 repeat = int(sys.argv[2])
 

@@ -27,7 +27,7 @@ sys.path_importer_cache.clear()
 import sqlalchemy as sa  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 
-from app import create_app  # noqa: E402
+from app.factory import create_app  # noqa: E402
 from config import Config  # noqa: E402
 
 assert os.path.dirname(sys.modules["app"].__file__) == os.path.join(checkout, "app"), sys.modules["app"].__file__

@@ -58,14 +58,14 @@ def decks_folder(tmp_path) -> Path:
 
 @pytest.fixture
 def app(database_url, decks_folder, tmp_path):
-    from app import create_app
+    from app.factory import create_app
     from config import TestConfig
 
     instance = tmp_path / "instance"
     application = create_app(TestConfig, instance_path=str(instance), SQLALCHEMY_DATABASE_URI=database_url,
                              DECKS_FOLDER=str(decks_folder))
     yield application
-    from app import scores_file
+    from app.records import scores_file
     from app.extensions import db
 
     if scores_file.EXTENSION in application.extensions:  # its writer must not outlive the database

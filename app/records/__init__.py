@@ -1,12 +1,25 @@
 """What the house keeps of finished games, long-term, as each game's definition says
 (``score_keeping``): the game's own score table (``score_table``, with its file), or per-name
-statistics (``statistics``). The rest of the house records results and asks for names here,
-never per game."""
+statistics (``statistics``). The rest of the house asks for names here, never per game.
+
+A finished game's results are recorded after the commit that ends it (``record_finished``: the
+tables tell it), in a transaction of their own that marks the game recorded, so no game is ever
+counted twice; a game whose results a stopped server did not record yet is recorded when a
+server next starts (``record_pending``)."""
 
 from __future__ import annotations
 
+import logging
+
+import sqlalchemy as sa
+
+from .. import store
 from ..core.protocol import SCORE_TABLE, GameDefinition, SeatResult
-from . import score_table, statistics
+from ..extensions import db
+from ..store.models import FINISHED, GameRecord
+from . import score_table, scores_file, statistics
+
+log = logging.getLogger(__name__)
 
 
 def keeps_score_table(definition: GameDefinition) -> bool:
@@ -23,12 +36,54 @@ def record_results(definition: GameDefinition, results: list[SeatResult], second
         statistics.record_results(definition, results, seconds)
 
 
-def after_results(definition: GameDefinition) -> None:
-    """After the commit of results: the score table's file follows (in the background)."""
-    if keeps_score_table(definition):
-        from .. import scores_file
-
+def record_finished(definition: GameDefinition, slug: str, **_told: object) -> None:
+    """Record the results of game ``slug``, which just ended (the tables tell it after the commit
+    that ended it), unless they are recorded already; then the score table's file follows, in
+    the background (a game's end costs the same however big the table)."""
+    if record_game(slug) and keeps_score_table(definition):
         scores_file.mark_stale()
+
+
+def record_game(slug: str) -> bool:
+    """Record the results of finished game ``slug`` in one write transaction, which marks it
+    recorded; whether it recorded them (False: they were recorded already)."""
+    session = db.session()
+    session.expire_on_commit = False  # (the request goes on reading what it loaded)
+    try:
+        record = store.lock_game(slug)
+        if record is None or record.status != FINISHED or record.results_recorded:
+            session.rollback()
+            return False
+        state = store.load_state(record)
+        started = store.first_action_at(record)
+        seconds = (max(0, int((record.finished_at - started).total_seconds()))
+                   if started is not None and record.finished_at is not None else 0)
+        record_results(store.definition_of(record), state.results(), seconds)
+        record.results_recorded = True
+        session.commit()
+        return True
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.expire_on_commit = True
+
+
+def record_pending() -> int:
+    """Record every finished game whose results are not recorded yet (a server stopped between
+    a game's end and its recording); how many."""
+    slugs = list(db.session.scalars(sa.select(GameRecord.slug).where(
+        GameRecord.status == FINISHED, GameRecord.results_recorded.is_(False))))
+    db.session.rollback()
+    done = 0
+    for slug in slugs:
+        try:
+            done += record_game(slug)
+        except Exception:
+            log.exception("recording the results of game %s failed", slug)
+    if done and score_table.game() is not None:
+        scores_file.mark_stale()
+    return done
 
 
 def known_names(definition: GameDefinition, limit: int = 200) -> list[str]:

@@ -15,11 +15,12 @@ import sqlalchemy as sa
 from ..core import registry
 from ..core.names import search_key
 from ..core.protocol import SCORE_TABLE, GameDefinition, ScoreTableFormat, SeatResult
-from ..database import by_name, like_pattern
+from ..store.database import by_name, like_pattern
 from ..extensions import db
-from ..models import ScoreEntry
-from ..offload import let_others_run
+from ..store.models import ScoreEntry
+from .offload import let_others_run
 
+ROWS_A_SLICE = 1000  # rows made between two pauses (a long import lets the worker's other requests run)
 SORTS = {"name": ScoreEntry.name_key, "won": ScoreEntry.won, "lost": ScoreEntry.lost, "best": ScoreEntry.best}
 
 
@@ -170,10 +171,19 @@ def record_results(results: list[SeatResult]) -> None:
             entry.won, entry.lost, entry.best = new.won, new.lost, new.best
 
 
+def rows_for_insert(table) -> list[tuple]:
+    """The rows ``score_table.replace`` inserts, made a slice at a time."""
+    rows = []
+    for count, (key, row) in enumerate(table.scores.items(), start=1):
+        rows.append((row.name, key, search_key(row.name), row.won, row.lost, row.best))
+        if count % ROWS_A_SLICE == 0:
+            let_others_run()
+    return rows
+
+
 def replace(table, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
     """Make the score rows exactly ``table`` (an import), inside the caller's transaction: one
-    DELETE, then the rows (``rows``: app/score_import.py's ``rows_for_insert(table)``, if made
-    already) inserted in bulk by the database driver.
+    DELETE, then the rows (``rows``: ``rows_for_insert(table)``, if made already) inserted in bulk by the database driver.
 
     SQLite: ``chunk`` rows a statement, with a pause between statements (under gevent the
     worker's other requests run in it; the transaction holds the write lock a little longer,
@@ -181,8 +191,6 @@ def replace(table, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
     every ``chunk`` rows."""
     db.session.execute(sa.delete(ScoreEntry))
     if rows is None:
-        from ..score_import import rows_for_insert
-
         rows = rows_for_insert(table)
     columns = "name, name_key, search_key, won, lost, best"
     connection = db.session.connection()

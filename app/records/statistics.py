@@ -19,10 +19,10 @@ import sqlalchemy as sa
 
 from ..core.names import COMPUTER_NAME, is_computer_name, search_key
 from ..core.protocol import GameDefinition, SeatResult, Stat, join_figures
-from ..database import by_name, like_pattern
+from ..store.database import by_name, like_pattern
 from ..extensions import db
-from ..models import GameStat, GameStatItem, utcnow
-from ..offload import let_others_run
+from ..store.models import GameStat, GameStatItem, utcnow
+from .offload import let_others_run
 
 # A name a spreadsheet would run as a formula starts with this in the file (read back as text).
 FORMULA_STARTS = ("=", "+", "-", "@")

@@ -3,7 +3,7 @@ than a request may wait (Seahaven Towers' solver: "can this still be won?", the 
 solution), and computer players that think too long for a request (``Bot.off_request``).
 
 Where the work runs: a **job runner**, one process per server (``python -m app.solving``),
-started and watched by the gunicorn master of `make run` (app/gunicorn_config.py,
+started and watched by the gunicorn master of `make run` (app/serving/gunicorn_config.py,
 ``supervisor``): started again if it dies, stopped with the server, and niced, so the gevent
 workers that answer requests come first on a busy machine. No request ever runs a solver: not on
 a worker's event loop, not in a thread of it.

@@ -25,13 +25,20 @@ from collections.abc import Mapping, Sequence
 import sqlalchemy as sa
 from flask import current_app
 
-from .. import limits, store
+from .. import store
+from ..store import limits
 from ..core.protocol import GameDefinition, GameState, NeedsAnswers, Question
 from ..extensions import db
-from ..models import (
+from ..store.models import (
     ANSWERED, QUESTION, TOO_HARD as TOO_HARD_ROW, TURN, WAITING, WORKING, Analysis, GameRecord, utcnow,
 )
 from . import bell
+
+
+class StillChecking(Exception):
+    """A game cannot be dealt before the job runner has answered the questions its deal needs
+    (deal only winnable games): asked, but not answered in the time a set-up may wait."""
+
 
 KNOWN, CHECKING, TOO_HARD, NOT_ASKED, PAUSED, BUSY = "known", "checking", "too_hard", "not_asked", "paused", "busy"
 PLAYER, SETUP = 0, 1  # priorities: the position on a player's table first, then a set-up's deals
@@ -112,6 +119,8 @@ def kept_answers(questions: Sequence[Question]) -> dict[str, dict[str, Any]]:
 
 def _insert(values: dict[str, Any]):
     """INSERT that does nothing when the key is there already (two servers asking at once)."""
+    # (each dialect's insert imported where it is used: on SQLite, importing PostgreSQL's
+    # dialects would cost each worker 2.4 MB)
     if db.engine.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
     else:
@@ -192,6 +201,12 @@ def ask_for_table(record: GameRecord, state: GameState, address: str) -> Shown |
     return Shown(result, key=question.key) if result != KNOWN else shown_for_question(question)
 
 
+def ask_now(record: GameRecord, state: GameState, address: str) -> None:
+    """Ask the question of ``state``'s position (if its game has one) in a short write
+    transaction of its own: the tables' news of a position reached, after the move's commit."""
+    for_table(record, state, may_ask=True, address=address)
+
+
 def for_table(record: GameRecord, state: GameState, *, may_ask: bool, address: str) -> Shown | None:
     """What ``record``'s table shows of its position's question: the kept answer, or why there
     is none. ``may_ask`` (the player's own page, never a spectator's): a question nobody asked
@@ -257,8 +272,6 @@ def deal(definition: GameDefinition, names: Sequence[str], *, options: Mapping[s
                 session.rollback()
                 raise
         if not wait or time.monotonic() >= deadline:
-            from ..tables.errors import StillChecking
-
             raise StillChecking("The solver is still checking which deal can be won (a few take some seconds): "
                                 "press the button again in a moment. Your choices are kept.")
         time.sleep(0.05)  # (a gevent worker serves its other requests meanwhile: sleep is cooperative)

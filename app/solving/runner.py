@@ -29,11 +29,12 @@ from config import Config, setting
 
 from .. import store
 from ..core import registry
-from ..core.autoplay import autoplay
+from ..factory import create_app
 from ..core.protocol import OverBudget
 from ..extensions import db
-from ..models import ANSWERED, PLAYING, TOO_HARD, TURN, WAITING, WORKING, Analysis, utcnow
-from . import kept
+from ..store.models import ANSWERED, TOO_HARD, TURN, WAITING, WORKING, Analysis, utcnow
+from . import signals
+from .bell import Listener
 
 log = logging.getLogger("app.solving")
 
@@ -171,43 +172,19 @@ class Runner:
         self.tell(told, job.key)
 
     def tell(self, slugs: list[str], key: str) -> None:
-        from ..web import events
-
         for slug in slugs:
             try:
-                events.announce(slug, "analysed", key)
+                signals.answered.send(slug, key=key)
             except Exception:  # the answer is kept: a page loaded later shows it
                 log.exception("job runner: telling game %s failed", slug)
 
     # -- computer players off the request path --------------------------------------------------
 
     def play_turns(self, job: Job) -> None:
-        """The computer's turns of a game whose bot plays off the request path: chosen with no
-        transaction open (a search may take seconds), then applied and saved under the game's
-        lock if nobody moved meanwhile (else chosen again)."""
-        from ..tables.play import computer_players, save_and_score
-
-        slug = job.data.get("slug", "")
-        for _attempt in range(5):
-            record = store.find_game(slug)
-            if record is None or record.status != PLAYING:
-                break
-            state = store.load_state(record)
-            version = record.version
-            db.session.rollback()
-            chosen = autoplay(state, computer_players(record, off_request=True))
-            if not chosen:
-                break
-            record = store.lock_game(slug)
-            if record is None or record.version != version or record.status != PLAYING:
-                db.session.rollback()
-                continue
-            state = store.load_state(record)
-            outcomes = [state.apply(outcome.seat, outcome.action) for outcome in chosen]
-            kept.ask_for_table(record, state, "")
-            save_and_score(record, state, outcomes)
-            break
-        store.begin_write()
+        """The computer's turns of a game whose bot plays off the request path: its table plays
+        them (``signals.turn_due``), then the job is done."""
+        signals.turn_due.send(job.data.get("slug", ""))
+        store.begin_write()  # (a turn that failed leaves its job to be claimed again)
         db.session.execute(sa.delete(Analysis).where(Analysis.id == job.id))
         db.session.commit()
 
@@ -215,8 +192,6 @@ class Runner:
 
     def run_forever(self, parent: int) -> None:
         """Work until process ``parent`` (the server's master) is no longer this one's parent."""
-        from .bell import Listener
-
         listener = Listener(self.app)
         poll = self.config["SOLVER_POLL_SECONDS"]
         log.info("job runner %s: working", self.name)
@@ -255,7 +230,5 @@ def main() -> None:
         os.nice(Config.SOLVER_NICE)  # requests first on a busy machine
     except OSError:
         pass
-    from .. import create_app
-
     app = create_app(DATABASE_COMMANDS=False)
     Runner(app).run_forever(parent)

@@ -1,4 +1,4 @@
-"""The job runner's keeper, in the gunicorn master of `make run` (app/gunicorn_config.py): it
+"""The job runner's keeper, in the gunicorn master of `make run` (app/serving/gunicorn_config.py): it
 starts ``SOLVER_PROCESSES`` runners (``python -m app.solving``) once the server is ready, starts
 one again whenever it stops (after a pause that grows while it keeps stopping at once, up to 30
 s), and stops them with the server. A gunicorn worker's death does not touch them, and a
@@ -11,7 +11,7 @@ import subprocess
 import threading
 import time
 
-from app import SERVING_PYTHON
+from app.settings import SERVING_PYTHON
 from config import Config
 
 QUICK_DEATH_SECONDS = 10.0

@@ -1,24 +1,39 @@
-"""Tables: games of any kind being played, and the people and computer players around them.
-The web routes call these; each game's rules decide every rule (through the protocol); store.py
-reads and writes the rows; every request is one transaction (``store.transaction``).
+"""Tables: games of any kind being played, and the people and computer players around them; the
+web's one door into the games and their rows. Its commands change a table in one transaction and
+tell what happened once it commits (``news``); its queries return view models (``pages``,
+``views``). Each game's rules decide every rule (through the protocol); the store reads and
+writes the rows.
 
 - ``errors``: the refusals (``TableError`` and its kinds), each with its HTTP status;
-- ``seats``: seats and tokens (``Held``), hot-seat hand-overs, seats passed on to a rematch;
+- ``holdings``: what each browser holds (its seats and host roles), behind the one key its
+  cookie carries;
+- ``seats``: seats and their tokens, hot-seat hand-overs, seats passed on to a rematch;
 - ``join_codes``: own-device seats' codes: issue, look up (rate-limited), claim, release;
-- ``play``: ``perform`` an action, computer turns, the hand-over button, a game's end;
+- ``saving``: a change read without the lock or under it, and saved with its news;
+- ``play``: ``perform`` an action, computer turns, the hand-over button;
 - ``standins``: the idle rule, the computer standing in, and its lines in the log;
-- ``lifecycle``: create, rematch, follow a rematch, abandon; the unfinished games.
+- ``lifecycle``: set up, rematch, follow a rematch, abandon;
+- ``replays``, ``pages``, ``views``: what the web shows (a table, a replay, the lists of games);
+- ``admins``, ``decks``: the admin's sessions, the stacked decks;
+- ``news``: what the tables tell after a commit.
 """
 
+from .admins import LoginRefused, is_admin, log_in, log_out  # noqa: F401
 from .errors import (  # noqa: F401
     NO_OPEN_SEAT, RELEASED, STALE, ConfirmFirst, Conflict, Forbidden, GameNotFound, NotFound, Refused, StillChecking,
-    TableError,
-    TooMany,
+    TableError, TooMany,
 )
+from .holdings import NOBODY, Holder, KeyHolder, adopt_tokens, is_browser_key, let_go_of_finished_games, new_browser_key  # noqa: F401
 from .join_codes import claim_seat, release_seat, restore_seat, seat_of_code  # noqa: F401
-from .lifecycle import (  # noqa: F401
-    AlreadySetUp, abandon, create_game, follow_rematch, rematch, set_up_with, unfinished_games,
+from .lifecycle import AlreadySetUp, SetUp, abandon, follow_rematch, rematch, set_up  # noqa: F401
+from .pages import (  # noqa: F401
+    MAX_STEPS_ASKED, SPECTATOR, definition_of, FinishedGame, Invitation, Looker, LogPage, ReplayStep, Solution, SolutionRefused, Step, UnfinishedGame,
+    exists, export, finished, held, invitation, let_go_of_the_database, log_page, paced_steps, replay_step, seat_name,
+    seat_to_release, show, solution, unfinished, version_of,
 )
-from .play import Result, perform, play_computer_turns, reveal  # noqa: F401
-from .seats import SPECTATOR, Held, Presence, SeatLine, SeatSpec, held_seats, presence, seat_lines  # noqa: F401
-from .standins import idle_seat, log_lines, set_standin  # noqa: F401
+from .play import ActionForm, Done, perform, play_computer_turns, reveal  # noqa: F401
+from .saving import MAX_ACTIONS  # noqa: F401
+from .replays import AlreadyHere, ReplayError, import_game  # noqa: F401
+from .seats import Held, SeatLine, SeatSpec  # noqa: F401
+from .standins import set_standin  # noqa: F401
+from .views import Ask, TableView  # noqa: F401

@@ -4,7 +4,8 @@ changed nothing (its transaction was rolled back: ``store.transaction``)."""
 from __future__ import annotations
 
 from ..core.protocol import BadAction, GameIsOver, IllegalAction, NotYourTurn
-from ..refusal import Refusal
+from ..core.refusal import Refusal
+from ..store.models import ABANDONED
 
 
 class TableError(Refusal):
@@ -62,8 +63,6 @@ ABANDONED_GAME = "The host abandoned this game, so nothing was done."
 
 def game_over(status: str) -> str:
     """Why nothing can be done at a table that is not being played: over, or abandoned."""
-    from ..models import ABANDONED
-
     return ABANDONED_GAME if status == ABANDONED else GAME_OVER
 
 

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from typing import Mapping
 
 import sqlalchemy as sa
 from flask import current_app
 
-from .. import limits, store
+from .. import store
+from ..store import limits
 from ..extensions import db
-from ..models import OWN, PLAYING, GameRecord, SeatRecord, utcnow
+from ..store.models import OWN, PLAYING, GameRecord, SeatRecord, utcnow
 from .errors import NO_OPEN_SEAT, Conflict, Forbidden, NotFound, TableError, TooMany, game_over
-from .seats import give_token, held_seats
+from . import holdings, news
+from .saving import save_and_score
+from .seats import give_seat, held_seats
 
 JOIN_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 JOIN_CODE_LENGTH = 6
@@ -30,12 +32,6 @@ def issue_join_code(seat: SeatRecord) -> None:
     seat.token_hash = None
     seat.join_code = new_join_code()
     seat.code_expires_at = utcnow() + timedelta(hours=current_app.config["JOIN_CODE_HOURS"])
-
-
-def end_join_codes(record: GameRecord) -> None:
-    """The game ended: nobody needs a seat at a finished table."""
-    for seat in record.seats:
-        seat.join_code = seat.code_expires_at = None
 
 
 def normal_code(code: object) -> str | None:
@@ -77,7 +73,7 @@ def look_up_code(code: object, address: str) -> SeatRecord | None:
     return seat
 
 
-@store.transaction
+@news.command
 def seat_of_code(code: str, address: str) -> dict | None:
     """What a join code would claim (a link's preview: nothing is claimed), or None: the seat's
     number and name and every seat's name. A wrong code counts against ``address``."""
@@ -89,19 +85,20 @@ def seat_of_code(code: str, address: str) -> dict | None:
     return found
 
 
-@store.transaction
-def claim_seat(code: str, address: str) -> tuple[GameRecord, dict]:
-    """Claim an own-device seat with its join code: this browser gets the seat's token. The
-    code then stops working, so a second browser cannot take the seat (unless released)."""
+@news.command
+def claim_seat(code: str, holder: holdings.Holder, address: str) -> str:
+    """Claim an own-device seat with its join code for ``holder`` (it has a key); returns
+    the game's slug. The code then stops working, so a second browser cannot take the seat
+    (unless released)."""
     seat = look_up_code(code, address)
     if seat is None:
         raise NotFound(NO_OPEN_SEAT)
     record = seat.game
-    token = give_token(seat)
+    holdings.hold(holder.key or "", record, str(seat.number), give_seat(seat))
     seat.join_code = seat.code_expires_at = seat.previous_token_hash = None
-    number = seat.number
-    store.save_game(record, None, [])  # a new version, so the other screens show who joined
-    return record, {str(number): token}
+    save_and_score(record, None, [])  # a new version, so the other screens show who joined
+    holdings.reread(holder, record)
+    return record.slug
 
 
 def host_seat(slug: str, number: int) -> tuple[GameRecord, SeatRecord]:
@@ -112,12 +109,12 @@ def host_seat(slug: str, number: int) -> tuple[GameRecord, SeatRecord]:
     return record, record.seats[number]
 
 
-@store.transaction
-def release_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
+@news.command
+def release_seat(slug: str, holder: holdings.Holder, number: int) -> None:
     """The host frees an own-device seat: its old token stops working, a new code is made (the
     old holder's table then says the host released their seat)."""
     record, seat = host_seat(slug, number)
-    if not held_seats(record, tokens).host:
+    if not held_seats(record, holdings.held_hashes(holder, record)).host:
         raise Forbidden("Only the host can release a seat.")
     if seat.is_ai or seat.device != OWN:
         raise TableError("Only a seat on its own device can be released.")
@@ -126,15 +123,15 @@ def release_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
     if seat.token_hash is not None:  # (a renewed code keeps the undo of an earlier release)
         seat.previous_token_hash = seat.token_hash
     issue_join_code(seat)  # (also how the host renews an expired code)
-    store.save_game(record, None, [])
+    save_and_score(record, None, [])
 
 
-@store.transaction
-def restore_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
+@news.command
+def restore_seat(slug: str, holder: holdings.Holder, number: int) -> None:
     """The host undoes a release: the seat's last holder holds it again (their old token works
     again), its new code stops working. Only while nobody has taken the seat with that code."""
     record, seat = host_seat(slug, number)
-    if not held_seats(record, tokens).host:
+    if not held_seats(record, holdings.held_hashes(holder, record)).host:
         raise Forbidden("Only the host can undo a release.")
     if record.status != PLAYING:
         raise Conflict(game_over(record.status))
@@ -143,4 +140,4 @@ def restore_seat(slug: str, tokens: Mapping[str, str], number: int) -> None:
                        "never released.")
     seat.token_hash, seat.previous_token_hash = seat.previous_token_hash, None
     seat.join_code = seat.code_expires_at = None
-    store.save_game(record, None, [])
+    save_and_score(record, None, [])

@@ -1,19 +1,24 @@
-"""Seats and tokens: which seats (and the host role) a browser holds, proven by the tokens of its
-session; whose hand a shared device may show; and how held seats pass on to a rematch."""
+"""Seats and their tokens: which seats (and the host role) a browser holds, proven by the token
+hashes of its holdings (``holdings``); whose hand a shared device may show; and how held seats
+pass on to a rematch.
+
+A seat (and a game's host role) has a token, kept as its hash: a browser holds the seat while
+its holding names that hash. A released seat gets no token until somebody claims it, so the old
+holding no longer proves anything (and does again if the release is undone)."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
 import hmac
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from flask import current_app
 
 from .. import store
 from ..core.protocol import GameState
-from ..models import HERE, OWN, GameRecord
+from ..store.models import HERE, OWN, GameRecord
 
 
 @dataclass
@@ -25,12 +30,12 @@ class SeatSpec:
 
 @dataclass
 class Held:
-    """The seats a browser holds in one game, proven by tokens from its session, and whether it
-    is the game's host (the browser that set it up)."""
+    """The seats a browser holds in one game, proven by its holdings, and whether it is the
+    game's host (the browser that set it up)."""
 
     seats: set[int] = field(default_factory=set)
     host: bool = False
-    # Seats this browser once held (it still has their tokens) that the host has released since.
+    # Seats this browser once held (its holdings still name them) that the host has released since.
     released: set[int] = field(default_factory=set)
 
     def __contains__(self, seat: object) -> bool:
@@ -43,24 +48,34 @@ class Held:
         return bool(self.seats) or self.host
 
 
-def held_seats(record: GameRecord, tokens: Mapping[str, str]) -> Held:
-    """Which seats of ``record`` the presented ``tokens`` ({seat number: token, "host": token})
-    really hold."""
-    held = Held(host=store.token_matches(tokens.get("host"), record.host_token_hash))
+def held_seats(record: GameRecord, hashes: Mapping[str, str]) -> Held:
+    """Which seats of ``record`` a browser's holdings there (``hashes``: {seat number or "host":
+    token hash}) really hold."""
+    held = Held(host=same_hash(hashes.get("host"), record.host_token_hash))
     for seat in record.seats:
-        token = tokens.get(str(seat.number))
-        if store.token_matches(token, seat.token_hash):
+        mine = hashes.get(str(seat.number))
+        if same_hash(mine, seat.token_hash):
             held.seats.add(seat.number)
-        elif token:  # only the server writes tokens into the signed session: this seat was released
+        elif mine:  # only the server writes holdings: this seat was released since
             held.released.add(seat.number)
     return held
 
 
-def give_token(seat) -> str:
-    """A new token for ``seat`` (its holder's browser keeps it; the row keeps its hash)."""
-    token = store.new_token()
-    seat.token_hash = store.hash_token(token)
-    return token
+def same_hash(held: str | None, token_hash: str | None) -> bool:
+    """Whether a holding's hash is the seat's (in constant time: the hashes are credentials)."""
+    return store.hashes_match(held, token_hash)
+
+
+def new_token_hash() -> str:
+    """The hash of a new random token, for a seat or a host role: nobody ever needs the token
+    itself (the holdings keep the hash)."""
+    return store.hash_token(store.new_token())
+
+
+def give_seat(seat) -> str:
+    """``seat`` gets a new token; returns its hash (for the holding of whoever takes the seat)."""
+    seat.token_hash = new_token_hash()
+    return seat.token_hash
 
 
 # -- hot-seat: several people sharing one device -------------------------------------------------
@@ -157,9 +172,8 @@ def seat_lines(record: GameRecord, state: GameState, *, host: bool, open_for_joi
 
 def hand_on_seats(old: GameRecord, new: GameRecord) -> None:
     """Give each seat of the rematch ``new`` to whoever holds it in ``old``, and the host role to
-    the old host: the new token hashes are made now from the old ones, so only a browser that
-    proves the old token can learn the new one (``carry_seats``). A seat nobody held keeps the
-    fresh join code it was given."""
+    the old host: the new token hashes are made from the old ones (``carry_seats``). A seat
+    nobody held keeps the fresh join code it was given."""
     new.host_token_hash = store.hash_token(successor_token(old.host_token_hash, new.slug, "host"))
     for old_seat, seat in zip(old.seats, new.seats):
         if seat.is_ai or old_seat.token_hash is None:
@@ -168,25 +182,24 @@ def hand_on_seats(old: GameRecord, new: GameRecord) -> None:
         seat.join_code = seat.code_expires_at = None
 
 
-def carry_seats(old: GameRecord, new: GameRecord, tokens: Mapping[str, str]) -> tuple[dict, set[int]]:
-    """The tokens, in the rematch ``new``, of the seats (and host role) this browser holds in
-    ``old``, and the numbers of its seats that are no longer its own there (released since).
-
-    A token is derived from the old token's hash (``successor_token``), so every answer to a
-    doubled Rematch or follow carries the same tokens: whichever answer's cookie the browser
-    keeps, it holds its seats."""
+def carry_seats(old: GameRecord, new: GameRecord, hashes: Mapping[str, str]) -> tuple[dict[str, str], set[int]]:
+    """The holdings, in the rematch ``new``, of a browser holding ``hashes`` in ``old`` (its
+    seats there and the host role), and the numbers of its seats that are no longer its own in
+    the rematch (released there since). A seat's token in the rematch is derived from its token
+    in the finished game (``successor_token``), so every holder of the old seat, and only they,
+    hold the new one."""
     carried: dict[str, str] = {}
     lost: set[int] = set()
-    held = held_seats(old, tokens)
+    held = held_seats(old, hashes)
     if held.host:
-        token = successor_token(store.hash_token(tokens["host"]), new.slug, "host")
-        if store.token_matches(token, new.host_token_hash):
-            carried["host"] = token
+        successor = store.hash_token(successor_token(hashes["host"], new.slug, "host"))
+        if same_hash(successor, new.host_token_hash):
+            carried["host"] = successor
     for number in held.seats:
         seat = new.seats[number]
-        token = successor_token(store.hash_token(tokens[str(number)]), new.slug, str(number))
-        if store.token_matches(token, seat.token_hash):
-            carried[str(number)] = token
+        successor = store.hash_token(successor_token(hashes[str(number)], new.slug, str(number)))
+        if same_hash(successor, seat.token_hash):
+            carried[str(number)] = successor
         elif not seat.is_ai:
             lost.add(number)
     return carried, lost

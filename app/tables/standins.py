@@ -4,14 +4,15 @@ of the game's log the computer made for whom."""
 from __future__ import annotations
 
 import json
-from typing import Mapping
 
 from .. import store
 from ..core.protocol import GameState
-from ..models import PLAYING, GameRecord, utcnow
+from ..store.models import PLAYING, GameRecord, utcnow
 from .errors import Conflict, Forbidden, TableError, game_over
-from .play import play_computer_turns, save_and_score
+from . import holdings, news
 from .join_codes import host_seat
+from .play import play_computer_turns
+from .saving import save_and_score
 from .seats import Held, held_seats
 
 
@@ -35,11 +36,11 @@ def idle_seat(record: GameRecord, state: GameState, held: Held, idle_seconds: in
     return None if turn in held else turn
 
 
-@store.transaction
-def set_standin(slug: str, tokens: Mapping[str, str], number: int, on: bool, idle_seconds: int) -> None:
+@news.command
+def set_standin(slug: str, holder: holdings.Holder, number: int, on: bool, idle_seconds: int) -> None:
     """The host lets the AI play an idle person's turns; the person (or host) stops it."""
     record, seat = host_seat(slug, number)
-    held = held_seats(record, tokens)
+    held = held_seats(record, holdings.held_hashes(holder, record))
     if seat.is_ai:
         raise TableError("That seat is already a computer player.")
     if record.status != PLAYING:
@@ -61,7 +62,7 @@ def set_standin(slug: str, tokens: Mapping[str, str], number: int, on: bool, idl
         if not seat.ai_standin:  # (a form posted twice, or an old page): nothing to stop, nothing saved
             return
         seat.ai_standin = False
-        store.save_game(record, None, [], standins=standin_spans(record, state, number, False))
+        save_and_score(record, None, [], standins=standin_spans(record, state, number, False))
 
 
 def standin_spans(record: GameRecord, state: GameState, number: int, on: bool) -> str:

@@ -23,13 +23,14 @@ from markupsafe import Markup
 
 from config import setting
 
-from .. import COMPILED_TEMPLATES
+from ..settings import COMPILED_TEMPLATES
 from ..core import registry
 from ..core.cards import Card, deck_by_key
 from ..core.protocol import GameDefinition
-from ..htmx import is_htmx, vary_on_htmx
-from ..stacked_decks import deck_title
-from .errors import render_error
+from ..tables.decks import deck_title
+from . import admin, errors, events, guides, history, identity, input_checks, items, lan, menu, play, scores, setup
+from .error_pages import render_error
+from .htmx import is_htmx, vary_on_htmx
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -38,15 +39,11 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
-def register(app: Flask) -> None:
-    from . import admin, errors, events, guides, history, input_checks, items, lan, menu, play, scores, setup
-
+def register(app: Flask, version: str) -> None:
+    """The blueprints, templates and hooks of every page; ``version``: the running version, which
+    every page's footer says."""
     for module in (menu, setup, play, lan, scores, items, admin, events, history, guides):
         app.register_blueprint(module.bp)
-    if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
-        from . import bench
-
-        app.register_blueprint(bench.bp)
 
     # Pages, fragments and assets are compressed when the browser accepts it (brotli or gzip);
     # the event stream is not (text/event-stream is not in the list: each event must go at once).
@@ -84,11 +81,8 @@ def register(app: Flask) -> None:
                                      "`make run` printed). Add other names to ALLOWED_HOSTS.")
 
     input_checks.register(app)  # (after the Host check: a request for another host is refused first)
-
-    from ..version import version_text
-
-    running = version_text()  # (once: the footer of every page says it)
-    app.jinja_env.globals["card_table_version"] = running
+    identity.register(app)
+    app.jinja_env.globals["card_table_version"] = version
 
     @app.after_request
     def security_headers(response):
@@ -283,13 +277,6 @@ class CompiledTemplates(FileSystemBytecodeCache):
             pass
 
 
-def compile_every_template(app: Flask) -> None:
-    """Compile every template into the cache (`flask upgrade`, before the workers start), so that
-    not even the first player after an install waits for a compilation."""
-    for name in app.jinja_env.list_templates():
-        app.jinja_env.get_template(name)
-
-
 def _register_template_parts(app: Flask) -> None:
     """``game_part(kind, part, fallback)``: game ``kind``'s own version of a table's part
     (``games/<kind>/<part>``), else the template ``fallback``. Jinja's ``include [a, b]`` would
@@ -313,6 +300,9 @@ def _register_template_parts(app: Flask) -> None:
         field = g.get("csrf_field")
         if field is None:
             field = g.csrf_field = Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
+            # A browser shown a form has its key from then on: two of its forms posted at once
+            # (a double-click) act for one browser, not for two new ones.
+            identity.own_holder()
         return field
 
     environment.globals.update(game_part=game_part, csrf_field=csrf_field,

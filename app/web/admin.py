@@ -1,26 +1,20 @@
-"""Admin: log in, manage stacked decks (app/stacked_decks.py: uploads are kept in the database, so every
+"""Admin: log in, manage stacked decks (app/tables/decks.py: uploads are kept in the database, so every
 server sharing it offers them), import a scores.csv (preview, then apply)."""
 
 from __future__ import annotations
 
 import functools
-import secrets
-from datetime import timedelta
 
-import sqlalchemy as sa
-from flask import (
-    Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for,
-)
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
 from werkzeug.utils import secure_filename
 
-from .. import limits, score_import, stacked_decks, store, tables
+from .. import tables
 from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
-from ..extensions import db
-from ..models import AdminFailure, AdminSession, utcnow
-from ..records import score_table
-from ..refusal import Refusal
-from ..secrets import admin_credential, check_admin_password
+from ..records import score_import, score_table
+from ..tables import decks as stacked_decks
+from . import identity
+from .addresses import client_address
 from .input_checks import local_path
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
@@ -30,57 +24,17 @@ MAX_SCORES_BYTES = 1024 * 1024
 
 
 def is_admin() -> bool:
-    """Whether this browser is logged in as the admin: its session cookie holds the id of a live
-    server-side admin session (app/models.py AdminSession), opened with the current password."""
+    """Whether this browser is logged in as the admin: its session cookie names a live
+    server-side admin session (``tables.admins``), opened with the current password."""
     if "is_admin" not in g:
-        g.is_admin = admin_session() is not None
-    return g.is_admin
-
-
-def admin_session() -> AdminSession | None:
-    """The live admin session the cookie names ("<row id>.<token>"): found by its id, then the
-    token checked against the stored hash in constant time."""
-    row_id, token = split_admin_cookie(session.get("admin"))
-    if row_id is None:
-        return None
-    row = db.session.get(AdminSession, row_id)
-    if row is None or not store.token_matches(token, row.token_hash) or row.expires_at <= utcnow():
-        return None
-    if not secrets.compare_digest(row.credential, admin_credential(current_app.config, current_app.instance_path)):
-        return None
-    return row
-
-
-def start_admin_session() -> None:
-    """In the caller's write transaction: a new admin session for this browser (and the expired
-    ones of anybody go)."""
-    now = utcnow()
-    db.session.execute(sa.delete(AdminSession).where(AdminSession.expires_at <= now))
-    token = store.new_token()
-    row = AdminSession(token_hash=store.hash_token(token), created_at=now,
-                       credential=admin_credential(current_app.config, current_app.instance_path),
-                       expires_at=now + timedelta(hours=current_app.config["ADMIN_SESSION_HOURS"]))
-    db.session.add(row)
-    db.session.flush()
-    session["admin"] = f"{row.id}.{token}"
-
-
-def split_admin_cookie(value) -> tuple[int | None, str]:
-    row_id, _, token = value.partition(".") if isinstance(value, str) else ("", "", "")
-    if not row_id.isdigit() or len(row_id) > 18 or not token:
-        return None, ""
-    return int(row_id), token
+        g.is_admin = tables.is_admin(session.get("admin"))
+    return bool(g.is_admin)
 
 
 def end_admin_session() -> None:
     """Logout (and Quit): this browser's admin session ends on the server, so a copy of the
     cookie taken before is worth nothing."""
-    row = admin_session()
-    session.pop("admin", None)
-    if row is not None:
-        store.begin_write()
-        db.session.execute(sa.delete(AdminSession).where(AdminSession.id == row.id))
-        db.session.commit()
+    tables.log_out(session.pop("admin", None))
 
 
 def admin_required(view):
@@ -98,38 +52,6 @@ def admin_required(view):
 # -- logging in ----------------------------------------------------------------------------------
 
 
-def recent_failures(address: str) -> int:
-    since = utcnow() - timedelta(seconds=current_app.config["ADMIN_FAILURE_WINDOW_SECONDS"])
-    return db.session.scalar(sa.select(sa.func.count()).select_from(AdminFailure)
-                             .where(AdminFailure.address == address, AdminFailure.at >= since))
-
-
-class LoginRefused(Refusal):
-    pass
-
-
-@store.transaction
-def log_in(address: str, password: str) -> None:
-    """Open an admin session for this browser, or refuse (``LoginRefused``) a wrong password or
-    a device over its limit of wrong ones.
-
-    Failures are counted and recorded in one write transaction that holds the lock (BEGIN
-    IMMEDIATE on SQLite, a table lock on PostgreSQL): guesses sent at once, to one worker or
-    several, cannot all pass the limit together, nor fail with "database is locked"."""
-    store.begin_write()
-    if db.engine.dialect.name == "postgresql":
-        db.session.execute(sa.text(f"LOCK TABLE {AdminFailure.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
-    if recent_failures(address) >= current_app.config["ADMIN_MAX_FAILURES"]:
-        minutes = current_app.config["ADMIN_FAILURE_WINDOW_SECONDS"] // 60
-        raise LoginRefused(f"Too many wrong passwords from this device. Try again in {minutes} minutes.", 429)
-    if not check_admin_password(current_app.config, current_app.instance_path, password):
-        db.session.add(AdminFailure(address=address))
-        db.session.commit()
-        raise LoginRefused("That is not the admin password.", 401)
-    start_admin_session()
-    db.session.commit()
-
-
 @bp.get("/login")
 def login():
     return render_template("admin/login.html", message=None, next=request.args.get("next", ""))
@@ -142,8 +64,8 @@ def do_login():
     if not target.startswith(("/admin", url_for("history.import_game"))):
         target = url_for("admin.index")
     try:
-        log_in(limits.client_address(), request.form.get("password", ""))
-    except LoginRefused as refused:
+        session["admin"] = tables.log_in(client_address(), request.form.get("password", ""))
+    except tables.LoginRefused as refused:
         return render_template("admin/login.html", next=target, message=refused.message), refused.status
     return redirect(target, 303)
 
@@ -167,7 +89,7 @@ def deck_previews() -> list[dict]:
             continue
         stored = stacked_decks.uploaded(definition)
         for name in stacked_decks.deck_names(root, definition):
-            entry = {"game": definition, "name": name, "parts": [], "error": None}
+            entry = {"definition": definition, "name": name, "parts": [], "error": None}
             try:
                 entry["parts"] = definition.deck_preview(
                     stacked_decks.read_offered(root, definition, name, stored=stored))
@@ -182,7 +104,7 @@ def render_admin(message: str | None = None, error: str | None = None, status: i
     """The admin page; ``chosen``: the game the deck upload form has selected (the one just used)."""
     games = [definition for definition in registry.games() if definition.deck is not None]
     return render_template("admin/index.html", decks=deck_previews(), message=message, error=error,
-                           deck_games=games, chosen=chosen, games=tables.unfinished_games()), status
+                           deck_games=games, chosen=chosen, games=tables.unfinished(identity.looker())), status
 
 
 def deck_game():
@@ -249,7 +171,7 @@ def upload_deck():
     try:
         stacked_decks.store_upload(current_app.config["DECKS_FOLDER"], definition, name, data,
                                    replace=request.form.get("replace") == "1")
-    except (stacked_decks.DeckExists, sa.exc.IntegrityError):  # (or another server stored one just now)
+    except stacked_decks.DeckExists:  # (here, or stored by another server just now)
         return render_admin(error=f"{definition.name} has a deck named {name} already: tick 'replace' to "
                                   "overwrite it.", status=409, chosen=chosen)
     except OSError as error:
@@ -285,7 +207,7 @@ def import_form():
 @admin_required
 def import_preview():
     """Validate the whole file (R7.5), then show what would change; nothing changes yet. Parsed,
-    read and compared a slice at a time (app/score_import.py): a 30,000-row file keeps no other
+    read and compared a slice at a time (app/records/score_import.py): a 30,000-row file keeps no other
     request waiting."""
     if score_table.game() is None:
         abort(404)

@@ -2,43 +2,19 @@
 (the fresh table with the reason, at the refusal's status), a game that is not there, a bad or
 expired form, an HTTP error, and anything unexpected (never a traceback). A refused request
 changed nothing: the transaction it began was rolled back where it was refused
-(``store.transaction``)."""
+(``tables.news.command``)."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, flash, redirect, render_template, request, url_for
-from flask.globals import request_ctx
+from flask import Flask, flash, redirect, request, url_for
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from .. import store, tables
-from ..htmx import is_htmx
-from ..refusal import Refusal
-
-HTTP_MESSAGES = {
-    404: "There is nothing here.",
-    405: "That is not how this page is used.",
-    413: "That file is too large.",
-}
-
-
-def http_message(error: HTTPException) -> str:
-    """The reason the code gave (``abort(404, "This game was stored before...")``), else the
-    house's words for the status, else Werkzeug's."""
-    given = error.description
-    if given and given != type(error).description:
-        return given
-    return HTTP_MESSAGES.get(error.code or 500, given or error.name)
-
-
-def render_error(status: int, message: str):
-    """The error page (or, to htmx, its fragment) with ``message``, at ``status``; in plain text
-    for a request whose Host header Werkzeug cannot read (an empty or overlong name part): no
-    address can be built for it, and the page links to the stylesheet and the menus."""
-    if request_ctx.url_adapter is None:
-        return Response(message + "\n", status, mimetype="text/plain")
-    template = "errors/_error.html" if is_htmx() else "errors/error.html"
-    return render_template(template, status=status, message=message), status
+from .. import tables
+from ..core.refusal import Refusal
+from .error_pages import http_message, render_error
+from .htmx import is_htmx
+from .play import MAX_SELECTED, REFUSAL, TableAsked, render_table
 
 
 def register(app: Flask) -> None:
@@ -49,17 +25,14 @@ def register(app: Flask) -> None:
         cards stay selected only where they still can be: the template checks). A plain form
         (no JavaScript) is sent back to the table (303) with the message kept for it, so the
         browser never stays on the address it posted to (a reload would post again)."""
-        from .play import MAX_SELECTED, REFUSAL, render_table
-
         slug = (request.view_args or {}).get("slug")
-        record = store.find_game(slug) if slug else None
-        if record is None:
+        if not slug or not tables.exists(slug):
             return render_error(error.status, error.message)
         selected = request.form.getlist("cards")[:MAX_SELECTED]
         if request.method == "POST" and not is_htmx():
             flash(error.message, REFUSAL)
-            return redirect(url_for("play.table", slug=record.slug, cards=selected or None), 303)
-        return render_table(record, message=error.message, status=error.status, selected=selected)
+            return redirect(url_for("play.table", slug=slug, cards=selected or None), 303)
+        return render_table(TableAsked(slug, message=error.message, status=error.status, selected=selected))
 
     @app.errorhandler(tables.GameNotFound)
     def no_such_game(error: tables.GameNotFound):

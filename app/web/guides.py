@@ -29,9 +29,9 @@ def how_to_play(key: str):
     back = local_path(request.args.get("back"))
     set_up = url_for("setup.game", key=key) if definition.setup_flow == ONE_FORM else url_for("menu.index")
     try:
-        return render_template("guides/how_to_play.html", game=definition, guide=guide_template(key), back=back,
+        return render_template("guides/how_to_play.html", definition=definition, guide=guide_template(key), back=back,
                                set_up=set_up)
     except TemplateNotFound as missing:
         if missing.name != guide_template(key):
             raise
-        return render_template("guides/how_to_play.html", game=definition, guide=None, back=back, set_up=set_up)
+        return render_template("guides/how_to_play.html", definition=definition, guide=None, back=back, set_up=set_up)

@@ -1,38 +1,95 @@
-"""Which seats this browser holds: per-game seat tokens kept in the (signed, HttpOnly) session
-cookie. Only a token's hash is stored in the database; the server checks every action against it.
-"""
+"""Who this browser is: the one random key its (signed, HttpOnly) session cookie carries, by
+which the tables know what it holds (``tables.holdings``: every seat and host role, however
+many tables, kept in the database). The cookie also keeps what the tables told of the browser's
+latest tables (``KNOWN_TABLES`` of them), so that a table's page or action reads no more than it
+did when the cookie held the seats themselves; the database decides, the cookie only saves
+reading it.
+
+A cookie set before holdings were kept on the server carries the seats' tokens themselves: they
+are handed to the tables once and leave the cookie."""
 
 from __future__ import annotations
 
-from flask import session
+from typing import Any
 
-MAX_TABLES = 12  # keep the cookie small: forget the oldest tables first
-SESSION_KEY = "tables"  # {game slug: {seat number or "host": token}} (the name sessions have always used)
+from flask import Flask, session
 
+from .. import tables
+from .addresses import client_address
 
-def tokens_for(slug: str) -> dict:
-    entry = (session.get(SESSION_KEY) or {}).get(slug)
-    return dict(entry) if isinstance(entry, dict) else {}
-
-
-def remember(slug: str, tokens: dict) -> None:
-    if not tokens:
-        return
-    by_game = dict(session.get(SESSION_KEY) or {})
-    entry = dict(by_game.pop(slug, {}) or {})
-    entry.update(tokens)
-    by_game[slug] = entry  # most recent last
-    while len(by_game) > MAX_TABLES:
-        by_game.pop(next(iter(by_game)))
-    session[SESSION_KEY] = by_game
-    session.permanent = True
+BROWSER_KEY = "browser"
+KNOWN = "held"  # [[game slug, {role: token hash}], ...], the latest learnt last
+KNOWN_TABLES = 12
+OLD_TOKENS = "tables"  # {game slug: {seat number or "host": token}}, as older cookies keep them
+PREFERENCES = "preferences"  # {game key: {setting: value}}: this browser's table settings
 
 
-def forget(slug: str) -> None:
-    by_game = dict(session.get(SESSION_KEY) or {})
-    if by_game.pop(slug, None) is not None:
-        session[SESSION_KEY] = by_game
+class CookieHolder:
+    """This browser as the tables take it (``tables.Holder``): its key, and what its cookie keeps
+    of its latest tables."""
+
+    def __init__(self, key: str | None):
+        self.key = key
+
+    def known(self, slug: str) -> dict[str, str] | None:
+        if self.key is None:
+            return {}
+        for entry in known_tables():
+            if entry[0] == slug:
+                return dict(entry[1])
+        return None
+
+    def learn(self, slug: str, hashes: dict[str, str]) -> None:
+        if self.key is None:
+            return
+        entries = [entry for entry in known_tables() if entry[0] != slug] + [[slug, dict(hashes)]]
+        session[KNOWN] = entries[-KNOWN_TABLES:]
 
 
-def table_slugs() -> list[str]:
-    return list((session.get(SESSION_KEY) or {}).keys())
+def known_tables() -> list[Any]:
+    """The cookie's latest tables, as a list (a dict's keys would be sorted by the cookie's
+    serializer, and its order lost)."""
+    entries = session.get(KNOWN)
+    if not isinstance(entries, list):
+        return []
+    return [entry for entry in entries if isinstance(entry, list) and len(entry) == 2
+            and isinstance(entry[0], str) and isinstance(entry[1], dict)]
+
+
+def browser_key() -> str | None:
+    """This browser's key, or None if it never held anything."""
+    key = session.get(BROWSER_KEY)
+    return key if tables.is_browser_key(key) else None
+
+
+def holder() -> CookieHolder:
+    """This browser, as the tables' commands take it."""
+    return CookieHolder(browser_key())
+
+
+def own_holder() -> CookieHolder:
+    """This browser, given a key now if it has none (it is about to take a seat)."""
+    key = browser_key()
+    if key is None:
+        key = session[BROWSER_KEY] = tables.new_browser_key()
+    session.permanent = True  # the seats last a month after the last visit
+    return CookieHolder(key)
+
+
+def looker(watching: bool = False) -> tables.Looker:
+    """This browser, as the tables' queries take it."""
+    preferences = session.get(PREFERENCES)
+    return tables.Looker(holder=holder(), address=client_address(),
+                         preferences=preferences if isinstance(preferences, dict) else {}, watching=watching)
+
+
+def register(app: Flask) -> None:
+    @app.before_request
+    def adopt_old_tokens() -> None:
+        """An older cookie's tokens become this browser's holdings, once."""
+        old = session.get(OLD_TOKENS)
+        if old is None:
+            return
+        if isinstance(old, dict) and old:
+            tables.adopt_tokens(own_holder().key or "", old)
+        session.pop(OLD_TOKENS, None)

@@ -10,7 +10,7 @@ import re
 
 from flask import Flask, request
 
-from .errors import render_error
+from .error_pages import render_error
 
 # C0 controls and DEL. Tab, line feed and carriage return are text a form may carry (a pasted
 # line); everything else here is nothing a person types.

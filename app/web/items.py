@@ -43,7 +43,7 @@ def item(key: str, item: str):
         abort(404)
     page = whole_number("page", 1, low=1, high=100_000)
     rows, total = statistics.names_of_item(definition, item, page, PAGE_SIZE)
-    return render_template("scores/item.html", game=definition, item=item, label=definition.describe_item(item),
+    return render_template("scores/item.html", definition=definition, item=item, label=definition.describe_item(item),
                            stats=statistics.item_stats(definition), rows=rows, page=page, pages=pages(total),
                            total=total)
 
@@ -61,7 +61,7 @@ def name(key: str, name: str):
     page = whole_number("page", 1, low=1, high=100_000)
     per_item = statistics.item_stats(definition)
     rows, total = statistics.items_of_name(definition, name, page, PAGE_SIZE) if per_item else ([], 0)
-    return render_template("scores/name.html", game=definition, name=shown_name, figures=figures,
+    return render_template("scores/name.html", definition=definition, name=shown_name, figures=figures,
                            stats=statistics.name_stats(definition), per_item=per_item, rows=rows, page=page,
                            pages=pages(total), total=total,
                            page_link=lambda number: url_for(request.endpoint, key=key, name=name, page=number))

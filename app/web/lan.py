@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 
 from config import setting
 
-from .. import limits, tables
-from ..htmx import is_htmx
-from ..models import OWN
+from .. import tables
 from . import identity
-from .play import access, after_post, load_record, release_question, render_table
+from .addresses import client_address
+from .htmx import is_htmx
+from .play import TableAsked, after_post, release_question, render_table
 
 bp = Blueprint("lan", __name__)
 
@@ -23,13 +25,13 @@ def public_url(path: str) -> str:
     return base.rstrip("/") + path
 
 
-def code_page(code: str, status: int = 200, message: str | None = None):
+def code_page(code: str, status: int = 200, message: str | None = None) -> ResponseReturnValue:
     """The join page for ``code``: the seat it would claim (a wrong code is counted against this
     address, app/tables/join_codes.py), or the form with a message."""
     seat = None
     if code:
         try:
-            seat = tables.seat_of_code(code, limits.client_address())
+            seat = tables.seat_of_code(code, client_address())
         except tables.TableError as error:
             return join_form(code, error)
         if seat is None and status == 200:
@@ -37,106 +39,96 @@ def code_page(code: str, status: int = 200, message: str | None = None):
     return render_template("lan/join.html", code=code[:12], seat=seat, message=message), status
 
 
-def join_form(code: str, error: tables.TableError):
+def join_form(code: str, error: tables.TableError) -> ResponseReturnValue:
     """The join form again, with why ``code`` was refused."""
     return render_template("lan/join.html", code=code[:12], seat=None, message=error.message), error.status
 
 
 @bp.get("/join")
-def join_page():
+def join_page() -> ResponseReturnValue:
     return code_page(request.args.get("code", ""))
 
 
 @bp.get("/join/<code>")
-def join_link(code: str):
+def join_link(code: str) -> ResponseReturnValue:
     """A join link only shows what it would claim; claiming is a POST (link previews in chat
     apps must not take the seat)."""
     return code_page(code)
 
 
 @bp.post("/join")
-def claim():
+def claim() -> ResponseReturnValue:
     code = request.form.get("code", "")
     try:
-        record, tokens = tables.claim_seat(code, limits.client_address())
+        slug = tables.claim_seat(code, identity.own_holder(), client_address())
     except tables.TableError as error:  # answered here: the join form again, not a table
         return join_form(code, error)
-    identity.remember(record.slug, tokens)
-    return redirect(url_for("play.table", slug=record.slug), 303)
+    return redirect(url_for("play.table", slug=slug), 303)
 
 
 @bp.get("/games/<slug>/seats/<int:number>/invite")
-def invite(slug: str, number: int):
+def invite(slug: str, number: int) -> ResponseReturnValue:
     """The join link, QR code and short code of an own-device seat nobody holds yet: for the
     host's eyes only (anyone who reads a code can take the seat)."""
-    record = load_record(slug)
-    if not access(record).host:
-        abort(403, "Only the host's browser (the one that set the game up) shows a seat's join link.")
-    if not 0 <= number < len(record.seats):
-        abort(404, "This game has no such seat.")
-    seat = record.seats[number]
-    if seat.device == OWN and seat.token_hash is not None:
-        # the page updates itself (its event stream) when the seat is claimed: say so
-        return render_template("lan/invite.html", record=record, seat=seat, joined=True)
-    if seat.device != OWN or not seat.code_is_live:
+    seat = tables.invitation(slug, identity.looker(), number)
+    if seat is None:
         return redirect(url_for("play.table", slug=slug), 303)
+    if seat.joined:
+        # the page updates itself (its event stream) when the seat is claimed: say so
+        return render_template("lan/invite.html", seat=seat, joined=True)
     link = public_url(url_for("lan.join_link", code=seat.join_code))
     qr = qr_code(link).svg_data_uri(scale=5, border=2)
-    return render_template("lan/invite.html", record=record, seat=seat, link=link, qr=qr,
+    return render_template("lan/invite.html", seat=seat, link=link, qr=qr,
                            join_url=public_url(url_for("lan.join_page")))
 
 
 @bp.post("/games/<slug>/seats/<int:number>/release")
-def release(slug: str, number: int):
+def release(slug: str, number: int) -> ResponseReturnValue:
     """The host releases an own-device seat (a new code), after a confirmation if somebody holds
     it: without ``confirmed``, the table asks first (a plain form: the table's confirmation
     step; static/js/app.js asks in a dialog before it posts)."""
-    record = load_record(slug)
-    asking = release_question(record, number)
+    asking = release_question(slug, number)
     if asking is not None and request.form.get("confirmed") != "1":
         if is_htmx():
-            return render_table(record, asking=asking)
+            return render_table(TableAsked(slug, asking=asking))
         return redirect(url_for("play.table", slug=slug, release=number), 303)
-    name = record.seats[number].name if 0 <= number < len(record.seats) else ""
-    tables.release_seat(slug, identity.tokens_for(slug), number)
+    name = tables.seat_name(slug, number)
+    tables.release_seat(slug, identity.holder(), number)
     notice = (f"{name}'s seat was released: a new code is shown. Undo it from the seats panel until somebody "
               "takes the seat." if asking is not None else None)
     return after_post(slug, notice=notice)
 
 
 @bp.post("/games/<slug>/seats/<int:number>/restore")
-def restore(slug: str, number: int):
+def restore(slug: str, number: int) -> ResponseReturnValue:
     """The host undoes a release: the seat's last holder has it again."""
-    tables.restore_seat(slug, identity.tokens_for(slug), number)
-    record = load_record(slug)
-    return after_post(slug, notice=f"{record.seats[number].name} has their seat again.")
+    tables.restore_seat(slug, identity.holder(), number)
+    return after_post(slug, notice=f"{tables.seat_name(slug, number)} has their seat again.")
 
 
 @bp.post("/games/<slug>/seats/<int:number>/standin")
-def standin(slug: str, number: int):
-    tables.set_standin(slug, identity.tokens_for(slug), number, request.form.get("on") == "1",
+def standin(slug: str, number: int) -> ResponseReturnValue:
+    tables.set_standin(slug, identity.holder(), number, request.form.get("on") == "1",
                        current_app.config["IDLE_SECONDS"])
     return after_post(slug)
 
 
 @bp.get("/games/<slug>/seats/<int:number>/qr.svg")
-def invite_qr(slug: str, number: int):
+def invite_qr(slug: str, number: int) -> ResponseReturnValue:
     """The QR code of an own-device seat's join link, as an image the table shows beside the
     seat while nobody has joined (an image of its own keeps the table's page light)."""
-    record = load_record(slug)
-    if not access(record).host:
-        abort(403, "Only the host's browser (the one that set the game up) shows a seat's join code.")
-    if not 0 <= number < len(record.seats) or not record.seats[number].code_is_live:
+    seat = tables.invitation(slug, identity.looker(), number)
+    if seat is None or seat.join_code is None:
         abort(404, "This seat has no join code that still works: the host can make a new one.")
-    link = public_url(url_for("lan.join_link", code=record.seats[number].join_code))
+    link = public_url(url_for("lan.join_link", code=seat.join_code))
     buffer = io.BytesIO()
     qr_code(link).save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
     return Response(buffer.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
-def qr_code(link: str):
-    """A QR code of ``link``. (segno is imported when the first one is made: a worker that shows
-    none does not keep it in memory.)"""
+def qr_code(link: str) -> Any:
+    """A QR code of ``link``. (segno is imported when the first one is made, not to dodge a
+    loop: a worker that shows none does not keep it in memory.)"""
     import segno
 
     return segno.make(link, error="m")

@@ -6,30 +6,19 @@ from __future__ import annotations
 import secrets
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 
-from .. import store, tables
+from .. import tables
 from ..core import registry
 from ..core.menus import NotAChoice, parse_choice
-from ..models import PLAYING
-from . import identity
+from . import admin, identity
 from .setup import menu_flow_game, menu_game
 
 bp = Blueprint("menu", __name__)
 
 
-def menu_page(message: str | None = None, status: int = 200):
-    mine = set(identity.table_slugs())
-    games = []
-    for record in tables.unfinished_games():
-        held = tables.held_seats(record, identity.tokens_for(record.slug)) if record.slug in mine else tables.Held()
-        games.append({
-            "slug": record.slug,
-            "game": store.definition_of(record).name,
-            "names": [seat.name for seat in record.seats],
-            "headline": record.headline or "",
-            "mine": bool(held.seats),
-            "open_seats": [s.number for s in record.seats if not s.is_ai and s.token_hash is None],
-        })
+def menu_page(message: str | None = None, status: int = 200) -> ResponseReturnValue:
+    games = tables.unfinished(identity.looker())
     first = menu_game()
     # Every game a tile; the game set up through menus first, its first menu being the page's
     # first form (R9: Menu A).
@@ -41,12 +30,12 @@ def menu_page(message: str | None = None, status: int = 200):
 
 
 @bp.get("/")
-def index():
+def index() -> ResponseReturnValue:
     return menu_page()
 
 
 @bp.post("/")
-def choose():
+def choose() -> ResponseReturnValue:
     """Menu A as a form: the answer is the option's number, as in the terminal (R9.1)."""
     menus = menu_flow_game().menus
     try:
@@ -65,17 +54,16 @@ def choose():
 
 
 @bp.post("/quit")
-def quit_session():
+def quit_session() -> ResponseReturnValue:
     """Quit ends this browser's session: a setup in progress and admin rights are forgotten.
 
-    Seats in unfinished games are kept, so a quit never strands the other players: Menu A
-    offers to resume them."""
-    kept = {slug: identity.tokens_for(slug) for slug in identity.table_slugs()
-            if (record := store.find_game(slug)) is not None and record.status == PLAYING}
-    from .admin import end_admin_session
-
-    end_admin_session()
+    Seats in unfinished games are kept (the browser keeps its key), so a quit never strands the
+    other players: the home page offers to resume them. Those of finished games are let go."""
+    kept = tables.let_go_of_finished_games(identity.holder())
+    key = identity.browser_key()
+    admin.end_admin_session()
     session.clear()
-    if kept:
-        session[identity.SESSION_KEY] = kept
-    return render_template("menu/goodbye.html", kept=len(kept))
+    if key is not None:
+        session[identity.BROWSER_KEY] = key
+        session.permanent = True
+    return render_template("menu/goodbye.html", kept=kept)

@@ -1,29 +1,29 @@
 """The table page: one blueprint for every game. One URL gives the page or, to htmx, the
 fragment; the board is the game's own template (``templates/games/<key>/``), the rest of the
-table is shared (``templates/table/``), both reading the ``TableView`` built once a request. An
-action is the form as plain data, read by the game's ``action_from_dict``. Refusals
+table is shared (``templates/table/``), both reading the ``TableView`` the tables build once a
+request. An action is the form as plain data, read by the game's ``action_from_dict``. Refusals
 (``TableError``) are answered once, app-wide (app/web/errors.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, current_app, flash, g, get_flashed_messages, redirect, render_template, request, session, url_for
+from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue as Answer
+from werkzeug.datastructures import MultiDict
 
-from .. import limits, replays, store, tables
-from ..core.protocol import GameDefinition, IllegalAction, OptionError
-from ..htmx import is_htmx
-from ..models import OWN, GameRecord
-from ..solving import kept
+from .. import tables
+from ..core.protocol import OptionError
 from . import identity
+from .addresses import client_address
+from .htmx import is_htmx
 from .input_checks import whole_number
-from .table_view import Ask, TableView, table_view
 
 bp = Blueprint("play", __name__, url_prefix="/games")
 
-# A browser this many actions behind is shown the table at once, not step by step.
-MAX_PACED = 15
 # Form fields that are not part of an action.
 NOT_ACTION_FIELDS = {"csrf_token", "version", "seat", "move", "confirmed"}
 # The flashed messages of a table (a refusal or a notice kept across the redirect after a plain
@@ -32,94 +32,56 @@ REFUSAL, NOTICE = "refusal", "notice"
 MAX_SELECTED = 60  # cards a query string or a redirect carries
 
 
-def load_record(slug: str) -> GameRecord:
-    record = store.find_game(slug)
-    if record is None:
-        abort(404, "There is no such game: check the link, or pick a game from the home page.")
-    return record
+@dataclass(frozen=True)
+class TableAsked:
+    """What a request asks of a table: which one, as whom (``watching``: a spectator), and what
+    to show with it.
 
-
-def access(record: GameRecord) -> tables.Held:
-    """The seats (and host role) this browser holds in ``record``, worked out once a request."""
-    cache = g.setdefault("held", {})
-    key = (record.slug, record.version)
-    if key not in cache:
-        cache[key] = tables.held_seats(record, identity.tokens_for(record.slug))
-    return cache[key]
-
-
-def view_for(record: GameRecord, state=None, *, watching: bool = False, message: str | None = None,
-             selected=(), done: tables.Result | None = None) -> TableView:
-    """The table as this browser sees it (a spectator's, ``watching``); ``state``: the record's
-    state if the caller has it; ``done``: the action this request just applied, whose game,
-    held seats and results are used as they are."""
-    if done is not None:
-        state = done.game
-    state = state if state is not None else store.shown_state(record)
-    if watching:
-        held = tables.Held()
-    else:
-        held = done.held if done is not None else access(record)
-    table = table_view(record, state, held, watching=watching, message=message, selected=selected,
-                       idle_seconds=current_app.config["IDLE_SECONDS"], results=done.results if done else None,
-                       preferences=preferences_of(state.definition))
-    # The kept answer of the position's question (a solver's verdict), never worked out here; the
-    # player's own page asks it if nobody has (a spectator's never does).
-    table.analysis = kept.for_table(record, state, may_ask=table.my_turn and not watching,
-                                    address=limits.client_address())
-    return table
-
-
-PREFERENCES = "preferences"
-
-
-def preferences_of(definition: GameDefinition) -> dict[str, Any]:
-    """This browser's settings of ``definition``'s table (its ``preferences``), defaults filled in."""
-    stored = session.get(PREFERENCES)
-    mine = stored.get(definition.key) if isinstance(stored, dict) else None
-    mine = mine if isinstance(mine, dict) else {}
-    values = {}
-    for option in definition.preferences:
-        try:
-            values[option.key] = option.read(mine[option.key]) if option.key in mine else option.default
-        except OptionError:
-            values[option.key] = option.default
-    return values
-
-
-def spectator_view(record: GameRecord, state) -> TableView:
-    """The table as a spectator saw it in ``state`` (a replay's step)."""
-    return table_view(record, state, tables.Held(), watching=True)
-
-
-def render_table(record: GameRecord, *, message: str | None = None, status: int = 200,
-                 selected=(), watching: bool = False, fragment: bool | None = None, game=None,
-                 done: tables.Result | None = None, since: int | None = None, since_steps: int | None = None,
-                 confirm: str | None = None, asking: Ask | None = None, notice: str | None = None):
-    """The table page (or its fragment). ``game``: the record's state if the caller has it;
-    ``done``: the action this request just applied (its game is the record's state).
-    ``since``: the version this browser showed before; the actions after it are shown to it one
-    after another (``steps_url``). ``since_steps``: the game's logged actions at that version, as
-    the browser's refresh says them (``TableView.steps``); without it they are counted.
+    ``done``: the action this request just applied (its game is shown as it saved it, nothing
+    read again); ``since``: the version the browser showed before (the actions after it are
+    shown to it one after another), and ``since_steps`` the game's logged actions then;
     ``confirm``: the seat's move (its button) to ask about before it is made, or ``asking``,
-    another question (a confirmation step); ``notice``: a message that is no refusal ("the seat
-    was released")."""
-    table = view_for(record, game, watching=watching, message=message, selected=selected, done=done)
-    if confirm and not watching:
-        asking = ask_about_move(table, confirm)
-    if asking is not None or notice is not None:
-        table = table.replace(asking=asking, notice=notice)
-    use_fragment = is_htmx() if fragment is None else fragment
-    if use_fragment and since is not None and since < record.version:
-        if since_steps is not None and since_steps <= record.steps:
-            count = record.steps - since_steps  # (a wrong number only changes whether they are paced)
-        else:
-            count = replays.count_actions(record, since, record.version)
-        if 0 < count <= MAX_PACED and replays.replayable(record):
-            table.steps_url = url_for("history.steps", slug=record.slug, after=since, upto=record.version,
-                                      me=table.me)
-    template = "table/_table.html" if use_fragment else "table/page.html"
-    return render_template(template, **table.context()), status
+    another question (a confirmation step); ``message``: a refusal, ``notice``: a message that
+    is no refusal ("the seat was released"); ``fragment``: the table alone (None: as htmx
+    asks)."""
+
+    slug: str
+    watching: bool = False
+    done: tables.Done | None = None
+    selected: Sequence[str] = ()
+    message: str | None = None
+    notice: str | None = None
+    status: int = 200
+    since: int | None = None
+    since_steps: int | None = None
+    confirm: str | None = None
+    asking: tables.Ask | None = None
+    fragment: bool | None = None
+
+
+def render_table(asked: TableAsked) -> Answer:
+    """The table page (or its fragment), as ``asked``."""
+    return render(asked, table_for(asked))
+
+
+def table_for(asked: TableAsked) -> tables.TableView:
+    return tables.show(asked.slug, identity.looker(watching=asked.watching), done=asked.done,
+                       selected=asked.selected, message=asked.message, since=asked.since,
+                       since_steps=asked.since_steps)
+
+
+def render(asked: TableAsked, table: tables.TableView) -> Answer:
+    asking = asked.asking
+    if asked.confirm and not asked.watching:
+        asking = ask_about_move(table, asked.confirm)
+    if asking is not None or asked.notice is not None:
+        table = table.replace(asking=asking, notice=asked.notice)
+    fragment = is_htmx() if asked.fragment is None else asked.fragment
+    if fragment and table.paced_after is not None:
+        table.steps_url = url_for("history.steps", slug=table.slug, after=table.paced_after, upto=table.version,
+                                  me=table.me)
+    template = "table/_table.html" if fragment else "table/page.html"
+    return render_template(template, **table.context()), asked.status
 
 
 def selected_in_query() -> list[str]:
@@ -129,32 +91,31 @@ def selected_in_query() -> list[str]:
 
 
 @bp.get("/<slug>")
-def table(slug: str):
+def table(slug: str) -> Answer:
     """The table; after a plain form's post, with the message it left (a refusal, a notice) and
     the confirmation it asks for (``?confirm=<move>``: the seat's move that asks first)."""
-    record = load_record(slug)
     refusals = get_flashed_messages(category_filter=[REFUSAL])
     notices = get_flashed_messages(category_filter=[NOTICE])
-    asking = release_question(record, whole_number("release")) if request.args.get("release") else None
-    return render_table(record, selected=selected_in_query(), message=refusals[-1] if refusals else None,
-                        confirm=request.args.get("confirm"), asking=asking, notice=notices[-1] if notices else None)
+    asking = release_question(slug, whole_number("release")) if request.args.get("release") else None
+    return render_table(TableAsked(slug, selected=selected_in_query(), message=refusals[-1] if refusals else None,
+                                   confirm=request.args.get("confirm"), asking=asking,
+                                   notice=notices[-1] if notices else None))
 
 
-def release_question(record: GameRecord, number: int | None) -> Ask | None:
+def release_question(slug: str, number: int | None) -> tables.Ask | None:
     """The confirmation step of the host releasing seat ``number``, which somebody holds (a
     person leaves the table); None if there is nothing to ask."""
-    if number is None or not 0 <= number < len(record.seats) or not access(record).host:
+    seat = tables.seat_to_release(slug, identity.looker(), number)
+    if seat is None:
         return None
-    seat = record.seats[number]
-    if seat.token_hash is None or seat.is_ai or seat.device != OWN:
-        return None
-    return Ask(question=f"Release {seat.name}'s seat? The device {seat.name} plays on can no longer play it, "
-                        "and a new code lets somebody take it. You can undo this until somebody does.",
-               yes=f"Yes, release {seat.name}", action=url_for("lan.release", slug=record.slug, number=number),
-               fields=[("confirmed", "1")], back=url_for("play.table", slug=record.slug))
+    return tables.Ask(question=f"Release {seat.name}'s seat? The device {seat.name} plays on can no longer play it, "
+                               "and a new code lets somebody take it. You can undo this until somebody does.",
+                      yes=f"Yes, release {seat.name}",
+                      action=url_for("lan.release", slug=slug, number=seat.number),
+                      fields=[("confirmed", "1")], back=url_for("play.table", slug=slug))
 
 
-def ask_about_move(table: TableView, button: str) -> Ask | None:
+def ask_about_move(table: tables.TableView, button: str) -> tables.Ask | None:
     """The confirmation step of this seat's move ``button`` (``Move.button``), if it is one of
     the moves it may make now and asks first; None otherwise (nothing to ask any more)."""
     move = next((move for move in table.moves if move.confirm and move.button == button), None)
@@ -163,35 +124,36 @@ def ask_about_move(table: TableView, button: str) -> Ask | None:
     fields = [("version", str(table.version)), ("seat", "" if table.me is None else str(table.me)),
               ("move" if move.params else "action", move.button if move.params else move.action),
               ("confirmed", "1")] + [("cards", card) for card in sorted(table.selected)]
-    return Ask(question=move.confirm or "", yes=move.yes_label, action=url_for("play.act", slug=table.slug),
-               fields=fields, back=url_for("play.table", slug=table.slug, cards=sorted(table.selected) or None))
+    return tables.Ask(question=move.confirm or "", yes=move.yes_label, action=url_for("play.act", slug=table.slug),
+                      fields=fields, back=url_for("play.table", slug=table.slug, cards=sorted(table.selected) or None))
 
 
 @bp.get("/<slug>/watch")
-def watch(slug: str):
+def watch(slug: str) -> Answer:
     """A spectator's view: the whole table, no hands."""
-    return render_table(load_record(slug), watching=True)
+    return render_table(TableAsked(slug, watching=True))
 
 
 @bp.get("/<slug>/table")
-def table_fragment(slug: str):
+def table_fragment(slug: str) -> Answer:
     """The table alone, for live refreshes. ``since``: answer 204 (nothing to swap) if the
     game is still at that version - the cheap polling fallback when events cannot stream,
     which every open table asks every few seconds: the game's version alone is read for it.
-    ``changed=1``: the table's stream said the game changed, so it is read at once, in one
-    query (its version compared after)."""
+    ``changed=1``: the table's stream said the game changed, so it is read at once (a stream's
+    repeat of news this browser shows already is answered 204 after the read)."""
     since = whole_number("since")
     heard_of_a_change = request.args.get("changed") == "1"
-    if since is not None and not heard_of_a_change and since == store.version_of(slug):
+    if since is not None and not heard_of_a_change and since == tables.version_of(slug):
         return "", 204
-    record = load_record(slug)
-    if since == record.version:  # (news this browser already shows: a stream's repeat)
+    asked = TableAsked(slug, watching=request.args.get("watch") == "1", fragment=True, since=since,
+                       since_steps=whole_number("steps", low=0), selected=selected_in_query())
+    table = table_for(asked)
+    if since == table.version:  # (news this browser already shows: a stream's repeat)
         return "", 204
-    return render_table(record, watching=request.args.get("watch") == "1", fragment=True, since=since,
-                        since_steps=whole_number("steps", low=0), selected=selected_in_query())
+    return render(asked, table)
 
 
-def action_data(form) -> dict[str, Any]:
+def action_data(form: MultiDict[str, str]) -> dict[str, Any]:
     """The action a table form posted, as plain data for the game's ``action_from_dict``: its
     fields (``cards`` a list), and a pressed ``move`` button's ``action|field=value|...``."""
     data: dict[str, Any] = {key: form.get(key) for key in form if key not in NOT_ACTION_FIELDS}
@@ -208,12 +170,12 @@ def action_data(form) -> dict[str, Any]:
 
 
 @bp.post("/<slug>/act")
-def act(slug: str):
+def act(slug: str) -> Answer:
     version = request.form.get("version", type=int)
-    seat = request.form.get("seat", type=int)  # none: a move of the table (the next deal)
+    form = tables.ActionForm(version=version, seat=request.form.get("seat", type=int), data=action_data(request.form),
+                             confirmed=request.form.get("confirmed") == "1", address=client_address())
     try:
-        done = tables.perform(slug, identity.tokens_for(slug), version, seat, action_data(request.form),
-                              address=limits.client_address(), confirmed=request.form.get("confirmed") == "1")
+        done = tables.perform(slug, identity.holder(), form)
     except tables.ConfirmFirst as asked:
         # Asked first (without JavaScript, or a script that did not ask): the table with the
         # question, the cards still selected; nothing was done.
@@ -221,21 +183,20 @@ def act(slug: str):
         cards = request.form.getlist("cards")[:MAX_SELECTED]
         if not is_htmx():
             return redirect(url_for("play.table", slug=slug, confirm=button, cards=cards or None), 303)
-        return render_table(load_record(slug), selected=cards, confirm=button)
+        return render_table(TableAsked(slug, selected=cards, confirm=button))
     # The browser's own action shows at once; what the computer players did after it, step by step.
     # (A seat's private move needs no version: without one, nothing is shown step by step.)
     return after_post(slug, done=done, since=version + 1 if version is not None else None)
 
 
 @bp.post("/<slug>/preferences")
-def preferences(slug: str):
+def preferences(slug: str) -> Answer:
     """This browser's settings of the game's table (sending cards home by themselves), kept in
     its session for every table of the game: a checkbox posts its hidden "0" and then "1"."""
-    record = load_record(slug)
-    definition = store.definition_of(record)
-    stored = session.get(PREFERENCES)
+    definition = tables.definition_of(slug)
+    stored = session.get(identity.PREFERENCES)
     stored = dict(stored) if isinstance(stored, dict) else {}
-    mine = preferences_of(definition)
+    mine = identity.looker().settings_of(definition)
     for option in definition.preferences:
         posted = request.form.getlist(option.key)
         if posted:
@@ -244,94 +205,67 @@ def preferences(slug: str):
             except OptionError as error:
                 raise tables.TableError(str(error)) from None
     stored[definition.key] = mine
-    session[PREFERENCES] = stored
+    session[identity.PREFERENCES] = stored
     session.permanent = True
     return after_post(slug)
 
 
 @bp.get("/<slug>/solution")
-def solution(slug: str):
+def solution(slug: str) -> Answer:
     """A whole winning line of the game's deal, kept by the job runner, stepped like a replay:
     offered once the game is over or lost (the game's analyst says when). ``step``: how many of
     its moves are made."""
-    record = load_record(slug)
-    definition = store.definition_of(record)
-    analyst = definition.analyst
-    start = store.initial_state(record)
-    if analyst is None or start is None:
-        abort(404)
-    now = store.load_state(record)
-    table = view_for(record, now, watching=True)
-    position = table.analysis.answer if table.analysis is not None and table.analysis.known else None
-    context = {"record": record, "game": definition, "slug": slug}
-    if not analyst.solution_offered(now, position):
-        return render_template("history/solution.html", refused=True, **context), 403
-    question = analyst.start_question(start)
-    shown = kept.shown_for_question(question)
-    if shown.state == kept.NOT_ASKED and access(record).seats:
-        shown = kept.for_table(record, start, may_ask=True, address=limits.client_address()) or shown
-    line = analyst.solution(shown.answer) if shown.known and shown.answer else None
-    if line is None:
-        return render_template("history/solution.html", shown=shown, line=None, **context)
-    step = whole_number("step", 0, low=0, high=len(line))
-    state, made = start, []
     try:
-        for data in line[:step]:
-            made = state.apply(state.to_move(), definition.action_from_dict(data)).events
-    except IllegalAction:  # (a kept line the rules refuse would be a bug: shown as no solution)
-        return render_template("history/solution.html", shown=shown, line=None, **context)
-    board = spectator_view(record, state).replace(replay=True, finished=state.is_over(),
-                                                   results=state.results() if state.is_over() else [])
-    return render_template("history/solution.html", step=step, total=len(line), made=made, shown=shown, line=line,
-                           **(board.context() | context))
+        shown = tables.solution(slug, identity.looker(), whole_number("step", 0, low=0) or 0)
+    except tables.SolutionRefused:
+        return render_template("history/solution.html", refused=True, definition=tables.definition_of(slug),
+                               slug=slug), 403
+    context = {"definition": shown.definition, "slug": slug, "shown": shown.shown, "line": shown.line}
+    if shown.line is None or shown.table is None:
+        return render_template("history/solution.html", **context), 200
+    return render_template("history/solution.html", step=shown.step, total=len(shown.line), made=shown.made,
+                           **(shown.table.context() | context)), 200
 
 
 @bp.post("/<slug>/reveal")
-def reveal(slug: str):
-    done = tables.reveal(slug, identity.tokens_for(slug), request.form.get("version", type=int))
+def reveal(slug: str) -> Answer:
+    done = tables.reveal(slug, identity.holder(), request.form.get("version", type=int))
     return after_post(slug, done=done)
 
 
 @bp.post("/<slug>/abandon")
-def abandon(slug: str):
+def abandon(slug: str) -> Answer:
     """The host ends the unfinished game (the button asked for a confirmation first)."""
-    tables.abandon(slug, identity.tokens_for(slug))
+    tables.abandon(slug, identity.holder())
     return after_post(slug)
 
 
 @bp.post("/<slug>/rematch")
-def rematch(slug: str):
-    address = limits.client_address()  # a rematch is a game set up, counted like one
-    return go_to_rematch(slug, lambda slug, tokens: tables.rematch(slug, tokens, creator=address))
+def rematch(slug: str) -> Answer:
+    """A rematch (a game set up, counted like one): every browser at the table holds its seats there."""
+    return navigate(url_for("play.table", slug=tables.rematch(slug, identity.own_holder(), client_address())))
 
 
 @bp.post("/<slug>/follow")
-def follow(slug: str):
-    return go_to_rematch(slug, tables.follow_rematch)
+def follow(slug: str) -> Answer:
+    return navigate(url_for("play.table", slug=tables.follow_rematch(slug, identity.own_holder())))
 
 
-def go_to_rematch(slug: str, take_seats):
-    """Start (or follow into) the rematch, keep the seats this browser gets there, go there."""
-    record, tokens = take_seats(slug, identity.tokens_for(slug))
-    identity.remember(record.slug, tokens)
-    return navigate(url_for("play.table", slug=record.slug))
-
-
-def after_post(slug: str, done: tables.Result | None = None, since: int | None = None, notice: str | None = None):
+def after_post(slug: str, done: tables.Done | None = None, since: int | None = None,
+               notice: str | None = None) -> Answer:
     """Answer a successful table form: the fresh table as a fragment for htmx, or for a plain
     form a redirect (so a refresh cannot repeat it). ``done``: the game as the action just saved
     it, shown without reading it back. ``notice``: what the table says was done."""
     if is_htmx():
-        if done is not None:
-            return render_table(done.record, done=done, since=since, notice=notice)
-        return render_table(load_record(slug), notice=notice)
-    load_record(slug)
+        return render_table(TableAsked(slug, done=done, since=since, notice=notice))
+    if not tables.exists(slug):
+        abort(404, "There is no such game: check the link, or pick a game from the home page.")
     if notice:
         flash(notice, NOTICE)
     return redirect(url_for("play.table", slug=slug), 303)
 
 
-def navigate(url: str):
+def navigate(url: str) -> Answer:
     """Go to another page after a POST: htmx follows HX-Redirect, a plain form the 303."""
     if is_htmx():
         return "", 204, {"HX-Redirect": url}

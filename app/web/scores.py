@@ -33,7 +33,7 @@ class Column:
 class Board:
     """One game's records as the scores page shows them."""
 
-    game: GameDefinition
+    definition: GameDefinition
     columns: list[Column]
     rows: list[tuple[str, list]]  # (name, the figures in column order; None: none yet)
     total: int
@@ -48,7 +48,7 @@ class Board:
 
     @property
     def keeps_score_table(self) -> bool:
-        return self.game.score_keeping == SCORE_TABLE
+        return self.definition.score_keeping == SCORE_TABLE
 
 
 def record_games() -> list[GameDefinition]:

@@ -10,18 +10,21 @@ import hashlib
 import secrets
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 
-from .. import limits, records, stacked_decks, store, tables
+from .. import records, tables
 from ..core import registry
 from ..core.decks import DeckError
 from ..core.menus import NotAChoice, parse_choice
 from ..core.names import MAX_NAME_LENGTH, NameRefused, admit_new_name, check_player_name, is_computer_name
 from ..core.protocol import MENUS, ONE_FORM, GameDefinition, OptionError
-from ..htmx import is_htmx
 from ..records import score_table
-from ..models import HERE, OWN
+from ..tables import decks as stacked_decks
+from ..tables.seats import HERE, OWN
 from . import identity
+from .addresses import client_address
 from .events import browser_id
+from .htmx import is_htmx
 
 bp = Blueprint("setup", __name__, url_prefix="/setup")
 
@@ -61,17 +64,16 @@ def setup_key(token: object) -> str | None:
     return hashlib.sha256(f"{browser}\n{token}".encode()).hexdigest()[:40]
 
 
-def to_the_game_set_up(record):
-    """A set-up form posted again (a double-click) goes to the game its first post created. The
-    session is left as it is: this answer sets no cookie, so the browser keeps the first post's,
-    which holds the new game's seats."""
-    return redirect(url_for("play.table", slug=record.slug), 303)
+def to_the_game_set_up(slug: str) -> ResponseReturnValue:
+    """A set-up form posted again (a double-click) goes to the game its first post created (the
+    browser holds its seats already)."""
+    return redirect(url_for("play.table", slug=slug), 303)
 
 
 def no_setup():
     """The setup ended (or never began): a repeated form lands on the game it created."""
     done = session.get("setup_done")
-    if done and store.find_game(done):
+    if isinstance(done, str) and tables.exists(done):
         return redirect(url_for("play.table", slug=done), 303)
     return redirect(url_for("menu.index"), 303)
 
@@ -91,7 +93,7 @@ def resolve_deck(answer: str, definition: GameDefinition, seats: int | None = No
 def render_deck(setup: dict, message: str | None = None, answer: str = "", status: int = 200):
     template = "setup/_deck_form.html" if is_htmx() else "setup/deck.html"
     definition = menu_flow_game()
-    return render_template(template, setup=setup, game=definition, names=deck_names(definition), message=message,
+    return render_template(template, setup=setup, definition=definition, names=deck_names(definition), message=message,
                            answer=answer, decks_where=stacked_decks.where(definition)), status
 
 
@@ -154,7 +156,7 @@ def render_seat(setup: dict, kind: int | None = None, message: str | None = None
     number = len(setup["seats"]) + 1
     names, total = returning_names(setup, search) if kind == RETURNING else ([], 0)
     definition = menu_flow_game()
-    return render_template(template, setup=setup, game=definition, number=number, kind=kind,
+    return render_template(template, setup=setup, definition=definition, number=number, kind=kind,
                            menu_b=definition.menus.seat_menu, names=names, total=total, search=search,
                            message=message, form=form), status
 
@@ -215,19 +217,18 @@ def start_game(setup: dict):
             session["setup"] = setup
             return render_deck(setup, f"That deck cannot be used any more: {error}.", "", 422)
     specs = [tables.SeatSpec(s["name"], s["ai"], HERE if s["ai"] else s["device"]) for s in setup["seats"]]
+    game = tables.SetUp(definition, specs, deck=deck, deck_name=setup.get("deck"), token=setup_key(setup.get("token")))
     try:
-        record, tokens = tables.create_game(definition, specs, deck=deck, deck_name=setup.get("deck"),
-                                            creator=limits.client_address(), setup_token=setup_key(setup.get("token")))
+        slug = tables.set_up(game, identity.own_holder(), client_address())
     except tables.AlreadySetUp as done:
-        return to_the_game_set_up(done.record)
+        return to_the_game_set_up(done.slug)
     except tables.TooMany as error:  # the last seat is asked again, the others stay chosen
         setup["seats"].pop()
         session["setup"] = setup
         return render_seat(setup, None, error.message, error.status)
-    identity.remember(record.slug, tokens)
     session.pop("setup", None)
-    session["setup_done"] = record.slug
-    return redirect(url_for("play.table", slug=record.slug), 303)
+    session["setup_done"] = slug
+    return redirect(url_for("play.table", slug=slug), 303)
 
 
 @bp.post("/cancel")
@@ -270,7 +271,7 @@ def render_game_setup(definition, *, message: str | None = None, status: int = 2
     seats = seat_count(definition, form.get("seats", definition.min_seats if definition.min_seats > 1 else 1))
     token = form.get("setup_token") or secrets.token_urlsafe(12)
     return render_template(
-        "setup/game.html", game=definition, seats=seats, form=form, message=message, token=token,
+        "setup/game.html", definition=definition, seats=seats, form=form, message=message, token=token,
         decks=deck_names(definition), known=records.known_names(definition, 200),
         option_values={option.key: option_value(form, option.key, option.default) for option in definition.options},
     ), status
@@ -289,9 +290,6 @@ def start_other_game(key: str):
     definition = form_game(key)
     form = request.form
     key = setup_key(form.get("setup_token", ""))
-    done = tables.set_up_with(key) if key else None
-    if done is not None:
-        return to_the_game_set_up(done)
     if "change_seats" in form:  # the seat count changed (without JavaScript): the form again
         return render_game_setup(definition, form=form)
     seats = seat_count(definition, form.get("seats"))
@@ -316,12 +314,11 @@ def start_other_game(key: str):
         return render_game_setup(definition, message=str(error), status=422, form=form)
     except DeckError as error:
         return render_game_setup(definition, message=f"That deck cannot be used: {error}.", status=422, form=form)
+    game = tables.SetUp(definition, specs, options=options, deck=deck, deck_name=deck_name, token=key)
     try:
-        record, tokens = tables.create_game(definition, specs, options=options, deck=deck, deck_name=deck_name,
-                                            creator=limits.client_address(), setup_token=key)
+        slug = tables.set_up(game, identity.own_holder(), client_address())
     except tables.AlreadySetUp as done:
-        return to_the_game_set_up(done.record)
+        return to_the_game_set_up(done.slug)
     except tables.TooMany as error:
         return render_game_setup(definition, message=error.message, status=error.status, form=form)
-    identity.remember(record.slug, tokens)
-    return redirect(url_for("play.table", slug=record.slug), 303)
+    return redirect(url_for("play.table", slug=slug), 303)

@@ -7,7 +7,7 @@ Reviewed (issue 15): three small additions, nothing existing changes.
   have no expiry time: they keep working until they are claimed, released or their game ends,
   as before.
 - ``rate_events`` (kind, client address, time; one index over the three): wrong join codes and
-  games set up, counted per client address across the worker processes (app/limits.py). Rows
+  games set up, counted per client address across the worker processes (app/store/limits.py). Rows
   older than their window are deleted as new ones are written, so the table stays small.
 - ``admin_sessions``: a logged-in admin browser's session id (only its SHA-256 is stored), the
   admin credential it was opened with and its expiry (12 hours). Logout deletes it and a new

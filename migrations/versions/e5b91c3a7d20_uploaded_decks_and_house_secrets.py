@@ -10,7 +10,7 @@ Two new tables, nothing existing changes:
 - ``house_secrets`` (name, value): the session key that servers without ``SECRET_KEY`` in their
   environment share (an existing install's ``instance/secret_key`` is moved there at its next
   start, so its sessions and seat cookies stay valid), or a fingerprint of the ``SECRET_KEY``
-  the servers' environment sets (app/secrets.py).
+  the servers' environment sets (app/store/credentials.py).
 
 Revision ID: e5b91c3a7d20
 Revises: a9d3e5f7b210

@@ -2,7 +2,7 @@
 
 A game stored before replays were kept (the first web version's games) has no state as dealt
 (``initial_state``). `make run` rebuilds it after migrating (``flask --app wsgi upgrade``, in
-app/upgrades.py) from the seed or stacked deck its state keeps, and checks it by replaying its
+app/serving/upgrades.py) from the seed or stacked deck its state keeps, and checks it by replaying its
 stored actions to its stored state. Schema only here: no game's rules run in a migration, so
 this revision works whatever the rules become. ``replay_problem`` says why a game could not be
 given its deal again (its replay and export then show that reason); ``log_note`` says which

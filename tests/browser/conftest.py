@@ -1,5 +1,5 @@
 """Real-browser tests: Playwright's sync API driving Debian's chromium (headless) against the real
-server process (the ``live_server`` fixture: ``python -m app.serve`` = gunicorn, gevent workers).
+server process (the ``live_server`` fixture: ``python -m app.serving.serve`` = gunicorn, gevent workers).
 
 Fixtures here:
 - ``browser``: chromium launched once per test session (per xdist worker). Missing chromium is a

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.stacked_decks import read_deck_file
+from app.games.mason.definition import MASON
+from app.tables.decks import read_deck_file
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
 
@@ -177,7 +178,7 @@ class LiveGame:
 def assert_first_hands(snaps: dict, seats: list[Seat], deck) -> None:
     """Each device's hand is its own seat's: with a stacked deck, seat n holds the n-th ten
     cards of the file (R2.3, R4.2)."""
-    codes = [card.code for card in read_deck_file(deck)]
+    codes = [card.code for card in read_deck_file(deck, MASON)]
     for number, seat in enumerate(seats):
         assert sorted(snaps[seat.device.name]["hand"]) == sorted(codes[number * 10:(number + 1) * 10]), seat.name
 

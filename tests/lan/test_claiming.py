@@ -14,7 +14,7 @@ import app.games  # noqa: F401  (registers every game)
 from app.core import registry
 from app.core.protocol import MENUS
 from app.extensions import db
-from app.models import SeatRecord
+from app.store.models import SeatRecord
 from support.web import Page, database_dump
 
 URLSAFE = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -31,8 +31,8 @@ def seat_row(app, slug: str, number: int) -> dict:
 
 
 def session_tokens(browser, slug: str) -> dict:
-    with browser.client.session_transaction() as session:
-        return dict((session.get("tables") or {}).get(slug) or {})
+    """What the browser holds at the game: {seat number or "host": the seat's token hash}."""
+    return browser.holdings(slug)
 
 
 @pytest.fixture
@@ -93,8 +93,9 @@ def test_opening_the_join_link_shows_the_seat_without_claiming_it(app, hosted, m
 
 
 def test_posting_the_code_claims_the_seat_with_an_unguessable_token(app, hosted, make_player):
-    """Issue 4 item 1: at least 128 bits, urlsafe, kept in the session cookie; the database holds
-    only its sha256; the code stops working; the table shows Bob's own hand (R4.4)."""
+    """Issue 4 item 1: the browser is known by a key of at least 128 bits, urlsafe, kept in the
+    session cookie; the database holds only its sha256, and that the browser holds the seat; the
+    code stops working; the table shows Bob's own hand (R4.4)."""
     host, slug = hosted
     code = seat_row(app, slug, 1)["join_code"]
     version = seat_row(app, slug, 1)["version"]
@@ -102,13 +103,14 @@ def test_posting_the_code_claims_the_seat_with_an_unguessable_token(app, hosted,
     response = bob.post("/join", {"code": code})
     assert response.status_code == 303
     assert response.headers["Location"].endswith(f"/games/{slug}")
-    token = session_tokens(bob, slug)["1"]
-    assert len(token) >= 22 and URLSAFE.match(token)  # 22 urlsafe characters = 132 bits
+    key = bob.browser_key()
+    assert len(key) >= 22 and URLSAFE.match(key)  # 22 urlsafe characters = 132 bits
     row = seat_row(app, slug, 1)
-    assert row["token_hash"] == hashlib.sha256(token.encode()).hexdigest()
+    assert session_tokens(bob, slug) == {"1": row["token_hash"]}
     assert row["join_code"] is None
     assert row["version"] == version + 1  # the other screens learn that Bob joined
-    assert token not in database_dump(app)
+    dump = database_dump(app)
+    assert key not in dump and hashlib.sha256(key.encode()).hexdigest() in dump
     game, _version = bob.state(slug)
     page = bob.table(slug)
     assert page.seat == 1 and page.hand == [card.code for card in game.players[1].hand.cards]
@@ -219,10 +221,8 @@ def test_a_seat_token_from_one_game_is_useless_in_another(app, make_player):
     assert bob.post("/join", {"code": seat_row(app, slug1, 1)["join_code"]}).status_code == 303
     token = session_tokens(bob, slug1)["1"]
     host_token = session_tokens(host1, slug1)["host"]
-    with bob.client.session_transaction() as session:
-        tables = dict(session["tables"])
-        tables[slug2] = {"1": token, "0": token, "host": host_token}
-        session["tables"] = tables
+    with bob.client.session_transaction() as session:  # (as if the server had put them there)
+        session["held"] = session.get("held", []) + [[slug2, {"1": token, "0": token, "host": host_token}]]
     before = database_dump(app)
     assert bob.table(slug2).hand == []
     version = seat_row(app, slug2, 1)["version"]
@@ -235,10 +235,13 @@ def test_a_seat_token_from_one_game_is_useless_in_another(app, make_player):
 
 
 def test_a_forged_token_holds_nothing(app, hosted, make_player):
+    """Holdings a browser claims for itself (its cookie signed as the server would) hold
+    nothing: a browser key nobody was given, hashes that are no seat's."""
     host, slug = hosted
     eve = make_player()
     with eve.client.session_transaction() as session:
-        session["tables"] = {slug: {"0": "A" * 32, "1": "", "host": "not-a-token"}}
+        session["browser"] = "A" * 32
+        session["held"] = [[slug, {"0": "A" * 64, "1": "", "host": "not-a-token"}]]
     before = database_dump(app)
     assert eve.table(slug).hand == []
     assert eve.act(slug, "draw_stock", seat=0, version=seat_row(app, slug, 0)["version"]).status_code == 403

@@ -1,6 +1,6 @@
-"""Live updates travel through the database (app/web/events.py): on PostgreSQL a commit sends
+"""Live updates travel through the database (app/web/live.py): on PostgreSQL a commit sends
 NOTIFY in its own transaction and every worker LISTENs on one connection; on SQLite the doorbell
-carries the messages between the worker processes of the machine. ``events.announce`` sends any
+carries the messages between the worker processes of the machine. ``live.announce`` sends any
 named event to a game's streams, the same way on both.
 
 In-process tests use the app and its hub of streams directly (real threads, a real database);
@@ -21,7 +21,7 @@ from support.client import Browser, EventStream
 
 from app import store
 from app.extensions import db
-from app.web import events
+from app import live
 
 WAIT = 20.0  # seconds before a message that should come is called lost (not a speed target)
 
@@ -29,12 +29,12 @@ WAIT = 20.0  # seconds before a message that should come is called lost (not a s
 def subscribed(app, slug: str):
     """A stream's view of the game in this process: (hub, channel), its transport listening."""
     with app.test_request_context():
-        hub = events.hub()
+        hub = live.hub()
         version = store.find_game(slug).version
         channel = hub.subscribe(slug, version)
         db.session.remove()
     transport = hub.transport
-    if isinstance(transport, events.PostgresListener):
+    if isinstance(transport, live.PostgresListener):
         assert transport.connected.wait(WAIT), "the listener never connected"
     return hub, channel
 
@@ -52,35 +52,30 @@ def test_announce_refuses_what_a_stream_cannot_carry(app):
                                  ("abc", "solved", "two\nlines"), ("abc", "solved", "x" * 2001),
                                  ("abc", "solved", "\U0001F0A1" * 1900)):  # (7,600 bytes: too many for NOTIFY)
             with pytest.raises(ValueError):
-                events.announce(slug, name, data)
-        db.session.rollback()
-        with pytest.raises(ValueError, match="none is open"):
-            events.announce("abc", "solved", on_commit=True)
-        events.announce("abc", "solved", "\U0001F0A1" * 1500)  # 6,000 bytes: fine
+                live.announce(slug, name, data)
+        live.announce("abc", "solved", "\U0001F0A1" * 1500)  # 6,000 bytes: fine
 
 
 def test_a_rolled_back_change_says_nothing_and_a_committed_one_is_heard(app, player):
-    """The version a save announces, and an announcement made ``on_commit``, go out with the
-    commit: rolled back, nothing is heard; the next thing heard is what was committed after."""
+    """The version a save announces goes out with the commit: rolled back, nothing is heard; the
+    next thing heard is what was committed after. An announcement is sent at once."""
     slug = player.start_game(["Ann", "Bob"], deck="quick_out.deck", devices=["here", "own"])
     hub, channel = subscribed(app, slug)
     version, heard = channel.version, channel.heard
+    # A move saved by the store: its version is heard.
+    assert player.act(slug, "draw_stock", version=version, seat=0).status_code == 200
+    assert next_news(hub, channel, version, heard)[0] == version + 1
+    with app.test_request_context():
+        live.announce(slug)  # sent at once, in a transaction of its own
+    assert next_news(hub, channel, version + 1, heard) == (version + 1, [("refresh", "")], heard + 1)
     with app.test_request_context():
         store.begin_write()
         store.game_changed.send(slug, version=version + 7)  # as save_game does before its commit
-        events.announce(slug, "solved", {"verdict": "lost"}, on_commit=True)
         db.session.rollback()
         store.begin_write()
-        events.announce(slug, "solved", {"verdict": "won"}, on_commit=True)
+        store.game_changed.send(slug, version=version + 8)
         db.session.commit()
-    assert next_news(hub, channel, version, heard) == (version, [("solved", '{"verdict":"won"}')], heard + 1)
-
-    # A move saved by the store: its version is heard.
-    assert player.act(slug, "draw_stock", version=version, seat=0).status_code == 200
-    assert next_news(hub, channel, version, heard + 1)[0] == version + 1
-    with app.test_request_context():
-        events.announce(slug)  # sent at once, in a transaction of its own
-    assert next_news(hub, channel, version + 1, heard + 1) == (version + 1, [("refresh", "")], heard + 2)
+    assert next_news(hub, channel, version + 1, heard + 1) == (version + 8, [], heard + 1)
     with app.app_context():
         hub.unsubscribe(slug)
 
@@ -92,7 +87,7 @@ def test_a_message_wakes_only_the_streams_of_its_game(app, make_player):
     hub, one = subscribed(app, first)
     _, other = subscribed(app, second)
     with app.test_request_context():
-        events.announce(first, "solved", "won")
+        live.announce(first, "solved", "won")
     assert next_news(hub, one, one.version, 0) == (one.version, [("solved", "won")], 1)
     assert (other.heard, list(other.recent)) == (0, [])  # the other game's channel heard nothing
     with app.app_context():
@@ -102,7 +97,7 @@ def test_a_message_wakes_only_the_streams_of_its_game(app, make_player):
 
 def test_the_sqlite_watcher_reads_the_games_only_after_something_was_committed(app, player, database_url):
     """SQLite: a worker's watcher is the fallback for a lost datagram. Every EVENTS_POLL_SECONDS it
-    looks whether anything was committed (``events.CommitCount``) and only then reads the watched
+    looks whether anything was committed (``live.CommitCount``) and only then reads the watched
     games' versions: with nothing committed it reads nothing, and a change nobody rang for (here
     another connection's UPDATE, no doorbell) is still heard."""
     if not database_url.startswith("sqlite"):
@@ -120,7 +115,7 @@ def test_the_sqlite_watcher_reads_the_games_only_after_something_was_committed(a
     sa.event.listen(engine, "before_cursor_execute", count_reads)
     try:
         hub, channel = subscribed(app, slug)
-        assert isinstance(hub.transport, events.SqliteWatcher)
+        assert isinstance(hub.transport, live.SqliteWatcher)
         deadline = time.monotonic() + WAIT
         while not reads and time.monotonic() < deadline:  # its first look reads them
             time.sleep(0.01)
@@ -184,7 +179,7 @@ def test_an_announcement_from_another_process_reaches_every_stream_of_the_game(l
     bystanders = open_streams(live_server.url, other, 2)
     try:
         with app.test_request_context():
-            events.announce(slug, "solved", {"verdict": "won", "moves": 87})
+            live.announce(slug, "solved", {"verdict": "won", "moves": 87})
         for stream in watching:
             assert stream.next_announcement(WAIT) == ("solved", '{"verdict":"won","moves":87}')
         version = draw(ann, slug)
@@ -258,7 +253,7 @@ def test_a_worker_says_when_psycopg_would_wait_without_letting_gevent_run():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    check = "from app.gunicorn_config import psycopg_blocks_gevent; print(psycopg_blocks_gevent())"
+    check = "from app.serving.gunicorn_config import psycopg_blocks_gevent; print(psycopg_blocks_gevent())"
     patch = "from gevent import monkey; monkey.patch_all()"
     as_served = subprocess.run([sys.executable, "-c", f"{patch}\nimport psycopg\n{check}"],
                                capture_output=True, text=True, check=True, cwd=root)

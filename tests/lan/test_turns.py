@@ -10,7 +10,7 @@ import re
 import pytest
 import sqlalchemy as sa
 
-from app.models import ActionRecord
+from app.store.models import ActionRecord
 from support.cards import hand_of
 from support.web import Page, Player, database_dump, own_device_duel
 
@@ -276,7 +276,7 @@ def test_every_table_page_names_whose_turn_it_is(app, make_player):
 @pytest.fixture
 def idle_app(database_url, decks_folder, tmp_path):
     """The app with IDLE_SECONDS=0: every waiting turn counts as idle at once."""
-    from app import create_app
+    from app.factory import create_app
     from app.extensions import db
     from config import TestConfig
 

@@ -16,10 +16,10 @@ from support.client import Browser
 from support.figures import record_figures
 from support.web import Player, database_dump
 
-from app import create_app
+from app.factory import create_app
 from app.extensions import db
-from app.models import AdminFailure, utcnow
-from app.secrets import ADMIN_HASH_FILE
+from app.store.models import AdminFailure, utcnow
+from app.store.credentials import ADMIN_HASH_FILE
 from config import Config, TestConfig
 
 COMMON_PASSWORDS = ["", " ", "admin", "Admin", "password", "123456", "mason", "rummy", "masonrummy", "changeme",
@@ -242,7 +242,7 @@ def test_a_new_admin_password_ends_every_admin_session(database_url, decks_folde
 
 
 def test_an_admin_session_expires_after_12_hours(app, player):
-    from app.models import AdminSession
+    from app.store.models import AdminSession
 
     assert app.config["ADMIN_SESSION_HOURS"] == 12
     assert login(player, app.config["ADMIN_PASSWORD"]).status_code == 303

@@ -19,7 +19,8 @@ from support.figures import record_figures
 from support.games import admin_player
 from support.web import Page, database_dump
 
-from app import scores_file, store
+from app import store
+from app.records import scores_file
 from app.records import score_table
 from app.games.mason import ScoreRow, ScoresFileError, ScoreTable
 from app.games.mason.players import is_computer_name

@@ -119,7 +119,7 @@ def test_make_run_installs_only_what_serving_needs():
 def serve(port: int, instance: Path, database_url: str, decks_folder: Path, workers: int = 1) -> subprocess.Popen:
     env = dict(os.environ, PORT=str(port), WORKERS=str(workers), MASON_INSTANCE=str(instance), DATABASE_URL=database_url,
                DECKS_FOLDER=str(decks_folder), ADMIN_PASSWORD=ADMIN_PASSWORD, PYTHONUNBUFFERED="1")
-    return subprocess.Popen([sys.executable, "-m", "app.serve"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "app.serving.serve"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
@@ -233,7 +233,7 @@ def test_the_first_start_hint_is_a_command_that_works(tmp_path):
     instance = tmp_path / "instance"
     instance.mkdir()
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "MASON_INSTANCE": str(instance)}
-    first = subprocess.run([sys.executable, "-c", "from app.secrets import ensure_admin_password as e; e(%r)" % str(instance)],
+    first = subprocess.run([sys.executable, "-c", "from app.store.credentials import ensure_admin_password as e; e(%r)" % str(instance)],
                            cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     lines = first.stderr.splitlines()
     hint = next(line.strip() for line in lines if "admin set-password" in line)
@@ -248,7 +248,7 @@ def test_the_first_start_hint_is_a_command_that_works(tmp_path):
                              capture_output=True, text=True, stdin=subprocess.DEVNULL)
     assert changed.returncode == 0, changed.stdout + changed.stderr
     assert "The admin password was changed" in changed.stdout
-    from app.secrets import check_admin_password
+    from app.store.credentials import check_admin_password
 
     assert check_admin_password({}, str(instance), "a brand new password")
 

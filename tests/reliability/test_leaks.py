@@ -159,12 +159,12 @@ def check_error_pages(app, checker, slug, browsers, monkeypatch) -> set[int]:
                 checker.check(response.get_data(as_text=True), held, f"{label} error {name} htmx={htmx}")
 
     # a 500: the table view fails with the hands in the exception's message
-    from app.web import play
+    from app.tables import pages
 
     def broken(record, game, held, **kwargs):
         raise RuntimeError("boom: " + " ".join(c.code for p in game.players for c in p.hand.cards))
 
-    monkeypatch.setattr(play, "table_view", broken)
+    monkeypatch.setattr(pages, "table_view", broken)
     for label, (player, held) in browsers.items():
         for htmx in (False, True):
             response = player.get(f"/games/{slug}", htmx=htmx)

@@ -6,7 +6,7 @@ stalls nobody.
 - Menu C (R3.3) lists a short list (20 names) and has a search box; any returning name can be
   chosen.
 - A game's end does not read or write the whole score table: instance/scores.csv follows in the
-  background (app/scores_file.py), game ends close together share one write, and the file
+  background (app/records/scores_file.py), game ends close together share one write, and the file
   reflects the table (R7.5).
 - Games set up are limited per client address (GAMES_PER_HOUR), across the worker processes.
 
@@ -25,10 +25,11 @@ from support.client import Browser
 from support.figures import record_figures
 from support.games import seed_scores
 
-from app import scores_file, store
+from app import store
+from app.records import scores_file
 from app.records import score_table
 from app.extensions import db
-from app.models import GameStat
+from app.store.models import GameStat
 
 ROW = re.compile(r'<tr><th scope="row">(.*?)</th><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td><td[^>]*>(.*?)</td></tr>')
 
@@ -324,7 +325,7 @@ def test_a_30000_row_import_is_applied_in_bulk_and_keeps_nobody_waiting(one_work
 def test_the_sliced_parser_reads_and_refuses_exactly_as_the_rules_parser():
     """app/score_import.parse (a slice at a time, so a worker serves others in between) gives the
     table ScoreTable.from_csv gives, or the same refusal: the reason and the line."""
-    from app import score_import
+    from app.records import score_import
     from app.games.mason import ScoresFileError, ScoreTable
 
     def outcome(parse, text):

@@ -25,7 +25,7 @@ from support.figures import record_figures
 from support.web import Page
 
 from app import store
-from app.models import SeatRecord, utcnow
+from app.store.models import SeatRecord, utcnow
 
 JOIN_CODE = re.compile(r'<code class="join-code">([A-Z2-9]+)</code>')
 RELEASED = "The host released your seat"

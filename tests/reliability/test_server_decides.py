@@ -26,7 +26,7 @@ from support.web import Page, Player, database_dump
 
 from app import store, tables
 from app.extensions import db
-from app.models import ActionRecord
+from app.store.models import ActionRecord
 from app.games.mason import (
     DISCARD_PILE, FULL_DECK, STOCK, Card, Discard, Draw, Game,
     IllegalAction, InvalidCardError, LayDown, NextRound, NotYourTurn, action_to_dict,

@@ -1,6 +1,6 @@
 """A setting the table cannot use stops it at start with what to set, never with a traceback: every
 number config.py reads from the environment (app/settings.py), at `make run`'s first step (`flask
---app wsgi upgrade`) and when the server starts (`python -m app.serve`, with its PORT and
+--app wsgi upgrade`) and when the server starts (`python -m app.serving.serve`, with its PORT and
 WORKERS). The real commands, in processes of their own."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def test_a_number_the_table_cannot_use_stops_make_runs_first_step_with_what_to_s
     ("SOLVER_NICE", "-5", "SOLVER_NICE must be a whole number from 0 to 19, not '-5'"),
 ])
 def test_the_server_refuses_a_setting_it_cannot_use_before_it_starts(tmp_path, name, value, says):
-    assert f"The card table cannot start: {says}" in refused_saying(["-m", "app.serve"], tmp_path, name, value)
+    assert f"The card table cannot start: {says}" in refused_saying(["-m", "app.serving.serve"], tmp_path, name, value)
 
 
 def test_a_setting_left_empty_is_its_default_and_spaces_around_a_number_do_not_matter(monkeypatch):

@@ -26,7 +26,7 @@ from support.live import ROOT, LiveServer, free_port
 from support.web import Player
 
 from app.extensions import db
-from app.secrets import SecretKeyRefused, forget_secret_key, shared_secret_key
+from app.store.credentials import SecretKeyRefused, forget_secret_key, shared_secret_key
 
 WAIT = 20.0  # seconds before an event that should come is called lost (not a speed target)
 
@@ -77,7 +77,7 @@ def test_a_server_with_another_secret_key_refuses_to_start_saying_what_to_set(en
     env = {key: value for key, value in os.environ.items() if key not in ("SECRET_KEY", "ADMIN_PASSWORD")}
     env.update(DATABASE_URL=database_url, SECRET_KEY="my-own-key", PORT=str(free_port()),
                CARD_TABLE_INSTANCE=str(tmp_path / "instance"))
-    done = subprocess.run([sys.executable, "-m", "app.serve"], cwd=ROOT, env=env, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "app.serving.serve"], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 1
     assert "cannot start: This server's SECRET_KEY is not the one the other servers" in done.stderr
@@ -90,7 +90,7 @@ def test_a_server_with_another_secret_key_refuses_to_start_saying_what_to_set(en
 @pytest.fixture
 def two_apps(database_url, decks_folder, tmp_path):
     """Two servers' apps on one database, each with its own instance and decks folders."""
-    from app import create_app
+    from app.factory import create_app
     from config import TestConfig
 
     other_decks = tmp_path / "decks-b"

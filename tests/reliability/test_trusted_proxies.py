@@ -24,7 +24,7 @@ def make_app(database_url, decks_folder, tmp_path):
     apps = []
 
     def make(**overrides):
-        from app import create_app
+        from app.factory import create_app
         from config import TestConfig
 
         application = create_app(TestConfig, instance_path=str(tmp_path / f"instance-{len(apps)}"),
@@ -91,6 +91,6 @@ def test_a_wrong_trusted_proxies_setting_is_refused_with_what_to_set(make_app, v
     env = {**os.environ, "TRUSTED_PROXIES": value, "CARD_TABLE_INSTANCE": str(tmp_path / "serve-instance"),
            "PORT": str(free_port())}
     env.pop("DATABASE_URL", None)
-    done = subprocess.run([sys.executable, "-m", "app.serve"], env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-m", "app.serving.serve"], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert "cannot start: TRUSTED_PROXIES must be the number of proxies" in done.stderr

@@ -21,7 +21,7 @@ from support.figures import record_figures
 from support.games import admin_player
 from support.web import Page, Player, database_dump
 
-from app import COMPILED_TEMPLATES
+from app.settings import COMPILED_TEMPLATES
 from app.games.mason import (
     FULL_DECK, DeckError, ScoresFileError, ScoreTable, parse_deck,
 )

@@ -5,9 +5,9 @@ import re
 import pytest
 from rules_test_helpers import NAMES2, NAMES3, QUICK_HANDS, codes, finish_round_by_ai, go_out_quickly, quick_game
 
-from app.games.mason import FULL_DECK, DeckError, Game, NextRound, parse_deck
+from app.games.mason import FULL_DECK, MASON, DeckError, Game, NextRound, parse_deck
 from app.games.mason.decks import format_deck
-from app.stacked_decks import read_deck_file
+from app.tables.decks import read_deck_file
 
 DECK_TEXT = " ".join(c.code for c in FULL_DECK)
 
@@ -23,7 +23,7 @@ def test_r2_1_ten_codes_a_line_file_reads_back(tmp_path):
     deck = list(reversed(FULL_DECK))
     path = tmp_path / "reversed.deck"
     path.write_text(format_deck(deck), encoding="utf-8")
-    assert read_deck_file(path) == deck
+    assert read_deck_file(path, MASON) == deck
     assert len(path.read_text().splitlines()) == 7  # 10 codes a line
 
 
@@ -80,23 +80,23 @@ def test_r2_2_first_duplicate_is_named():
 
 def test_r2_2_missing_file_is_a_deck_error_naming_the_file(tmp_path):
     with pytest.raises(DeckError) as error:
-        read_deck_file(tmp_path / "stacked_test1.deck")
+        read_deck_file(tmp_path / "stacked_test1.deck", MASON)
     assert "stacked_test1.deck" in str(error.value)
 
 
 def test_r2_2_a_folder_or_binary_file_is_a_deck_error(tmp_path):
     with pytest.raises(DeckError):
-        read_deck_file(tmp_path)
+        read_deck_file(tmp_path, MASON)
     binary = tmp_path / "bin.deck"
     binary.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(DeckError):
-        read_deck_file(binary)
+        read_deck_file(binary, MASON)
 
 
 def test_r2_2_a_deck_file_with_a_bom_reads(tmp_path):
     path = tmp_path / "bom.deck"
     path.write_bytes(b"\xef\xbb\xbf" + DECK_TEXT.encode())
-    assert read_deck_file(path) == list(FULL_DECK)
+    assert read_deck_file(path, MASON) == list(FULL_DECK)
 
 
 def test_r2_2_game_refuses_a_stacked_deck_that_is_not_the_65_cards():
@@ -110,7 +110,7 @@ def test_r2_3_first_code_in_the_file_is_dealt_first(tmp_path):
     deck = list(reversed(FULL_DECK))
     path = tmp_path / "top.deck"
     path.write_text(format_deck(deck))
-    game = Game.new(NAMES2, stacked_deck=read_deck_file(path))
+    game = Game.new(NAMES2, stacked_deck=read_deck_file(path, MASON))
     assert deck[0] in game.players[0].hand
     assert set(game.players[0].hand.cards) == set(deck[:10])
     assert set(game.players[1].hand.cards) == set(deck[10:20])

@@ -126,7 +126,7 @@ def test_r7_5_save_and_read_round_trip():
 
 
 def test_scores_csv_is_written_atomically_with_no_temporary_file_left(tmp_path):
-    from app.files import write_atomically
+    from app.core.terminal import write_atomically
 
     path = tmp_path / "scores.csv"
     table = table_of(("Doris", 3, 1, 42), ("AI", 5, 9, 12))

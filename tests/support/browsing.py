@@ -26,7 +26,8 @@ def finished_game(database_url, decks_folder, tmp_path, key: str = "mason", seat
     table's last move from the third deal on, which ends a game that could go on for ever, as
     21's "End the table"). A game whose computer player plays only off the request path (the
     job runner's) is played by a person here instead, its last move from the third on ("Give up")."""
-    from app import create_app, store, tables
+    from app import store, tables
+    from app.factory import create_app
     from app.core import registry
     from app.core.protocol import plays_off_request
     from config import TestConfig
@@ -38,8 +39,8 @@ def finished_game(database_url, decks_folder, tmp_path, key: str = "mason", seat
         people = plays_off_request(definition.bot)
         specs = [tables.SeatSpec(f"Player {number + 1}", False) if people else tables.SeatSpec("AI", True)
                  for number in range(seats)]
-        record, tokens = tables.create_game(definition, specs)
-        slug = record.slug
+        browser = tables.KeyHolder()
+        slug = tables.set_up(tables.SetUp(definition, specs), browser, "127.0.0.1")
         for dealt in range(300):
             record = store.find_game(slug)
             if record.status != "playing":
@@ -49,7 +50,7 @@ def finished_game(database_url, decks_folder, tmp_path, key: str = "mason", seat
             seat = None if moves else state.to_move()
             moves = moves or state.legal(seat)
             move = moves[0] if dealt < 2 else moves[-1]
-            tables.perform(slug, tokens, record.version, seat, move.as_dict())
+            tables.perform(slug, browser, tables.ActionForm(record.version, seat, move.as_dict()))
         else:
             raise AssertionError(f"{key}: the computer players did not finish")
         store.db.session.remove()

@@ -41,7 +41,7 @@ def migrate(url: str, instance: Path) -> None:
     """Run the project's Alembic migrations (flask db upgrade) against ``url``."""
     from flask_migrate import upgrade
 
-    from app import create_app
+    from app.factory import create_app
     from app.extensions import db
     from config import TestConfig
 
@@ -128,7 +128,7 @@ class DatabaseReader:
         import sqlalchemy as sa
         from sqlalchemy.pool import NullPool
 
-        from app.models import ActionRecord, GameRecord, SeatRecord
+        from app.store.models import ActionRecord, GameRecord, SeatRecord
 
         self.url = database_url
         self.engine = sa.create_engine(database_url, poolclass=NullPool)

@@ -39,7 +39,7 @@ def build(data: dict, url: str, instance: Path, decks: Path) -> None:
     revision), its rows, and its instance and decks folders' files."""
     from flask_migrate import upgrade
 
-    from app import create_app
+    from app.factory import create_app
     from app.extensions import db
     from config import TestConfig
 
@@ -109,7 +109,7 @@ def empty_database(databases, tmp_path: Path) -> str:
 def upgraded_app(url: str, instance: Path, decks: Path):
     """The web app on the upgraded install, as its server would run it: the session key the
     database keeps (the old instance folder's, moved there), so the old cookies still sign."""
-    from app import create_app
+    from app.factory import create_app
     from config import Config
 
     return create_app(Config, instance_path=str(instance), SQLALCHEMY_DATABASE_URI=url, DECKS_FOLDER=str(decks),
@@ -134,7 +134,7 @@ def with_cookie(player, app, cookie: str) -> None:
 
 def close(app) -> None:
     """Stop what the app started (its scores.csv writer) and let go of the database."""
-    from app import scores_file
+    from app.records import scores_file
     from app.extensions import db
 
     if scores_file.EXTENSION in app.extensions:

@@ -100,7 +100,7 @@ def game_count(app) -> int:
     import sqlalchemy as sa
 
     from app.extensions import db
-    from app.models import GameRecord
+    from app.store.models import GameRecord
 
     with app.app_context():
         return db.session.scalar(sa.select(sa.func.count()).select_from(GameRecord))

@@ -1,5 +1,5 @@
 """The one launcher of real server processes, for the live tests and the benchmarks: the app as
-`make run` serves it (``python -m app.serve`` -> gunicorn with gevent workers) on a free port,
+`make run` serves it (``python -m app.serving.serve`` -> gunicorn with gevent workers) on a free port,
 with its own instance folder and database.
 
 Tests give it a migrated database (the ``live_server`` fixture); a benchmark gives none and gets
@@ -123,7 +123,7 @@ class LiveServer:
             self.upgrade()
         self.needs_upgrade = False
         with open(self.log_path, "ab") as log:
-            self.process = subprocess.Popen([sys.executable, "-m", "app.serve"], cwd=self.root, env=self.env,
+            self.process = subprocess.Popen([sys.executable, "-m", "app.serving.serve"], cwd=self.root, env=self.env,
                                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -214,7 +214,7 @@ class LiveServer:
         """The game ``slug`` as stored now: its state, rebuilt by its game's definition."""
         return self.reader.game(slug).game()
 
-    # -- /proc: the gunicorn master (app.serve exec's into it) and its workers ------------------------
+    # -- /proc: the gunicorn master (app.serving.serve exec's into it) and its workers ------------------------
 
     def worker_pids(self) -> list[int]:
         """The gunicorn workers (the master's children but the job runner)."""

@@ -37,7 +37,7 @@ class RunnerThread:
 
     def pending(self) -> int:
         from app.extensions import db
-        from app.models import WAITING, WORKING, Analysis
+        from app.store.models import WAITING, WORKING, Analysis
 
         with self.app.app_context():
             try:

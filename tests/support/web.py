@@ -163,6 +163,31 @@ class Player:
         page = self.table(slug)
         return self.post(f"/games/{slug}/reveal", {"version": str(page.version)}, htmx=True)
 
+    def browser_key(self) -> str | None:
+        """The key this browser's cookie carries (what it holds is kept on the server by it)."""
+        with self.client.session_transaction() as session:
+            return session.get("browser")
+
+    def holdings(self, slug: str) -> dict[str, str]:
+        """What this browser holds at game ``slug``, as the database keeps it: {seat number or
+        "host": the hash of that seat's token}."""
+        import hashlib
+
+        import sqlalchemy as sa
+
+        from app import store
+        from app.extensions import db
+        from app.store.models import Holding
+
+        key = self.browser_key()
+        if not key:
+            return {}
+        with self.app.app_context():
+            record = store.find_game(slug)
+            rows = db.session.execute(sa.select(Holding.role, Holding.token_hash).where(
+                Holding.browser == hashlib.sha256(key.encode()).hexdigest(), Holding.game_id == record.id)).all()
+            return {row.role: row.token_hash for row in rows}
+
     def state(self, slug: str):
         """The game's rules state as stored (for assertions; a player never sees this)."""
         from app import store

@@ -18,7 +18,8 @@ from app.games.mason import (
 )
 from app.games.mason.bot import choose_computer_discard, play_computer_turn
 from app.games.mason.decks import parse_deck
-from app.stacked_decks import read_deck_file
+from app.games.mason.definition import MASON
+from app.tables.decks import read_deck_file
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKS = ROOT / "decks"
@@ -31,7 +32,7 @@ def cards(text: str) -> list[Card]:
 
 
 def deck(name: str) -> list[Card]:
-    return read_deck_file(DECKS / f"{name}.deck")
+    return read_deck_file(DECKS / f"{name}.deck", MASON)
 
 
 def hand(game: Game, seat: int) -> str:
@@ -126,18 +127,18 @@ def test_readme_has_a_line_for_every_deck(name):
 ])
 def test_invalid_deck_is_refused_with_what_is_wrong(file, message):
     with pytest.raises(DeckError) as refused:
-        read_deck_file(BAD_DECKS / file)
+        read_deck_file(BAD_DECKS / file, MASON)
     assert message in str(refused.value)
 
 
 def test_missing_deck_file_is_a_deck_error():
     with pytest.raises(DeckError, match="there is no deck file named 'nope.deck'"):
-        read_deck_file(BAD_DECKS / "nope.deck")
+        read_deck_file(BAD_DECKS / "nope.deck", MASON)
 
 
 def test_a_name_no_file_can_have_is_a_deck_error_not_a_crash():
     with pytest.raises(DeckError, match="there is no deck file named"):
-        read_deck_file(str(BAD_DECKS / "a\x00b.deck"))
+        read_deck_file(str(BAD_DECKS / "a\x00b.deck"), MASON)
 
 
 @pytest.mark.parametrize("file", ["lowercase.deck", "mixed_whitespace.deck"])
@@ -145,13 +146,13 @@ def test_lower_case_codes_and_any_whitespace_are_valid(file):
     # R1.3: reading accepts either letter case; R2.1: any whitespace separates codes.
     text = (BAD_DECKS / file).read_text(encoding="utf-8")
     assert text != (DECKS / "quick_out.deck").read_text(encoding="utf-8")
-    assert read_deck_file(BAD_DECKS / file) == deck("quick_out")
+    assert read_deck_file(BAD_DECKS / file, MASON) == deck("quick_out")
 
 
 def test_a_deck_that_is_not_text_is_refused(tmp_path):
     (tmp_path / "binary.deck").write_bytes(bytes(range(256)))
     with pytest.raises(DeckError, match="not text"):
-        read_deck_file(tmp_path / "binary.deck")
+        read_deck_file(tmp_path / "binary.deck", MASON)
 
 
 # -- quick_out.deck ---------------------------------------------------------------------------

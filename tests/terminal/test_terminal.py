@@ -21,7 +21,8 @@ from pathlib import Path
 import pytest
 from answer_script import PlayedGame, expected_rows, never_lay_down, play, scores_csv, seat_label
 
-from app.stacked_decks import read_deck_file
+from app.games.mason.definition import MASON
+from app.tables.decks import read_deck_file
 from app.terminal import Terminal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,7 +106,7 @@ def in_order(text: str, *parts: str) -> None:
 
 
 def deck(name: str):
-    return read_deck_file(DECKS / f"{name}.deck")
+    return read_deck_file(DECKS / f"{name}.deck", MASON)
 
 
 def check_replayed(out: str, played: PlayedGame) -> None:

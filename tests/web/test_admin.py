@@ -105,7 +105,7 @@ def test_after_five_wrong_passwords_logins_are_refused_for_a_while(app, player):
 
 def test_old_wrong_passwords_no_longer_count(app, player):
     from app.extensions import db
-    from app.models import AdminFailure, utcnow
+    from app.store.models import AdminFailure, utcnow
 
     window = app.config["ADMIN_FAILURE_WINDOW_SECONDS"]
     with app.app_context():
@@ -147,9 +147,10 @@ def test_the_deck_list_previews_each_seats_first_hand(player, decks_folder):
         assert f'<code class="deck-file">{name}</code>' in html
     preview = deck_preview(html, "quick_out.deck")
     hands = [re.findall(r'data-card="(\w\w)"', part) for part in preview.split('<span class="deck-seat">')[1:]]
-    from app.stacked_decks import read_deck_file
+    from app.games.mason.definition import MASON
+    from app.tables.decks import read_deck_file
 
-    seat_3 = [card.code for card in read_deck_file(decks_folder / "quick_out.deck")[20:30]]
+    seat_3 = [card.code for card in read_deck_file(decks_folder / "quick_out.deck", MASON)[20:30]]
     # R4.2: 10 cards a seat, file order; then the face-up card with 2 and with 3 players
     assert hands == [QUICK_OUT_SEAT_1, QUICK_OUT_SEAT_2, seat_3, ["9C"], ["5H"]]
     assert "Face up first with 2 players" in preview and "Face up first with 3 players" in preview

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from app import COMPILED_TEMPLATES
+from app.settings import COMPILED_TEMPLATES
 from support import first_version
 from support.web import Player
 

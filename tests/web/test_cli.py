@@ -1,4 +1,4 @@
-"""The `flask` commands for the admin chores (app/cli.py): scores export/import (R7.5), deck check
+"""The `flask` commands for the admin chores (app/serving/cli.py): scores export/import (R7.5), deck check
 (R2.2), admin set-password."""
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def test_deck_check_needs_a_file(cli):
 def app_without_password(database_url, decks_folder, tmp_path):
     """The app as `make run` builds it with no ADMIN_PASSWORD: the password hash lives in the
     instance folder (generated at first start, printed once)."""
-    from app import create_app
+    from app.factory import create_app
     from app.extensions import db
     from config import TestConfig
 
@@ -132,7 +132,7 @@ def app_without_password(database_url, decks_folder, tmp_path):
 
 
 def test_a_generated_password_is_stored_hashed_and_printed_once(app_without_password, capfd):
-    from app import create_app
+    from app.factory import create_app
     from config import TestConfig
 
     stored = (app_without_password.instance_path + "/admin_password.hash")

@@ -15,13 +15,14 @@ from support.games import admin_login, play_game, play_turn_like_ai, score_rows,
 from support.pages import squeeze
 from support.web import Page
 
-from app import replays, store, tables
+from app import store, tables
+from app.tables import pages as table_pages
+from app.tables import replays
 from app.core import registry
 from app.core.protocol import copy_log
 from app.extensions import db
-from app.models import ABANDONED, HERE, ActionRecord, SeatRecord
-from app.web import history
-from app.web.table_view import LOG_LINES
+from app.store.models import ABANDONED, HERE, ActionRecord, SeatRecord
+from app.tables.views import LOG_LINES
 
 
 @pytest.fixture
@@ -189,13 +190,13 @@ def page_lines(page: Page) -> tuple[int, list[str]]:
 def test_the_whole_game_log_keeps_every_round_a_page_at_a_time(app, player, finished):
     lines = whole_log(app, finished)
     game, _version = player.state(finished)
-    assert len(lines) == game.log_total > history.LOG_PAGE  # (more than one page)
+    assert len(lines) == game.log_total > table_pages.LOG_PAGE  # (more than one page)
     pages = log_pages(player, finished)
-    assert len(pages) == -(-len(lines) // history.LOG_PAGE)
+    assert len(pages) == -(-len(lines) // table_pages.LOG_PAGE)
     shown = []
     for page in pages:
         start, texts = page_lines(page)
-        assert start == len(shown) + 1 and 0 < len(texts) <= history.LOG_PAGE
+        assert start == len(shown) + 1 and 0 < len(texts) <= table_pages.LOG_PAGE
         shown += texts
     assert shown == [squeeze(line["text"]) for line in game.shown_log(0, lines, 0)]
     assert any(text.startswith("Round 1 dealt") for text in shown) and any("Round 3 dealt" in text for text in shown)
@@ -209,7 +210,7 @@ def test_the_whole_game_log_keeps_every_round_a_page_at_a_time(app, player, fini
 def test_each_line_of_the_whole_game_log_is_shown_as_the_browser_may_read_it_now(app, player, monkeypatch):
     """Classic Rummy hides what an earlier hand's line named if that card is hidden now: the
     lines read from the stored actions go through the game's own ``shown_log`` too."""
-    monkeypatch.setattr(history, "LOG_PAGE", 25)
+    monkeypatch.setattr(table_pages, "LOG_PAGE", 25)
     definition = registry.get("rummy")
     state = definition.new_state(["Ann", "Bob"], seed=4)
     dealt = definition.from_dict(state.to_dict())
@@ -230,7 +231,7 @@ def test_each_line_of_the_whole_game_log_is_shown_as_the_browser_may_read_it_now
         slug = record.slug
     spectator = [squeeze(line["text"]) for line in state.shown_log(None, lines, 0)]
     assert any("??" in text for text in spectator)  # a card of hand 1 hidden now
-    assert len(lines) > history.LOG_PAGE
+    assert len(lines) > table_pages.LOG_PAGE
     shown = [text for page in log_pages(player, slug, "&watch=1") for text in page_lines(page)[1]]
     assert shown == spectator
 

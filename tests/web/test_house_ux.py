@@ -23,7 +23,7 @@ from app import store
 from app.core import registry
 from app.core.protocol import ONE_FORM
 from app.extensions import db
-from app.models import GameStat, ScoreEntry
+from app.store.models import GameStat, ScoreEntry
 from app.records import statistics
 
 ROOT = Path(__file__).resolve().parents[2]

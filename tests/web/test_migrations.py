@@ -12,14 +12,15 @@ import uuid
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
-from app import create_app
+from app.factory import create_app
 from app.core import registry
 from app.core.protocol import LOG_KEPT, copy_log
 from app.games.mason import Game, NextRound
 from app.games.mason.phases import DRAW_PHASE
-from app.models import ActionRecord
-from app.web import history
-from app.stacked_decks import read_deck_file
+from app.store.models import ActionRecord
+from app.tables import pages
+from app.games.mason.definition import MASON
+from app.tables.decks import read_deck_file
 from support.pages import squeeze
 from support.web import Player
 
@@ -42,7 +43,8 @@ def migrate(app, revision: str) -> None:
 
 
 def test_an_old_mason_game_is_playable_after_the_upgrade(databases, tmp_path, decks_folder):
-    from app import create_app, store
+    from app import store
+    from app.factory import create_app
     from app.extensions import db
     from config import TestConfig
 
@@ -51,7 +53,7 @@ def test_an_old_mason_game_is_playable_after_the_upgrade(databases, tmp_path, de
                      DECKS_FOLDER=str(decks_folder))
     try:
         migrate(app, OLD_HEAD)
-        game = Game.new(["Doris", "Ed"], stacked_deck=read_deck_file(decks_folder / "quick_out.deck"))
+        game = Game.new(["Doris", "Ed"], stacked_deck=read_deck_file(decks_folder / "quick_out.deck", MASON))
         with app.app_context():
             connection = db.session.connection()
             connection.execute(sa.text(
@@ -111,7 +113,7 @@ def test_a_game_stored_with_its_whole_log_keeps_every_line_after_the_upgrade(dat
     definition = registry.get("mason")
     game = definition.new_state(["Doris", "Ed"], seed="an old game")
     dealt, whole, actions = legacy_data(game, game.log), copy_log(game.log), []
-    while len(whole) <= LOG_KEPT + history.LOG_PAGE or game.to_move() != 0 or game.phase != DRAW_PHASE:
+    while len(whole) <= LOG_KEPT + pages.LOG_PAGE or game.to_move() != 0 or game.phase != DRAW_PHASE:
         seat = game.to_move()
         action = definition.bot.choose(game, seat) if seat is not None else NextRound()
         whole += copy_log(game.apply(seat, action).events)

@@ -16,7 +16,7 @@ from support.web import Player
 @pytest.fixture
 def restart(app):
     """Build a second app object like a restarted server: same database, same instance folder."""
-    from app import create_app
+    from app.factory import create_app
     from app.extensions import db
     from config import TestConfig
 
@@ -58,7 +58,7 @@ def action_log(other_app, slug) -> list[tuple[int, int | None, str]]:
     import sqlalchemy as sa
 
     from app.extensions import db
-    from app.models import ActionRecord, GameRecord
+    from app.store.models import ActionRecord, GameRecord
 
     with other_app.app_context():
         game_id = db.session.scalar(sa.select(GameRecord.id).where(GameRecord.slug == slug))

@@ -11,11 +11,12 @@ import json
 import pytest
 import sqlalchemy as sa
 
-from app import replays, store
+from app import store
+from app.tables import replays
 from app.core import registry
 from app.core.protocol import LOG_KEPT, copy_log
 from app.extensions import db
-from app.models import HERE, ActionRecord, GameRecord, SeatRecord, Snapshot
+from app.store.models import HERE, ActionRecord, GameRecord, SeatRecord, Snapshot
 
 
 def seahaven_actions(state, count: int):

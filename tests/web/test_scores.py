@@ -110,7 +110,7 @@ def test_an_import_shows_a_preview_of_what_changes_and_changes_nothing_yet(app, 
     assert score_rows(app) == [("Cy", 1, 1, 30), ("Doris", 4, 1, 40), ("Eve", 0, 1, None)]
     assert "The scores were imported." in text(player.get("/scores?imported=1"))
     # The instance folder's scores.csv follows the table (R7.5), written in the background.
-    from app import scores_file
+    from app.records import scores_file
 
     assert scores_file.wait_until_written(app)
     with open(app.config["SCORES_CSV_PATH"], encoding="utf-8", newline="") as handle:

@@ -335,7 +335,7 @@ def test_a_spectator_sees_the_whole_board_but_no_controls(player, make_player):
 
 
 def test_s6_2_a_restart_loses_nothing(app, player):
-    from app import create_app
+    from app.factory import create_app
     from config import TestConfig
 
     slug = set_up(player, deck=SHORT_WIN)

@@ -12,7 +12,7 @@ from support.games import (
 )
 from support.pages import Page
 
-from app.stacked_decks import deck_title
+from app.tables.decks import deck_title
 
 
 def choose(player, option: int):

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from app import replays, store
-from app.models import FINISHED
+from app import store
+from app.tables import replays
+from app.store.models import FINISHED
 from sample_game import DECK
 from support.games import admin_login, upload
 from support.pages import names_card

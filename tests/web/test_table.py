@@ -645,7 +645,7 @@ def test_r4_3_three_player_rounds_start_with_seats_1_2_and_3(player):
     import sqlalchemy as sa
 
     from app.extensions import db
-    from app.models import ActionRecord, GameRecord
+    from app.store.models import ActionRecord, GameRecord
 
     with player.app.app_context():
         record = db.session.scalar(sa.select(GameRecord).where(GameRecord.slug == slug))
@@ -664,9 +664,9 @@ def test_r7_a_whole_stacked_game_to_the_final_results_updates_the_scores_at_once
     assert score_rows(app) == [("AI", 0, 1, None), ("Doris", 1, 0, 0)]
     csv_path = app.config["SCORES_CSV_PATH"]
     assert csv_path.startswith(app.instance_path)
-    from app import scores_file
+    from app.records import scores_file
 
-    assert scores_file.wait_until_written(app)  # (written in the background: app/scores_file.py)
+    assert scores_file.wait_until_written(app)  # (written in the background: app/records/scores_file.py)
     with open(csv_path, encoding="utf-8", newline="") as handle:
         assert handle.read() == ('"name","games won","games lost","best score"\n'
                                  '"AI","0","1",""\n'

@@ -15,7 +15,8 @@ import re
 
 import pytest
 
-from app import replays, store
+from app import store
+from app.tables import replays
 from app.core import registry
 from support import first_version
 from support.moves import sensible_move

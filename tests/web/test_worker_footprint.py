@@ -17,11 +17,11 @@ import pytest
 from jinja2.bccache import bc_magic
 from support import first_version
 
-from app import COMPILED_TEMPLATES
+from app.settings import COMPILED_TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# A worker as gunicorn starts one (app/serve.py): gevent patches first, then the app.
+# A worker as gunicorn starts one (app/serving/serve.py): gevent patches first, then the app.
 LOAD_AS_A_WORKER = """
 import json, sys
 from gevent import monkey
@@ -57,13 +57,13 @@ def test_a_served_worker_loads_neither_the_database_commands_nor_the_solver_nor_
         assert loaded_from("sqlalchemy.dialects.postgresql") == []
 
 
-# A worker as gunicorn starts one, then gunicorn's hook once the app is loaded (app/gunicorn_config.py).
+# A worker as gunicorn starts one, then gunicorn's hook once the app is loaded (app/serving/gunicorn_config.py).
 START_A_WORKER = """
 import gc, json, logging, types
 from gevent import monkey
 monkey.patch_all()
 from wsgi import app
-from app import gunicorn_config
+from app.serving import gunicorn_config
 gunicorn_config.post_worker_init(types.SimpleNamespace(log=logging.getLogger("worker"), age=2))
 print(json.dumps({"frozen": gc.get_freeze_count(), "tracked": len(gc.get_objects())}))
 """
@@ -89,7 +89,7 @@ def test_a_worker_that_has_loaded_the_app_leaves_what_it_loaded_out_of_the_colle
 def a_worker(database_url, decks_folder):
     """``a_worker(instance)``: an app as a newly started worker has it (its own process would hold
     nothing else), with the templates it compiles counted; each is closed after the test."""
-    from app import create_app
+    from app.factory import create_app
     from config import TestConfig
 
     started = []

@@ -18,13 +18,13 @@ import secrets
 
 import sqlalchemy as sa
 
-from . import scores_file, store
-from .core.names import search_key
-from .extensions import db
-from .models import PendingImport, ScoreEntry
+from .. import store
+from . import scores_file
+from ..extensions import db
+from ..store.models import PendingImport, ScoreEntry
 from .offload import let_others_run
-from .records import score_table
-from .refusal import Refusal
+from . import score_table
+from ..core.refusal import Refusal
 
 SLICE = 1000  # rows parsed (or compared) between two pauses
 PREVIEW_ROWS = 100  # rows a preview lists of each kind of change (the counts say how many in all)
@@ -98,16 +98,6 @@ def preview(current, incoming) -> dict:
             "unchanged": unchanged}
 
 
-def rows_for_insert(table) -> list[tuple]:
-    """The rows ``score_table.replace`` inserts, made a slice at a time."""
-    rows = []
-    for count, (key, row) in enumerate(table.scores.items(), start=1):
-        rows.append((row.name, key, search_key(row.name), row.won, row.lost, row.best))
-        if count % SLICE == 0:
-            let_others_run()
-    return rows
-
-
 # -- preview, then apply ---------------------------------------------------------------------------
 
 
@@ -152,7 +142,7 @@ def apply(token: str, cancel: bool = False) -> bool:
     if cancel:
         forget(pending_id)
         return False
-    rows = rows_for_insert(parse(text))
+    rows = score_table.rows_for_insert(parse(text))
 
     store.begin_write()
     if db.engine.dialect.name == "postgresql":  # game ends wait until the import is in

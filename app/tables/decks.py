@@ -21,11 +21,17 @@ from __future__ import annotations
 import os
 import re
 
-from .core import registry
-from .core.cards import Card
-from .core.decks import DeckError, decode_deck_bytes
-from .core.protocol import GameDefinition
-from .core.terminal import FileProblem, read_text_file, write_atomically
+import sqlalchemy as sa
+from flask import has_app_context
+
+from .. import store
+from ..core.cards import Card
+from ..core.decks import DeckError, decode_deck_bytes
+from ..core.protocol import GameDefinition
+from ..core.terminal import FileProblem, read_text_file, write_atomically
+from ..extensions import db
+from ..store.models import UploadedDeck, utcnow
+from . import news
 
 DECK_SUFFIX = ".deck"
 MAX_DECK_NAME = 80  # characters of a deck file's name, ".deck" included
@@ -68,14 +74,9 @@ def file_names(decks_root: str, definition: GameDefinition) -> list[str]:
         return []
 
 
-def read_deck_file(path: str | os.PathLike, definition: GameDefinition | None = None,
-                   seats: int | None = None) -> list[Card]:
-    """Read and validate a deck file of ``definition``'s game (the first registered game's, if
-    None); a file that cannot be read is a ``DeckError`` too (R2.2)."""
-    if definition is None:
-        import app.games  # noqa: F401  (registers every game)
-
-        definition = registry.games()[0]
+def read_deck_file(path: str | os.PathLike, definition: GameDefinition, seats: int | None = None) -> list[Card]:
+    """Read and validate a deck file of ``definition``'s game; a file that cannot be read is a
+    ``DeckError`` too (R2.2)."""
     try:
         text = read_text_file(path, what="deck file")
     except FileProblem as problem:
@@ -88,16 +89,9 @@ def read_deck_file(path: str | os.PathLike, definition: GameDefinition | None = 
 
 def uploaded(definition: GameDefinition) -> dict[str, bytes | None]:
     """The database's decks of a game by name: the uploaded bytes, or None for a deleted deck.
-    Empty outside an app context (the terminal games)."""
-    from flask import has_app_context
-
+    Empty outside an app context (a deck file read by a tool)."""
     if not has_app_context():
         return {}
-    import sqlalchemy as sa
-
-    from .extensions import db
-    from .models import UploadedDeck
-
     rows = db.session.execute(sa.select(UploadedDeck.name, UploadedDeck.content)
                               .where(UploadedDeck.game == definition.key)).all()
     return {name: content for name, content in rows}
@@ -148,12 +142,10 @@ class DeckExists(Exception):
 def store_upload(decks_root: str, definition: GameDefinition, name: str, data: bytes, replace: bool) -> None:
     """Store an uploaded deck (already checked by the game's parser) in the database, and write
     this server's copy into its decks folder (for the terminal games), as one change: if the file
-    cannot be written, nothing is stored (``OSError``). ``DeckExists`` unless ``replace``."""
+    cannot be written, nothing is stored (``OSError``). ``DeckExists`` unless ``replace`` (also
+    when another server stored one of that name just now)."""
 
-    from . import store
-    from .extensions import db
-
-    @store.transaction
+    @news.command
     def storing() -> None:
         store.begin_write()
         if name in deck_names(decks_root, definition) and not replace:
@@ -165,8 +157,10 @@ def store_upload(decks_root: str, definition: GameDefinition, name: str, data: b
         write_atomically(os.path.join(folder, name), data, prefix=".upload-")  # (never leaves its temporary file)
         try:
             db.session.commit()
-        except Exception:
+        except Exception as error:
             _remove_quietly(os.path.join(folder, name))  # no copy of what was not stored
+            if isinstance(error, sa.exc.IntegrityError):
+                raise DeckExists(name) from None
             raise
 
     storing()
@@ -175,11 +169,6 @@ def store_upload(decks_root: str, definition: GameDefinition, name: str, data: b
 def put_row(definition: GameDefinition, name: str, content: bytes | None) -> None:
     """The database's word on deck ``name`` for every server, in the caller's transaction: its
     content, or None (withdrawn: a file of that name is not offered either)."""
-    import sqlalchemy as sa
-
-    from .extensions import db
-    from .models import UploadedDeck, utcnow
-
     row = db.session.execute(sa.select(UploadedDeck).where(
         UploadedDeck.game == definition.key, UploadedDeck.name == name)).scalar_one_or_none()
     if row is None:
@@ -192,10 +181,7 @@ def withdraw(decks_root: str, definition: GameDefinition, name: str) -> bool:
     """Stop offering the deck ``name`` on every server (a row without content), and remove this
     server's file of it; False if it is not offered."""
 
-    from . import store
-    from .extensions import db
-
-    @store.transaction
+    @news.command
     def deleting() -> bool:
         store.begin_write()
         if name not in deck_names(decks_root, definition):

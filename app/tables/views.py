@@ -13,9 +13,12 @@ from typing import Any, Mapping
 
 from flask import url_for
 
-from .. import replays, store, tables
+from .. import store
 from ..core.protocol import GameDefinition, GameState, Move, SeatResult
-from ..models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
+from ..store.models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
+from .errors import RELEASED
+from .seats import SPECTATOR, Held, SeatLine, presence, seat_lines
+from .standins import idle_seat, log_lines
 
 LOG_LINES = 10  # the table's last lines (of the view's, LOG_KEPT); the whole game's log is a page of its own
 
@@ -32,7 +35,7 @@ class Clock:
         """When the first action was applied (an imported game: when it was started), or None."""
         if self.record.imported:
             return self.record.created_at
-        return replays.first_action_at(self.record)
+        return store.first_action_at(self.record)
 
     @property
     def ended_at(self) -> datetime | None:
@@ -72,7 +75,7 @@ class TableView:
 
     slug: str
     version: int
-    game: GameDefinition
+    definition: GameDefinition
     deck_key: str | None  # the deck the cards' ids belong to
     view: dict  # the game's view(me): what this browser may see
     me: int | None  # the seat whose view it is (None: a spectator's)
@@ -85,7 +88,7 @@ class TableView:
     at_table: bool
     manages: bool  # sees the seats panel
     is_host: bool
-    seats: list[tables.SeatLine]
+    seats: list[SeatLine]
     selected: set[str]
     message: str | None
     log: list[dict]  # the last lines, each with ``by`` (whom the computer played it for)
@@ -100,7 +103,10 @@ class TableView:
     idle_seat: int | None  # the idle person's seat the host may let the computer play
     clock: Clock
     options: dict  # as set up (a rematch is set up the same way)
-    steps_url: str | None = None  # the steps this browser is shown one after another
+    # The version after which this browser is shown the actions one after another (it is a few
+    # behind: ``pages.show``), and where it fetches them (the web fills it in).
+    paced_after: int | None = None
+    steps_url: str | None = None
     steps: int = 0  # the game's logged actions up to this version (its live refresh sends them back)
     replay: bool = False
     own_device: str = OWN
@@ -116,7 +122,7 @@ class TableView:
 
     @property
     def kind(self) -> str:
-        return self.game.key
+        return self.definition.key
 
     @property
     def pick(self) -> bool:
@@ -124,7 +130,7 @@ class TableView:
         return any(move.pick is not None for move in self.moves)
 
     @property
-    def waiting(self) -> list[tables.SeatLine]:
+    def waiting(self) -> list[SeatLine]:
         """Own-device seats nobody has joined yet."""
         return [seat for seat in self.seats if seat.device == OWN and not seat.claimed and not seat.is_ai]
 
@@ -146,7 +152,7 @@ class TableView:
             fields += [(f"name{seat.number}", seat.player),
                        (f"device{seat.number}", self.setup_devices.get(seat.number, seat.device))]
         values = dict(self.options, **(changes or {}))
-        for option in self.game.options:
+        for option in self.definition.options:
             fields.append((option.key, option_text(option, values.get(option.key, option.default))))
         return fields
 
@@ -155,14 +161,14 @@ class TableView:
         defaults (for someone else to set the same game up)."""
         changes = dict(changes or {})
         args = {key: option_text(self._option(key), value) for key, value in changes.items()}
-        for option in self.game.options:
+        for option in self.definition.options:
             value = self.options.get(option.key, option.default)
             if option.key not in args and value != option.default:
                 args[option.key] = option_text(option, value)
         return url_for("setup.game", key=self.kind, **args)
 
     def _option(self, key: str):
-        return next(option for option in self.game.options if option.key == key)
+        return next(option for option in self.definition.options if option.key == key)
 
 
 def option_text(option, value: Any) -> str:
@@ -172,13 +178,13 @@ def option_text(option, value: Any) -> str:
     return str(value)
 
 
-def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watching: bool = False,
+def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bool = False,
                message: str | None = None, selected=(), idle_seconds: int = 0,
                results: list[SeatResult] | None = None, analysis: Any = None,
                preferences: Mapping[str, Any] | None = None) -> TableView:
     """The table as this browser (``held``) sees it now, or a spectator (``watching``).
     ``results``: the over game's ``results()``, if the request has them already."""
-    seen = tables.SPECTATOR if watching else tables.presence(record, state, held)
+    seen = SPECTATOR if watching else presence(record, state, held)
     view = state.view(seen.shown)  # the rules decide what this seat may see
     turn = state.to_move()
     finished = record.status == FINISHED or state.is_over()
@@ -193,7 +199,7 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
     else:
         moves = []
     if message is None and held.released and not watching:
-        message = tables.RELEASED
+        message = RELEASED
     if message is None and record.steps >= store.MAX_ACTIONS and not finished and not abandoned:
         message = store.LOG_FULL  # (said before anyone tries a move that would be refused)
     log = (view.get("log") or [])[-LOG_LINES:]  # the game's last lines
@@ -204,18 +210,18 @@ def table_view(record: GameRecord, state: GameState, held: tables.Held, *, watch
     if my_turn and moves and not finished:
         focus = "hand" if any(move.pick is not None for move in moves) and view.get("hand") else "moves"
     return TableView(
-        slug=record.slug, version=record.version, steps=record.steps, game=state.definition,
+        slug=record.slug, version=record.version, steps=record.steps, definition=state.definition,
         deck_key=state.deck.key if getattr(state, "deck", None) is not None else None,
         view=view, me=seen.shown, turn=turn, my_turn=my_turn, moves=moves, handover=handover,
         watching=watching, holds_seat=bool(seen.seats), at_table=seen.at_table, manages=seen.manages,
         is_host=seen.host,
-        seats=tables.seat_lines(record, state, host=seen.host, open_for_joining=not (finished or abandoned)),
+        seats=seat_lines(record, state, host=seen.host, open_for_joining=not (finished or abandoned)),
         selected=set(selected), message=message,
-        log=tables.log_lines(record, state, log, log_start),
+        log=log_lines(record, state, log, log_start),
         log_start=log_start + 1, log_total=log_total, finished=finished, abandoned=abandoned,
         standin_me=seen.shown is not None and record.seats[seen.shown].ai_standin and not finished,
         focus=focus, results=(results if results is not None else state.results()) if finished else [], rematch_slug=record.rematch_slug,
-        idle_seat=None if watching else tables.idle_seat(record, state, held, idle_seconds),
+        idle_seat=None if watching else idle_seat(record, state, held, idle_seconds),
         clock=Clock(record), options=store.options_of(record),
         setup_devices={number: HERE for number in seen.seats}, analysis=analysis,
         preferences=dict(preferences or {}), hands_hidden=bool(state.seats_with_private_cards()))

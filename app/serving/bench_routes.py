@@ -13,13 +13,14 @@ from flask import Blueprint, abort
 
 from .. import store
 from ..extensions import db
-from ..models import GameRecord, utcnow
+from ..store.models import GameRecord, utcnow
+from ..tables import news
 
 bp = Blueprint("bench", __name__, url_prefix="/bench")
 
 
 @bp.post("/row/<slug>")
-@store.transaction
+@news.command
 def row(slug: str):
     store.begin_write()
     version = db.session.scalar(sa.select(GameRecord.version).where(GameRecord.slug == slug))

@@ -5,7 +5,7 @@ goes on serving. Outside a gevent worker (tests, the command line) it is a plain
 
 Not for pure-Python work: a thread busy in Python makes the event loop's thread wait for its turn
 (up to the interpreter's switch interval) at every blocking call it makes, which slows every
-request more than the work itself; such work runs in slices instead (app/score_import.py)."""
+request more than the work itself; such work runs in slices instead (app/records/score_import.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Database rows. Only app/store.py turns game rows into game states and back."""
+"""Database rows. Only app/store/__init__.py turns game rows into game states and back."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .core.names import search_key
-from .extensions import db
+from ..core.names import search_key
+from ..extensions import db
 
 PLAYING = "playing"
 FINISHED = "finished"  # the state says the game is over (store.save_game keeps the two in step)
@@ -142,6 +142,9 @@ class GameRecord(db.Model):
     rematch_slug: Mapped[str | None] = mapped_column(sa.String(16), default=None)
     # The results once finished (JSON: [{seat, name, won, score}]), for lists of finished games.
     results: Mapped[str | None] = mapped_column(sa.Text, default=None)
+    # Whether the results are in the score table or statistics yet: they are recorded after the
+    # commit that ends the game, and a server stopped in between records them when it starts.
+    results_recorded: Mapped[bool] = mapped_column(default=True, server_default=sa.true())
     # Read from an exported file: replayable, but it changed no score.
     imported: Mapped[bool] = mapped_column(default=False, server_default=sa.false())
     # An imported game's file as a digest (replays.import_digest), so the same game is not
@@ -158,7 +161,7 @@ class GameRecord(db.Model):
     # Read only by the whole game's log, so not loaded with the row.
     opening_log: Mapped[str | None] = mapped_column(sa.Text, default=None, deferred=True)
     # A game stored before replays were kept gets its state as dealt at the upgrade
-    # (app/upgrades.py); where that failed, why (its replay and export say so), and which lines
+    # (app/serving/upgrades.py); where that failed, why (its replay and export say so), and which lines
     # its whole game's log holds when they are not every round's.
     replay_problem: Mapped[str | None] = mapped_column(sa.Text, default=None)
     log_note: Mapped[str | None] = mapped_column(sa.Text, default=None)
@@ -197,6 +200,22 @@ class SeatRecord(db.Model):
     def code_is_live(self) -> bool:
         """Whether the seat's join code still works (it has one, and it has not expired)."""
         return self.join_code is not None and (self.code_expires_at is None or self.code_expires_at > utcnow())
+
+
+class Holding(db.Model):
+    """A seat (or the host role, ``role`` "host") that a browser holds: the browser is known by
+    the hash of the one random key its session cookie carries, and holds the seat while
+    ``token_hash`` is the seat's own (a seat the host released is no longer held). However many
+    tables a browser sits at, its cookie stays that one key."""
+
+    __tablename__ = "holdings"
+    __table_args__ = (sa.UniqueConstraint("browser", "game_id", "role"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    browser: Mapped[str] = mapped_column(sa.String(64))  # the unique index starts with it
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    role: Mapped[str] = mapped_column(sa.String(8))  # a seat's number, or "host"
+    token_hash: Mapped[str] = mapped_column(sa.String(64))
 
 
 class ActionRecord(db.Model):
@@ -259,7 +278,7 @@ class AdminFailure(db.Model):
 
 class RateEvent(db.Model):
     """One counted event of a client address (a wrong join code, a game set up), kept in the
-    database so that every worker process counts the same events (app/limits.py)."""
+    database so that every worker process counts the same events (app/store/limits.py)."""
 
     __tablename__ = "rate_events"
     __table_args__ = (sa.Index("ix_rate_events_kind_address_at", "kind", "address", "at"),)
@@ -286,7 +305,7 @@ class AdminSession(db.Model):
 
 class UploadedDeck(db.Model):
     """A stacked deck as the admin uploaded it (its bytes), kept here so that every server sharing
-    the database offers it (app/stacked_decks.py). ``content`` None: the admin deleted the deck of
+    the database offers it (app/tables/decks.py). ``content`` None: the admin deleted the deck of
     that name, so no server offers it, not even from a file of that name in its decks folder."""
 
     __tablename__ = "uploaded_decks"
@@ -300,7 +319,7 @@ class UploadedDeck(db.Model):
 
 
 class HouseSecret(db.Model):
-    """What every server sharing the database must agree on (app/secrets.py): the session key,
+    """What every server sharing the database must agree on (app/store/credentials.py): the session key,
     or a fingerprint of the one the servers' environment sets."""
 
     __tablename__ = "house_secrets"

@@ -22,12 +22,15 @@ from typing import Any, Iterator
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
-from . import store
-from .core import registry
-from .core.names import is_computer_name
-from .core.protocol import GameState, IllegalAction, Outcome
-from .extensions import db
-from .models import FINISHED, HERE, ActionRecord, GameRecord, SeatRecord, utcnow
+from .. import store
+from ..core import registry
+from ..core.names import is_computer_name
+from ..core.protocol import GameState, IllegalAction, Outcome
+from ..extensions import db
+from ..records.statistics import game_figures
+from ..solving import kept
+from ..store.models import FINISHED, HERE, ActionRecord, GameRecord, SeatRecord, utcnow
+from . import news
 
 EXPORT_KIND = "card-table game"
 EXPORT_FORMAT = 1
@@ -52,10 +55,10 @@ class ReplayError(ValueError):
 
 
 class AlreadyHere(ReplayError):
-    """A file to import whose game was imported here before; ``record`` is that game."""
+    """A file to import whose game was imported here before; ``slug`` is that game's."""
 
-    def __init__(self, record: GameRecord):
-        self.record = record
+    def __init__(self, slug: str):
+        self.slug = slug
         super().__init__("This game was imported already: importing it again would list it twice.")
 
 
@@ -193,9 +196,7 @@ def export_extras(record: GameRecord, definition) -> dict[str, Any]:
     None if it is not known)."""
     extras: dict[str, Any] = {}
     if definition.statistics and not definition.score_table:
-        from .records.statistics import game_figures
-
-        started = first_action_at(record)
+        started = store.first_action_at(record)
         seconds = int((record.finished_at - started).total_seconds()) if started and record.finished_at else None
         try:
             final = store.load_state(record)
@@ -206,8 +207,6 @@ def export_extras(record: GameRecord, definition) -> dict[str, Any]:
                                      "figures": game_figures(definition, result, seconds)}
                                     for result in final.results()]
     if definition.analyst is not None:
-        from .solving import kept
-
         start = store.initial_state(record)
         question = definition.analyst.start_question(start) if start is not None else None
         answer = kept.kept_answers([question]).get(question.key) if question is not None else None
@@ -319,8 +318,8 @@ def game_already_here(digest: str) -> GameRecord | None:
     return db.session.scalar(sa.select(GameRecord).where(GameRecord.import_digest == digest).limit(1))
 
 
-@store.transaction
-def import_game(text: str) -> GameRecord:
+@news.command
+def import_game(text: str) -> str:
     """Store an exported game that the rules replay to its end, as a finished, imported game (it
     changes no score: the game was counted where it was played). One transaction. A game
     imported here before (``AlreadyHere``) is not imported again."""
@@ -329,7 +328,7 @@ def import_game(text: str) -> GameRecord:
     store.begin_write()  # (before the look-up: two imports of one file at once make one game)
     existing = game_already_here(digest)
     if existing is not None:
-        raise AlreadyHere(existing)
+        raise AlreadyHere(existing.slug)
     definition = state.definition
     now = utcnow()
     record = store.new_record(
@@ -347,14 +346,8 @@ def import_game(text: str) -> GameRecord:
         existing = game_already_here(digest)
         if existing is None:
             raise
-        raise AlreadyHere(existing) from None
-    return record
-
-
-def first_action_at(record: GameRecord) -> datetime | None:
-    """When the game's first action was applied, or None before it."""
-    return db.session.scalar(sa.select(ActionRecord.created_at).where(ActionRecord.game_id == record.id)
-                             .order_by(ActionRecord.version).limit(1))
+        raise AlreadyHere(existing.slug) from None
+    return record.slug
 
 
 # Built once (every live refresh asks it): the actions between two versions, counted up to a limit.

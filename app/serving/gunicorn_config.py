@@ -1,4 +1,4 @@
-"""gunicorn's settings file for ``python -m app.serve`` (``--config python:app.gunicorn_config``):
+"""gunicorn's settings file for ``python -m app.serving.serve`` (``--config python:app.serving.gunicorn_config``):
 the "ready" line is printed by the first worker once it has loaded the app and is about to
 serve - the listening socket exists since before it started - never before. Each worker also
 says so if psycopg would wait on PostgreSQL without letting gevent run the worker's other
@@ -12,6 +12,8 @@ import gc
 import signal
 import sys
 
+from app.settings import PROJECT_ROOT
+from app.solving import supervisor
 from config import setting
 
 # The table is stopped with Ctrl+C or a signal; a control socket would be one path shared by every
@@ -20,15 +22,10 @@ control_socket_disable = True
 
 
 def when_ready(server) -> None:
-    from app import PROJECT_ROOT
-    from app.solving import supervisor
-
     supervisor.start(server.log, PROJECT_ROOT)
 
 
 def on_exit(server) -> None:
-    from app.solving import supervisor
-
     supervisor.stop()
 
 

@@ -13,16 +13,18 @@ import sqlalchemy as sa
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import games, scores_file, stacked_decks, store  # noqa: F401  (games: registers every game)
-from .core import registry
-from .core.decks import DeckError
-from .extensions import db
-from .files import write_atomically
-from .models import AdminSession
-from .records import score_table
-from .secrets import forget_secret_key, set_admin_password
+from .. import records, store
+from ..core import registry
+from ..core.decks import DeckError
+from ..core.terminal import write_atomically
+from ..extensions import db
+from ..records import score_table, scores_file
+from ..store.credentials import forget_secret_key, set_admin_password
+from ..store.models import AdminSession
+from ..tables import decks as stacked_decks
+from . import upgrades
+from .backups import BackupError, describe, make_backup, restore_backup
 from .version import version_text
-from .web import compile_every_template
 
 
 def register_commands(app: Flask) -> None:
@@ -169,10 +171,11 @@ def upgrade_command():
     is about to change a database that holds games (it goes on all the same), upgrade the
     database (flask db upgrade), give every game stored before replays were kept its state
     as dealt again, checked by replaying its actions, and compile the templates the workers will
-    load (app/web/__init__.py's ``CompiledTemplates``)."""
+    load (app/web/__init__.py's ``CompiledTemplates``). A game whose results a stopped server
+    did not record yet is recorded."""
+    # (Flask-Migrate is loaded only by the `flask db` commands and this one, which serving
+    # workers never run: Config.DATABASE_COMMANDS.)
     from flask_migrate import upgrade as migrate_database
-
-    from . import upgrades
 
     click.echo(f"The card table {version_text()}")
     pending = upgrades.pending_migrations()
@@ -186,7 +189,11 @@ def upgrade_command():
         rebuilt, problems = upgrades.give_old_games_their_deal(click.echo)
         click.echo(f"  {rebuilt} games stored before replays were kept can be replayed now"
                    + (f"; {len(problems)} cannot (the list of finished games says why)." if problems else "."))
-    compile_every_template(current_app)
+    recorded = records.record_pending()
+    if recorded:
+        click.echo(f"  The results of {recorded} games that ended while a server stopped are recorded now.")
+    for name in current_app.jinja_env.list_templates():  # into the compiled templates' cache
+        current_app.jinja_env.get_template(name)
 
 
 @click.command("backup")
@@ -195,8 +202,6 @@ def upgrade_command():
 def backup_command(folder: str | None):
     """Write one dated backup file: a consistent copy of the database, the instance folder's
     secrets and files, and the decks folder."""
-    from .backups import BackupError, describe, make_backup
-
     try:
         path = make_backup(db.engine, current_app.instance_path, current_app.config["DECKS_FOLDER"], folder)
     except BackupError as error:
@@ -212,8 +217,6 @@ def restore_command(path: str, replace: bool):
     """Put a backup (made by `make backup`) back: its database, instance files and decks. Stop
     every server using the database first. A database holding games is replaced only with
     --replace. Then `make run` upgrades it if the backup is older than this version."""
-    from .backups import BackupError, restore_backup
-
     db.session.remove()
     try:
         restored = restore_backup(db.engine, path, current_app.instance_path, current_app.config["DECKS_FOLDER"],

@@ -17,21 +17,14 @@ import time
 from datetime import timedelta
 
 import sqlalchemy as sa
-from flask import current_app, request
+from flask import current_app
 
-from . import store
-from .extensions import db
+from .. import store
+from ..extensions import db
 from .models import RateEvent, utcnow
 
 WRONG_JOIN_CODE = "join"
 GAME_SET_UP = "game"
-
-
-def client_address() -> str:
-    """The device's address: the one the connection comes from, or behind ``TRUSTED_PROXIES``
-    the one those proxies forward (Werkzeug's ProxyFix, app/__init__.py); a forwarded header
-    is never believed otherwise."""
-    return (request.remote_addr or "unknown")[:64]
 
 
 def begin_counting(*, begun: bool = False) -> None:

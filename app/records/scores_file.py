@@ -21,9 +21,9 @@ import time
 
 from flask import Flask, current_app
 
-from .files import write_atomically
+from ..core.terminal import write_atomically
 from .offload import off_the_event_loop
-from .records import score_table
+from . import score_table
 
 log = logging.getLogger(__name__)
 EXTENSION = "card_table_scores_file"  # the app's writer, in app.extensions

@@ -34,6 +34,7 @@ import json
 import re
 import secrets
 from collections import OrderedDict
+from datetime import datetime
 
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
@@ -42,15 +43,13 @@ from blinker import signal
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
-import app.games  # noqa: F401  (registers every game)
-
-from .core import registry
-from .core.cards import Card
-from .core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome, SeatResult
+from ..core import registry
+from ..core.cards import Card
+from ..core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome, SeatResult
 from .database import IMMEDIATE, release_write_turn, take_write_turn
-from .extensions import db
+from ..extensions import db
 from .models import FINISHED, PLAYING, ActionRecord, GameRecord, Snapshot, utcnow
-from .refusal import Refusal
+from ..core.refusal import Refusal
 
 TOKEN_BYTES = 24  # 192 bits: unguessable per-seat tokens
 
@@ -68,8 +67,8 @@ SNAPSHOT_BYTES_PER_ACTION = 400
 
 
 # Sent with the game's slug and its new ``version`` inside the transaction that writes it, just
-# before the commit: the live updates announce it in that transaction (app/web/events.py), so a
-# change that rolls back says nothing.
+# before the commit: the live updates (app/live) announce it with that transaction, so a change
+# that rolls back says nothing (the app's factory connects them).
 game_changed = signal("card-table-game-changed")
 
 
@@ -98,11 +97,15 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def hashes_match(held: str | None, token_hash: str | None) -> bool:
+    """Whether a token hash a browser holds is the stored one, compared in constant time (the
+    hashes are credentials): the one place seats, host roles and admin sessions are recognised."""
+    return bool(held) and bool(token_hash) and hmac.compare_digest(held or "", token_hash or "")
+
+
 def token_matches(token: str | None, token_hash: str | None) -> bool:
     """Constant-time comparison of a presented token with a stored hash."""
-    if not token or not token_hash:
-        return False
-    return hmac.compare_digest(hash_token(token), token_hash)
+    return bool(token) and hashes_match(hash_token(token or ""), token_hash)
 
 
 def new_slug() -> str:
@@ -110,6 +113,12 @@ def new_slug() -> str:
 
 
 SLUG = re.compile(r"[0-9A-Za-z_-]{1,16}")
+TOKEN_TEXT = re.compile(r"[0-9A-Za-z_-]+")
+
+
+def valid_token_text(text: str) -> bool:
+    """Whether ``text`` is made of the characters a token is written in (checked before any query)."""
+    return TOKEN_TEXT.fullmatch(text) is not None
 
 
 def valid_slug(slug: object) -> bool:
@@ -563,6 +572,12 @@ def log_lines(record: GameRecord, start: int, end: int) -> list[Event]:
             if start <= number < end:
                 lines.append(event)
     return lines
+
+
+def first_action_at(record: GameRecord) -> datetime | None:
+    """When the game's first action was applied, or None before it."""
+    return db.session.scalar(sa.select(ActionRecord.created_at).where(ActionRecord.game_id == record.id)
+                             .order_by(ActionRecord.version).limit(1))
 
 
 # -- games stored before replays were kept -----------------------------------------------------------

@@ -24,9 +24,11 @@ import shlex
 import sys
 import time
 
+import sqlalchemy as sa
 from werkzeug.security import check_password_hash, generate_password_hash
 
-PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from ..settings import PROJECT_ROOT
+from .models import HouseSecret
 
 SECRET_KEY_FILE = "secret_key"
 ADMIN_HASH_FILE = "admin_password.hash"
@@ -77,10 +79,6 @@ def shared_secret_key(engine, configured: str | None, instance_path: str, *, rec
     the key or the fingerprint if the database has none yet (a server starting), else only read.
     None when the database is not set up yet (before ``flask db upgrade``) and no key is configured.
     ``SecretKeyRefused`` with what to set when this server would use another key than the others."""
-    import sqlalchemy as sa
-
-    from .models import HouseSecret
-
     table = HouseSecret.__table__
     names = (SESSION_KEY, SESSION_KEY_FINGERPRINT)
     if not sa.inspect(engine).has_table(table.name):
@@ -148,10 +146,6 @@ def _retire_instance_key(instance_path: str) -> None:
 
 def forget_secret_key(engine) -> None:
     """Forget the shared session key and fingerprint: the next server to start sets the new one."""
-    import sqlalchemy as sa
-
-    from .models import HouseSecret
-
     table = HouseSecret.__table__
     with engine.begin() as connection:
         connection.execute(sa.delete(table).where(table.c.name.in_((SESSION_KEY, SESSION_KEY_FINGERPRINT))))

@@ -10,8 +10,11 @@ import os
 import socket
 import sys
 
-from . import PROJECT_ROOT, SERVING_PYTHON
-from .settings import SettingError, cannot_start, number
+import sqlalchemy as sa
+from sqlalchemy.pool import NullPool
+
+from ..settings import PROJECT_ROOT, SERVING_PYTHON, SettingError, cannot_start, number, trusted_proxies
+from ..store.credentials import SecretKeyRefused, ensure_admin_password, shared_secret_key
 
 try:
     from config import setting
@@ -53,23 +56,16 @@ def database_url(instance: str) -> str:
 def settings_problem(instance: str) -> str | None:
     """What keeps this server from starting, said so that a person knows what to set; None if
     nothing does. The session key is agreed with the other servers sharing the database here,
-    before any worker starts (app/secrets.py)."""
-    from . import trusted_proxies
-
+    before any worker starts (app/store/credentials.py)."""
     try:
         trusted_proxies(os.environ.get("TRUSTED_PROXIES"))
     except ValueError as error:
         return str(error)
-    import sqlalchemy as sa
-    from sqlalchemy.pool import NullPool
-
-    from .secrets import SecretKeyRefused, shared_secret_key
-
     engine = sa.create_engine(database_url(instance), poolclass=NullPool)
     try:
         if shared_secret_key(engine, os.environ.get("SECRET_KEY") or None, instance) is None:
             return ("the database is not set up yet: run `make run` (or `.venv/bin/flask --app wsgi upgrade`, "
-                    "then `.venv/bin/python -m app.serve`).")
+                    "then `.venv/bin/python -m app.serving.serve`).")
     except SecretKeyRefused as refused:
         return str(refused)
     except sa.exc.OperationalError as error:
@@ -102,15 +98,13 @@ def main() -> None:
 
     # The admin password (if not set in the environment) before the workers start, so that it is
     # printed once, here.
-    from .secrets import ensure_admin_password
-
     if not os.environ.get("ADMIN_PASSWORD"):
         ensure_admin_password(instance)
         if database_url(instance).startswith("postgresql"):
             print("\n  Several servers on this database? Give every one the same ADMIN_PASSWORD (docs/DEPLOY.md):"
                   "\n  this one's admin password is its own.\n", file=sys.stderr, flush=True)
 
-    # Printed by the first worker once it serves (app/gunicorn_config.py), not before.
+    # Printed by the first worker once it serves (app/serving/gunicorn_config.py), not before.
     os.environ["CARD_TABLE_READY_MESSAGE"] = (
         f"\n  The card table is ready. Open {public_url} on any device on this network"
         f"\n  (on this computer: http://127.0.0.1:{port}). Stop with Ctrl+C.\n")
@@ -121,7 +115,7 @@ def gunicorn_command(port: int, workers: int, target: str = "wsgi:app", folder: 
     """How the table is served: gunicorn with gevent workers. (The benchmarks serve their
     baseline app, ``target`` in ``folder``, with the very same settings.)"""
     return [
-        *SERVING_PYTHON, "-m", "gunicorn", "--config", "python:app.gunicorn_config",
+        *SERVING_PYTHON, "-m", "gunicorn", "--config", "python:app.serving.gunicorn_config",
         "--worker-class", "gevent", "--workers", str(workers), "--worker-connections", "1000",
         "--bind", f"0.0.0.0:{port}", "--graceful-timeout", "5", "--keep-alive", "5",
         "--chdir", folder, target,

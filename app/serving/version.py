@@ -7,7 +7,7 @@ import functools
 import subprocess
 from importlib import metadata
 
-from . import PROJECT_ROOT
+from ..settings import PROJECT_ROOT
 
 DISTRIBUTION = "card-table"
 

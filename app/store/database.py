@@ -22,7 +22,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from .extensions import db
+from ..extensions import db
 
 IMMEDIATE = "card_table_immediate"
 BUSY_TIMEOUT_MS = 15000

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
 
-from . import COMPILED_TEMPLATES
+from ..settings import COMPILED_TEMPLATES
 from .version import version_text
 
 BACKUP_FOLDER = "backups"  # in the instance folder

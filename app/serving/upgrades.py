@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-from . import store
-from .extensions import db
-from .models import GameRecord
+from .. import store
+from ..extensions import db
+from ..store.models import GameRecord
 
 BATCH = 50  # games read at a time
 
