@@ -9,6 +9,7 @@ table settings per game; a spectator is a looker who holds nothing (``watching``
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -19,7 +20,7 @@ from flask import current_app
 from sqlalchemy.orm import selectinload
 
 from .. import store
-from ..core.protocol import GameDefinition, GameState, IllegalAction, OptionError, SeatResult
+from ..core.protocol import GameDefinition, GameState, IllegalAction, OptionError
 from ..extensions import db
 from ..solving import kept
 from ..store.models import ABANDONED, FINISHED, OWN, PLAYING, GameRecord
@@ -28,7 +29,7 @@ from .errors import Forbidden, GameNotFound, NotFound
 from .play import Done
 from .seats import Held, held_seats
 from .standins import log_lines
-from .views import TableView, table_view
+from .views import Log, TableView, table_view
 
 # A browser this many actions behind is shown the table at once, not step by step.
 MAX_PACED = 15
@@ -110,7 +111,7 @@ def show(slug: str, looker: Looker, *, done: Done | None = None, selected: Seque
                        preferences=looker.settings_of(state.definition))
     # The kept answer of the position's question (a solver's verdict), never worked out here; the
     # player's own page asks it if nobody has (a spectator's never does).
-    table.analysis = kept.for_table(record, state, may_ask=table.my_turn and not looker.watching,
+    table.analysis = kept.for_table(record, state, may_ask=table.you.my_turn and not looker.watching,
                                     address=looker.address)
     if since is not None and since < record.version and replays.replayable(record):
         if since_steps is not None and since_steps <= record.steps:
@@ -173,7 +174,7 @@ def log_page(slug: str, looker: Looker, page: int | None) -> LogPage:
     start = (page - 1) * LOG_PAGE
     shown = state.shown_log(table.me, store.log_lines(record, start, min(total, start + LOG_PAGE)), start)
     lines = log_lines(record, state, shown, start)
-    return LogPage(table.replace(log=lines, log_start=start + 1, log_total=total), page, pages, record.log_note)
+    return LogPage(table.replace(log=Log(lines, start + 1, total)), page, pages, record.log_note)
 
 
 # -- lists of games -------------------------------------------------------------------------------------
@@ -272,12 +273,19 @@ class ReplayStep:
     definition: GameDefinition
 
 
+def replayed(table: TableView, state: GameState) -> TableView:
+    """A spectator's table of a step of a replay (or a solution): over once its state is, with
+    the results its state makes then."""
+    ending = dataclasses.replace(table.ending, finished=state.is_over(),
+                                 results=state.results() if state.is_over() else [])
+    return table.replace(replay=True, ending=ending)
+
+
 def replay_step(slug: str, step: int) -> ReplayStep:
     """``ReplayError`` for a game that cannot be replayed (stored before replays were kept)."""
     record = finished_row(slug)
     state, made, total = replays.state_at(record, step)
-    table = table_view(record, state, Held(), watching=True).replace(
-        replay=True, finished=state.is_over(), results=state.results() if state.is_over() else [])
+    table = replayed(table_view(record, state, Held(), watching=True), state)
     return ReplayStep(made.number if made else 0, total, made, table, store.definition_of(record))
 
 
@@ -402,7 +410,5 @@ def solution(slug: str, looker: Looker, step: int) -> Solution:
             made = state.apply(state.to_move(), definition.action_from_dict(data)).events
     except IllegalAction:  # (a kept line the rules refuse would be a bug: shown as no solution)
         return Solution(definition, slug, shown, None)
-    results: list[SeatResult] = state.results() if state.is_over() else []
-    board = table_view(record, state, Held(), watching=True).replace(
-        replay=True, finished=state.is_over(), results=results)
+    board = replayed(table_view(record, state, Held(), watching=True), state)
     return Solution(definition, slug, shown, line, step, made, board)

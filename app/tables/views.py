@@ -69,88 +69,132 @@ class Ask:
     back: str
 
 
-@dataclass
-class TableView:
-    """Everything the table's templates read."""
+@dataclass(frozen=True)
+class You:
+    """Who this browser is at the table: the seat it plays now (``my_turn``), what it holds, and
+    whether it only watches."""
 
-    slug: str
-    version: int
-    definition: GameDefinition
-    deck_key: str | None  # the deck the cards' ids belong to
-    view: dict  # the game's view(me): what this browser may see
-    me: int | None  # the seat whose view it is (None: a spectator's)
-    turn: int | None
     my_turn: bool
-    moves: list[Move]  # legal(me), or the table's moves (legal(None)) for those at the table
-    handover: str | None  # the name of the player this shared device must be handed to first
     watching: bool
     holds_seat: bool
-    at_table: bool
+    at_table: bool  # may make the table's moves (the next deal, a rematch)
     manages: bool  # sees the seats panel
     is_host: bool
-    seats: list[SeatLine]
-    selected: set[str]
-    message: str | None
-    log: list[dict]  # the last lines, each with ``by`` (whom the computer played it for)
-    log_start: int  # the first line's number
-    log_total: int
-    finished: bool
-    abandoned: bool
     standin_me: bool  # the computer plays for this browser's seat
-    focus: str  # where the keyboard goes on a page load: "hand", "moves" or nowhere
-    results: list[SeatResult]
-    rematch_slug: str | None
-    idle_seat: int | None  # the idle person's seat the host may let the computer play
-    clock: Clock
-    options: dict  # as set up (a rematch is set up the same way)
-    # The version after which this browser is shown the actions one after another (it is a few
-    # behind: ``pages.show``), and where it fetches them (the web fills it in).
-    paced_after: int | None = None
-    steps_url: str | None = None
-    steps: int = 0  # the game's logged actions up to this version (its live refresh sends them back)
-    replay: bool = False
-    own_device: str = OWN
-    setup_devices: dict[int, str] = field(default_factory=dict)
-    # What the job runner keeps of this position's question (app/solving: a solver's verdict and
-    # hint), or None (the game asks none, or not now); the page never waits for it.
-    analysis: Any = None
-    # This browser's own settings of the game's table (the definition's ``preferences``).
-    preferences: dict[str, Any] = field(default_factory=dict)
-    asking: Ask | None = None  # a confirmation step: the dock asks it (templates/table/_confirm.html)
-    notice: str | None = None  # a message that is no refusal (a seat released)
-    hands_hidden: bool = True  # some seat sees cards a spectator may not (a spectator is told so)
+    handover: str | None  # the name of the player this shared device must be handed to first
+    setup_devices: dict[int, str] = field(default_factory=dict)  # its seats, for a set-up like this one
 
-    @property
-    def kind(self) -> str:
-        return self.definition.key
+
+@dataclass(frozen=True)
+class Dock:
+    """The dock under the board: the seat's moves (``legal(me)``, or the table's moves for those
+    at the table), the cards selected, where the keyboard goes, and what the table says (a
+    refusal, a notice, a question before a move)."""
+
+    moves: list[Move]
+    selected: set[str]
+    focus: str  # where the keyboard goes on a page load: "hand", "moves" or nowhere
+    message: str | None = None
+    notice: str | None = None  # a message that is no refusal (a seat released)
+    asking: Ask | None = None  # a confirmation step (templates/table/_confirm.html)
 
     @property
     def pick(self) -> bool:
         """Some move takes cards of the hand: the hand's cards can be selected."""
         return any(move.pick is not None for move in self.moves)
 
+
+@dataclass(frozen=True)
+class Seating:
+    """The seats panel: every seat, and the idle person's seat the host may let the computer play."""
+
+    seats: list[SeatLine]
+    idle_seat: int | None
+    own_device: str = OWN
+
     @property
     def waiting(self) -> list[SeatLine]:
         """Own-device seats nobody has joined yet."""
         return [seat for seat in self.seats if seat.device == OWN and not seat.claimed and not seat.is_ai]
 
-    def context(self) -> dict[str, Any]:
-        """The template context: the fields and properties by name, and ``table`` itself."""
-        names = [f.name for f in dataclasses.fields(self)] + ["kind", "pick", "waiting"]
-        return {name: getattr(self, name) for name in names} | {"table": self}
 
-    def replace(self, **changes) -> "TableView":
+@dataclass(frozen=True)
+class Log:
+    """The game's last lines, each with ``by`` (whom the computer played it for), numbered from
+    ``start``; ``total``: how many lines the whole game's log has."""
+
+    lines: list[dict[str, Any]]
+    start: int
+    total: int
+
+
+@dataclass(frozen=True)
+class Ending:
+    """How the game ended, if it did: its results, its rematch, how long it was played."""
+
+    finished: bool
+    abandoned: bool
+    results: list[SeatResult]
+    rematch_slug: str | None
+    clock: Clock
+
+
+@dataclass
+class TableView:
+    """Everything the table's templates read: which table (``slug``, ``version``, the game's
+    ``definition``), what this seat sees (``view``, the game's ``view(me)``), whose turn, and the
+    parts the templates take (``you``, ``dock``, ``seating``, ``log``, ``ending``)."""
+
+    slug: str
+    version: int
+    definition: GameDefinition
+    deck_key: str | None  # the deck the cards' ids belong to
+    view: dict[str, Any]  # the game's view(me): what this browser may see
+    me: int | None  # the seat whose view it is (None: a spectator's)
+    turn: int | None
+    options: dict[str, Any]  # as set up (a rematch is set up the same way)
+    you: You
+    dock: Dock
+    seating: Seating
+    log: Log
+    ending: Ending
+    steps: int = 0  # the game's logged actions up to this version (its live refresh sends them back)
+    # The version after which this browser is shown the actions one after another (it is a few
+    # behind: ``pages.show``), and where it fetches them (the web fills it in).
+    paced_after: int | None = None
+    steps_url: str | None = None
+    replay: bool = False
+    # What the job runner keeps of this position's question (app/solving: a solver's verdict and
+    # hint), or None (the game asks none, or not now); the page never waits for it.
+    analysis: Any = None
+    # This browser's own settings of the game's table (the definition's ``preferences``).
+    preferences: dict[str, Any] = field(default_factory=dict)
+    hands_hidden: bool = True  # some seat sees cards a spectator may not (a spectator is told so)
+
+    @property
+    def kind(self) -> str:
+        return self.definition.key
+
+    def context(self) -> dict[str, Any]:
+        """The template context: the fields by name, ``kind``, and ``table`` itself."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)} | {"kind": self.kind, "table": self}
+
+    def replace(self, **changes: Any) -> TableView:
         return dataclasses.replace(self, **changes)
+
+    def with_dock(self, **changes: Any) -> TableView:
+        """The same table, its dock changed (a question asked, a notice)."""
+        return self.replace(dock=dataclasses.replace(self.dock, **changes))
 
     # -- the same game again, set up by the set-up form -------------------------------------------
 
     def setup_fields(self, changes: Mapping[str, Any] | None = None) -> list[tuple[str, str]]:
         """The set-up form's fields (``/setup/<key>``) for a new game like this one: the same
         seats (the ones this browser holds on this device) and options, with ``changes``."""
-        fields = [("seats", str(len(self.seats)))]
-        for seat in self.seats:
+        fields = [("seats", str(len(self.seating.seats)))]
+        for seat in self.seating.seats:
             fields += [(f"name{seat.number}", seat.player),
-                       (f"device{seat.number}", self.setup_devices.get(seat.number, seat.device))]
+                       (f"device{seat.number}", self.you.setup_devices.get(seat.number, seat.device))]
         values = dict(self.options, **(changes or {}))
         for option in self.definition.options:
             fields.append((option.key, option_text(option, values.get(option.key, option.default))))
@@ -212,16 +256,16 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
     return TableView(
         slug=record.slug, version=record.version, steps=record.steps, definition=state.definition,
         deck_key=state.deck.key if getattr(state, "deck", None) is not None else None,
-        view=view, me=seen.shown, turn=turn, my_turn=my_turn, moves=moves, handover=handover,
-        watching=watching, holds_seat=bool(seen.seats), at_table=seen.at_table, manages=seen.manages,
-        is_host=seen.host,
-        seats=seat_lines(record, state, host=seen.host, open_for_joining=not (finished or abandoned)),
-        selected=set(selected), message=message,
-        log=log_lines(record, state, log, log_start),
-        log_start=log_start + 1, log_total=log_total, finished=finished, abandoned=abandoned,
-        standin_me=seen.shown is not None and record.seats[seen.shown].ai_standin and not finished,
-        focus=focus, results=(results if results is not None else state.results()) if finished else [], rematch_slug=record.rematch_slug,
-        idle_seat=None if watching else idle_seat(record, state, held, idle_seconds),
-        clock=Clock(record), options=store.options_of(record),
-        setup_devices={number: HERE for number in seen.seats}, analysis=analysis,
-        preferences=dict(preferences or {}), hands_hidden=bool(state.seats_with_private_cards()))
+        view=view, me=seen.shown, turn=turn, options=store.options_of(record),
+        you=You(my_turn=my_turn, watching=watching, holds_seat=bool(seen.seats), at_table=seen.at_table,
+                manages=seen.manages, is_host=seen.host,
+                standin_me=seen.shown is not None and record.seats[seen.shown].ai_standin and not finished,
+                handover=handover, setup_devices={number: HERE for number in seen.seats}),
+        dock=Dock(moves=moves, selected=set(selected), focus=focus, message=message),
+        seating=Seating(seats=seat_lines(record, state, host=seen.host, open_for_joining=not (finished or abandoned)),
+                        idle_seat=None if watching else idle_seat(record, state, held, idle_seconds)),
+        log=Log(log_lines(record, state, log, log_start), log_start + 1, log_total),
+        ending=Ending(finished=finished, abandoned=abandoned,
+                      results=(results if results is not None else state.results()) if finished else [],
+                      rematch_slug=record.rematch_slug, clock=Clock(record)),
+        analysis=analysis, preferences=dict(preferences or {}), hands_hidden=bool(state.seats_with_private_cards()))

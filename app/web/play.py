@@ -75,7 +75,7 @@ def render(asked: TableAsked, table: tables.TableView) -> Answer:
     if asked.confirm and not asked.watching:
         asking = ask_about_move(table, asked.confirm)
     if asking is not None or asked.notice is not None:
-        table = table.replace(asking=asking, notice=asked.notice)
+        table = table.with_dock(asking=asking, notice=asked.notice)
     fragment = is_htmx() if asked.fragment is None else asked.fragment
     if fragment and table.paced_after is not None:
         table.steps_url = url_for("history.steps", slug=table.slug, after=table.paced_after, upto=table.version,
@@ -118,14 +118,14 @@ def release_question(slug: str, number: int | None) -> tables.Ask | None:
 def ask_about_move(table: tables.TableView, button: str) -> tables.Ask | None:
     """The confirmation step of this seat's move ``button`` (``Move.button``), if it is one of
     the moves it may make now and asks first; None otherwise (nothing to ask any more)."""
-    move = next((move for move in table.moves if move.confirm and move.button == button), None)
+    move = next((move for move in table.dock.moves if move.confirm and move.button == button), None)
     if move is None:
         return None
     fields = [("version", str(table.version)), ("seat", "" if table.me is None else str(table.me)),
               ("move" if move.params else "action", move.button if move.params else move.action),
-              ("confirmed", "1")] + [("cards", card) for card in sorted(table.selected)]
+              ("confirmed", "1")] + [("cards", card) for card in sorted(table.dock.selected)]
     return tables.Ask(question=move.confirm or "", yes=move.yes_label, action=url_for("play.act", slug=table.slug),
-                      fields=fields, back=url_for("play.table", slug=table.slug, cards=sorted(table.selected) or None))
+                      fields=fields, back=url_for("play.table", slug=table.slug, cards=sorted(table.dock.selected) or None))
 
 
 @bp.get("/<slug>/watch")
