@@ -72,7 +72,8 @@ def own_holder() -> CookieHolder:
     key = browser_key()
     if key is None:
         key = session[BROWSER_KEY] = tables.new_browser_key()
-    session.permanent = True  # the seats last a month after the last visit
+    if not session.permanent:  # (setting it again would send the cookie again)
+        session.permanent = True  # the seats last a month after the last visit
     return CookieHolder(key)
 
 
