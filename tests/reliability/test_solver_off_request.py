@@ -206,5 +206,6 @@ def test_deal_only_winnable_games_and_a_computer_player_work_through_the_runner(
     final = wait_for(lambda: (lambda s: s if s.is_over() else None)(live_server.state(robot)),
                      what="the computer player's game")
     assert final.layout.is_won() and final.moves_made() > 40
-    assert not rows(live_server, "WHERE kind = 'turn'")  # the turns' job is done and gone
+    # the turns' job is done and gone (the runner removes it once the game it played is saved)
+    wait_for(lambda: not rows(live_server, "WHERE kind = 'turn'"), what="the turns' job to go")
     assert DEFINITION.key == "seahaven"
