@@ -1,5 +1,10 @@
 """Flask extensions, created once and bound to the app in create_app (no circular imports)."""
 
+from typing import TYPE_CHECKING, ClassVar
+
+import flask_sqlalchemy.model
+import sqlalchemy as sa
+from flask import Flask
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
@@ -12,8 +17,18 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
 
+if TYPE_CHECKING:
+    # The rows' base class as a type checker can see it (it takes no base class from an
+    # attribute such as ``db.Model``): Flask-SQLAlchemy makes ``db.Model`` of Base's bases and
+    # its own Model. Every row class maps a table (``__table__``, not any FROM clause).
+    class Model(Base, flask_sqlalchemy.model.Model):
+        __abstract__ = True
+        __table__: ClassVar[sa.Table]
+else:
+    Model = db.Model
 
-def init_migrations(app, directory: str) -> None:
+
+def init_migrations(app: Flask, directory: str) -> None:
     """The `flask db` commands. Flask-Migrate (and Alembic) are imported only here: see
     Config.DATABASE_COMMANDS."""
     from flask_migrate import Migrate
