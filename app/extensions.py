@@ -1,13 +1,14 @@
 """Flask extensions, created once and bound to the app in create_app (no circular imports)."""
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import flask_sqlalchemy.model
 import sqlalchemy as sa
-from flask import Flask
+from flask import Flask, current_app
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
+from werkzeug.local import LocalProxy
 
 
 class Base(DeclarativeBase):
@@ -26,6 +27,13 @@ if TYPE_CHECKING:
         __table__: ClassVar[sa.Table]
 else:
     Model = db.Model
+
+
+def app_itself() -> Flask:
+    """The app of the current context itself, not the ``current_app`` proxy: for work that goes
+    on after the request (a thread, a greenlet). (Flask types ``current_app`` as the app it
+    stands for, so the proxy's own method is reached through its real type.)"""
+    return cast("LocalProxy[Flask]", current_app)._get_current_object()
 
 
 def init_migrations(app: Flask, directory: str) -> None:
