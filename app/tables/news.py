@@ -24,20 +24,20 @@ import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from blinker import Namespace, Signal
+from blinker import Namespace, NamedSignal
 
 from ..extensions import db
 
 log = logging.getLogger(__name__)
 
 signals = Namespace()
-position_reached: Signal = signals.signal("position-reached")
-game_finished: Signal = signals.signal("game-finished")
+position_reached: NamedSignal = signals.signal("position-reached")
+game_finished: NamedSignal = signals.signal("game-finished")
 
 PENDING = "card_table_news"  # the news of the session's transaction, sent once it commits
 
 
-def tell(signal: Signal, sender: Any, **data: Any) -> None:
+def tell(signal: NamedSignal, sender: Any, **data: Any) -> None:
     """Send ``signal`` once the current transaction commits (at once if none is open)."""
     session = db.session()
     if not session.in_transaction():
@@ -46,7 +46,7 @@ def tell(signal: Signal, sender: Any, **data: Any) -> None:
     session.info.setdefault(PENDING, []).append((signal, sender, data))
 
 
-def send(signal: Signal, sender: Any, data: dict[str, Any]) -> None:
+def send(signal: NamedSignal, sender: Any, data: dict[str, Any]) -> None:
     try:
         signal.send(sender, **data)
     except Exception:
