@@ -36,7 +36,7 @@ import secrets
 from collections import OrderedDict
 from datetime import datetime
 
-from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, TypeVar, cast
+from typing import Any, Callable, Iterable, Iterator, Mapping, ParamSpec, Protocol, Sequence, TypeVar, cast
 
 import sqlalchemy as sa
 from blinker import signal
@@ -420,23 +420,24 @@ def begin_write() -> None:
         raise
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
-def transaction(function: F) -> F:
+def transaction(function: Callable[P, T]) -> Callable[P, T]:
     """``function`` writes as one transaction: if it raises (a refusal, a stale form, a failure),
     whatever it began is rolled back here, the one place a refused request's changes are undone,
     and the error goes on to whoever answers it."""
 
     @functools.wraps(function)
-    def in_one_transaction(*args: Any, **kwargs: Any) -> Any:
+    def in_one_transaction(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return function(*args, **kwargs)
         except BaseException:
             db.session.rollback()
             raise
 
-    return in_one_transaction  # type: ignore[return-value]
+    return in_one_transaction
 
 
 # The writes of every action, built once: the game's row (its SET clause is the parameters given,

@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from blinker import Namespace, NamedSignal
 
@@ -64,17 +64,18 @@ def forget_pending() -> None:
     db.session().info.pop(PENDING, None)
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-def command(function: F) -> F:
+def command(function: Callable[P, R]) -> Callable[P, R]:
     """A table command: one transaction, rolled back whole if the command raises (a refusal, a
     stale form, a failure; the error goes on to whoever answers it), and its news sent after the
     commit. The command commits what it writes itself (``store.save_game`` and the like); a
     command called inside another is part of it, and its news wait for the outer one."""
 
     @functools.wraps(function)
-    def in_one_transaction(*args: Any, **kwargs: Any) -> Any:
+    def in_one_transaction(*args: P.args, **kwargs: P.kwargs) -> R:
         session = db.session()
         outer = session.info.get(RUNNING, 0) == 0
         session.info[RUNNING] = session.info.get(RUNNING, 0) + 1
@@ -92,7 +93,7 @@ def command(function: F) -> F:
             send_pending()
         return result
 
-    return in_one_transaction  # type: ignore[return-value]
+    return in_one_transaction
 
 
 RUNNING = "card_table_commands"  # how many commands are running in the session (nested ones)
