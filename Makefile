@@ -45,8 +45,8 @@ run: install
 backup: install
 	$(VENV)/bin/flask --app wsgi backup
 
-# The contracts: ruff over the whole repository, mypy (strict) over app/core and app/games; the
-# settings are in pyproject.toml.
+# The contracts: ruff over the whole repository, mypy (strict) over the whole of app/ (and the
+# sample game); the settings are in pyproject.toml.
 lint: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy

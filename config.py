@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import overload
 
 from app.settings import number
 
@@ -11,6 +12,18 @@ BASE_DIR = os.path.abspath(os.path.dirname(__file__))
 # The table's own environment variables are CARD_TABLE_<NAME>; the MASON_<NAME> that installs
 # set up before the table hosted several games still works.
 ENV_PREFIXES = ("CARD_TABLE_", "MASON_")
+
+
+@overload
+def setting(name: str) -> str | None: ...
+
+
+@overload
+def setting(name: str, default: str) -> str: ...
+
+
+@overload
+def setting(name: str, default: str | None) -> str | None: ...
 
 
 def setting(name: str, default: str | None = None) -> str | None:

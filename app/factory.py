@@ -47,6 +47,8 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     if proxies:
         # The device's address and the host it asked for, as the proxies say (only that many of
         # them: an X-Forwarded-For a device sends itself is further left, and ignored).
+        # (Flask's own way to wrap its WSGI app in middleware, which the type checker takes for
+        # replacing a method)
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
                                 x_port=proxies)
 

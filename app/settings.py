@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+from typing import overload
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The Python the served processes run on (gunicorn's and the job runner's): -OO leaves out the
@@ -26,6 +27,14 @@ class SettingError(ValueError):
 def cannot_start(problem: object) -> str:
     """What the terminal shows when the table will not start for ``problem`` (its exit message)."""
     return f"\n  The card table cannot start: {problem}\n"
+
+
+@overload
+def number(name: str, default: str, kind: type[int] = int, low: float = 0, high: float | None = None) -> int: ...
+
+
+@overload
+def number(name: str, default: str, kind: type[float], low: float = 0, high: float | None = None) -> float: ...
 
 
 def number(name: str, default: str, kind: type[int] | type[float] = int, low: float = 0,

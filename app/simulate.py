@@ -20,7 +20,7 @@ import random
 import sys
 import time
 from collections import Counter
-from typing import Sequence
+from typing import Any, Sequence
 
 import app.games  # noqa: F401  (registers every game)
 from app.core import registry
@@ -28,18 +28,18 @@ from app.core.autoplay import autoplay
 from app.core.cards import Card
 from app.core.decks import DeckError
 from app.core.names import COMPUTER_NAME
-from app.core.protocol import GameDefinition, GameState
+from app.core.protocol import Bot, GameDefinition, GameState
 from app.core.terminal import FileProblem, read_text_file
 
 
 def play_bot_game(definition: GameDefinition, players: int, *, seed: int | str | None = None,
                   deck: Sequence[Card] | None = None, random_seats: Sequence[int] = (),
-                  rng: random.Random | None = None, options: dict | None = None) -> GameState:
+                  rng: random.Random | None = None, options: dict[str, Any] | None = None) -> GameState:
     """One whole game of computer seats, returned finished. ``random_seats`` (0-based) play the
     game's baseline player, drawing from ``rng``."""
     state = definition.new_state([COMPUTER_NAME] * players, options=definition.validate_options(options or {}),
                                  seed=None if deck is not None else seed, stacked_deck=deck)
-    bots = dict.fromkeys(range(players), definition.bot)
+    bots: dict[int, Bot | None] = dict.fromkeys(range(players), definition.bot)
     if random_seats:
         baseline = definition.baseline_bot(rng or random.Random(f"{seed}/random"))
         bots.update(dict.fromkeys(random_seats, baseline))
@@ -68,7 +68,7 @@ class Stats:
         self.games = 0
         self.wins = [0] * players  # per seat
         self.scores = [0] * players  # per seat, summed final scores
-        self.totals: Counter = Counter()
+        self.totals: Counter[str] = Counter()
 
     def add(self, state: GameState) -> None:
         self.games += 1

@@ -545,6 +545,39 @@ class MenuFlow:
     names_listed: int = 20  # the returning players' list shows this many names; a search finds the others
 
 
+class ScoreLine(Protocol):
+    """A row of a game's score table (``ScoreTableFormat.row``): a name's games won, games lost
+    and best score (None before a win)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def won(self) -> int: ...
+    @property
+    def lost(self) -> int: ...
+    @property
+    def best(self) -> int | None: ...
+
+
+class ScoreTableClass(Protocol):
+    """``ScoreTableFormat.table``: the game's table class, a table made of rows or read from its
+    file's text. A table (of the game's own class) has ``scores`` ({casefolded name: row}),
+    ``record_game``, ``to_csv`` and ``sorted_rows``."""
+
+    def __call__(self, rows: Iterable[Any] = ...) -> Any: ...
+    def from_csv(self, text: str) -> Any: ...
+
+
+class ScoreFileError(ValueError):
+    """A score table's file that cannot be read (``ScoreTableFormat.file_error``): why
+    (``reason``), and the 1-based ``line`` of the problem (None: the whole file)."""
+
+    def __init__(self, reason: str, line: int | None = None):
+        super().__init__(f"line {line}: {reason}" if line else reason)
+        self.line = line
+        self.reason = reason
+
+
 @dataclass(frozen=True)
 class ScoreTableFormat:
     """A game's own long-term score table (games won, games lost, best score per name) and the
@@ -555,9 +588,9 @@ class ScoreTableFormat:
     says what replacing one table by another changes; a name a spreadsheet would run as a formula
     starts with ``escape`` in the file."""
 
-    table: Callable[..., Any]
-    row: Callable[..., Any]
-    file_error: type[ValueError]
+    table: ScoreTableClass
+    row: Callable[[str, int, int, int | None], ScoreLine]
+    file_error: type[ScoreFileError]
     decode: Callable[[bytes], str]
     diff: Callable[[Any, Any], dict[str, Any]]
     escape: str

@@ -59,17 +59,25 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
-from flask import Flask, current_app
+from flask import Flask
 from sqlalchemy import event as sa_event
-from sqlalchemy.orm import Session
+from sqlalchemy.engine import Row
+from sqlalchemy.pool import PoolProxiedConnection
+from sqlalchemy.orm import Session, SessionTransaction
 
 from .. import store
-from ..extensions import db
+from ..extensions import app_itself, db
 from ..store.database import release_write_turn
 from ..store.models import GameRecord
+
+if TYPE_CHECKING:
+    # (the type only: psycopg itself is imported where it is used, by a server on PostgreSQL)
+    import psycopg
+
 log = logging.getLogger(__name__)
 
 valid_slug = store.valid_slug  # (checked before any query)
@@ -165,7 +173,7 @@ def publish(message: Message, on_commit: bool) -> None:
     if on_commit:
         db.session().info.setdefault(PENDING, []).append(message)
     else:
-        deliver_on_this_machine(current_app._get_current_object(), [message])
+        deliver_on_this_machine(app_itself(), [message])
 
 
 WOKE_STREAMS = "card_table_woke_streams"  # the commit woke streams of this process
@@ -176,7 +184,7 @@ def _send_pending(session: Session) -> None:
     messages = session.info.pop(PENDING, None)
     if messages:
         try:
-            app = current_app._get_current_object()
+            app = app_itself()
             deliver = deliver_here if db.engine.dialect.name == "postgresql" else deliver_on_this_machine
             if deliver(app, messages):
                 session.info[WOKE_STREAMS] = True
@@ -185,7 +193,7 @@ def _send_pending(session: Session) -> None:
 
 
 @sa_event.listens_for(Session, "after_transaction_end")
-def _forget_pending(session: Session, transaction) -> None:
+def _forget_pending(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is None:  # rolled back (a commit has sent them already)
         session.info.pop(PENDING, None)
         if session.info.pop(WOKE_STREAMS, False):
@@ -236,7 +244,7 @@ class Channel:
     version: int
     streams: int = 0
     heard: int = 0  # announcements heard so far
-    recent: deque = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))  # (number, event, data)
+    recent: deque[tuple[int, str, str]] = field(default_factory=lambda: deque(maxlen=RECENT_EVENTS))  # (number, event, data)
 
 
 class Hub:
@@ -272,7 +280,7 @@ class Hub:
                 if channel.streams <= 0:
                     del self.channels[slug]
 
-    def still_needed(self, transport) -> bool:
+    def still_needed(self, transport: PostgresListener | SqliteWatcher) -> bool:
         """Called by the running transport: False (and it must stop) once no stream is open."""
         with self.lock:
             if self.transport is not transport:
@@ -282,7 +290,7 @@ class Hub:
                 return False
             return True
 
-    def stopped(self, transport) -> None:
+    def stopped(self, transport: PostgresListener | SqliteWatcher) -> None:
         """Called by a transport as it ends, whatever ended it: the next stream starts another."""
         with self.lock:
             if self.transport is transport:
@@ -303,6 +311,7 @@ class Hub:
                     return False
                 channel.version = message.version
             else:
+                assert message.event is not None  # (a message is a version or an event)
                 channel.heard += 1
                 channel.recent.append((channel.heard, message.event, message.data))
             channel.wake.notify_all()
@@ -332,7 +341,7 @@ class Hub:
                     return None
                 channel.wake.wait(remaining)
 
-    def catch_up(self, rows) -> None:
+    def catch_up(self, rows: Iterable[tuple[str, int] | Row[str, int]]) -> None:
         """The versions read from the database (after a start or a dropped connection)."""
         for slug, version in rows:
             self.deliver(Message(slug, version=version))
@@ -342,14 +351,14 @@ HUB = "card_table_events"
 
 
 def hub() -> Hub:
-    app = current_app._get_current_object()
-    existing = app.extensions.get(HUB)
+    app = app_itself()
+    existing: Hub | None = app.extensions.get(HUB)
     if existing is None:
         existing = app.extensions[HUB] = Hub(app)
     return existing
 
 
-def watched_versions_query(slugs: list[str]):
+def watched_versions_query(slugs: list[str]) -> sa.Select[str, int]:
     return sa.select(GameRecord.slug, GameRecord.version).where(GameRecord.slug.in_(slugs))
 
 
@@ -373,7 +382,7 @@ class PostgresListener(threading.Thread):
             url = db.engine.url
         return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
-    def connect(self):
+    def connect(self) -> psycopg.Connection[tuple[Any, ...]]:
         import psycopg
 
         connection = psycopg.connect(
@@ -454,7 +463,7 @@ class Doorbell:
     def for_app(cls, app: Flask) -> Doorbell:
         """Beside the SQLite file (every server using it rings the same bells), else in the
         instance folder."""
-        existing = app.extensions.get("card_table_doorbell")
+        existing: Doorbell | None = app.extensions.get("card_table_doorbell")
         if existing is None:
             uri = app.config["SQLALCHEMY_DATABASE_URI"]
             database = sa.engine.make_url(uri).database if uri.startswith("sqlite") else None
@@ -546,7 +555,7 @@ class SqliteWatcher(threading.Thread):
             if self.listening and self.doorbell:
                 self.doorbell.close(*self.listening)
 
-    def poll(self, engine) -> None:
+    def poll(self, engine: sa.Engine) -> None:
         slugs = list(self.hub.watched())
         if slugs:
             with engine.connect() as connection:
@@ -575,11 +584,11 @@ class CommitCount:
     polls the games only after a commit: an idle server with open tables does not query its
     database 20 times a second per worker."""
 
-    def __init__(self, connection):
+    def __init__(self, connection: PoolProxiedConnection):
         self.connection = connection
 
     @classmethod
-    def of(cls, engine) -> CommitCount | None:
+    def of(cls, engine: sa.Engine) -> CommitCount | None:
         """For a database file; None for an in-memory one, whose connections may be the
         requests' own (a connection's own commits do not change its count)."""
         name = engine.url.database or ""
@@ -596,7 +605,10 @@ class CommitCount:
             cursor = self.connection.cursor()
             try:
                 cursor.execute("PRAGMA data_version")
-                return cursor.fetchone()[0]
+                row = cursor.fetchone()
+                assert row is not None  # (the pragma answers one row)
+                count: int = row[0]
+                return count
             finally:
                 cursor.close()
         except Exception:

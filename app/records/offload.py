@@ -9,12 +9,12 @@ request more than the work itself; such work runs in slices instead (app/records
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 T = TypeVar("T")
 
 
-def off_the_event_loop(work: Callable[..., T], *args) -> T:
+def off_the_event_loop(work: Callable[..., T], *args: Any) -> T:
     try:
         from gevent import monkey
     except ImportError:  # pragma: no cover - gevent is a serving requirement

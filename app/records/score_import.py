@@ -15,6 +15,7 @@ import csv
 import heapq
 import re
 import secrets
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -24,13 +25,14 @@ from ..extensions import db
 from ..store.models import PendingImport, ScoreEntry
 from .offload import let_others_run
 from . import score_table
+from ..core.protocol import ScoreLine
 from ..core.refusal import Refusal
 
 SLICE = 1000  # rows parsed (or compared) between two pauses
 PREVIEW_ROWS = 100  # rows a preview lists of each kind of change (the counts say how many in all)
 
 
-def parse(text: str):
+def parse(text: str) -> Any:
     """The format's ``from_csv(text)``, the same table and the same refusals (the reason and the
     line), a slice of rows at a time: each slice is parsed under the file's header row, its line
     numbers shifted back to the file's, and a name met in an earlier slice is refused as twice."""
@@ -69,11 +71,13 @@ def _line_of(part: list[str], key: str) -> int:
     return 0
 
 
-def preview(current, incoming) -> dict:
+def preview(current: Any, incoming: Any) -> dict[str, Any]:
     """What importing ``incoming`` over ``current`` adds, changes and removes (as
     ``diff_tables`` says), with only the first ``PREVIEW_ROWS`` rows of each kind, by name, and
     how many of each there are, compared a slice at a time."""
-    added, changed, unchanged = [], [], 0
+    added: list[ScoreLine] = []
+    changed: list[tuple[ScoreLine, ScoreLine]] = []
+    unchanged = 0
     for count, (key, row) in enumerate(incoming.scores.items(), start=1):
         old = current.scores.get(key)
         if old is None:
@@ -84,13 +88,16 @@ def preview(current, incoming) -> dict:
             changed.append((old, row))
         if count % SLICE == 0:
             let_others_run()
-    removed = []
+    removed: list[ScoreLine] = []
     for count, (key, row) in enumerate(current.scores.items(), start=1):
         if key not in incoming.scores:
             removed.append(row)
         if count % SLICE == 0:
             let_others_run()
-    by_name = lambda row: row.name.casefold()  # noqa: E731
+
+    def by_name(row: ScoreLine) -> str:
+        return row.name.casefold()
+
     return {"added": heapq.nsmallest(PREVIEW_ROWS, added, key=by_name),
             "changed": heapq.nsmallest(PREVIEW_ROWS, changed, key=lambda pair: by_name(pair[1])),
             "removed": heapq.nsmallest(PREVIEW_ROWS, removed, key=by_name),

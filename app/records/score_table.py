@@ -9,12 +9,16 @@ Pages of the table, searches in it, and the whole of it only where a whole table
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Iterator, Sequence, Set
+from typing import Any, SupportsInt
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Row
+from sqlalchemy.orm import InstrumentedAttribute
 
 from ..core import registry
 from ..core.names import search_key
-from ..core.protocol import SCORE_TABLE, GameDefinition, ScoreTableFormat, SeatResult
+from ..core.protocol import SCORE_TABLE, GameDefinition, ScoreLine, ScoreTableFormat, SeatResult
 from ..store.database import by_name, like_pattern
 from ..extensions import db
 from ..store.models import ScoreEntry
@@ -22,6 +26,9 @@ from .offload import let_others_run
 
 ROWS_A_SLICE = 1000  # rows made between two pauses (a long import lets the worker's other requests run)
 SORTS = {"name": ScoreEntry.name_key, "won": ScoreEntry.won, "lost": ScoreEntry.lost, "best": ScoreEntry.best}
+# A score row as ``replace`` inserts it: name, name_key, search_key, won, lost, best.
+InsertedRow = tuple[str, str, str, int, int, int | None]
+# (A table is of the game's own class, ``ScoreTableFormat.table``: the house knows it as ``Any``.)
 
 
 def game() -> GameDefinition | None:
@@ -39,25 +46,26 @@ def file_format() -> ScoreTableFormat:
     return definition.score_table
 
 
-def _row(name, won, lost, best):
+def _row(name: str, won: int, lost: int, best: int | None) -> ScoreLine:
     return file_format().row(name, won, lost, best)
 
 
-def _containing(search: str) -> list:
+def _containing(search: str) -> list[sa.ColumnElement[bool]]:
     """Names containing ``search``, accents and case aside ("zoe" finds "Zoë")."""
     return [ScoreEntry.search_key.like(like_pattern(search_key(search)), escape="\\")] if search else []
 
 
 def count(search: str = "") -> int:
     """How many rows the score table has (whose names contain ``search``)."""
-    return db.session.scalar(sa.select(sa.func.count()).select_from(ScoreEntry).where(*_containing(search)))
+    return db.session.execute(sa.select(sa.func.count()).select_from(ScoreEntry)
+                              .where(*_containing(search))).scalar_one()
 
 
-def page(number: int, size: int, sort: str = "name", descending: bool = False, search: str = "") -> list:
+def page(number: int, size: int, sort: str = "name", descending: bool = False, search: str = "") -> list[ScoreLine]:
     """One page (from 1) of the score table sorted by ``sort`` (ties by name), of the names
     that contain ``search``."""
     column = SORTS.get(sort, ScoreEntry.name_key)
-    order = []
+    order: list[sa.ColumnElement[Any] | InstrumentedAttribute[str]] = []
     if column is not ScoreEntry.name_key:
         key = column.desc() if descending else column.asc()
         order.append(key.nulls_last() if column is ScoreEntry.best else key)
@@ -69,20 +77,20 @@ def page(number: int, size: int, sort: str = "name", descending: bool = False, s
     return [_row(*row) for row in rows]
 
 
-def names(search: str = "", leave_out: set[str] = frozenset(), limit: int = 20) -> tuple[list[str], int]:
+def names(search: str = "", leave_out: Set[str] = frozenset(), limit: int = 20) -> tuple[list[str], int]:
     """The returning players' list (R3.3): the first ``limit`` names, sorted ignoring case, that
     contain ``search``, leaving out the casefolded names ``leave_out``; and how many such names
     there are."""
     where = _containing(search)
     if leave_out:
         where.append(ScoreEntry.name_key.not_in(sorted(leave_out)))
-    total = db.session.scalar(sa.select(sa.func.count()).select_from(ScoreEntry).where(*where))
+    total = db.session.execute(sa.select(sa.func.count()).select_from(ScoreEntry).where(*where)).scalar_one()
     found = db.session.scalars(sa.select(ScoreEntry.name).where(*where)
                                .order_by(by_name(ScoreEntry.name_key)).limit(limit)).all()
     return list(found), total
 
 
-def row(name: str):
+def row(name: str) -> ScoreLine | None:
     """The row of exactly ``name`` (R7.4), or None."""
     found = db.session.execute(sa.select(ScoreEntry.name, ScoreEntry.won, ScoreEntry.lost, ScoreEntry.best)
                                .where(ScoreEntry.name_key == name.casefold())).first()
@@ -90,16 +98,16 @@ def row(name: str):
 
 
 def has_name(name: str) -> bool:
-    return db.session.scalar(
-        sa.select(sa.func.count()).select_from(ScoreEntry).where(ScoreEntry.name_key == name.casefold())) > 0
+    return db.session.execute(
+        sa.select(sa.func.count()).select_from(ScoreEntry).where(ScoreEntry.name_key == name.casefold())).scalar_one() > 0
 
 
-def whole_table():
+def whole_table() -> Any:
     """The whole score table (for what needs all of it: a comparison, a digest)."""
     return file_format().table(chunk_row for chunk in chunks() for chunk_row in chunk)
 
 
-def chunks(size: int = 500):
+def chunks(size: int = 500) -> Iterator[list[ScoreLine]]:
     """The whole score table in name order, ``size`` rows at a time, read by one statement (one
     consistent snapshot). Between chunks the reader pauses for a moment (``let_others_run``:
     under gevent, the worker's other requests run), so a big table never stalls a worker."""
@@ -107,7 +115,7 @@ def chunks(size: int = 500):
         yield [_row(name, won, lost, best) for name, won, lost, best, _id in partition]
 
 
-def _partitions(size: int = 500):
+def _partitions(size: int = 500) -> Iterator[Sequence[Row[str, int, int, int | None, int]]]:
     statement = (sa.select(ScoreEntry.name, ScoreEntry.won, ScoreEntry.lost, ScoreEntry.best, ScoreEntry.id)
                  .order_by(by_name(ScoreEntry.name_key)))
     with db.engine.connect() as connection:
@@ -117,7 +125,7 @@ def _partitions(size: int = 500):
             let_others_run()
 
 
-def csv_chunks():
+def csv_chunks() -> Iterator[str]:
     """The score table as its file's text (R7.5, the format's ``to_csv`` a chunk at a time): the
     header, then the rows in name order."""
     table = file_format().table
@@ -126,7 +134,7 @@ def csv_chunks():
         yield table(chunk).to_csv().split("\n", 1)[1]
 
 
-def table_and_mark() -> tuple[object, str]:
+def table_and_mark() -> tuple[Any, str]:
     """The whole score table (read in chunks) and its ``mark``, from the same rows (one
     statement, one snapshot): what an import preview compares and remembers."""
     table = file_format().table()
@@ -149,8 +157,9 @@ def mark() -> str:
         sa.func.coalesce(sa.func.max(ScoreEntry.id), 0))).one())
 
 
-def _mark(figures) -> str:
-    return hashlib.sha256(repr(tuple(int(figure) for figure in figures)).encode()).hexdigest()
+def _mark(figures: Iterable[SupportsInt | None]) -> str:
+    # (no figure is None: the sums are coalesced to 0, which their type does not say)
+    return hashlib.sha256(repr(tuple(int(figure or 0) for figure in figures)).encode()).hexdigest()
 
 
 def record_results(results: list[SeatResult]) -> None:
@@ -171,9 +180,9 @@ def record_results(results: list[SeatResult]) -> None:
             entry.won, entry.lost, entry.best = new.won, new.lost, new.best
 
 
-def rows_for_insert(table) -> list[tuple]:
+def rows_for_insert(table: Any) -> list[InsertedRow]:
     """The rows ``score_table.replace`` inserts, made a slice at a time."""
-    rows = []
+    rows: list[InsertedRow] = []
     for count, (key, row) in enumerate(table.scores.items(), start=1):
         rows.append((row.name, key, search_key(row.name), row.won, row.lost, row.best))
         if count % ROWS_A_SLICE == 0:
@@ -181,7 +190,7 @@ def rows_for_insert(table) -> list[tuple]:
     return rows
 
 
-def replace(table, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
+def replace(table: Any, rows: list[InsertedRow] | None = None, chunk: int = 3000) -> None:
     """Make the score rows exactly ``table`` (an import), inside the caller's transaction: one
     DELETE, then the rows (``rows``: ``rows_for_insert(table)``, if made already) inserted in bulk by the database driver.
 
@@ -195,7 +204,9 @@ def replace(table, rows: list[tuple] | None = None, chunk: int = 3000) -> None:
     columns = "name, name_key, search_key, won, lost, best"
     connection = db.session.connection()
     if db.engine.dialect.name == "postgresql":
-        with connection.connection.driver_connection.cursor() as cursor:
+        driver = connection.connection.driver_connection
+        assert driver is not None  # (a connection in a transaction has its psycopg connection)
+        with driver.cursor() as cursor:
             with cursor.copy(f"COPY {ScoreEntry.__tablename__} ({columns}) FROM STDIN") as copy:
                 for number, values in enumerate(rows, start=1):
                     copy.write_row(values)

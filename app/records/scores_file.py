@@ -19,9 +19,10 @@ import os
 import threading
 import time
 
-from flask import Flask, current_app
+from flask import Flask
 
 from ..core.terminal import write_atomically
+from ..extensions import app_itself
 from .offload import off_the_event_loop
 from . import score_table
 
@@ -31,7 +32,7 @@ EXTENSION = "card_table_scores_file"  # the app's writer, in app.extensions
 
 def write_now(app: Flask | None = None) -> None:
     """Write the file from the table as it is now (in this thread; the CLI and the writer)."""
-    app = app or current_app._get_current_object()
+    app = app or app_itself()
     path = app.config["SCORES_CSV_PATH"]
     with app.app_context(), open(path + ".lock", "a") as lock:
         while True:  # (never block a gevent worker in flock: try, and pause between tries)
@@ -105,8 +106,8 @@ class Writer:
 
 
 def writer(app: Flask | None = None) -> Writer:
-    app = app or current_app._get_current_object()
-    existing = app.extensions.get(EXTENSION)
+    app = app or app_itself()
+    existing: Writer | None = app.extensions.get(EXTENSION)
     if existing is None:
         existing = app.extensions[EXTENSION] = Writer(app)
     return existing

@@ -88,7 +88,7 @@ def record_item(definition: GameDefinition, stats: tuple[Stat, ...], name: str, 
     db.session.flush()  # (a second seat of the same name and item finds this row)
 
 
-def figure(definition: GameDefinition, key: str):
+def figure(definition: GameDefinition, key: str) -> sa.ColumnElement[Any]:
     """The SQL expression of one figure of the rows (a number, NULL where a name has none; a
     ratio worked out from its two kept figures): ``key`` must be one of the definition's per-name
     statistics (it becomes part of the statement)."""
@@ -101,7 +101,7 @@ def figure(definition: GameDefinition, key: str):
     return _kept(key)
 
 
-def _kept(key: str):
+def _kept(key: str) -> sa.ColumnElement[Any]:
     if db.engine.dialect.name == "postgresql":
         # (imported here: on SQLite, importing PostgreSQL's dialects would cost each worker 2.4 MB)
         from sqlalchemy.dialects.postgresql import JSONB
@@ -110,7 +110,7 @@ def _kept(key: str):
     return sa.func.json_extract(GameStat.figures, f"$.{key}")
 
 
-def _where(definition: GameDefinition, search: str) -> list:
+def _where(definition: GameDefinition, search: str) -> list[sa.ColumnElement[bool]]:
     where = [GameStat.game == definition.key]
     if search:
         where.append(GameStat.search_key.like(like_pattern(search_key(search)), escape="\\"))
@@ -120,11 +120,12 @@ def _where(definition: GameDefinition, search: str) -> list:
 def count(definition: GameDefinition, search: str = "") -> int:
     """How many names have statistics of ``definition``'s game (whose names contain ``search``,
     accents and case aside)."""
-    return db.session.scalar(sa.select(sa.func.count()).select_from(GameStat).where(*_where(definition, search)))
+    return db.session.execute(sa.select(sa.func.count()).select_from(GameStat)
+                              .where(*_where(definition, search))).scalar_one()
 
 
 def page(definition: GameDefinition, number: int, size: int, sort: str = "name", descending: bool = False,
-         search: str = "") -> list[tuple[str, dict]]:
+         search: str = "") -> list[tuple[str, dict[str, Any]]]:
     """One page (from 1) of ``definition``'s statistics, sorted by ``sort`` (``name`` or a
     figure's key; names without that figure last, ties by name) and searched: a page reads
     ``size`` rows, however many are stored."""
@@ -140,8 +141,8 @@ def page(definition: GameDefinition, number: int, size: int, sort: str = "name",
 
 
 def names(definition: GameDefinition, limit: int) -> list[str]:
-    return db.session.scalars(sa.select(GameStat.name).where(GameStat.game == definition.key)
-                              .order_by(by_name(GameStat.name_key)).limit(limit)).all()
+    return list(db.session.scalars(sa.select(GameStat.name).where(GameStat.game == definition.key)
+                                   .order_by(by_name(GameStat.name_key)).limit(limit)))
 
 
 def of_name(definition: GameDefinition, name: str) -> tuple[str, dict[str, Any]] | None:
@@ -151,21 +152,23 @@ def of_name(definition: GameDefinition, name: str) -> tuple[str, dict[str, Any]]
     return (row.name, json.loads(row.figures or "{}")) if row else None
 
 
-def items_of_name(definition: GameDefinition, name: str, number: int, size: int) -> tuple[list[tuple[str, dict]], int]:
+def items_of_name(definition: GameDefinition, name: str, number: int,
+                  size: int) -> tuple[list[tuple[str, dict[str, Any]]], int]:
     """One page (from 1) of a name's figures per item, the most recently played first, and how
     many items it has in all."""
     where = (GameStatItem.game == definition.key, GameStatItem.name_key == name.casefold())
-    total = db.session.scalar(sa.select(sa.func.count()).select_from(GameStatItem).where(*where))
+    total = db.session.execute(sa.select(sa.func.count()).select_from(GameStatItem).where(*where)).scalar_one()
     rows = db.session.execute(sa.select(GameStatItem.item, GameStatItem.figures).where(*where)
                               .order_by(GameStatItem.updated_at.desc(), GameStatItem.id.desc())
                               .offset((number - 1) * size).limit(size)).all()
     return [(item, json.loads(figures or "{}")) for item, figures in rows], total
 
 
-def names_of_item(definition: GameDefinition, item: str, number: int, size: int) -> tuple[list[tuple[str, dict]], int]:
+def names_of_item(definition: GameDefinition, item: str, number: int,
+                  size: int) -> tuple[list[tuple[str, dict[str, Any]]], int]:
     """One page (from 1) of every name's figures on one item, sorted by name, and how many names."""
     where = (GameStatItem.game == definition.key, GameStatItem.item == item)
-    total = db.session.scalar(sa.select(sa.func.count()).select_from(GameStatItem).where(*where))
+    total = db.session.execute(sa.select(sa.func.count()).select_from(GameStatItem).where(*where)).scalar_one()
     rows = db.session.execute(sa.select(GameStatItem.name, GameStatItem.figures).where(*where)
                               .order_by(by_name(GameStatItem.name_key)).offset((number - 1) * size).limit(size)).all()
     return [(name, json.loads(figures or "{}")) for name, figures in rows], total

@@ -20,6 +20,7 @@ import tarfile
 import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import URL
@@ -43,7 +44,7 @@ class BackupError(Exception):
 class Restored:
     games: int
     files: int
-    manifest: dict
+    manifest: dict[str, Any]
 
 
 def sqlite_path(url: URL) -> str | None:
@@ -61,7 +62,7 @@ def database_files(url: URL) -> set[str]:
     return {os.path.abspath(path) + suffix for suffix in ("", "-wal", "-shm", "-journal")}
 
 
-def libpq_url(url: URL) -> tuple[str, dict]:
+def libpq_url(url: URL) -> tuple[str, dict[str, str]]:
     """A PostgreSQL URL as pg_dump and pg_restore read it, and the environment that carries its
     password (not on the command line, which other users of the machine can read)."""
     env = dict(os.environ)
@@ -165,7 +166,7 @@ def make_backup(engine: sa.Engine, instance_path: str, decks_folder: str, folder
     return target
 
 
-def read_manifest(archive: tarfile.TarFile) -> dict:
+def read_manifest(archive: tarfile.TarFile) -> dict[str, Any]:
     try:
         member = archive.extractfile(MANIFEST)
         manifest = json.loads(member.read()) if member else None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from flask import Blueprint, abort
+from flask.typing import ResponseReturnValue
 
 from .. import store
 from ..extensions import db
@@ -21,7 +22,7 @@ bp = Blueprint("bench", __name__, url_prefix="/bench")
 
 @bp.post("/row/<slug>")
 @news.command
-def row(slug: str):
+def row(slug: str) -> ResponseReturnValue:
     store.begin_write()
     version = db.session.scalar(sa.select(GameRecord.version).where(GameRecord.slug == slug))
     if version is None:

@@ -7,6 +7,7 @@ Run them as `.venv/bin/flask --app wsgi <command>` from the project folder.
 from __future__ import annotations
 
 import sys
+from typing import IO
 
 import click
 import sqlalchemy as sa
@@ -43,13 +44,13 @@ def register_commands(app: Flask) -> None:
 # scores.csv's columns and quoting are R7.5's.
 @click.group("scores", cls=AppGroup, help="Export or import Mason Rummy's score table as scores.csv "
                                           "(name, games won, games lost, best score).")
-def scores_group():
+def scores_group() -> None:
     pass
 
 
 @scores_group.command("export")
 @click.argument("path", required=False, type=click.Path(dir_okay=False, writable=True))
-def export_scores(path: str | None):
+def export_scores(path: str | None) -> None:
     """Write the score table to PATH (atomically), or print it."""
     if path:
         write_atomically(path, score_table.csv_chunks(), prefix=".scores-")
@@ -62,7 +63,7 @@ def export_scores(path: str | None):
 @scores_group.command("import")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--yes", is_flag=True, help="Apply without asking.")
-def import_scores(path: str, yes: bool):
+def import_scores(path: str, yes: bool) -> None:
     """Replace the score table with PATH, all or nothing, after showing what changes."""
     file_format = score_table.file_format()
     try:
@@ -84,7 +85,7 @@ def import_scores(path: str, yes: bool):
 
 
 @click.group("deck", cls=AppGroup, help="Stacked deck files: card codes, top of the deck first.")  # R2
-def deck_group():
+def deck_group() -> None:
     pass
 
 
@@ -92,7 +93,7 @@ def deck_group():
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--game", "key", default=registry.games()[0].key, show_default=True,
               help="Whose deck files they are (a game's key: " + ", ".join(d.key for d in registry.games()) + ").")
-def check_deck(paths: tuple[str, ...], key: str):
+def check_deck(paths: tuple[str, ...], key: str) -> None:
     """Check deck files; exit status 1 if any is invalid."""
     try:
         definition = registry.get(key)
@@ -112,7 +113,7 @@ def check_deck(paths: tuple[str, ...], key: str):
 
 
 @click.group("admin", cls=AppGroup, help="The admin password.")
-def admin_group():
+def admin_group() -> None:
     pass
 
 
@@ -122,7 +123,7 @@ def admin_group():
                    "to run without a terminal.")
 @click.option("--password", help="The new password (visible to other users of this machine: "
                                  "prefer --password-file or the prompt).")
-def set_password(password: str | None, password_file):
+def set_password(password: str | None, password_file: IO[str] | None) -> None:
     """Store a new admin password (only its hash is kept, in the instance folder). Asked for
     twice unless --password-file or --password gives it. Every admin login ends: the browsers
     log in again with the new password."""
@@ -140,13 +141,13 @@ def set_password(password: str | None, password_file):
 
 
 @click.group("secret-key", cls=AppGroup, help="The session key the servers sharing the database use.")
-def secret_key_group():
+def secret_key_group() -> None:
     pass
 
 
 @secret_key_group.command("forget")
 @click.option("--yes", is_flag=True, help="Forget it without asking.")
-def forget_key(yes: bool):
+def forget_key(yes: bool) -> None:
     """Forget the session key kept in the database (or the fingerprint of the SECRET_KEY the
     servers set), to change it: the next server to start sets the new one (its SECRET_KEY, or a
     new key in the database). Every session and seat cookie signed with the old key ends: stop
@@ -159,14 +160,14 @@ def forget_key(yes: bool):
 
 
 @click.command("version")
-def version_command():
+def version_command() -> None:
     """Print which version of the card table this is (and its git commit, where known)."""
     click.echo(f"The card table {version_text()}")
 
 
 @click.command("upgrade")
 @with_appcontext
-def upgrade_command():
+def upgrade_command() -> None:
     """What `make run` does before serving: print the version, suggest a backup when a migration
     is about to change a database that holds games (it goes on all the same), upgrade the
     database (flask db upgrade), give every game stored before replays were kept its state
@@ -199,7 +200,7 @@ def upgrade_command():
 @click.command("backup")
 @click.option("--folder", type=click.Path(file_okay=False), help="Where to write it (default: instance/backups).")
 @with_appcontext
-def backup_command(folder: str | None):
+def backup_command(folder: str | None) -> None:
     """Write one dated backup file: a consistent copy of the database, the instance folder's
     secrets and files, and the decks folder."""
     try:
@@ -213,7 +214,7 @@ def backup_command(folder: str | None):
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--replace", is_flag=True, help="Replace a database that already holds games.")
 @with_appcontext
-def restore_command(path: str, replace: bool):
+def restore_command(path: str, replace: bool) -> None:
     """Put a backup (made by `make backup`) back: its database, instance files and decks. Stop
     every server using the database first. A database holding games is replaced only with
     --replace. Then `make run` upgrades it if the backup is older than this version."""

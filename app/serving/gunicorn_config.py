@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import signal
 import sys
+from typing import Protocol
 
 from app.settings import PROJECT_ROOT
 from app.solving import supervisor
@@ -21,15 +22,28 @@ from config import setting
 control_socket_disable = True
 
 
-def when_ready(server) -> None:
+class Master(Protocol):
+    """What these hooks use of gunicorn's master process (its ``Arbiter``)."""
+
+    log: supervisor.Log
+
+
+class Worker(Protocol):
+    """What these hooks use of a gunicorn worker."""
+
+    log: supervisor.Log
+    age: int  # 1 for the server's first worker
+
+
+def when_ready(server: Master) -> None:
     supervisor.start(server.log, PROJECT_ROOT)
 
 
-def on_exit(server) -> None:
+def on_exit(server: Master) -> None:
     supervisor.stop()
 
 
-def post_worker_init(worker) -> None:
+def post_worker_init(worker: Worker) -> None:
     # Ctrl+C in `make run`'s terminal reaches every process of the group. The master then stops
     # the workers itself (SIGQUIT); a worker that also quit on its own SIGINT quit twice, and the
     # second quit printed a SystemExit traceback as the server stopped.

@@ -27,7 +27,8 @@ def lan_address() -> str:
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         probe.connect(("10.254.254.254", 1))
-        return probe.getsockname()[0]
+        address: str = probe.getsockname()[0]
+        return address
     except OSError:
         return "127.0.0.1"
     finally:
@@ -79,8 +80,8 @@ def main() -> None:
     try:
         port = number("PORT", "5000", low=1, high=65535)
         workers = number("WORKERS", "2", low=1, high=64)
-    except SettingError as problem:
-        sys.exit(cannot_start(problem))
+    except SettingError as refused:
+        sys.exit(cannot_start(refused))
     if port_in_use(port):
         print(f"\n  Port {port} is already in use: is the table (or another server) already running?"
               f"\n  Stop it, or serve on another port: make run PORT={port + 1}\n", file=sys.stderr, flush=True)

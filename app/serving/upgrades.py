@@ -39,7 +39,7 @@ def pending_migrations() -> list[str]:
     script = ScriptDirectory.from_config(config)
     with db.engine.connect() as connection:
         current = MigrationContext.configure(connection).get_current_heads()
-    pending = [revision.revision for revision in script.iterate_revisions(script.get_heads(), current or None)]
+    pending = [revision.revision for revision in script.iterate_revisions(tuple(script.get_heads()), current or None)]
     return pending[::-1]
 
 
@@ -54,7 +54,8 @@ def give_old_games_their_deal(say: Callable[[str], None] = lambda text: None) ->
     """Rebuild the state as dealt of every game stored before replays were kept
     (``store.give_deal_again``), one transaction each: (how many were rebuilt, [(slug, why
     not)] for those that could not be)."""
-    rebuilt, problems, last = 0, [], 0
+    problems: list[tuple[str, str]] = []
+    rebuilt, last = 0, 0
     while True:
         batch = db.session.execute(
             sa.select(GameRecord.id, GameRecord.slug)

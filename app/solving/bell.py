@@ -17,13 +17,18 @@ import hashlib
 import logging
 import os
 import socket
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from flask import current_app
+from flask import Flask, current_app
 from sqlalchemy import event as sa_event
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, SessionTransaction
 
 from ..extensions import db
+
+if TYPE_CHECKING:
+    # (the type only: psycopg itself is imported where it is used, by a runner on PostgreSQL)
+    import psycopg
 
 CHANNEL = "card_table_runner"
 PENDING = "card_table_ring_runner"
@@ -63,7 +68,7 @@ def _ring_pending(session: Session) -> None:
 
 
 @sa_event.listens_for(Session, "after_transaction_end")
-def _forget_pending(session: Session, transaction) -> None:
+def _forget_pending(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is None:  # rolled back (a commit has rung already)
         session.info.pop(PENDING, None)
 
@@ -71,12 +76,12 @@ def _forget_pending(session: Session, transaction) -> None:
 class Listener:
     """The runner's ear: ``wait(seconds)`` returns when rung, or after ``seconds``."""
 
-    def __init__(self, app):
+    def __init__(self, app: Flask):
         self.app = app
         with app.app_context():
             self.postgres = db.engine.dialect.name == "postgresql"
             self.url = db.engine.url
-        self.connection = None
+        self.connection: psycopg.Connection[tuple[Any, ...]] | None = None
         self.socket: socket.socket | None = None
         if not self.postgres:
             name = socket_name(app.config["SQLALCHEMY_DATABASE_URI"], app.instance_path)
@@ -87,7 +92,7 @@ class Listener:
             except OSError:  # another runner on this database has the name: looking is enough
                 bound.close()
 
-    def _listen(self):
+    def _listen(self) -> psycopg.Connection[tuple[Any, ...]]:
         if self.connection is None:
             import psycopg
 

@@ -27,6 +27,7 @@ from flask import current_app
 
 from .. import store
 from ..store import limits
+from ..core.cards import Card
 from ..core.protocol import GameDefinition, GameState, NeedsAnswers, Question
 from ..extensions import db
 from ..store.models import (
@@ -54,7 +55,7 @@ class Shown:
     state: str
     answer: Mapping[str, Any] | None = None
     key: str = ""
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def known(self) -> bool:
@@ -117,15 +118,17 @@ def kept_answers(questions: Sequence[Question]) -> dict[str, dict[str, Any]]:
 # -- asking ------------------------------------------------------------------------------------------
 
 
-def _insert(values: dict[str, Any]):
+def _insert(values: dict[str, Any]) -> sa.Insert:
     """INSERT that does nothing when the key is there already (two servers asking at once)."""
     # (each dialect's insert imported where it is used: on SQLite, importing PostgreSQL's
     # dialects would cost each worker 2.4 MB)
     if db.engine.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert(Analysis.__table__).values(**values).on_conflict_do_nothing(index_elements=["key"])
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql.insert(Analysis.__table__).values(**values).on_conflict_do_nothing(index_elements=["key"])
+    from sqlalchemy.dialects import sqlite
+
+    return sqlite.insert(Analysis.__table__).values(**values).on_conflict_do_nothing(index_elements=["key"])
 
 
 def _waiting_with(slugs: str, slug: str | None) -> str:
@@ -236,7 +239,7 @@ def for_table(record: GameRecord, state: GameState, *, may_ask: bool, address: s
 
 
 def deal(definition: GameDefinition, names: Sequence[str], *, options: Mapping[str, Any], seed: int | None,
-         stacked_deck, address: str, wait: bool = True) -> GameState:
+         stacked_deck: Sequence[Card] | None, address: str, wait: bool = True) -> GameState:
     """A new game's state, dealt with the kept answers it needs (deal only winnable games): the
     answers missing are asked for (``SETUP`` priority) and waited for, a short read at a time, at
     most ``SOLVER_SETUP_WAIT_SECONDS`` (the worker serves other requests meanwhile: the wait is a
@@ -249,6 +252,8 @@ def deal(definition: GameDefinition, names: Sequence[str], *, options: Mapping[s
     asked: set[str] = set()
     while True:
         try:
+            # (a definition with an analyst takes the keyword ``answers``, as ``Analyst`` says; the
+            # protocol's new_state has no such keyword)
             return definition.new_state(names, options=options, seed=seed, stacked_deck=stacked_deck,  # type: ignore[call-arg]
                                         answers=answers)
         except NeedsAnswers as needed:

@@ -20,10 +20,11 @@ import signal
 import socket
 import time
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from flask import Flask
 
 from config import Config, setting
 
@@ -61,7 +62,7 @@ def _alive(pid: int) -> bool:
 
 
 class Runner:
-    def __init__(self, app, name: str | None = None):
+    def __init__(self, app: Flask, name: str | None = None):
         self.app = app
         self.host = socket.gethostname()[:60]
         self.name = name or f"{self.host}:{os.getpid()}"
@@ -70,7 +71,7 @@ class Runner:
 
     # -- claiming ---------------------------------------------------------------------------------------
 
-    def _gone(self, claimed_by: str | None, claimed_at, now) -> bool:
+    def _gone(self, claimed_by: str | None, claimed_at: datetime | None, now: datetime) -> bool:
         if claimed_at is None or claimed_at < now - timedelta(seconds=self.config["SOLVER_STALE_SECONDS"]):
             return True
         host, _, pid = (claimed_by or "").rpartition(":")
@@ -154,7 +155,7 @@ class Runner:
         log.debug("job runner: %s answered in %.3f s", job.key, time.monotonic() - started)
         self.store(job, ANSWERED, answer, job.spent)
 
-    def store(self, job: Job, status: str, answer: dict | None, spent: int, priority: int | None = None) -> None:
+    def store(self, job: Job, status: str, answer: dict[str, Any] | None, spent: int, priority: int | None = None) -> None:
         store.begin_write()
         row = db.session.get(Analysis, job.id)
         if row is None or row.claimed_by != self.name or row.status != WORKING:
@@ -205,7 +206,7 @@ class Runner:
             listener.wait(poll)
 
 
-def run_until_idle(app, limit: int = 10_000) -> int:
+def run_until_idle(app: Flask, limit: int = 10_000) -> int:
     """Do every job waiting (the tests' runner, in their process); how many were done."""
     runner = Runner(app, name=f"{socket.gethostname()[:60]}:{os.getpid()}")
     done = 0

@@ -10,6 +10,7 @@ import os
 import subprocess
 import threading
 import time
+from typing import Protocol
 
 from app.settings import SERVING_PYTHON
 from config import Config
@@ -27,14 +28,21 @@ os.register_at_fork(before=_starting.acquire, after_in_parent=_starting.release,
                     after_in_child=_starting.release)
 
 
+class Log(Protocol):
+    """What the keeper says through: a ``logging.Logger``, or gunicorn's master's logger."""
+
+    def error(self, msg: str, *args: object) -> None: ...
+    def warning(self, msg: str, *args: object) -> None: ...
+
+
 class Supervisor:
-    def __init__(self, log, count: int, root: str, command: tuple[str, ...] = RUNNER_COMMAND):
+    def __init__(self, log: Log, count: int, root: str, command: tuple[str, ...] = RUNNER_COMMAND):
         self.log = log
         self.command = list(command)
         self.count = count
         self.root = root
         self.stopping = threading.Event()
-        self.processes: list[subprocess.Popen | None] = [None] * count
+        self.processes: list[subprocess.Popen[bytes] | None] = [None] * count
         self.threads = [threading.Thread(target=self._keep, args=(number,), name=f"job-runner-{number}", daemon=True)
                         for number in range(count)]
 
@@ -80,7 +88,7 @@ class Supervisor:
 _supervisor: Supervisor | None = None
 
 
-def start(log, root: str) -> None:
+def start(log: Log, root: str) -> None:
     global _supervisor
     count = Config.SOLVER_PROCESSES  # (config.py read it, and refused a value it cannot use)
     if count <= 0 or _supervisor is not None:

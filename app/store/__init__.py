@@ -36,10 +36,11 @@ import secrets
 from collections import OrderedDict
 from datetime import datetime
 
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Mapping, ParamSpec, Protocol, Sequence, TypeVar, cast
 
 import sqlalchemy as sa
 from blinker import signal
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -167,9 +168,10 @@ def remember_shown(key: tuple[str, str], state: GameState) -> None:
         _shown.popitem(last=False)
 
 
-def options_of(record: GameRecord) -> dict:
+def options_of(record: GameRecord) -> dict[str, Any]:
     """The game's set-up options, as it was set up (a rematch is set up the same way)."""
-    return json.loads(record.options or "{}")
+    options: dict[str, Any] = json.loads(record.options or "{}")
+    return options
 
 
 def stacked_deck_of(record: GameRecord) -> list[Card] | None:
@@ -180,7 +182,7 @@ def stacked_deck_of(record: GameRecord) -> list[Card] | None:
     return [deck.parse(card_id) for card_id in record.deck_cards.split()]
 
 
-def results_data(state: GameState, results: Sequence[SeatResult] | None = None) -> list[dict]:
+def results_data(state: GameState, results: Sequence[SeatResult] | None = None) -> list[dict[str, Any]]:
     """A finished game's results as a game row keeps them: [{seat, name, won, score}].
     ``results``: ``state.results()``, if the caller has them already."""
     results = state.results() if results is None else results
@@ -204,7 +206,7 @@ def state_columns(record: GameRecord, game: GameState,
 
 
 def new_record(definition: GameDefinition, dealt: GameState, *, options: Mapping[str, Any],
-               deck: Sequence[str] | None = None, **columns) -> GameRecord:
+               deck: Sequence[str] | None = None, **columns: Any) -> GameRecord:
     """A game row (not stored yet) for ``dealt``, the state as dealt: from this state and the
     action log, a replay rebuilds every step. ``deck``: the stacked deck's card ids, which a
     rematch deals from again. The caller adds the seats, then calls ``insert_game``."""
@@ -250,7 +252,21 @@ def initial_state(record: GameRecord) -> GameState | None:
 ACTION_COLUMNS = (ActionRecord.version, ActionRecord.seat, ActionRecord.action)  # a row: .version, .seat, .action
 
 
-def replay(record: GameRecord, state: GameState, rows: Iterable[Any]) -> Iterator[tuple[Any, Outcome, GameState]]:
+class LoggedAction(Protocol):
+    """A row of the action log as replays read it (``ACTION_COLUMNS``, or a whole ``ActionRecord``)."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def action(self) -> str: ...
+
+
+R = TypeVar("R", bound=LoggedAction)
+
+
+def replay(record: GameRecord, state: GameState, rows: Iterable[R]) -> Iterator[tuple[R, Outcome, GameState]]:
     """``state`` after each of the logged actions ``rows`` (oldest first, each with ``version``,
     ``seat`` and ``action``), applied through the game's rules: (row, outcome, state). The same
     state object changes between steps."""
@@ -281,7 +297,7 @@ def nearest_snapshot(record: GameRecord, *, step: int | None = None,
 
 
 def actions_after(record: GameRecord, version: int, *, upto_version: int | None = None,
-                  limit: int | None = None) -> list[Any]:
+                  limit: int | None = None) -> list[LoggedAction]:
     """The logged actions after game version ``version`` (up to ``upto_version``), oldest first,
     ``limit`` of them at most: rows with ``version``, ``seat`` and ``action``."""
     query = sa.select(*ACTION_COLUMNS).where(ActionRecord.game_id == record.id, ActionRecord.version > version)
@@ -290,24 +306,25 @@ def actions_after(record: GameRecord, version: int, *, upto_version: int | None 
     return list(db.session.execute(query.order_by(ActionRecord.version).limit(limit)))
 
 
-def state_at(record: GameRecord, step: int) -> tuple[GameState, Any | None, Outcome | None]:
+def state_at(record: GameRecord, step: int) -> tuple[GameState, LoggedAction | None, Outcome | None]:
     """The game after its first ``step`` actions (0: as dealt; at most ``record.steps``), from
     the nearest snapshot before it: (state, the row of the action that made it, its outcome),
     the last two None for the deal."""
     step = max(0, min(step, record.steps))
     kept_step, kept_version, state = nearest_snapshot(record, step=max(0, step - 1))
-    row = outcome = None
+    row: LoggedAction | None = None
+    outcome: Outcome | None = None
     for row, outcome, state in replay(record, state, actions_after(record, kept_version, limit=step - kept_step)):
         pass
     return state, row, outcome
 
 
 def steps_between(record: GameRecord, after_version: int, upto_version: int,
-                  most: int) -> Iterator[tuple[Any, Outcome, GameState]]:
+                  most: int) -> Iterator[tuple[LoggedAction, Outcome, GameState]]:
     """(row, outcome, state) for each logged action that made a version after ``after_version``
     up to ``upto_version`` (the last ``most`` of them, if more), from the nearest snapshot
     before the first of them. The same state object changes between steps."""
-    wanted = list(db.session.execute(
+    wanted: Sequence[LoggedAction] = list(db.session.execute(
         sa.select(*ACTION_COLUMNS).where(ActionRecord.game_id == record.id, ActionRecord.version > after_version,
                                          ActionRecord.version <= upto_version)
         .order_by(ActionRecord.version.desc()).limit(most)))[::-1]
@@ -403,23 +420,24 @@ def begin_write() -> None:
         raise
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+T = TypeVar("T")
 
 
-def transaction(function: F) -> F:
+def transaction(function: Callable[P, T]) -> Callable[P, T]:
     """``function`` writes as one transaction: if it raises (a refusal, a stale form, a failure),
     whatever it began is rolled back here, the one place a refused request's changes are undone,
     and the error goes on to whoever answers it."""
 
     @functools.wraps(function)
-    def in_one_transaction(*args, **kwargs):
+    def in_one_transaction(*args: P.args, **kwargs: P.kwargs) -> T:
         try:
             return function(*args, **kwargs)
         except BaseException:
             db.session.rollback()
             raise
 
-    return in_one_transaction  # type: ignore[return-value]
+    return in_one_transaction
 
 
 # The writes of every action, built once: the game's row (its SET clause is the parameters given,
@@ -428,6 +446,13 @@ GAMES = GameRecord.__table__
 UPDATE_GAME = GAMES.update().where(GAMES.c.id == sa.bindparam("row_id"),
                                    GAMES.c.version == sa.bindparam("read_version"))
 INSERT_ACTIONS = sa.insert(ActionRecord.__table__)
+
+
+def updated(statement: sa.Update, values: Mapping[str, Any]) -> CursorResult[Any]:
+    """Run ``statement``, an UPDATE of the tables (no ORM objects), in the session: its result
+    counts the rows it matched. (``Session.execute`` is typed to answer a plain ``Result``;
+    what a DML statement answers is its ``CursorResult``, as SQLAlchemy's typing notes say.)"""
+    return cast("CursorResult[Any]", db.session.execute(statement, values))
 
 
 # The game's row locked, and its version (PostgreSQL: see start_change).
@@ -472,7 +497,7 @@ def save_private(record: GameRecord, game: GameState) -> None:
     (a replay needs none of it), and ``updated_at`` stays (the idle rule counts from the last
     move of the game). Nobody else's screen shows it, so no change is announced."""
     state = dump_state(game)
-    result = db.session.execute(UPDATE_GAME, {"row_id": record.id, "read_version": record.version, "state": state})
+    result = updated(UPDATE_GAME, {"row_id": record.id, "read_version": record.version, "state": state})
     if result.rowcount != 1:
         db.session.rollback()
         raise ConcurrentUpdate(record.slug)
@@ -486,7 +511,7 @@ def save_private(record: GameRecord, game: GameState) -> None:
 
 
 def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome], *,
-              results: Sequence[SeatResult] | None = None, **changes) -> int:
+              results: Sequence[SeatResult] | None = None, **changes: Any) -> int:
     """Store ``game`` (if given) and other column ``changes`` as the next version of ``record``,
     log the ``actions`` (the outcomes of the applied actions, in order), and commit. Returns the
     new version. The row's status follows the state: finished once the game is over
@@ -511,7 +536,7 @@ def save_game(record: GameRecord, game: GameState | None, actions: list[Outcome]
     if game is not None:
         values.update(state_columns(record, game, results))
     # a plain SQL statement: the ORM is told below
-    result = db.session.execute(UPDATE_GAME, {"row_id": record.id, "read_version": read_version, **values})
+    result = updated(UPDATE_GAME, {"row_id": record.id, "read_version": read_version, **values})
     if result.rowcount != 1:
         db.session.rollback()
         raise ConcurrentUpdate(slug)

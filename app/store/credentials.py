@@ -23,6 +23,7 @@ import secrets
 import shlex
 import sys
 import time
+from typing import Any, Mapping
 
 import sqlalchemy as sa
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -73,7 +74,7 @@ def fingerprint(key: str) -> str:
     return hashlib.sha256(b"card-table session key\0" + key.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def shared_secret_key(engine, configured: str | None, instance_path: str, *, record: bool = True) -> str | None:
+def shared_secret_key(engine: sa.Engine, configured: str | None, instance_path: str, *, record: bool = True) -> str | None:
     """The session key every server sharing ``engine``'s database uses (see the module's
     docstring); ``configured``: this server's ``SECRET_KEY`` (None: not set). ``record``: write
     the key or the fingerprint if the database has none yet (a server starting), else only read.
@@ -89,12 +90,15 @@ def shared_secret_key(engine, configured: str | None, instance_path: str, *, rec
             return dict(connection.execute(sa.select(table.c.name, table.c.value).where(table.c.name.in_(names))).all())
 
     def add(name: str, value: str) -> None:
+        statement: sa.Insert
         if engine.dialect.name == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
+            from sqlalchemy.dialects import postgresql
+            statement = postgresql.insert(table).values(name=name, value=value).on_conflict_do_nothing()
         else:
-            from sqlalchemy.dialects.sqlite import insert
+            from sqlalchemy.dialects import sqlite
+            statement = sqlite.insert(table).values(name=name, value=value).on_conflict_do_nothing()
         with engine.begin() as connection:  # the first server to start wins; the others read its value
-            connection.execute(insert(table).values(name=name, value=value).on_conflict_do_nothing())
+            connection.execute(statement)
 
     stored = read()
     if configured:
@@ -144,7 +148,7 @@ def _retire_instance_key(instance_path: str) -> None:
         pass
 
 
-def forget_secret_key(engine) -> None:
+def forget_secret_key(engine: sa.Engine) -> None:
     """Forget the shared session key and fingerprint: the next server to start sets the new one."""
     table = HouseSecret.__table__
     with engine.begin() as connection:
@@ -189,7 +193,7 @@ def set_admin_password(instance_path: str, password: str) -> None:
     os.replace(temporary, path)
 
 
-def check_admin_password(config: dict, instance_path: str, password: str) -> bool:
+def check_admin_password(config: Mapping[str, Any], instance_path: str, password: str) -> bool:
     """True if ``password`` is the admin password (from the environment, else the stored hash)."""
     if not password:
         return False
@@ -203,7 +207,7 @@ def check_admin_password(config: dict, instance_path: str, password: str) -> boo
     return check_password_hash(stored, password)
 
 
-def admin_credential(config: dict, instance_path: str) -> str:
+def admin_credential(config: Mapping[str, Any], instance_path: str) -> str:
     """A fingerprint of the admin password as it is now (the configured one, else the stored
     hash): an admin session opened with another password is over."""
     configured = config.get("ADMIN_PASSWORD")

@@ -16,11 +16,13 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+import weakref
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import InstrumentedAttribute, Session, SessionTransaction
 
 from ..extensions import db
 
@@ -53,18 +55,22 @@ def release_write_turn(session: Session) -> None:
 
 
 @event.listens_for(Session, "after_transaction_end")
-def _end_write_turn(session: Session, transaction) -> None:
+def _end_write_turn(session: Session, transaction: SessionTransaction) -> None:
     if transaction.parent is None:
         release_write_turn(session)
 
 
+# The engines configure_engine has set up already.
+_configured: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+
 def configure_engine(engine: Engine) -> None:
-    if engine.dialect.name != "sqlite" or getattr(engine, "_card_table_configured", False):
+    if engine.dialect.name != "sqlite" or engine in _configured:
         return
-    engine._card_table_configured = True
+    _configured.add(engine)
 
     @event.listens_for(engine, "connect")
-    def on_connect(dbapi_connection, _record):
+    def on_connect(dbapi_connection: sqlite3.Connection, _record: Any) -> None:
         # Let SQLAlchemy (below) issue BEGIN itself, instead of the sqlite3 module's implicit one.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -78,11 +84,12 @@ def configure_engine(engine: Engine) -> None:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def on_begin(connection):
+    def on_begin(connection: Connection) -> None:
         if not connection.get_execution_options().get(IMMEDIATE):
             connection.exec_driver_sql("BEGIN")
             return
         raw = connection.connection.driver_connection
+        assert raw is not None  # (a connection beginning a transaction has its sqlite3 connection)
         raw.execute("PRAGMA busy_timeout = 0")
         try:
             if not begin_immediate_politely(raw, BUSY_TIMEOUT_MS / 1000):
@@ -113,7 +120,7 @@ def begin_immediate_politely(raw: sqlite3.Connection, patience: float) -> bool:
         pause = min(2 * pause, 0.002)
 
 
-def by_name(column):
+def by_name(column: InstrumentedAttribute[str]) -> sa.ColumnElement[str] | InstrumentedAttribute[str]:
     """ORDER BY a casefolded name column in code point order, as Python sorts (R3.3): SQLite
     compares bytes already; PostgreSQL's default collation may follow a locale instead."""
     return sa.collate(column, "C") if db.engine.dialect.name == "postgresql" else column

@@ -38,8 +38,8 @@ def begin_counting(*, begun: bool = False) -> None:
 
 def recent(kind: str, address: str, window_seconds: float) -> int:
     since = utcnow() - timedelta(seconds=window_seconds)
-    return db.session.scalar(sa.select(sa.func.count()).select_from(RateEvent).where(
-        RateEvent.kind == kind, RateEvent.address == address, RateEvent.at >= since))
+    return db.session.execute(sa.select(sa.func.count()).select_from(RateEvent).where(
+        RateEvent.kind == kind, RateEvent.address == address, RateEvent.at >= since)).scalar_one()
 
 
 def count(kind: str, address: str, window_seconds: float) -> None:

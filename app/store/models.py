@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import sqlalchemy as sa
+from sqlalchemy.engine.default import DefaultExecutionContext
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..core.names import search_key
-from ..extensions import db
+from ..extensions import Model
 
 PLAYING = "playing"
 FINISHED = "finished"  # the state says the game is over (store.save_game keeps the two in step)
@@ -21,11 +22,12 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
-def _search_key_of_name(context) -> str:
-    return search_key(context.get_current_parameters()["name"])
+def _search_key_of_name(context: DefaultExecutionContext) -> str:
+    # (SQLAlchemy leaves get_current_parameters unannotated: it answers the row's parameters, a dict)
+    return search_key(context.get_current_parameters()["name"])  # type: ignore[no-untyped-call]
 
 
-class ScoreEntry(db.Model):
+class ScoreEntry(Model):
     """One row of Mason Rummy's score table (R7.4). ``name_key`` makes names unique regardless
     of case (R3.2)."""
 
@@ -41,7 +43,7 @@ class ScoreEntry(db.Model):
     best: Mapped[int | None] = mapped_column(default=None)
 
 
-class GameStat(db.Model):
+class GameStat(Model):
     """One name's statistics in one game (not Mason Rummy, which keeps its R7.4 score table):
     ``figures`` is a JSON object of the game's own figures (its definition's ``statistics``)."""
 
@@ -56,7 +58,7 @@ class GameStat(db.Model):
     figures: Mapped[str] = mapped_column(sa.Text, default="{}")
 
 
-class GameStatItem(db.Model):
+class GameStatItem(Model):
     """One name's statistics on one item of a game (a deal number of Seahaven Towers): the
     figures of the game's statistics kept per item (``Stat.per_item``), as JSON like
     ``GameStat``'s."""
@@ -80,7 +82,7 @@ WAITING, WORKING, ANSWERED, TOO_HARD = "waiting", "working", "answered", "too_ha
 QUESTION, TURN = "question", "turn"  # ``Analysis.kind``: a question, or a computer's turns to play
 
 
-class Analysis(db.Model):
+class Analysis(Model):
     """Work done off the request path by the job runner (app/solving): a question about a
     position (a solver's verdict) and, once worked out, its answer, kept for every game and
     server that meets the position (``key``); or a game whose computer player is to move and
@@ -108,7 +110,7 @@ class Analysis(db.Model):
     answered_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
-class GameRecord(db.Model):
+class GameRecord(Model):
     """A game of any kind: its whole state as JSON (read by the game ``kind``'s definition), its
     set-up options, and a version bumped by every applied action. ``initial_state`` is the state
     as dealt, from which the action log replays the game; ``deck_cards`` the stacked deck's card
@@ -173,7 +175,7 @@ class GameRecord(db.Model):
         back_populates="game", order_by="SeatRecord.number", cascade="all, delete-orphan")
 
 
-class SeatRecord(db.Model):
+class SeatRecord(Model):
     """A seat at a game: who sits there, and how a browser proves it holds the seat."""
 
     __tablename__ = "seats"
@@ -202,7 +204,7 @@ class SeatRecord(db.Model):
         return self.join_code is not None and (self.code_expires_at is None or self.code_expires_at > utcnow())
 
 
-class Holding(db.Model):
+class Holding(Model):
     """A seat (or the host role, ``role`` "host") that a browser holds: the browser is known by
     the hash of the one random key its session cookie carries, and holds the seat while
     ``token_hash`` is the seat's own (a seat the host released is no longer held). However many
@@ -218,7 +220,7 @@ class Holding(db.Model):
     token_hash: Mapped[str] = mapped_column(sa.String(64))
 
 
-class ActionRecord(db.Model):
+class ActionRecord(Model):
     """The action log: one row per applied action; (game, version) is unique, so the same
     action can never be stored twice. ``events`` are the game's log lines the action made (JSON:
     its ``Outcome.events``), the first of them line number ``line`` of the game's log; both are
@@ -239,7 +241,7 @@ class ActionRecord(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Snapshot(db.Model):
+class Snapshot(Model):
     """A game's state as it was after its first ``step`` actions (the action that made game
     version ``version`` being the last of them), so that a replay starts from the snapshot
     nearest the steps it shows, not from the deal (store.py decides when one is kept)."""
@@ -254,7 +256,7 @@ class Snapshot(db.Model):
     state: Mapped[str] = mapped_column(sa.Text)
 
 
-class PendingImport(db.Model):
+class PendingImport(Model):
     """An uploaded scores.csv waiting for the admin to confirm its preview."""
 
     __tablename__ = "score_imports"
@@ -266,7 +268,7 @@ class PendingImport(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class AdminFailure(db.Model):
+class AdminFailure(Model):
     """A wrong admin password, kept to rate-limit guessing across worker processes."""
 
     __tablename__ = "admin_failures"
@@ -276,7 +278,7 @@ class AdminFailure(db.Model):
     at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
 
 
-class RateEvent(db.Model):
+class RateEvent(Model):
     """One counted event of a client address (a wrong join code, a game set up), kept in the
     database so that every worker process counts the same events (app/store/limits.py)."""
 
@@ -289,7 +291,7 @@ class RateEvent(db.Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class AdminSession(db.Model):
+class AdminSession(Model):
     """A logged-in admin browser. The session cookie holds only a random id whose hash is this
     row's ``token_hash``: logout deletes the row, a new admin password (``credential`` no longer
     matches) voids it, and it expires at ``expires_at``, so a copied cookie stops working."""
@@ -303,7 +305,7 @@ class AdminSession(db.Model):
     expires_at: Mapped[datetime] = mapped_column(index=True)
 
 
-class UploadedDeck(db.Model):
+class UploadedDeck(Model):
     """A stacked deck as the admin uploaded it (its bytes), kept here so that every server sharing
     the database offers it (app/tables/decks.py). ``content`` None: the admin deleted the deck of
     that name, so no server offers it, not even from a file of that name in its decks folder."""
@@ -318,7 +320,7 @@ class UploadedDeck(db.Model):
     changed_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class HouseSecret(db.Model):
+class HouseSecret(Model):
     """What every server sharing the database must agree on (app/store/credentials.py): the session key,
     or a fingerprint of the one the servers' environment sets."""
 

@@ -35,5 +35,21 @@ from .play import ActionForm, Done, perform, play_computer_turns, reveal  # noqa
 from .saving import MAX_ACTIONS  # noqa: F401
 from .replays import AlreadyHere, ReplayError, import_game  # noqa: F401
 from .seats import Held, SeatLine, SeatSpec  # noqa: F401
+from ..store.models import HERE, OWN  # noqa: F401  (where a seat is played: the host's device, its own)
 from .standins import set_standin  # noqa: F401
 from .views import Ask, TableView  # noqa: F401
+
+# The door: what the web (and the other doors) may name of the tables.
+__all__ = [
+    "LoginRefused", "is_admin", "log_in", "log_out", "NO_OPEN_SEAT", "RELEASED", "STALE", "ConfirmFirst",
+    "Conflict", "Forbidden", "GameNotFound", "NotFound", "Refused", "StillChecking", "TableError", "TooMany",
+    "NOBODY", "Holder", "KeyHolder", "adopt_tokens", "is_browser_key", "let_go_of_finished_games",
+    "new_browser_key", "claim_seat", "release_seat", "restore_seat", "seat_of_code", "AlreadySetUp", "SetUp",
+    "abandon", "follow_rematch", "rematch", "set_up", "MAX_STEPS_ASKED", "SPECTATOR", "definition_of",
+    "FinishedGame", "Invitation", "Looker", "LogPage", "ReplayStep", "Solution", "SolutionRefused", "Step",
+    "UnfinishedGame", "exists", "export", "finished", "held", "invitation", "let_go_of_the_database",
+    "log_page", "paced_steps", "replay_step", "seat_name", "seat_to_release", "show", "solution", "unfinished",
+    "version_of", "ActionForm", "Done", "perform", "play_computer_turns", "reveal", "MAX_ACTIONS",
+    "AlreadyHere", "ReplayError", "import_game", "HERE", "OWN", "Held", "SeatLine", "SeatSpec", "set_standin",
+    "Ask", "TableView",
+]

@@ -74,7 +74,7 @@ def file_names(decks_root: str, definition: GameDefinition) -> list[str]:
         return []
 
 
-def read_deck_file(path: str | os.PathLike, definition: GameDefinition, seats: int | None = None) -> list[Card]:
+def read_deck_file(path: str | os.PathLike[str], definition: GameDefinition, seats: int | None = None) -> list[Card]:
     """Read and validate a deck file of ``definition``'s game; a file that cannot be read is a
     ``DeckError`` too (R2.2)."""
     try:

@@ -3,7 +3,7 @@ changed nothing (its transaction was rolled back: ``store.transaction``)."""
 
 from __future__ import annotations
 
-from ..core.protocol import BadAction, GameIsOver, IllegalAction, NotYourTurn
+from ..core.protocol import BadAction, GameIsOver, IllegalAction, Move, NotYourTurn
 from ..core.refusal import Refusal
 from ..store.models import ABANDONED
 
@@ -70,7 +70,7 @@ class ConfirmFirst(Exception):
     """A move that asks first (``Move.confirm``) was sent without its confirmation: nothing was
     done; ``move`` is the move to ask about."""
 
-    def __init__(self, move):
+    def __init__(self, move: Move):
         super().__init__(move.confirm)
         self.move = move
 

@@ -132,7 +132,7 @@ def hold_hashes(browser_hash_: str, record: GameRecord, hashes: Mapping[str, str
     """``hold`` for a browser known by its key's hash, several roles at once."""
     if not hashes:
         return
-    if record.id is None:
+    if sa.inspect(record).identity is None:  # (a row not flushed yet: no id)
         db.session.flush()
     roles = list(hashes)
     db.session.execute(sa.delete(Holding).where(Holding.browser == browser_hash_, Holding.game_id == record.id,

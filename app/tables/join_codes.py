@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import TypedDict
 
 import sqlalchemy as sa
 from flask import current_app
@@ -73,12 +74,20 @@ def look_up_code(code: object, address: str) -> SeatRecord | None:
     return seat
 
 
+class SeatOfCode(TypedDict):
+    """What a join code would claim: the seat's number and name, and every seat's name."""
+
+    number: int
+    name: str
+    names: list[str]
+
+
 @news.command
-def seat_of_code(code: str, address: str) -> dict | None:
+def seat_of_code(code: str, address: str) -> SeatOfCode | None:
     """What a join code would claim (a link's preview: nothing is claimed), or None: the seat's
     number and name and every seat's name. A wrong code counts against ``address``."""
     seat = look_up_code(code, address)
-    found = None
+    found: SeatOfCode | None = None
     if seat is not None:
         found = {"number": seat.number, "name": seat.name, "names": [s.name for s in seat.game.seats]}
     db.session.commit()  # (a right code wrote nothing)

@@ -21,7 +21,8 @@ from ..store.models import ABANDONED, FINISHED, HERE, PLAYING, GameRecord, SeatR
 from . import holdings, news
 from .errors import Conflict, Forbidden, NotFound, StillChecking, TooMany
 from .join_codes import issue_join_code
-from .play import play_computer_turns, save_and_score
+from .play import play_computer_turns
+from .saving import save_and_score
 from .seats import SeatSpec, carry_seats, give_seat, hand_on_seats, held_seats, new_token_hash
 
 
@@ -188,9 +189,9 @@ def rematch(slug: str, holder: holdings.Holder, address: str) -> str:
                   deck=store.stacked_deck_of(record), deck_name=record.deck_name, claim=frozenset())
     new_record = create_game(setup, browser=None, creator=address, in_transaction=True, dealt=dealt)
     hand_on_seats(record, new_record)
-    for holder, hashes in holdings.holders(record).items():
+    for browser_hash, hashes in holdings.holders(record).items():
         carried, _lost = carry_seats(record, new_record, hashes)
-        holdings.hold_hashes(holder, new_record, carried)
+        holdings.hold_hashes(browser_hash, new_record, carried)
     save_and_score(record, None, [], rematch_slug=new_record.slug)
     return new_record.slug
 

@@ -22,22 +22,22 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
-from blinker import Namespace, Signal
+from blinker import Namespace, NamedSignal
 
 from ..extensions import db
 
 log = logging.getLogger(__name__)
 
 signals = Namespace()
-position_reached: Signal = signals.signal("position-reached")
-game_finished: Signal = signals.signal("game-finished")
+position_reached: NamedSignal = signals.signal("position-reached")
+game_finished: NamedSignal = signals.signal("game-finished")
 
 PENDING = "card_table_news"  # the news of the session's transaction, sent once it commits
 
 
-def tell(signal: Signal, sender: Any, **data: Any) -> None:
+def tell(signal: NamedSignal, sender: Any, **data: Any) -> None:
     """Send ``signal`` once the current transaction commits (at once if none is open)."""
     session = db.session()
     if not session.in_transaction():
@@ -46,7 +46,7 @@ def tell(signal: Signal, sender: Any, **data: Any) -> None:
     session.info.setdefault(PENDING, []).append((signal, sender, data))
 
 
-def send(signal: Signal, sender: Any, data: dict[str, Any]) -> None:
+def send(signal: NamedSignal, sender: Any, data: dict[str, Any]) -> None:
     try:
         signal.send(sender, **data)
     except Exception:
@@ -64,17 +64,18 @@ def forget_pending() -> None:
     db.session().info.pop(PENDING, None)
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-def command(function: F) -> F:
+def command(function: Callable[P, R]) -> Callable[P, R]:
     """A table command: one transaction, rolled back whole if the command raises (a refusal, a
     stale form, a failure; the error goes on to whoever answers it), and its news sent after the
     commit. The command commits what it writes itself (``store.save_game`` and the like); a
     command called inside another is part of it, and its news wait for the outer one."""
 
     @functools.wraps(function)
-    def in_one_transaction(*args: Any, **kwargs: Any) -> Any:
+    def in_one_transaction(*args: P.args, **kwargs: P.kwargs) -> R:
         session = db.session()
         outer = session.info.get(RUNNING, 0) == 0
         session.info[RUNNING] = session.info.get(RUNNING, 0) + 1
@@ -92,7 +93,7 @@ def command(function: F) -> F:
             send_pending()
         return result
 
-    return in_one_transaction  # type: ignore[return-value]
+    return in_one_transaction
 
 
 RUNNING = "card_table_commands"  # how many commands are running in the session (nested ones)

@@ -25,7 +25,7 @@ from sqlalchemy.orm import selectinload
 from .. import store
 from ..core import registry
 from ..core.names import is_computer_name
-from ..core.protocol import GameState, IllegalAction, Outcome
+from ..core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome
 from ..extensions import db
 from ..records.statistics import game_figures
 from ..solving import kept
@@ -69,10 +69,10 @@ class Step:
     number: int  # 1 for the first action
     version: int  # the game version it made
     seat: int | None
-    events: list[dict]
+    events: list[Event]
 
 
-def action_rows(record: GameRecord) -> list[Any]:
+def action_rows(record: GameRecord) -> list[store.LoggedAction]:
     """The whole action log (for tools and tests: no request reads it whole)."""
     return store.actions_after(record, 0)
 
@@ -95,7 +95,9 @@ def replay(record: GameRecord) -> Iterator[tuple[Step, GameState]]:
     ``steps_between``). The same state object changes between steps."""
     if not replayable(record):
         raise ReplayError(not_replayable_reason(record))
-    steps = store.replay(record, store.initial_state(record), action_rows(record))
+    dealt = store.initial_state(record)
+    assert dealt is not None  # (replayable: it has its state as dealt)
+    steps = store.replay(record, dealt, action_rows(record))
     for number, (row, outcome, state) in enumerate(steps, start=1):
         yield Step(number, row.version, row.seat, list(outcome.events)), state
 
@@ -131,11 +133,12 @@ def finished_games(limit: int = 30, offset: int = 0) -> list[GameRecord]:
         .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc()).limit(limit).offset(offset)))
 
 
-def results_of(record: GameRecord) -> list[dict]:
+def results_of(record: GameRecord) -> list[dict[str, Any]]:
     """A finished game's results as stored with it; worked out from its state for a game
     finished before they were stored."""
     if record.results:
-        return json.loads(record.results)
+        results: list[dict[str, Any]] = json.loads(record.results)
+        return results
     try:
         return store.results_data(store.load_state(record))
     except (ValueError, KeyError):
@@ -171,6 +174,7 @@ def export(record: GameRecord) -> Iterator[str]:
     tail = {"results": results_of(record), "started_at": iso(record.created_at),
             "finished_at": iso(record.finished_at), **export_extras(record, definition)}
     initial_state = record.initial_state  # (stored JSON: written as it is)
+    assert initial_state is not None  # (replayable)
 
     def pieces() -> Iterator[str]:
         yield json.dumps(head, indent=1)[:-2] + ',\n "initial_state": ' + initial_state
@@ -189,7 +193,7 @@ def export(record: GameRecord) -> Iterator[str]:
     return pieces()
 
 
-def export_extras(record: GameRecord, definition) -> dict[str, Any]:
+def export_extras(record: GameRecord, definition: GameDefinition) -> dict[str, Any]:
     """What an export adds for people (an import reads none of it): each seat's statistics from
     this game (its figures, the time played in the timed ones, the item they were kept for), and
     a whole solution of the deal where the game's analyst keeps one (the job runner's answer:
@@ -214,14 +218,14 @@ def export_extras(record: GameRecord, definition) -> dict[str, Any]:
     return extras
 
 
-def _field(data: dict, key: str, kind: type | tuple[type, ...]):
+def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     value = data.get(key)
     if not isinstance(value, kind):
         raise ReplayError(f"The file has no {key.replace('_', ' ')} (this is not an exported game).")
     return value
 
 
-def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outcome]], dict]:
+def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outcome]], dict[str, Any]]:
     """Check an exported game through its rules: (final state, [(seat, action, outcome)], data).
     ``ReplayError`` says what is wrong: not JSON, not an export, an unknown game, a state the
     rules cannot read, an action they refuse, actions that do not finish the game, or results
@@ -304,7 +308,7 @@ def _moment(text: Any) -> datetime | None:
         return None
 
 
-def import_digest(data: dict) -> str:
+def import_digest(data: dict[str, Any]) -> str:
     """What makes an exported game the same game, as a digest: its game, seats, deal and actions
     (not its export's layout, nor its times)."""
     same = {"game": data.get("game"), "seats": [seat.get("name") for seat in data.get("seats") or []
@@ -360,5 +364,5 @@ ACTIONS_BETWEEN = sa.select(sa.func.count()).select_from(
 def count_actions(record: GameRecord, after_version: int, upto_version: int) -> int:
     """How many logged actions made the versions after ``after_version`` up to ``upto_version``
     (counted up to ``MAX_PACED_STEPS + 1``: a browser further behind is not shown them paced)."""
-    return db.session.scalar(ACTIONS_BETWEEN, {"game": record.id, "after": max(after_version, 0),
-                                               "upto": upto_version})
+    return db.session.execute(ACTIONS_BETWEEN, {"game": record.id, "after": max(after_version, 0),
+                                                "upto": upto_version}).scalar_one()

@@ -18,7 +18,7 @@ from flask import current_app
 
 from .. import store
 from ..core.protocol import GameState
-from ..store.models import HERE, OWN, GameRecord
+from ..store.models import HERE, OWN, GameRecord, SeatRecord
 
 
 @dataclass
@@ -72,10 +72,10 @@ def new_token_hash() -> str:
     return store.hash_token(store.new_token())
 
 
-def give_seat(seat) -> str:
+def give_seat(seat: SeatRecord) -> str:
     """``seat`` gets a new token; returns its hash (for the holding of whoever takes the seat)."""
-    seat.token_hash = new_token_hash()
-    return seat.token_hash
+    token_hash = seat.token_hash = new_token_hash()
+    return token_hash
 
 
 # -- hot-seat: several people sharing one device -------------------------------------------------

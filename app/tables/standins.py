@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from .. import store
-from ..core.protocol import GameState
+from ..core.protocol import Event, GameState
 from ..store.models import PLAYING, GameRecord, utcnow
 from .errors import Conflict, Forbidden, TableError, game_over
 from . import holdings, news
@@ -89,7 +89,7 @@ def standin_lines(record: GameRecord, first: int, end: int) -> dict[int, int]:
     return lines
 
 
-def log_lines(record: GameRecord, state: GameState, log: list[dict], first: int = 0) -> list[dict]:
+def log_lines(record: GameRecord, state: GameState, log: list[Event], first: int = 0) -> list[Event]:
     """The log lines ``log`` (the game's log from line ``first``), each with ``by``: the label of
     the person the computer made it for, or None."""
     by_computer = standin_lines(record, first, first + len(log)) if record.standins else {}

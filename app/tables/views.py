@@ -9,12 +9,12 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 from flask import url_for
 
 from .. import store
-from ..core.protocol import GameDefinition, GameState, Move, SeatResult
+from ..core.protocol import GameDefinition, GameState, Move, Option, SeatResult, View
 from ..store.models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
 from .errors import RELEASED
 from .seats import SPECTATOR, Held, SeatLine, presence, seat_lines
@@ -149,7 +149,7 @@ class TableView:
     version: int
     definition: GameDefinition
     deck_key: str | None  # the deck the cards' ids belong to
-    view: dict[str, Any]  # the game's view(me): what this browser may see
+    view: View  # the game's view(me): what this browser may see
     me: int | None  # the seat whose view it is (None: a spectator's)
     turn: int | None
     options: dict[str, Any]  # as set up (a rematch is set up the same way)
@@ -204,18 +204,18 @@ class TableView:
         """The set-up form, filled in with ``changes`` and the options that differ from their
         defaults (for someone else to set the same game up)."""
         changes = dict(changes or {})
-        args = {key: option_text(self._option(key), value) for key, value in changes.items()}
+        args: dict[str, Any] = {key: option_text(self._option(key), value) for key, value in changes.items()}
         for option in self.definition.options:
             value = self.options.get(option.key, option.default)
             if option.key not in args and value != option.default:
                 args[option.key] = option_text(option, value)
         return url_for("setup.game", key=self.kind, **args)
 
-    def _option(self, key: str):
+    def _option(self, key: str) -> Option:
         return next(option for option in self.definition.options if option.key == key)
 
 
-def option_text(option, value: Any) -> str:
+def option_text(option: Option, value: Any) -> str:
     """An option's value as its set-up form field posts it (``Option.read`` reads it back)."""
     if option.kind == "bool":
         return "1" if value else "0"
@@ -223,7 +223,7 @@ def option_text(option, value: Any) -> str:
 
 
 def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bool = False,
-               message: str | None = None, selected=(), idle_seconds: int = 0,
+               message: str | None = None, selected: Iterable[str] = (), idle_seconds: int = 0,
                results: list[SeatResult] | None = None, analysis: Any = None,
                preferences: Mapping[str, Any] | None = None) -> TableView:
     """The table as this browser (``held``) sees it now, or a spectator (``watching``).

@@ -9,16 +9,20 @@ import ipaddress
 import os
 import socket
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, MutableMapping
 from datetime import datetime, timezone
+from typing import Any
 
 from flask import Flask, g, has_request_context, request, session, url_for
 from flask.templating import Environment as FlaskEnvironment
+from flask.typing import ResponseReturnValue
+from flask.wrappers import Response
 from flask_compress import Compress
 from flask_wtf.csrf import generate_csrf
 from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, Template,
                     TemplateNotFound, pass_context)
 from jinja2.bccache import Bucket
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from config import setting
@@ -62,7 +66,9 @@ def register(app: Flask, version: str) -> None:
     app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["deck_title"] = deck_title
     app.jinja_env.globals["scores_url"] = scores.scores_url
-    app.jinja_env.loader = HouseTemplates([app.jinja_env.loader, GameTemplates()])  # the house's templates first
+    flask_templates = app.jinja_env.loader
+    assert flask_templates is not None  # (Flask's: the app's and the blueprints' folders)
+    app.jinja_env.loader = HouseTemplates([flask_templates, GameTemplates()])  # the house's templates first
     app.jinja_env.bytecode_cache = CompiledTemplates.in_folder(os.path.join(app.instance_path, COMPILED_TEMPLATES))
     _register_template_parts(app)
     app.jinja_env.trim_blocks = True
@@ -71,7 +77,7 @@ def register(app: Flask, version: str) -> None:
     names = own_host_names(app.config.get("ALLOWED_HOSTS") or ())
 
     @app.before_request
-    def check_host():
+    def check_host() -> ResponseReturnValue | None:
         """DNS rebinding: a page on another site can point its own name at this server, but
         the browser then sends that name as the Host. Only IP addresses, localhost and this
         machine's own names (and ALLOWED_HOSTS) are answered."""
@@ -79,13 +85,14 @@ def register(app: Flask, version: str) -> None:
         if host is not None and not host_is_allowed(host, names):
             return render_error(400, "This server answers only to its own addresses (such as the one "
                                      "`make run` printed). Add other names to ALLOWED_HOSTS.")
+        return None
 
     input_checks.register(app)  # (after the Host check: a request for another host is refused first)
     identity.register(app)
     app.jinja_env.globals["card_table_version"] = version
 
     @app.after_request
-    def security_headers(response):
+    def security_headers(response: Response) -> Response:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
@@ -96,7 +103,7 @@ def register(app: Flask, version: str) -> None:
         return response
 
     @app.after_request
-    def keep_seats_on_visits(response):
+    def keep_seats_on_visits(response: Response) -> Response:
         """A visit of a page (not an action, nor a live refresh) sends the session cookie again
         with a new expiry: a player's seats last a month after their last visit."""
         if request.method == "GET" and request.endpoint != "static" and not is_htmx() and session.permanent:
@@ -128,7 +135,7 @@ def machine_names() -> frozenset[str]:
     return frozenset(names)
 
 
-def own_host_names(allowed) -> frozenset[str]:
+def own_host_names(allowed: Iterable[str]) -> frozenset[str]:
     names = set(machine_names()) | {name.lower().rstrip(".") for name in allowed}
     public = urllib.parse.urlsplit(setting("PUBLIC_URL", "")).hostname
     if public:
@@ -172,7 +179,7 @@ class TableTemplates(FlaskEnvironment):
     AttributeError, about 0.5 us each (a live refresh's render: 6% of it). The answer is the
     same: a name that is a dict's method still means the method."""
 
-    def getattr(self, obj, attribute):
+    def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in DICT_ATTRIBUTES:
             try:
                 return obj[attribute]
@@ -207,7 +214,8 @@ class HouseTemplates(ChoiceLoader):
             self.remember_missing(environment, template)
             raise
 
-    def load(self, environment: Environment, name: str, globals=None):
+    def load(self, environment: Environment, name: str,
+             globals: MutableMapping[str, Any] | None = None) -> Template:
         if name in self.missing:
             raise TemplateNotFound(name)
         try:
@@ -245,6 +253,7 @@ class GameTemplates(BaseLoader):
 
     @staticmethod
     def folder_of(definition: GameDefinition) -> FileSystemLoader:
+        assert definition.templates_folder is not None  # (asked only of a game with its own folder)
         return FileSystemLoader(os.path.join(os.path.dirname(inspect.getfile(type(definition))),
                                              definition.templates_folder))
 
@@ -286,6 +295,7 @@ def _register_template_parts(app: Flask) -> None:
     table's macros (templates/table/_macros.html), see ``TemplateMacros``."""
     environment = app.jinja_env
     loader = environment.loader
+    assert isinstance(loader, HouseTemplates)  # (register set it)
 
     def game_part(kind: str, part: str, fallback: str) -> Template:
         name = f"games/{kind}/{part}"
@@ -297,7 +307,7 @@ def _register_template_parts(app: Flask) -> None:
         return environment.get_template(fallback)
 
     def csrf_field() -> Markup:
-        field = g.get("csrf_field")
+        field: Markup | None = g.get("csrf_field")
         if field is None:
             field = g.csrf_field = Markup('<input type="hidden" name="csrf_token" value="{}">').format(generate_csrf())
             # A browser shown a form has its key from then on: two of its forms posted at once
@@ -323,10 +333,10 @@ def remembered_urls(app: Flask) -> Callable[..., str]:
     (an external address, an endpoint of the current blueprint, a value that is a list, no
     request, an app that adds default values to its URLs) is built each time, as Flask builds it."""
     build = app.url_for
-    kept: dict[tuple, str] = {}
+    kept: dict[tuple[Any, ...], str] = {}
     fixed = not app.url_map.host_matching and not app.subdomain_matching
 
-    def url_for(endpoint: str, **values) -> str:
+    def url_for(endpoint: str, **values: Any) -> str:
         if (not fixed or endpoint.startswith(".") or not has_request_context()
                 or any(app.url_default_functions.values())):
             return build(endpoint, **values)
@@ -359,7 +369,7 @@ class TemplateMacros:
         self.environment = environment
         self.name = name
 
-    def __getattr__(self, macro: str):
+    def __getattr__(self, macro: str) -> Any:
         return getattr(self.environment.get_template(self.name).module, macro)
 
 
@@ -372,14 +382,15 @@ def _register_card_faces(app: Flask) -> None:
     @functools.cache
     def face(deck_key: str, card_id: str, extra: str) -> Markup:
         card = deck_by_key(deck_key).parse(card_id)
-        return Markup(app.jinja_env.get_template("table/_card.html").module.face(card, extra))
+        # (a macro is an attribute of its template's module, which Jinja cannot type)
+        return Markup(app.jinja_env.get_template("table/_card.html").module.face(card, extra))  # type: ignore[attr-defined]
 
     @pass_context
-    def card_face(context, card_id: str, extra: str = "", deck_key: str | None = None) -> Markup:
+    def card_face(context: Context, card_id: str, extra: str = "", deck_key: str | None = None) -> Markup:
         return face(deck_key or context["deck_key"], card_id, extra)
 
     @pass_context
-    def card(context, card_id: str) -> Card:
+    def card(context: Context, card_id: str) -> Card:
         return deck_by_key(context["deck_key"]).parse(card_id)
 
     app.jinja_env.globals.update(card_face=card_face, card=card)
@@ -392,6 +403,7 @@ def _register_static_versions(app: Flask) -> None:
     def static_url(filename: str) -> str:
         version = versions.get(filename)
         if version is None:
+            assert app.static_folder is not None  # (the app's static/)
             path = os.path.join(app.static_folder, filename)
             with open(path, "rb") as handle:
                 version = versions[filename] = hashlib.sha256(handle.read()).hexdigest()[:10]
@@ -406,6 +418,7 @@ def _register_static_versions(app: Flask) -> None:
         base.html to load on every page: a page that htmx swaps in (a boosted link, a live
         update) runs no script and loads no stylesheet of its own."""
         if kind not in assets:
+            assert app.static_folder is not None  # (the app's static/)
             folder = os.path.join(app.static_folder, kind, "games")
             try:
                 names = sorted(name for name in os.listdir(folder) if name.endswith("." + kind))

@@ -4,13 +4,17 @@ server sharing it offers them), import a scores.csv (preview, then apply)."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any, ParamSpec
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
+from flask.typing import ResponseReturnValue
 from werkzeug.utils import secure_filename
 
 from .. import tables
 from ..core import registry
 from ..core.decks import DeckError, decode_deck_bytes
+from ..core.protocol import GameDefinition
 from ..records import score_import, score_table
 from ..tables import decks as stacked_decks
 from . import identity
@@ -37,9 +41,12 @@ def end_admin_session() -> None:
     tables.log_out(session.pop("admin", None))
 
 
-def admin_required(view):
+P = ParamSpec("P")
+
+
+def admin_required(view: Callable[P, ResponseReturnValue]) -> Callable[P, ResponseReturnValue]:
     @functools.wraps(view)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> ResponseReturnValue:
         if not is_admin():
             if request.method == "GET":
                 return redirect(url_for("admin.login", next=request.path), 303)
@@ -53,12 +60,12 @@ def admin_required(view):
 
 
 @bp.get("/login")
-def login():
+def login() -> ResponseReturnValue:
     return render_template("admin/login.html", message=None, next=request.args.get("next", ""))
 
 
 @bp.post("/login")
-def do_login():
+def do_login() -> ResponseReturnValue:
     # Back to the admin page that asked for the password (the import of a game is one, outside /admin).
     target = local_path(request.form.get("next")) or ""
     if not target.startswith(("/admin", url_for("history.import_game"))):
@@ -71,7 +78,7 @@ def do_login():
 
 
 @bp.post("/logout")
-def logout():
+def logout() -> ResponseReturnValue:
     end_admin_session()
     return redirect(url_for("menu.index"), 303)
 
@@ -79,17 +86,17 @@ def logout():
 # -- decks -----------------------------------------------------------------------------------------
 
 
-def deck_previews() -> list[dict]:
+def deck_previews() -> list[dict[str, Any]]:
     """Every game's decks (its folder's and the uploaded ones), each with how it deals (the
     game's own deal, e.g. R4.2)."""
     root = current_app.config["DECKS_FOLDER"]
-    previews = []
+    previews: list[dict[str, Any]] = []
     for definition in registry.games():
         if definition.deck is None:
             continue
         stored = stacked_decks.uploaded(definition)
         for name in stacked_decks.deck_names(root, definition):
-            entry = {"definition": definition, "name": name, "parts": [], "error": None}
+            entry: dict[str, Any] = {"definition": definition, "name": name, "parts": [], "error": None}
             try:
                 entry["parts"] = definition.deck_preview(
                     stacked_decks.read_offered(root, definition, name, stored=stored))
@@ -100,14 +107,14 @@ def deck_previews() -> list[dict]:
 
 
 def render_admin(message: str | None = None, error: str | None = None, status: int = 200,
-                 chosen: str | None = None):
+                 chosen: str | None = None) -> ResponseReturnValue:
     """The admin page; ``chosen``: the game the deck upload form has selected (the one just used)."""
     games = [definition for definition in registry.games() if definition.deck is not None]
     return render_template("admin/index.html", decks=deck_previews(), message=message, error=error,
                            deck_games=games, chosen=chosen, games=tables.unfinished(identity.looker())), status
 
 
-def deck_game():
+def deck_game() -> GameDefinition:
     """The game a deck form is about (the first game with decks unless the form says otherwise)."""
     default = next((definition.key for definition in registry.games() if definition.deck is not None), "")
     try:
@@ -127,7 +134,7 @@ def posted_file_name() -> str:
 
 @bp.get("")
 @admin_required
-def index():
+def index() -> ResponseReturnValue:
     return render_admin()
 
 
@@ -150,7 +157,7 @@ def uploaded(field: str, extension: str, limit: int) -> tuple[str, bytes]:
 
 @bp.post("/decks")
 @admin_required
-def upload_deck():
+def upload_deck() -> ResponseReturnValue:
     """Store a deck file in the game's folder only if the game's parser accepts it (R2 for Mason
     Rummy), under a safe name."""
     try:
@@ -183,7 +190,7 @@ def upload_deck():
 
 @bp.post("/decks/<name>/delete")
 @admin_required
-def delete_deck(name: str):
+def delete_deck(name: str) -> ResponseReturnValue:
     try:
         definition = deck_game()
     except ValueError as error:
@@ -199,13 +206,13 @@ def delete_deck(name: str):
 
 @bp.get("/scores/import")
 @admin_required
-def import_form():
+def import_form() -> ResponseReturnValue:
     return render_template("admin/import.html", error=None)
 
 
 @bp.post("/scores/import")
 @admin_required
-def import_preview():
+def import_preview() -> ResponseReturnValue:
     """Validate the whole file (R7.5), then show what would change; nothing changes yet. Parsed,
     read and compared a slice at a time (app/records/score_import.py): a 30,000-row file keeps no other
     request waiting."""
@@ -226,7 +233,7 @@ def import_preview():
 
 @bp.post("/scores/import/<token>")
 @admin_required
-def import_apply(token: str):
+def import_apply(token: str) -> ResponseReturnValue:
     """Apply a previewed import, all or nothing, unless the table changed since the preview (or
     cancel it)."""
     try:

@@ -7,6 +7,7 @@ changed nothing: the transaction it began was rolled back where it was refused
 from __future__ import annotations
 
 from flask import Flask, flash, redirect, request, url_for
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -19,7 +20,7 @@ from .play import MAX_SELECTED, REFUSAL, TableAsked, render_table
 
 def register(app: Flask) -> None:
     @app.errorhandler(Refusal)
-    def refused(error: Refusal):
+    def refused(error: Refusal) -> ResponseReturnValue:
         """A refused table action (``tables.TableError``, or the store's: a game that keeps no
         more actions): the fresh table with the message, at the error's status (a stale form's
         cards stay selected only where they still can be: the template checks). A plain form
@@ -35,20 +36,20 @@ def register(app: Flask) -> None:
         return render_table(TableAsked(slug, message=error.message, status=error.status, selected=selected))
 
     @app.errorhandler(tables.GameNotFound)
-    def no_such_game(error: tables.GameNotFound):
+    def no_such_game(error: tables.GameNotFound) -> ResponseReturnValue:
         return render_error(error.status, error.message)
 
     @app.errorhandler(CSRFError)
-    def csrf_error(error):
+    def csrf_error(error: CSRFError) -> ResponseReturnValue:
         return render_error(400, "This form has expired or did not come from this site. "
                                  "Reload the page and try again; nothing was changed.")
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):
+    def http_error(error: HTTPException) -> ResponseReturnValue:
         return render_error(error.code or 500, http_message(error))
 
     @app.errorhandler(Exception)
-    def server_error(error):  # never show a traceback (or any state) to players
+    def server_error(error: Exception) -> ResponseReturnValue:  # never show a traceback (or any state) to players
         app.logger.exception("Unhandled error")
         return render_error(500, "Something went wrong on the server. Nothing you did was lost: "
                                  "every finished action is saved. Reload the page.")

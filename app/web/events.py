@@ -10,9 +10,11 @@ import hashlib
 import socket
 import threading
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, request, session
+from flask import Blueprint, Flask, Response, abort, current_app, request, session
 
 from .. import live, tables
 from .addresses import client_address
@@ -44,7 +46,7 @@ class StreamGate:
     the stream that has carried no change for longest makes room if that is over
     ``EVENTS_IDLE_SECONDS``; otherwise the new stream is refused, and its page keeps polling."""
 
-    def __init__(self, config, hub: live.Hub):
+    def __init__(self, config: Mapping[str, Any], hub: live.Hub):
         self.per_address = config["EVENTS_PER_ADDRESS"]
         self.per_game = config["EVENTS_PER_GAME"]
         self.total = config["EVENTS_PER_WORKER"]
@@ -84,8 +86,9 @@ class StreamGate:
 
 
 def gate() -> StreamGate:
-    app = current_app._get_current_object()
-    existing = app.extensions.get("card_table_stream_gate")
+    # (the app behind the proxy: Flask types current_app as the app itself)
+    app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]
+    existing: StreamGate | None = app.extensions.get("card_table_stream_gate")
     if existing is None:
         existing = app.extensions["card_table_stream_gate"] = StreamGate(app.config, live.hub())
     return existing
@@ -128,7 +131,7 @@ def known_version() -> int | None:
 
 
 @bp.get("/games/<slug>/events")
-def stream(slug: str):
+def stream(slug: str) -> Response:
     if not live.valid_slug(slug):
         abort(404)
     # Admitted (or refused) before any query: a refusal costs no database connection.
@@ -168,7 +171,7 @@ def stream(slug: str):
     def changed(version: int) -> str:
         return f"id: {version}\nevent: changed\ndata: {version}\n\n"
 
-    def events():
+    def events() -> Iterator[str]:
         nonlocal known, heard
         try:
             yield "retry: 1000\n\n"  # reconnect after a second if the stream drops

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request, url_for
+from flask.typing import ResponseReturnValue
 from jinja2 import TemplateNotFound
 
 from ..core import registry
@@ -20,7 +21,7 @@ def guide_template(key: str) -> str:
 
 
 @bp.get("/how-to-play/<key>")
-def how_to_play(key: str):
+def how_to_play(key: str) -> ResponseReturnValue:
     """The game's guide; ``back``: the page it was opened from (its set-up, a table)."""
     try:
         definition = registry.get(key)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import request
+from flask.wrappers import Response
 
 
 def is_htmx() -> bool:
@@ -10,7 +11,7 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
 
 
-def vary_on_htmx(response):
+def vary_on_htmx(response: Response) -> Response:
     """Pages and fragments share URLs, so caches must key on the HX-Request header."""
     response.vary.add("HX-Request")
     return response

@@ -7,8 +7,10 @@ A refused request gets 400 and a page that says what was wrong, before any query
 from __future__ import annotations
 
 import re
+from typing import overload
 
 from flask import Flask, request
+from flask.typing import ResponseReturnValue
 
 from .error_pages import render_error
 
@@ -35,6 +37,15 @@ def bad_field() -> str | None:
     return None
 
 
+@overload
+def whole_number(name: str, default: int, *, low: int = -MAX_NUMBER, high: int = MAX_NUMBER) -> int: ...
+
+
+@overload
+def whole_number(name: str, default: None = None, *, low: int = -MAX_NUMBER,
+                 high: int = MAX_NUMBER) -> int | None: ...
+
+
 def whole_number(name: str, default: int | None = None, *, low: int = -MAX_NUMBER,
                  high: int = MAX_NUMBER) -> int | None:
     """The query string's whole number ``name``, clamped to ``low``..``high`` (``default`` if it
@@ -58,7 +69,7 @@ def local_path(target: object) -> str | None:
 
 def register(app: Flask) -> None:
     @app.before_request
-    def refuse_control_characters():
+    def refuse_control_characters() -> ResponseReturnValue | None:
         try:
             where = bad_field()
         except UnicodeDecodeError:  # a raw byte that is no UTF-8 in the query (a browser escapes it)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, render_template, url_for
+from flask.typing import ResponseReturnValue
 
 from ..core import registry
 from ..core.names import MAX_NAME_LENGTH
@@ -36,7 +37,7 @@ def pages(total: int) -> int:
 
 
 @bp.get("/<key>/items/<item>")
-def item(key: str, item: str):
+def item(key: str, item: str) -> ResponseReturnValue:
     """Every name's figures on one item (a deal), by name."""
     definition = statistics_game(key)
     if not ITEM.fullmatch(item) or not statistics.item_stats(definition):
@@ -49,7 +50,7 @@ def item(key: str, item: str):
 
 
 @bp.get("/<key>/names/<name>")
-def name(key: str, name: str):
+def name(key: str, name: str) -> ResponseReturnValue:
     """One name's figures in a game, and its figures per item (the most recent first)."""
     definition = statistics_game(key)
     if not name or len(name) > MAX_NAME_LENGTH:
@@ -64,4 +65,4 @@ def name(key: str, name: str):
     return render_template("scores/name.html", definition=definition, name=shown_name, figures=figures,
                            stats=statistics.name_stats(definition), per_item=per_item, rows=rows, page=page,
                            pages=pages(total), total=total,
-                           page_link=lambda number: url_for(request.endpoint, key=key, name=name, page=number))
+                           page_link=lambda number: url_for("items.name", key=key, name=name, page=number))

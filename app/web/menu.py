@@ -12,7 +12,7 @@ from .. import tables
 from ..core import registry
 from ..core.menus import NotAChoice, parse_choice
 from . import admin, identity
-from .setup import menu_flow_game, menu_game
+from .setup import menu_flow, menu_game
 
 bp = Blueprint("menu", __name__)
 
@@ -24,7 +24,7 @@ def menu_page(message: str | None = None, status: int = 200) -> ResponseReturnVa
     # first form (R9: Menu A).
     tiles = ([first] if first is not None else []) + [definition for definition in registry.games()
                                                       if definition is not first]
-    options = first.menus.first_menu if first is not None else ()
+    options = first.menus.first_menu if first is not None and first.menus is not None else ()
     return render_template("menu/index.html", options=options, games=games, tiles=tiles, menu_game=first,
                            message=message), status
 
@@ -37,7 +37,7 @@ def index() -> ResponseReturnValue:
 @bp.post("/")
 def choose() -> ResponseReturnValue:
     """Menu A as a form: the answer is the option's number, as in the terminal (R9.1)."""
-    menus = menu_flow_game().menus
+    menus = menu_flow()
     try:
         choice = parse_choice(request.form.get("choice", ""), len(menus.first_menu))
     except NotAChoice as error:

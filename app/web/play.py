@@ -94,12 +94,17 @@ def selected_in_query() -> list[str]:
 def table(slug: str) -> Answer:
     """The table; after a plain form's post, with the message it left (a refusal, a notice) and
     the confirmation it asks for (``?confirm=<move>``: the seat's move that asks first)."""
-    refusals = get_flashed_messages(category_filter=[REFUSAL])
-    notices = get_flashed_messages(category_filter=[NOTICE])
+    refusal, notice = last_flashed(REFUSAL), last_flashed(NOTICE)
     asking = release_question(slug, whole_number("release")) if request.args.get("release") else None
-    return render_table(TableAsked(slug, selected=selected_in_query(), message=refusals[-1] if refusals else None,
-                                   confirm=request.args.get("confirm"), asking=asking,
-                                   notice=notices[-1] if notices else None))
+    return render_table(TableAsked(slug, selected=selected_in_query(), message=refusal,
+                                   confirm=request.args.get("confirm"), asking=asking, notice=notice))
+
+
+def last_flashed(kind: str) -> str | None:
+    """The last message of ``kind`` (a refusal, a notice) flashed for this request, if any."""
+    messages = get_flashed_messages(category_filter=[kind])
+    last = messages[-1] if messages else None
+    return last if isinstance(last, str) else None  # (without categories: messages, not pairs)
 
 
 def release_question(slug: str, number: int | None) -> tables.Ask | None:

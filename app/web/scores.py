@@ -9,8 +9,10 @@ streamed a chunk at a time."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request, stream_with_context, url_for
+from flask.typing import ResponseReturnValue
 
 from ..core import registry
 from ..core.names import MAX_NAME_LENGTH
@@ -20,6 +22,8 @@ from ..records import score_table, statistics
 bp = Blueprint("scores", __name__)
 
 PAGE_SIZE = 50
+# A row's figures in column order (a count, a figure in words; None: none yet).
+Figures = list[int | str | None]
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,7 @@ class Board:
 
     definition: GameDefinition
     columns: list[Column]
-    rows: list[tuple[str, list]]  # (name, the figures in column order; None: none yet)
+    rows: list[tuple[str, Figures]]  # (name, the figures in column order; None: none yet)
     total: int
     page: int
     pages: int
@@ -92,7 +96,7 @@ def board_for(definition: GameDefinition) -> Board:
         sort = sort if sort in score_table.SORTS else "name"
         total = score_table.count(search)
         page = page_number(request.args.get("page"), total)
-        rows = [(row.name, [row.won, row.lost, row.best])
+        rows: list[tuple[str, Figures]] = [(row.name, [row.won, row.lost, row.best])
                 for row in score_table.page(page, PAGE_SIZE, sort, descending, search)]
         return Board(definition, columns, rows, total, page, pages_of(total), sort, descending, search,
                      url_for("scores.download"), score_table.file_format().file_name,
@@ -113,18 +117,20 @@ def statistics_file_name(definition: GameDefinition) -> str:
     return f"{definition.key}-statistics.csv"
 
 
-def render_scores(definition: GameDefinition):
+def render_scores(definition: GameDefinition) -> ResponseReturnValue:
     board = board_for(definition)
 
-    def link(**changes) -> str:
+    def link(**changes: Any) -> str:
         """This page's address with ``changes`` (None leaves a parameter out); a new sort or
         search starts at page 1."""
-        args = {name: value for name, value in request.args.items() if name in ("q", "sort", "order", "page")}
+        args: dict[str, Any] = {name: value for name, value in request.args.items()
+                                if name in ("q", "sort", "order", "page")}
         if set(changes) - {"page"}:
             args.pop("page", None)
         args.update(changes)
         if args.get("page") == 1:
             args.pop("page")
+        extra: dict[str, Any]
         endpoint, extra = ("scores.index", {}) if definition is record_games()[0] else \
             ("scores.game", {"key": definition.key})
         return url_for(endpoint, **extra, **{name: value for name, value in args.items() if value is not None})
@@ -150,7 +156,7 @@ def record_game(key: str) -> GameDefinition:
 
 
 @bp.get("/scores")
-def index():
+def index() -> ResponseReturnValue:
     """The first game's records (Menu A's "View scores" leads here: the score table, R9)."""
     games = record_games()
     if not games:
@@ -159,12 +165,12 @@ def index():
 
 
 @bp.get("/scores/<key>")
-def game(key: str):
+def game(key: str) -> ResponseReturnValue:
     return render_scores(record_game(key))
 
 
 @bp.get("/scores.csv")
-def download():
+def download() -> Response:
     """Exactly R7.5, with spreadsheet formulas in names neutralised (the game's score table
     format), streamed in chunks (the worker serves others between them)."""
     if score_table.game() is None:
@@ -177,7 +183,7 @@ def download():
 
 
 @bp.get("/scores/<key>/statistics.csv")
-def game_download(key: str):
+def game_download(key: str) -> Response:
     """A game's statistics as a CSV file: a row a name, a column a figure, streamed in chunks."""
     definition = record_game(key)
     if definition.score_keeping != STATISTICS:

@@ -6,21 +6,23 @@ the game's options and a stacked deck from the game's decks folder."""
 from __future__ import annotations
 
 import hashlib
-
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
 
 from .. import records, tables
 from ..core import registry
+from ..core.cards import Card
 from ..core.decks import DeckError
 from ..core.menus import NotAChoice, parse_choice
 from ..core.names import MAX_NAME_LENGTH, NameRefused, admit_new_name, check_player_name, is_computer_name
-from ..core.protocol import MENUS, ONE_FORM, GameDefinition, OptionError
+from ..core.protocol import MENUS, ONE_FORM, GameDefinition, MenuFlow, OptionError
 from ..records import score_table
 from ..tables import decks as stacked_decks
-from ..tables.seats import HERE, OWN
+from ..tables import HERE, OWN
 from . import identity
 from .addresses import client_address
 from .events import browser_id
@@ -44,7 +46,14 @@ def menu_flow_game() -> GameDefinition:
     return definition
 
 
-def current_setup() -> dict | None:
+def menu_flow() -> MenuFlow:
+    """The menus of the game set up through them (``menu_flow_game``)."""
+    menus = menu_flow_game().menus
+    assert menus is not None  # (a game whose set-up flow is MENUS has its menus)
+    return menus
+
+
+def current_setup() -> dict[str, Any] | None:
     """The menus' set-up in progress (this browser's session), if any."""
     setup = session.get("setup")
     definition = menu_game()
@@ -70,7 +79,7 @@ def to_the_game_set_up(slug: str) -> ResponseReturnValue:
     return redirect(url_for("play.table", slug=slug), 303)
 
 
-def no_setup():
+def no_setup() -> ResponseReturnValue:
     """The setup ended (or never began): a repeated form lands on the game it created."""
     done = session.get("setup_done")
     if isinstance(done, str) and tables.exists(done):
@@ -85,12 +94,13 @@ def deck_names(definition: GameDefinition) -> list[str]:
     return stacked_decks.deck_names(current_app.config["DECKS_FOLDER"], definition)
 
 
-def resolve_deck(answer: str, definition: GameDefinition, seats: int | None = None):
+def resolve_deck(answer: str, definition: GameDefinition, seats: int | None = None) -> tuple[str, list[Card]]:
     """A deck file of the game's folder by name; only plain names (no folders) are looked up."""
     return stacked_decks.resolve(current_app.config["DECKS_FOLDER"], definition, answer, seats)
 
 
-def render_deck(setup: dict, message: str | None = None, answer: str = "", status: int = 200):
+def render_deck(setup: dict[str, Any], message: str | None = None, answer: str = "",
+                status: int = 200) -> ResponseReturnValue:
     template = "setup/_deck_form.html" if is_htmx() else "setup/deck.html"
     definition = menu_flow_game()
     return render_template(template, setup=setup, definition=definition, names=deck_names(definition), message=message,
@@ -98,7 +108,7 @@ def render_deck(setup: dict, message: str | None = None, answer: str = "", statu
 
 
 @bp.get("/deck")
-def deck():
+def deck() -> ResponseReturnValue:
     setup = current_setup()
     if setup is None or not setup.get("stacked"):
         return no_setup()
@@ -106,7 +116,7 @@ def deck():
 
 
 @bp.post("/deck")
-def choose_deck():
+def choose_deck() -> ResponseReturnValue:
     setup = current_setup()
     if setup is None or not setup.get("stacked"):
         return no_setup()
@@ -128,18 +138,18 @@ def choose_deck():
 # -- seats: Menu B, a new name, or Menu C --------------------------------------------------------
 
 
-def seated_keys(setup: dict) -> set[str]:
+def seated_keys(setup: dict[str, Any]) -> set[str]:
     return {seat["name"].casefold() for seat in setup["seats"] if not seat["ai"]}
 
 
-def returning_names(setup: dict, search: str = "") -> tuple[list[str], int]:
+def returning_names(setup: dict[str, Any], search: str = "") -> tuple[list[str], int]:
     """R3.3: the score table's names, sorted ignoring case, without humans already seated: the
     first few (the menus' ``names_listed``) of those containing ``search``, and how many there are in all (the
     database sorts and counts: a score table of any size costs the same)."""
-    return score_table.names(search, seated_keys(setup), menu_flow_game().menus.names_listed)
+    return score_table.names(search, seated_keys(setup), menu_flow().names_listed)
 
 
-def is_returning_name(setup: dict, name: str) -> bool:
+def is_returning_name(setup: dict[str, Any], name: str) -> bool:
     """Whether ``name`` is exactly a score-table name (R3.3) not seated yet (R3.4)."""
     try:
         check_player_name(name)  # (a well-formed name before any query)
@@ -150,19 +160,19 @@ def is_returning_name(setup: dict, name: str) -> bool:
     return score_table.row(name) is not None
 
 
-def render_seat(setup: dict, kind: int | None = None, message: str | None = None, status: int = 200,
-                search: str = "", **form):
+def render_seat(setup: dict[str, Any], kind: int | None = None, message: str | None = None, status: int = 200,
+                search: str = "", **form: Any) -> ResponseReturnValue:
     template = "setup/_seat_form.html" if is_htmx() else "setup/seat.html"
     number = len(setup["seats"]) + 1
     names, total = returning_names(setup, search) if kind == RETURNING else ([], 0)
     definition = menu_flow_game()
     return render_template(template, setup=setup, definition=definition, number=number, kind=kind,
-                           menu_b=definition.menus.seat_menu, names=names, total=total, search=search,
+                           menu_b=menu_flow().seat_menu, names=names, total=total, search=search,
                            message=message, form=form), status
 
 
 @bp.get("/seat")
-def seat():
+def seat() -> ResponseReturnValue:
     setup = current_setup()
     if setup is None or (setup.get("stacked") and not setup.get("deck")):
         return no_setup()
@@ -170,7 +180,7 @@ def seat():
     if raw is None:
         return render_seat(setup)
     try:
-        kind = parse_choice(raw, len(menu_flow_game().menus.seat_menu))
+        kind = parse_choice(raw, len(menu_flow().seat_menu))
     except NotAChoice as error:
         return render_seat(setup, None, str(error), 400)
     if kind == RETURNING and not returning_names(setup)[1]:
@@ -179,12 +189,12 @@ def seat():
 
 
 @bp.post("/seat")
-def add_seat():
+def add_seat() -> ResponseReturnValue:
     setup = current_setup()
     if setup is None or (setup.get("stacked") and not setup.get("deck")):
         return no_setup()
     try:
-        kind = parse_choice(request.form.get("kind", ""), len(menu_flow_game().menus.seat_menu))
+        kind = parse_choice(request.form.get("kind", ""), len(menu_flow().seat_menu))
     except NotAChoice as error:
         return render_seat(setup, None, str(error), 400)
     device = OWN if request.form.get("device") == OWN else HERE
@@ -206,7 +216,7 @@ def add_seat():
     return start_game(setup)
 
 
-def start_game(setup: dict):
+def start_game(setup: dict[str, Any]) -> ResponseReturnValue:
     definition = menu_flow_game()
     deck = None
     if setup.get("deck"):
@@ -232,7 +242,7 @@ def start_game(setup: dict):
 
 
 @bp.post("/cancel")
-def cancel():
+def cancel() -> ResponseReturnValue:
     session.pop("setup", None)
     return redirect(url_for("menu.index"), 303)
 
@@ -251,22 +261,23 @@ def form_game(key: str) -> GameDefinition:
     return definition
 
 
-def seat_count(definition, raw) -> int:
+def seat_count(definition: GameDefinition, raw: str | int | None) -> int:
     try:
-        count = int(raw)
+        count = int(raw if raw is not None else "")
     except (TypeError, ValueError):
         return definition.min_seats
     return min(max(count, definition.min_seats), definition.max_seats)
 
 
-def option_value(form, key: str, default=""):
+def option_value(form: Mapping[str, Any], key: str, default: Any = "") -> Any:
     """An option's posted value: the last one, as a checked box follows the hidden "0" that
     stands for it unchecked."""
     values = form.getlist(key) if hasattr(form, "getlist") else ([form[key]] if key in form else [])
     return values[-1] if values else default
 
 
-def render_game_setup(definition, *, message: str | None = None, status: int = 200, form=None):
+def render_game_setup(definition: GameDefinition, *, message: str | None = None, status: int = 200,
+                      form: Mapping[str, Any] | None = None) -> ResponseReturnValue:
     form = form or {}
     seats = seat_count(definition, form.get("seats", definition.min_seats if definition.min_seats > 1 else 1))
     token = form.get("setup_token") or secrets.token_urlsafe(12)
@@ -278,18 +289,18 @@ def render_game_setup(definition, *, message: str | None = None, status: int = 2
 
 
 @bp.get("/<key>")
-def game(key: str):
+def game(key: str) -> ResponseReturnValue:
     definition = form_game(key)
     return render_game_setup(definition, form=request.args)
 
 
 @bp.post("/<key>")
-def start_other_game(key: str):
+def start_other_game(key: str) -> ResponseReturnValue:
     """Validate the whole form (names, options, deck), then create the game. The form's token
     makes a doubled post land on the game the first one created."""
     definition = form_game(key)
     form = request.form
-    key = setup_key(form.get("setup_token", ""))
+    token = setup_key(form.get("setup_token", ""))
     if "change_seats" in form:  # the seat count changed (without JavaScript): the form again
         return render_game_setup(definition, form=form)
     seats = seat_count(definition, form.get("seats"))
@@ -314,7 +325,7 @@ def start_other_game(key: str):
         return render_game_setup(definition, message=str(error), status=422, form=form)
     except DeckError as error:
         return render_game_setup(definition, message=f"That deck cannot be used: {error}.", status=422, form=form)
-    game = tables.SetUp(definition, specs, options=options, deck=deck, deck_name=deck_name, token=key)
+    game = tables.SetUp(definition, specs, options=options, deck=deck, deck_name=deck_name, token=token)
     try:
         slug = tables.set_up(game, identity.own_holder(), client_address())
     except tables.AlreadySetUp as done:

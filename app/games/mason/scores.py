@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.core.names import COMPUTER_NAME, MAX_NAME_LENGTH, check_player_name, is_computer_name  # noqa: F401  (R3.2)
+from app.core.protocol import ScoreFileError
 
 HEADER = ("name", "games won", "games lost", "best score")  # R7.5, in this order
 # Cells a spreadsheet would run as a formula. Exported names starting with one of these (or with
@@ -21,13 +22,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 ESCAPE = "'"
 
 
-class ScoresFileError(ValueError):
+class ScoresFileError(ScoreFileError):
     """A ``scores.csv`` that cannot be read; ``line`` is the 1-based line of the problem."""
-
-    def __init__(self, message: str, line: int | None = None):
-        super().__init__(f"line {line}: {message}" if line else message)
-        self.line = line
-        self.reason = message
 
 
 @dataclass
