@@ -53,7 +53,6 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     db.init_app(app)
     if app.config["DATABASE_COMMANDS"]:
         init_migrations(app, os.path.join(PROJECT_ROOT, "migrations"))
-    csrf.init_app(app)
 
     with app.app_context():
         configure_engine(db.engine)
@@ -68,6 +67,10 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
         ensure_admin_password(app.instance_path)
 
     register_web(app, version=version_text())
+    # After the web's own checks (the host, then input no view may read: a field without a name,
+    # a control character, a body that cannot be read), which run first: the CSRF check reads
+    # the form too, and fails on what they refuse.
+    csrf.init_app(app)
     if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
         app.register_blueprint(bench_routes.bp)
     register_commands(app)

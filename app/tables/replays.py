@@ -24,7 +24,7 @@ from sqlalchemy.orm import selectinload
 
 from .. import store
 from ..core import registry
-from ..core.names import is_computer_name
+from ..core.names import NameRefused, check_player_name, is_computer_name
 from ..core.protocol import GameState, IllegalAction, Outcome
 from ..extensions import db
 from ..records.statistics import game_figures
@@ -251,6 +251,7 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         state = definition.from_dict(_field(data, "initial_state", dict))
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
+    check_names(state.names)
     applied = []
     for number, entry in enumerate(actions, start=1):
         seat = entry.get("seat", "") if isinstance(entry, dict) else ""  # ("": none given)
@@ -274,6 +275,24 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         if ours != theirs:
             raise ReplayError("The file's results are not what its actions make under the rules.")
     return state, applied, data
+
+
+def check_names(names: Any) -> None:
+    """Refuse (``ReplayError``) seats whose names no player of this table could have (R3.2: 1-24
+    printable characters, trimmed): the seats' rows keep names of that length."""
+    for number, name in enumerate(names, start=1):
+        problem = None
+        if not isinstance(name, str):
+            problem = "A name is a text."
+        else:
+            try:
+                if check_player_name(name) != name:
+                    problem = "A name has no spaces before or after it."
+            except NameRefused as refused:
+                problem = str(refused)
+        if problem is not None:
+            shown = name[:30] + "..." if isinstance(name, str) and len(name) > 30 else name
+            raise ReplayError(f"Seat {number}'s name {shown!r} is no player's name here. {problem}")
 
 
 def check_plain_data(data: Any) -> None:

@@ -7,7 +7,6 @@ leaves its page polling.
 from __future__ import annotations
 
 import hashlib
-import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from flask import Blueprint, Response, abort, current_app, request, session
 
 from .. import live, tables
 from .addresses import client_address
+from .connections import close_connection_after
 
 bp = Blueprint("events", __name__)
 
@@ -94,23 +94,6 @@ def gate() -> StreamGate:
 def browser_id() -> str | None:
     secret = session.get("csrf_token")
     return hashlib.sha256(secret.encode()).hexdigest()[:16] if isinstance(secret, str) else None
-
-
-def close_connection_after(response: Response) -> Response:
-    """Close the client's connection once ``response`` is sent. gunicorn keeps a connection
-    open for the next request (``--keep-alive``, 5 s) and drops a ``Connection: close`` header
-    set by the app, so a client refused hundreds of streams would otherwise hold that many of
-    the worker's connections for seconds, idle: the socket is shut down instead."""
-    sock = request.environ.get("gunicorn.socket")
-    if sock is not None:
-        def shut() -> None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-        response.call_on_close(shut)
-    return response
 
 
 REFUSED = "Too many live streams from this device or to this table: the page refreshes itself every few seconds instead.\n"
