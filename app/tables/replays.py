@@ -223,11 +223,20 @@ def _field(data: dict, key: str, kind: type | tuple[type, ...]):
 
 def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outcome]], dict]:
     """Check an exported game through its rules: (final state, [(seat, action, outcome)], data).
-    ``ReplayError`` says what is wrong: not JSON, not an export, an unknown game, a state the
-    rules cannot read, an action they refuse, actions that do not finish the game, or results
-    that differ from the rules' own."""
+    ``ReplayError`` says what is wrong (``read_file``, ``replay_file``)."""
+    data = read_file(text)
+    state, applied = replay_file(data)
+    return state, applied, data
+
+
+def read_file(text: str) -> dict[str, Any]:
+    """What can be checked of an exported game without replaying it, at a cost that follows the
+    file's size: JSON (after a byte order mark, which some editors write), of plain data, an
+    export of a game this table has, its parts of the right shapes, at most
+    ``MAX_IMPORT_ACTIONS`` actions, a state as dealt its rules read, with players' names. Its
+    data, or ``ReplayError`` saying what is wrong."""
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
     except (ValueError, RecursionError):
         raise ReplayError("The file is not JSON: export a finished game from its replay page.") from None
     check_plain_data(data)
@@ -247,11 +256,25 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
     if len(actions) > MAX_IMPORT_ACTIONS:
         raise ReplayError(f"The file holds {len(actions):,} actions: a game of this table keeps at most "
                           f"{MAX_IMPORT_ACTIONS:,}.")
+    check_names(dealt(definition, data).names)
+    return data
+
+
+def dealt(definition, data: dict[str, Any]) -> GameState:
+    """The exported game's state as dealt, read by its rules (``ReplayError`` if they cannot)."""
     try:
-        state = definition.from_dict(_field(data, "initial_state", dict))
+        return definition.from_dict(_field(data, "initial_state", dict))
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
-    check_names(state.names)
+
+
+def replay_file(data: dict[str, Any]) -> tuple[GameState, list[tuple[int | None, Any, Outcome]]]:
+    """The exported game ``data`` (read by ``read_file``) replayed through its rules: (final
+    state, [(seat, action, outcome)]). ``ReplayError`` if they refuse an action, if the actions
+    do not finish the game, or if the file's results differ from the rules' own."""
+    definition = registry.get(data["game"])
+    state = dealt(definition, data)
+    actions = data["actions"]
     applied = []
     for number, entry in enumerate(actions, start=1):
         seat = entry.get("seat", "") if isinstance(entry, dict) else ""  # ("": none given)
@@ -274,7 +297,7 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         theirs = [(r.get("seat"), r.get("won"), r.get("score")) for r in claimed if isinstance(r, dict)]
         if ours != theirs:
             raise ReplayError("The file's results are not what its actions make under the rules.")
-    return state, applied, data
+    return state, applied
 
 
 def check_names(names: Any) -> None:
@@ -338,10 +361,11 @@ def game_already_here(digest: str) -> GameRecord | None:
 
 
 @news.command
-def import_game(text: str) -> str:
+def store_import(text: str) -> str:
     """Store an exported game that the rules replay to its end, as a finished, imported game (it
-    changes no score: the game was counted where it was played). One transaction. A game
-    imported here before (``AlreadyHere``) is not imported again."""
+    changes no score: the game was counted where it was played); its slug. One transaction. A
+    game imported here before (``AlreadyHere``) is not imported again. (It replays the whole
+    game: the job runner calls it, ``imports``.)"""
     state, applied, data = read_export(text)
     digest = import_digest(data)
     store.begin_write()  # (before the look-up: two imports of one file at once make one game)
