@@ -16,18 +16,19 @@ refusal, or gunicorn's keep-alive timeout of 5 s). Another device, 127.0.0.2, lo
   (64) connections of an address, the table's default (app/serving/workers.py);
 - flood without the cap (CONNECTIONS_PER_ADDRESS=0, a server of its own): as the table was.
 
-For each: the home page's median and worst time, and the flood's ratio to the quiet run (median)
-and difference (worst), round by round with the machine's load average. The goal: the flood moves
+For each: the home page's median and worst time and the workers' CPU meanwhile, and the flood's
+ratio to the quiet run (median) and difference (worst), round by round with the machine's load
+average. The flood runs in a process of its own, as another device would. The goal: the flood moves
 the median by less than 2x and the worst by less than 1 s. Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import selectors
 import socket
 import statistics
-import threading
 import time
 
 import harness  # bench/harness.py: the server and browsers
@@ -38,21 +39,32 @@ WARM_UP_SECONDS = 2.0
 
 
 class Flood:
-    """One device holding ``count`` slow connections, in a thread of its own."""
+    """One device holding ``count`` slow connections: a process of its own (another device; in a
+    thread of this one it would take the interpreter's lock from the timed client)."""
 
     def __init__(self, port: int, count: int):
         self.port, self.count = port, count
-        self.open: set[socket.socket] = set()
-        self.opened = self.replaced = 0
-        self.stopping = threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.stopping = multiprocessing.Event()
+        self.opened = multiprocessing.Value("q", 0)
+        self.replaced = multiprocessing.Value("q", 0)
+        self.process = multiprocessing.Process(target=self.run, daemon=True)
 
     def start(self) -> "Flood":
-        self.thread.start()
+        self.process.start()
         return self
 
-    def top_up(self) -> None:
-        while len(self.open) < self.count and not self.stopping.is_set():
+    def run(self) -> None:
+        held: set[socket.socket] = set()
+        while not self.stopping.is_set():
+            started = time.monotonic()
+            self.drop_closed(held)
+            self.top_up(held)
+            self.stopping.wait(max(0.0, 1.0 - (time.monotonic() - started)))
+        for connection in held:
+            connection.close()
+
+    def top_up(self, held: set[socket.socket]) -> None:
+        while len(held) < self.count and not self.stopping.is_set():
             try:
                 connection = socket.create_connection(("127.0.0.1", self.port), timeout=5, source_address=(FLOOD, 0))
                 connection.sendall(HALF_SENT)
@@ -60,13 +72,13 @@ class Flood:
             except OSError:
                 time.sleep(0.01)
                 continue
-            self.open.add(connection)
-            self.opened += 1
+            held.add(connection)
+            self.opened.value += 1
 
-    def drop_closed(self) -> None:
+    def drop_closed(self, held: set[socket.socket]) -> None:
         """Forget the connections the server answered or closed (and say more on the others)."""
         selector = selectors.DefaultSelector()
-        for connection in self.open:
+        for connection in held:
             selector.register(connection, selectors.EVENT_READ)
         for key, _ in selector.select(timeout=0):
             connection = key.fileobj
@@ -74,30 +86,20 @@ class Flood:
                 connection.recv(65536)
             except OSError:
                 pass
-            self.open.discard(connection)
+            held.discard(connection)
             connection.close()
-            self.replaced += 1
+            self.replaced.value += 1
         selector.close()
-        for connection in list(self.open):
+        for connection in list(held):
             try:
                 connection.send(b"X-Slow: 1\r\n")
             except OSError:
-                self.open.discard(connection)
+                held.discard(connection)
                 connection.close()
-
-    def run(self) -> None:
-        while not self.stopping.is_set():
-            started = time.monotonic()
-            self.drop_closed()
-            self.top_up()
-            self.stopping.wait(max(0.0, 1.0 - (time.monotonic() - started)))
 
     def stop(self) -> None:
         self.stopping.set()
-        self.thread.join(30)
-        for connection in self.open:
-            connection.close()
-        self.open.clear()
+        self.process.join(30)
 
 
 def home_page_times(server: harness.LiveServer, loads: int) -> list[float]:
@@ -115,13 +117,23 @@ def home_page_times(server: harness.LiveServer, loads: int) -> list[float]:
     return times
 
 
-def flooded(server: harness.LiveServer, connections: int, loads: int) -> tuple[list[float], Flood]:
+def flooded(server: harness.LiveServer, connections: int, loads: int) -> tuple[list[float], Flood, float]:
+    """The home page's times under the flood, the flood, and the workers' CPU meanwhile (a share
+    of one core)."""
     flood = Flood(server.port, connections).start()
     try:
         time.sleep(WARM_UP_SECONDS)
-        return home_page_times(server, loads), flood
+        before, started = server.cpu_seconds(), time.monotonic()
+        times = home_page_times(server, loads)
+        return times, flood, (server.cpu_seconds() - before) / (time.monotonic() - started)
     finally:
         flood.stop()
+
+
+def quiet_times(server: harness.LiveServer, loads: int) -> tuple[list[float], float]:
+    before, started = server.cpu_seconds(), time.monotonic()
+    times = home_page_times(server, loads)
+    return times, (server.cpu_seconds() - before) / (time.monotonic() - started)
 
 
 def ms(seconds: float) -> str:
@@ -142,11 +154,11 @@ def main() -> int:
         uncapped = harness.bench_server(2, prefix="mason-slow-uncapped-", env={"CONNECTIONS_PER_ADDRESS": "0"})
         try:
             capped.start()
-            quiet = home_page_times(capped, args.loads)
-            flood_times, flood = flooded(capped, args.connections, args.loads)
+            quiet, quiet_cpu = quiet_times(capped, args.loads)
+            flood_times, flood, flood_cpu = flooded(capped, args.connections, args.loads)
             capped.stop()
             uncapped.start()
-            bare_times, bare = flooded(uncapped, args.connections, args.loads)
+            bare_times, bare, bare_cpu = flooded(uncapped, args.connections, args.loads)
         finally:
             capped.stop()
             uncapped.stop()
@@ -154,11 +166,14 @@ def main() -> int:
         ratios.append(median / statistics.median(quiet))
         differences.append(worst - max(quiet))
         print(f"  round {number + 1} (load average {harness.load_average()}):")
-        print(f"    quiet:                  median {ms(statistics.median(quiet))}, worst {ms(max(quiet))}")
-        print(f"    flood, 64 per address:  median {ms(median)}, worst {ms(worst)}; "
-              f"{flood.opened} connections opened, {flood.replaced} refused or closed")
+        print(f"    quiet:                  median {ms(statistics.median(quiet))}, worst {ms(max(quiet))}; "
+              f"workers' CPU {100 * quiet_cpu:.0f}% of a core")
+        print(f"    flood, 64 per address:  median {ms(median)}, worst {ms(worst)}; workers' CPU "
+              f"{100 * flood_cpu:.0f}% of a core; {flood.opened.value} connections opened, "
+              f"{flood.replaced.value} refused or closed")
         print(f"    flood, no cap:          median {ms(statistics.median(bare_times))}, worst {ms(max(bare_times))}; "
-              f"{bare.opened} connections opened, {bare.replaced} closed")
+              f"workers' CPU {100 * bare_cpu:.0f}% of a core; {bare.opened.value} connections opened, "
+              f"{bare.replaced.value} closed")
         print(f"    flood / quiet: median {ratios[-1]:.2f}x, worst {differences[-1]:+.3f} s "
               f"(no cap: median {statistics.median(bare_times) / statistics.median(quiet):.2f}x, "
               f"worst {max(bare_times) - max(quiet):+.3f} s)")
