@@ -185,7 +185,7 @@ def test_an_announcement_from_another_process_reaches_every_stream_of_the_game(l
         version = draw(ann, slug)
         for stream in watching:
             stream.wait_for(version, WAIT)
-        assert all(stream.announced.empty() and stream.live.empty() for stream in bystanders)
+        assert all(stream.announced.empty() and stream.events.empty() for stream in bystanders)
     finally:
         close(watching + bystanders)
 
