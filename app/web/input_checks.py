@@ -9,7 +9,6 @@ wrong, before any query is made."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Iterator
 from typing import Any
 
