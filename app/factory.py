@@ -55,7 +55,6 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     db.init_app(app)
     if app.config["DATABASE_COMMANDS"]:
         init_migrations(app, os.path.join(PROJECT_ROOT, "migrations"))
-    csrf.init_app(app)
 
     with app.app_context():
         configure_engine(db.engine)
@@ -70,6 +69,10 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
         ensure_admin_password(app.instance_path)
 
     register_web(app, version=version_text())
+    # After the web's own checks (the host, then input no view may read: a field without a name,
+    # a control character, a body that cannot be read), which run first: the CSRF check reads
+    # the form too, and fails on what they refuse.
+    csrf.init_app(app)
     if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
         app.register_blueprint(bench_routes.bp)
     register_commands(app)
@@ -82,11 +85,13 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
 def connect_the_news() -> None:
     """Who hears what: a game's new version wakes the live streams (when its transaction commits);
     a position reached asks its solver's question, a game's end records its results, after the
-    commit; the job runner's answers wake the tables waiting for them, and a computer turn due
-    off the request path is played by its table. (Signals are the process's: connecting the
-    same listener again, for another app, changes nothing.)"""
+    commit; the job runner's answers wake the tables waiting for them, a computer turn due
+    off the request path is played by its table, and an exported game's file queued for import
+    is checked and stored by the tables (their verdict is the runner's answer). (Signals are the
+    process's: connecting the same listener again, for another app, changes nothing.)"""
     game_changed.connect(live.announce_version)
     news.position_reached.connect(kept.ask_now)
     news.game_finished.connect(records.record_finished)
     solving_signals.answered.connect(live.announce_answer)
     solving_signals.turn_due.connect(play_off_request_turns)
+    solving_signals.import_due.connect(tables.check_import)

@@ -49,6 +49,8 @@ RUNS = {
     "seahaven_table.py": (["--deals", "1", "--baseline", "2", "--moves", "3", "--off-line", "1",
                            "--quiet-seconds", "1", "--attack-seconds", "2", "--connections", "2"],
                           ["Menu A, under the attack", "load average"]),
+    "slow_connections.py": (["--connections", "300", "--loads", "3", "--repeat", "1"],
+                            ["flood / quiet over 1 rounds", "load average"]),
     "servers.py": (["--tables", "2", "--actions", "2", "--think", "0.1", "--idle", "2"], ["cross"]),
     "twentyone_bots.py": (["--games", "3", "--rounds", "60", "--repeat", "1"], []),
     "weight.py": (["--turns", "6"], []),

@@ -8,6 +8,9 @@ from collections.abc import Callable, Iterable
 
 COMPUTER_NAME = "AI"
 MAX_NAME_LENGTH = 24
+# A search key is cut here: taking the accents off can make one character many (U+FDFA, a
+# ligature, is 18 letters), and a name's key is kept beside it, in a column this long.
+SEARCH_KEY_LENGTH = 100
 
 
 class NameRefused(ValueError):
@@ -16,9 +19,9 @@ class NameRefused(ValueError):
 
 def search_key(text: str) -> str:
     """A name (or a search for one) as searches compare it: its accents taken off and its case
-    folded, so "zoe" finds "Zoë" and "ZOË"."""
+    folded, so "zoe" finds "Zoë" and "ZOË"; at most ``SEARCH_KEY_LENGTH`` characters."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()[:SEARCH_KEY_LENGTH]
 
 
 def is_computer_name(name: str) -> bool:

@@ -1,7 +1,8 @@
 """Serve the card table on the local network with gunicorn (`make run` calls this).
 
-gevent workers hold many open connections at once (every table keeps an event stream open).
-PORT (default 5000) and WORKERS (default 2) come from the environment.
+gevent workers hold many open connections at once (every table keeps an event stream open), at
+most CONNECTIONS_PER_ADDRESS of one device each (app/serving/workers.py). PORT (default 5000) and
+WORKERS (default 2) come from the environment.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from sqlalchemy.pool import NullPool
 
 from ..settings import PROJECT_ROOT, SERVING_PYTHON, SettingError, cannot_start, number, trusted_proxies
 from ..store.credentials import SecretKeyRefused, ensure_admin_password, shared_secret_key
+from .workers import connections_per_address
 
 try:
     from config import setting
@@ -80,6 +82,7 @@ def main() -> None:
     try:
         port = number("PORT", "5000", low=1, high=65535)
         workers = number("WORKERS", "2", low=1, high=64)
+        connections_per_address()  # (read by each worker as it starts: a wrong value stops the table here)
     except SettingError as refused:
         sys.exit(cannot_start(refused))
     if port_in_use(port):
@@ -117,7 +120,7 @@ def gunicorn_command(port: int, workers: int, target: str = "wsgi:app", folder: 
     baseline app, ``target`` in ``folder``, with the very same settings.)"""
     return [
         *SERVING_PYTHON, "-m", "gunicorn", "--config", "python:app.serving.gunicorn_config",
-        "--worker-class", "gevent", "--workers", str(workers), "--worker-connections", "1000",
+        "--worker-class", "app.serving.workers.TableWorker", "--workers", str(workers), "--worker-connections", "1000",
         "--bind", f"0.0.0.0:{port}", "--graceful-timeout", "5", "--keep-alive", "5",
         "--chdir", folder, target,
     ]

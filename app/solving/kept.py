@@ -1,5 +1,5 @@
 """The request side of the job runner's work: kept answers read, questions asked, computer turns
-queued. Nothing here works an answer out: at most it writes the question down (and rings the
+and exported games' files queued. Nothing here works an answer out: at most it writes the question down (and rings the
 runner, ``bell``) and reads what the runner kept.
 
 What a table shows of its position's question (``Shown.state``):
@@ -31,7 +31,7 @@ from ..core.cards import Card
 from ..core.protocol import GameDefinition, GameState, NeedsAnswers, Question
 from ..extensions import db
 from ..store.models import (
-    ANSWERED, QUESTION, TOO_HARD as TOO_HARD_ROW, TURN, WAITING, WORKING, Analysis, GameRecord, utcnow,
+    ANSWERED, IMPORT, QUESTION, TOO_HARD as TOO_HARD_ROW, TURN, WAITING, WORKING, Analysis, GameRecord, utcnow,
 )
 from . import bell
 
@@ -191,6 +191,36 @@ def ask_turn(record: GameRecord) -> None:
         question=json.dumps({"slug": record.slug}), requires="", answer=None, priority=PLAYER, spent=0,
         waiting_games=record.slug, asked_by="", asked_at=utcnow())))
     bell.ring_after_commit()
+
+
+def ask_import(key: str, game: str, text: str) -> None:
+    """Queue an exported game's file (``text``, of game ``game``) for the runner to check, under
+    ``key``, inside the caller's write transaction. A file of the same key waiting or being
+    checked is left as it is; one checked before is checked again."""
+    row = db.session.scalar(sa.select(Analysis).where(Analysis.key == key))
+    if row is not None and row.status in (WAITING, WORKING):
+        return
+    question = json.dumps({"file": text}, separators=(",", ":"))
+    if row is None:
+        db.session.execute(_insert(dict(
+            key=key, kind=IMPORT, game=game, status=WAITING, question=question, requires="", answer=None,
+            priority=SETUP, spent=0, waiting_games="", asked_by="", asked_at=utcnow())))
+    else:
+        row.status, row.question, row.answer, row.answered_at = WAITING, question, None, None
+        row.claimed_by = row.claimed_at = None
+    bell.ring_after_commit()
+
+
+def import_verdict(key: str) -> tuple[str, dict[str, Any] | None] | None:
+    """Where the check of the file queued under ``key`` stands: (``CHECKING``, None) or
+    (``KNOWN``, the verdict); None if no such file was queued."""
+    row = db.session.execute(sa.select(Analysis.status, Analysis.answer)
+                             .where(Analysis.key == key, Analysis.kind == IMPORT)).first()
+    if row is None:
+        return None
+    if row.status in (WAITING, WORKING):
+        return CHECKING, None
+    return KNOWN, json.loads(row.answer or "{}")
 
 
 def ask_for_table(record: GameRecord, state: GameState, address: str) -> Shown | None:

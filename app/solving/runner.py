@@ -1,8 +1,9 @@
 """The job runner: one process per server (``python -m app.solving``, started by the gunicorn
 master of `make run`: ``supervisor``), doing the work written down in ``analyses`` one row at a
 time, in priority order: a question (worked out by its game's ``Analyst``, at most
-``SOLVER_SLICE`` positions at a time and ``SOLVER_BUDGET`` in all), or a computer player's turns
-(a bot that plays off the request path).
+``SOLVER_SLICE`` positions at a time and ``SOLVER_BUDGET`` in all), a computer player's turns
+(a bot that plays off the request path), or an exported game's file to check (replayed
+through its rules: 20,000 actions take seconds).
 
 A row is claimed in a short write transaction (``SKIP LOCKED`` on PostgreSQL, so each runner of
 every server takes a different one), worked on with no transaction open, and its answer stored
@@ -33,7 +34,7 @@ from ..core import registry
 from ..factory import create_app
 from ..core.protocol import OverBudget
 from ..extensions import db
-from ..store.models import ANSWERED, TOO_HARD, TURN, WAITING, WORKING, Analysis, utcnow
+from ..store.models import ANSWERED, IMPORT, TOO_HARD, TURN, WAITING, WORKING, Analysis, utcnow
 from . import signals
 from .bell import Listener
 
@@ -125,6 +126,8 @@ class Runner:
                     return False
                 if job.kind == TURN:
                     self.play_turns(job)
+                elif job.kind == IMPORT:
+                    self.check_import(job)
                 else:
                     self.answer(job)
                 return True
@@ -188,6 +191,16 @@ class Runner:
         store.begin_write()  # (a turn that failed leaves its job to be claimed again)
         db.session.execute(sa.delete(Analysis).where(Analysis.id == job.id))
         db.session.commit()
+
+    # -- exported games to import ------------------------------------------------------------------
+
+    def check_import(self, job: Job) -> None:
+        """An exported game's file, replayed through its rules and stored if they accept it: the
+        tables do it (``signals.import_due``), and their verdict is kept as the job's answer."""
+        verdicts = [verdict for _listener, verdict in signals.import_due.send(job.key, file=job.data.get("file", ""))
+                    if verdict is not None]
+        self.store(job, ANSWERED, verdicts[0] if verdicts else {"refused": "Nothing here checks imported games."},
+                   job.spent)
 
     # -- the process --------------------------------------------------------------------------------------
 

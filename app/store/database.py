@@ -6,6 +6,10 @@ at BEGIN (``BEGIN IMMEDIATE``); otherwise two processes could both read, and the
 write would fail at once with "database is locked" instead of waiting. PostgreSQL gets the same
 effect from ``SELECT ... FOR UPDATE`` on the game row (see store.py).
 
+A text longer than its column (``String(n)``) is refused before it is written, on SQLite as on
+PostgreSQL (which refuses it itself; SQLite would keep it whole): ``TextTooLong``. Input is
+checked against the columns before it gets here; this only keeps the two databases alike.
+
 Waiting for SQLite's write lock is done in Python, not by SQLite's busy handler (which would
 stop a whole gevent worker): the write transactions of a process take turns (``take_write_turn``)
 and the one whose turn it is tries the lock every few milliseconds (``begin_immediate_politely``).
@@ -25,6 +29,10 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import InstrumentedAttribute, Session, SessionTransaction
 
 from ..extensions import db
+
+
+class TextTooLong(ValueError):
+    """A text longer than the column that would keep it."""
 
 IMMEDIATE = "card_table_immediate"
 BUSY_TIMEOUT_MS = 15000
@@ -62,6 +70,29 @@ def _end_write_turn(session: Session, transaction: SessionTransaction) -> None:
 
 # The engines configure_engine has set up already.
 _configured: weakref.WeakSet[Engine] = weakref.WeakSet()
+
+_LIMITED_TEXTS: dict[sa.orm.Mapper[Any], list[tuple[str, int]]] = {}
+
+
+def limited_texts(mapper: sa.orm.Mapper[Any]) -> list[tuple[str, int]]:
+    """The attributes of ``mapper``'s rows kept in a ``String(n)`` column, with their n."""
+    found = _LIMITED_TEXTS.get(mapper)
+    if found is None:
+        found = _LIMITED_TEXTS[mapper] = [
+            (attribute.key, attribute.columns[0].type.length) for attribute in mapper.column_attrs
+            if isinstance(attribute.columns[0].type, sa.String) and attribute.columns[0].type.length]
+    return found
+
+
+@event.listens_for(Session, "before_flush")
+def _texts_fit_their_columns(session: Session, _context: Any, _instances: Any) -> None:
+    for row in (*session.new, *session.dirty):
+        state = sa.inspect(row)
+        for key, length in limited_texts(state.mapper):
+            value = state.dict.get(key)  # (only what is set or loaded: nothing is read here)
+            if isinstance(value, str) and len(value) > length:
+                raise TextTooLong(f"{state.mapper.class_.__name__}.{key} keeps at most {length} characters, "
+                                  f"not {len(value)}")
 
 
 def configure_engine(engine: Engine) -> None:

@@ -79,15 +79,18 @@ class GameStatItem(Model):
 # What ``Analysis.status`` says (app/solving): asked, being worked out, answered, or not
 # answered within its budget.
 WAITING, WORKING, ANSWERED, TOO_HARD = "waiting", "working", "answered", "too_hard"
-QUESTION, TURN = "question", "turn"  # ``Analysis.kind``: a question, or a computer's turns to play
+# ``Analysis.kind``: a question, a computer's turns to play, or an exported game's file to check
+QUESTION, TURN, IMPORT = "question", "turn", "import"
 
 
 class Analysis(Model):
     """Work done off the request path by the job runner (app/solving): a question about a
     position (a solver's verdict) and, once worked out, its answer, kept for every game and
-    server that meets the position (``key``); or a game whose computer player is to move and
-    plays off the request path (``kind`` turn, ``key`` "turn:<slug>", removed once played).
-    Rows waiting are taken in ``priority`` order (then oldest first)."""
+    server that meets the position (``key``); a game whose computer player is to move and
+    plays off the request path (``kind`` turn, ``key`` "turn:<slug>", removed once played); or
+    an exported game's file to replay through its rules (``kind`` import, ``key``
+    "import:<digest>", the file in ``question`` until its verdict is the ``answer``). Rows
+    waiting are taken in ``priority`` order (then oldest first)."""
 
     __tablename__ = "analyses"
     __table_args__ = (sa.Index("ix_analyses_status_priority", "status", "priority", "id"),)

@@ -14,6 +14,7 @@ writes the rows.
 - ``standins``: the idle rule, the computer standing in, and its lines in the log;
 - ``lifecycle``: set up, rematch, follow a rematch, abandon;
 - ``replays``, ``pages``, ``views``: what the web shows (a table, a replay, the lists of games);
+- ``imports``: an exported game's file, checked by the job runner and stored if its rules accept it;
 - ``admins``, ``decks``: the admin's sessions, the stacked decks;
 - ``news``: what the tables tell after a commit.
 """
@@ -33,7 +34,8 @@ from .pages import (  # noqa: F401
 )
 from .play import ActionForm, Done, perform, play_computer_turns, reveal  # noqa: F401
 from .saving import MAX_ACTIONS  # noqa: F401
-from .replays import AlreadyHere, ReplayError, import_game  # noqa: F401
+from .imports import ImportVerdict, check_import, import_game, import_verdict  # noqa: F401
+from .replays import AlreadyHere, ReplayError  # noqa: F401
 from .seats import Held, SeatLine, SeatSpec  # noqa: F401
 from ..store.models import HERE, OWN  # noqa: F401  (where a seat is played: the host's device, its own)
 from .standins import set_standin  # noqa: F401
@@ -41,6 +43,7 @@ from .views import Ask, TableView  # noqa: F401
 
 # The door: what the web (and the other doors) may name of the tables.
 __all__ = [
+    "ImportVerdict", "check_import", "import_verdict",
     "LoginRefused", "is_admin", "log_in", "log_out", "NO_OPEN_SEAT", "RELEASED", "STALE", "ConfirmFirst",
     "Conflict", "Forbidden", "GameNotFound", "NotFound", "Refused", "StillChecking", "TableError", "TooMany",
     "NOBODY", "Holder", "KeyHolder", "adopt_tokens", "is_browser_key", "let_go_of_finished_games",

@@ -24,7 +24,7 @@ from sqlalchemy.orm import selectinload
 
 from .. import store
 from ..core import registry
-from ..core.names import is_computer_name
+from ..core.names import NameRefused, check_player_name, is_computer_name
 from ..core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome
 from ..extensions import db
 from ..records.statistics import game_figures
@@ -227,11 +227,20 @@ def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any
 
 def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outcome]], dict[str, Any]]:
     """Check an exported game through its rules: (final state, [(seat, action, outcome)], data).
-    ``ReplayError`` says what is wrong: not JSON, not an export, an unknown game, a state the
-    rules cannot read, an action they refuse, actions that do not finish the game, or results
-    that differ from the rules' own."""
+    ``ReplayError`` says what is wrong (``read_file``, ``replay_file``)."""
+    data = read_file(text)
+    state, applied = replay_file(data)
+    return state, applied, data
+
+
+def read_file(text: str) -> dict[str, Any]:
+    """What can be checked of an exported game without replaying it, at a cost that follows the
+    file's size: JSON (after a byte order mark, which some editors write), of plain data, an
+    export of a game this table has, its parts of the right shapes, at most
+    ``MAX_IMPORT_ACTIONS`` actions, a state as dealt its rules read, with players' names. Its
+    data, or ``ReplayError`` saying what is wrong."""
     try:
-        data = json.loads(text)
+        data = json.loads(text.removeprefix("\ufeff"))
     except (ValueError, RecursionError):
         raise ReplayError("The file is not JSON: export a finished game from its replay page.") from None
     check_plain_data(data)
@@ -251,10 +260,26 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
     if len(actions) > MAX_IMPORT_ACTIONS:
         raise ReplayError(f"The file holds {len(actions):,} actions: a game of this table keeps at most "
                           f"{MAX_IMPORT_ACTIONS:,}.")
+    check_names(dealt(definition, data).names)
+    return data
+
+
+def dealt(definition: GameDefinition, data: dict[str, Any]) -> GameState:
+    """The exported game's state as dealt, read by its rules (``ReplayError`` if they cannot)."""
     try:
-        state = definition.from_dict(_field(data, "initial_state", dict))
+        state: GameState = definition.from_dict(_field(data, "initial_state", dict))
+        return state
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
+
+
+def replay_file(data: dict[str, Any]) -> tuple[GameState, list[tuple[int | None, Any, Outcome]]]:
+    """The exported game ``data`` (read by ``read_file``) replayed through its rules: (final
+    state, [(seat, action, outcome)]). ``ReplayError`` if they refuse an action, if the actions
+    do not finish the game, or if the file's results differ from the rules' own."""
+    definition = registry.get(data["game"])
+    state = dealt(definition, data)
+    actions = data["actions"]
     applied = []
     for number, entry in enumerate(actions, start=1):
         seat = entry.get("seat", "") if isinstance(entry, dict) else ""  # ("": none given)
@@ -277,7 +302,25 @@ def read_export(text: str) -> tuple[GameState, list[tuple[int | None, Any, Outco
         theirs = [(r.get("seat"), r.get("won"), r.get("score")) for r in claimed if isinstance(r, dict)]
         if ours != theirs:
             raise ReplayError("The file's results are not what its actions make under the rules.")
-    return state, applied, data
+    return state, applied
+
+
+def check_names(names: Any) -> None:
+    """Refuse (``ReplayError``) seats whose names no player of this table could have (R3.2: 1-24
+    printable characters, trimmed): the seats' rows keep names of that length."""
+    for number, name in enumerate(names, start=1):
+        problem = None
+        if not isinstance(name, str):
+            problem = "A name is a text."
+        else:
+            try:
+                if check_player_name(name) != name:
+                    problem = "A name has no spaces before or after it."
+            except NameRefused as refused:
+                problem = str(refused)
+        if problem is not None:
+            shown = name[:30] + "..." if isinstance(name, str) and len(name) > 30 else name
+            raise ReplayError(f"Seat {number}'s name {shown!r} is no player's name here. {problem}")
 
 
 def check_plain_data(data: Any) -> None:
@@ -323,10 +366,11 @@ def game_already_here(digest: str) -> GameRecord | None:
 
 
 @news.command
-def import_game(text: str) -> str:
+def store_import(text: str) -> str:
     """Store an exported game that the rules replay to its end, as a finished, imported game (it
-    changes no score: the game was counted where it was played). One transaction. A game
-    imported here before (``AlreadyHere``) is not imported again."""
+    changes no score: the game was counted where it was played); its slug. One transaction. A
+    game imported here before (``AlreadyHere``) is not imported again. (It replays the whole
+    game: the job runner calls it, ``imports``.)"""
     state, applied, data = read_export(text)
     digest = import_digest(data)
     store.begin_write()  # (before the look-up: two imports of one file at once make one game)

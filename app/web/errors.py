@@ -6,15 +6,17 @@ changed nothing: the transaction it began was rolled back where it was refused
 
 from __future__ import annotations
 
-from flask import Flask, flash, redirect, request, url_for
+from flask import Flask, flash, make_response, redirect, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from .. import tables
 from ..core.refusal import Refusal
+from .connections import close_connection_after
 from .error_pages import http_message, render_error
 from .htmx import is_htmx
+from .input_checks import UnreadableBody
 from .play import MAX_SELECTED, REFUSAL, TableAsked, render_table
 
 
@@ -43,6 +45,11 @@ def register(app: Flask) -> None:
     def csrf_error(error: CSRFError) -> ResponseReturnValue:
         return render_error(400, "This form has expired or did not come from this site. "
                                  "Reload the page and try again; nothing was changed.")
+
+    @app.errorhandler(UnreadableBody)
+    def unreadable_body(error: UnreadableBody) -> ResponseReturnValue:
+        # The rest of the body cannot be read either: nothing more can come on this connection.
+        return close_connection_after(make_response(render_error(400, http_message(error))))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> ResponseReturnValue:

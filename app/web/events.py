@@ -7,7 +7,6 @@ leaves its page polling.
 from __future__ import annotations
 
 import hashlib
-import socket
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -17,7 +16,9 @@ from typing import Any
 from flask import Blueprint, Flask, Response, abort, current_app, request, session
 
 from .. import live, tables
+from . import identity
 from .addresses import client_address
+from .connections import close_connection_after
 
 bp = Blueprint("events", __name__)
 
@@ -32,6 +33,7 @@ class Stream:
     address: str
     slug: str
     browser: str | None  # the browser's session (a hash of its CSRF secret), if it has one
+    seated: bool = False  # the browser holds a seat (or is the host) at the table
     last_change: float = field(default_factory=time.monotonic)  # when it last carried an event
     dropped: bool = False
 
@@ -44,7 +46,10 @@ class StreamGate:
     requests). A browser needs one stream per table: its new stream replaces its older one (a
     reloaded page's old stream may linger until its next keep-alive). When a limit is reached,
     the stream that has carried no change for longest makes room if that is over
-    ``EVENTS_IDLE_SECONDS``; otherwise the new stream is refused, and its page keeps polling."""
+    ``EVENTS_IDLE_SECONDS``; otherwise a stream of a browser that holds a seat at its table (a
+    player, or the host) makes the idlest stream of a browser that holds none give way, and
+    anyone else's new stream is refused (its page keeps polling). So strangers may fill a
+    table's places, but never keep its own players from their live updates."""
 
     def __init__(self, config: Mapping[str, Any], hub: live.Hub):
         self.per_address = config["EVENTS_PER_ADDRESS"]
@@ -55,24 +60,39 @@ class StreamGate:
         self.lock = threading.Lock()
         self.streams: list[Stream] = []
 
-    def admit(self, address: str, slug: str, browser: str | None) -> Stream | None:
+    def admit(self, address: str, slug: str, browser: str | None, seated: bool = False) -> Stream | None:
+        """The new stream, admitted (others dropped to make room), or None: refused, nothing
+        dropped. ``seated``: the browser holds a seat at the table."""
         with self.lock:
             now = time.monotonic()
             if browser is not None:
                 for old in [s for s in self.streams if s.browser == browser and s.slug == slug and s.address == address]:
                     self._drop(old)
+            making_room: list[Stream] = []
             for limit, same in ((self.per_address, lambda s: s.address == address),
                                 (self.per_game, lambda s: s.slug == slug), (self.total, lambda s: True)):
-                group = [s for s in self.streams if same(s)]
+                group = [s for s in self.streams if same(s) and s not in making_room]
                 while len(group) >= limit:
-                    idlest = min(group, key=lambda s: s.last_change, default=None)
-                    if idlest is None or now - idlest.last_change < self.idle_seconds:
+                    giving_way = self._giving_way(group, now, seated)
+                    if giving_way is None:
                         return None
-                    self._drop(idlest)
-                    group.remove(idlest)
-            stream = Stream(address, slug, browser)
+                    making_room.append(giving_way)
+                    group.remove(giving_way)
+            for stream in making_room:
+                self._drop(stream)
+            stream = Stream(address, slug, browser, seated)
             self.streams.append(stream)
             return stream
+
+    def _giving_way(self, group: list[Stream], now: float, seated: bool) -> Stream | None:
+        """The stream of ``group`` that makes room for a new one: the idlest, if it is idle; else,
+        for a seated newcomer, the idlest of a browser that holds no seat; else none."""
+        idlest = min(group, key=lambda s: s.last_change, default=None)
+        if idlest is not None and now - idlest.last_change >= self.idle_seconds:
+            return idlest
+        if seated:
+            return min((s for s in group if not s.seated), key=lambda s: s.last_change, default=None)
+        return None
 
     def release(self, stream: Stream) -> None:
         with self.lock:
@@ -99,23 +119,6 @@ def browser_id() -> str | None:
     return hashlib.sha256(secret.encode()).hexdigest()[:16] if isinstance(secret, str) else None
 
 
-def close_connection_after(response: Response) -> Response:
-    """Close the client's connection once ``response`` is sent. gunicorn keeps a connection
-    open for the next request (``--keep-alive``, 5 s) and drops a ``Connection: close`` header
-    set by the app, so a client refused hundreds of streams would otherwise hold that many of
-    the worker's connections for seconds, idle: the socket is shut down instead."""
-    sock = request.environ.get("gunicorn.socket")
-    if sock is not None:
-        def shut() -> None:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-        response.call_on_close(shut)
-    return response
-
-
 REFUSED = "Too many live streams from this device or to this table: the page refreshes itself every few seconds instead.\n"
 # A dropped stream's browser waits this long before it tries again (meanwhile its page polls).
 DROPPED_RETRY_MS = 30000
@@ -134,8 +137,24 @@ def known_version() -> int | None:
 def stream(slug: str) -> Response:
     if not live.valid_slug(slug):
         abort(404)
-    # Admitted (or refused) before any query: a refusal costs no database connection.
-    ticket = gate().admit(client_address(), slug, browser_id())
+    # A browser without a key holds no seat anywhere: it is admitted (or refused) before any
+    # query, so a flood of streams costs no database connection. A browser with a key is asked
+    # whether it holds a seat here (its cookie may say; else one query): a player's stream makes
+    # a stranger's give way where a limit is reached.
+    address, browser = client_address(), browser_id()
+    looker = identity.looker()
+    ticket = gate().admit(address, slug, browser)
+    if looker.holder.key is not None:
+        try:
+            seated = tables.held(slug, looker).at_table
+        except BaseException:
+            if ticket is not None:
+                gate().release(ticket)
+            raise
+        if ticket is not None:
+            ticket.seated = seated
+        elif seated:
+            ticket = gate().admit(address, slug, browser, seated=True)
     if ticket is None:  # the page polls (its hx-trigger has "every 5s"); the SSE extension retries later
         response = Response(REFUSED, status=429, mimetype="text/plain",
                             headers={"Retry-After": "30", "Cache-Control": "no-store"})

@@ -82,8 +82,10 @@ def export(slug: str) -> ResponseReturnValue:
 @bp.route("/finished/import", methods=["GET", "POST"])
 @admin_required
 def import_game() -> ResponseReturnValue:
-    """The admin imports an exported game: the rules replay it; a file whose actions they refuse
-    is refused with the reason. An imported game is listed and replayed, and changes no score."""
+    """The admin imports an exported game: what can be checked at once is (its JSON, its shape,
+    its players' names), then the job runner replays it through the rules and stores it if they
+    accept it, and the import's own page shows the verdict. An imported game is listed and
+    replayed, and changes no score."""
     if request.method == "GET":
         return render_template("history/import.html", message=None, here=None)
     upload = request.files.get("game")
@@ -93,7 +95,7 @@ def import_game() -> ResponseReturnValue:
     if len(raw) > MAX_IMPORT_BYTES:
         return render_template("history/import.html", message="That file is too large to be an exported game.", here=None), 422
     try:
-        slug = tables.import_game(raw.decode("utf-8"))
+        token = tables.import_game(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return render_template("history/import.html", message="The file is not text (UTF-8 JSON).", here=None), 400
     except tables.AlreadyHere as already:
@@ -101,4 +103,15 @@ def import_game() -> ResponseReturnValue:
                                here=already.slug), 409
     except tables.ReplayError as error:
         return render_template("history/import.html", message=f"The game was not imported: {error}", here=None), 422
-    return redirect(url_for("history.replay", slug=slug, step=0), 303)
+    return redirect(url_for("history.import_status", token=token), 303)
+
+
+@bp.get("/finished/import/<token>")
+@admin_required
+def import_status(token: str) -> ResponseReturnValue:
+    """An imported file's verdict: being checked (the page looks again by itself), imported
+    (its replay), or refused with the reason."""
+    verdict = tables.import_verdict(token)
+    if verdict is None:
+        abort(404, "No game file was sent to be imported under this address.")
+    return render_template("history/import_status.html", verdict=verdict)

@@ -339,6 +339,8 @@ def test_the_admin_s_deck_upload_keeps_its_game_and_an_import_leads_through_the_
             files=[{"name": "game.json", "mimeType": "application/json", "buffer": exported}])
         page.get_by_role("button", name="Import").click()
         if label == "phone":  # the first import; the laptop's is the same game's second
+            page.get_by_text("The game was imported").wait_for()  # (the job runner's verdict: the page looks again)
+            page.get_by_role("link", name="Open its replay").click()
             page.get_by_text("Replay: step 0 of").wait_for()
             first = page.url.split("/")[4]
             one.goto("/finished/import")

@@ -1,8 +1,9 @@
 """docs/DEPLOY.md's reverse proxy, for real: nginx with docs/deploy/nginx.conf (only the
 addresses changed) in front of two servers sharing one database, each with TRUSTED_PROXIES=1.
 Through it the table is live (the stream is not buffered: an event arrives while the stream
-stays open), each device keeps its own limits, the host check sees the name the device asked
-for, join links use the public address, and a server going down leaves the table playing.
+stays open), each device keeps its own limits (nginx's on its requests at the servers, the
+servers' on what they count), the host check sees the name the device asked for, join links use
+the public address, and a server going down leaves the table playing.
 
 On PostgreSQL the servers share it; on SQLite they share one database file on this machine (the
 doorbells beside it carry the live updates between them). Skipped where nginx is not installed
@@ -12,6 +13,7 @@ doorbells beside it carry the live updates between them). Skipped where nginx is
 from __future__ import annotations
 
 import http.client
+import socket
 
 import pytest
 from support.client import Browser, EventStream
@@ -19,6 +21,7 @@ from support.live import LiveServer, free_port
 from support.proxy import Nginx, nginx_binary
 
 WAIT = 20.0  # seconds before an event that should come is called lost (not a speed target)
+DEVICE_REQUESTS = 64  # nginx's limit_conn of a device (docs/deploy/nginx.conf)
 PUBLIC_NAME = "table.example.lan"
 
 
@@ -29,6 +32,26 @@ def status_for_host(port: int, host: str) -> int:
         return connection.getresponse().status
     finally:
         connection.close()
+
+
+def open_stream(port: int, slug: str, source: str) -> socket.socket:
+    """A device's event stream through the proxy, left open."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=WAIT * 3, source_address=(source, 0))
+    connection.sendall(f"GET /games/{slug}/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                       "Accept: text/event-stream\r\n\r\n".encode())
+    return connection
+
+
+def first_status(connection: socket.socket) -> int | None:
+    """The status its answer begins with (None: no answer)."""
+    received = b""
+    while b"\r\n" not in received:
+        chunk = connection.recv(4096)
+        if not chunk:
+            break
+        received += chunk
+    parts = received.split(b"\r\n", 1)[0].split()
+    return int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else None
 
 
 def set_up_21(browser: Browser) -> int:
@@ -42,8 +65,10 @@ def test_the_deploy_guides_nginx_serves_two_servers_as_one_live_table(database_u
         pytest.skip("nginx is not installed here (scripts/ensure-nginx installs Debian's; CI does)")
     port = free_port()
     public = f"http://{PUBLIC_NAME}:{port}"
+    # (the servers' stream limits above what nginx lets a device have: which of the two refuses is then plain)
     env = {"TRUSTED_PROXIES": "1", "ALLOWED_HOSTS": PUBLIC_NAME, "GAMES_PER_HOUR": "3",
-           "CARD_TABLE_PUBLIC_URL": public, "MASON_PUBLIC_URL": public}
+           "CARD_TABLE_PUBLIC_URL": public, "MASON_PUBLIC_URL": public, "EVENTS_PER_ADDRESS": "1000",
+           "EVENTS_PER_GAME": "1000"}
     servers = [LiveServer(tmp_path / f"server-{number}", database_url, decks_folder, env=env) for number in (0, 1)]
     proxy = Nginx(tmp_path / "nginx", port, [])
     streams: list[EventStream] = []
@@ -81,6 +106,17 @@ def test_the_deploy_guides_nginx_serves_two_servers_as_one_live_table(database_u
         # The host check sees the name the device asked nginx for.
         assert status_for_host(port, f"{PUBLIC_NAME}:{port}") == 200
         assert status_for_host(port, f"rebound.attacker.example:{port}") == 400
+
+        # Behind the proxy the servers' cap on a device's connections is off (every connection is
+        # nginx's): nginx limits each device to 64 requests at the servers at once (limit_conn).
+        flood = [open_stream(port, slug, "127.0.0.6") for _ in range(DEVICE_REQUESTS + 6)]
+        try:
+            answers = [first_status(connection) for connection in flood]
+            assert answers.count(200) == DEVICE_REQUESTS and answers.count(429) == 6, answers
+            assert Browser(proxy.url, source="127.0.0.7").get("/").status == 200
+        finally:
+            for connection in flood:
+                connection.close()
 
         # One server goes down: nginx sends everybody to the other, and the game goes on.
         servers[0].kill9()

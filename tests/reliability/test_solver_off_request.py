@@ -11,12 +11,16 @@ going), on the suite's database (SQLite, and PostgreSQL when the suite runs on i
   still apply, its table says "checking paused"; another address is not held back;
 - the runner's death loses nothing: the master starts it again, and the job it held is done;
   a gunicorn worker's death leaves the runner alone;
-- "deal only winnable games" and a computer player (``AI``) work through the runner.
+- "deal only winnable games" and a computer player (``AI``) work through the runner;
+- an imported game's file is replayed by the runner, not by the admin's request: its page says
+  it is being checked, then shows the verdict.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import signal
 import time
 
@@ -209,3 +213,76 @@ def test_deal_only_winnable_games_and_a_computer_player_work_through_the_runner(
     # the turns' job is done and gone (the runner removes it once the game it played is saved)
     wait_for(lambda: not rows(live_server, "WHERE kind = 'turn'"), what="the turns' job to go")
     assert DEFINITION.key == "seahaven"
+
+
+def long_export(actions: int, name: str = "Ann") -> dict:
+    """An exported Seahaven Towers game of ``actions`` actions (a card moved and taken back, over
+    and over, then given up: the longest game a table keeps is ``store.MAX_ACTIONS``), made by
+    its rules in this process as its table's export would write it."""
+    state = DEFINITION.new_state([name], seed=7)
+    initial = state.to_dict()
+    logged = []
+    for number in range(actions):
+        if number == actions - 1:
+            action = DEFINITION.action_from_dict({"action": "give_up"})
+        elif number % 2 == 0:
+            move = next(move for move in state.legal(0) if move.action == "move")
+            action = DEFINITION.action_from_dict(move.as_dict())
+        else:
+            action = DEFINITION.action_from_dict({"action": "undo"})
+        state.apply(0, action)
+        logged.append({"seat": 0, "action": DEFINITION.action_to_dict(action)})
+    assert state.is_over()
+    return {"export": "card-table game", "format": 1, "game": "seahaven", "game_name": DEFINITION.name,
+            "options": {}, "seats": [{"number": 0, "name": name, "computer": False}], "deck": None,
+            "initial_state": initial, "actions": logged}
+
+
+def imported_games(server) -> int:
+    with server.reader.engine.connect() as connection:
+        return connection.execute(sa.text("SELECT count(*) FROM games WHERE imported")).scalar()
+
+
+def test_an_import_is_replayed_by_the_job_runner_and_its_page_shows_the_verdict(live_server):
+    """A 20,000-action export (3-4 s of a worker when the request replayed it) is answered at once
+    while the job runner is stopped: the import's page says it is being checked (and looks again
+    by itself), and no game is stored; once the runner goes on, the page shows the game imported,
+    with its replay. A file whose results the rules do not make gets its reason on the page; an
+    export that begins with a UTF-8 byte order mark is read."""
+    from app.store import MAX_ACTIONS
+
+    admin = Browser(live_server.url, "admin")
+    assert admin.post("/admin/login", {"password": live_server.admin_password, "next": "/admin"}).status == 303
+    export = long_export(MAX_ACTIONS)
+    with Stopped(live_server):
+        answer = admin.upload("/finished/import", "game", "long.json", json.dumps(export).encode())
+        assert answer.status == 303, (answer.status, answer.page.alerts)
+        status_page = answer.location
+        assert status_page.startswith("/finished/import/"), status_page
+        checking = admin.get(status_page)
+        assert checking.status == 200 and "Checking" in checking.body
+        assert 'http-equiv="refresh"' in checking.body
+        assert imported_games(live_server) == 0
+        # the same file again, while it is checked: the same page, not a second game
+        again = admin.upload("/finished/import", "game", "long.json", json.dumps(export).encode())
+        assert again.status == 303 and again.location == status_page
+    done = wait_for(lambda: (page := admin.get(status_page)) and "was imported" in page.body and page, 120,
+                    "the import's verdict")
+    assert 'http-equiv="refresh"' not in done.body
+    replay = re.search(r'href="(/games/[0-9A-Za-z_-]+/replay[^"]*)"', done.body).group(1)
+    assert admin.get(replay).status == 200
+    assert imported_games(live_server) == 1
+    # a file the rules refuse: the reason, on the import's page
+    lying = long_export(40, name="Bea")
+    lying["results"] = [{"seat": 0, "won": True, "score": 52}]
+    answer = admin.upload("/finished/import", "game", "lying.json", json.dumps(lying).encode())
+    assert answer.status == 303
+    refused = wait_for(lambda: (page := admin.get(answer.location)) and "not imported" in page.body and page, 60,
+                       "the refusal")
+    assert "results are not what its actions make" in " ".join(refused.page.alerts)
+    # an export that begins with a byte order mark (as some editors save it)
+    marked = "\ufeff" + json.dumps(long_export(40, name="Cy"))
+    answer = admin.upload("/finished/import", "game", "marked.json", marked.encode("utf-8"))
+    assert answer.status == 303, answer.page.alerts
+    wait_for(lambda: "was imported" in admin.get(answer.location).body, 60, "the marked file's import")
+    assert imported_games(live_server) == 2

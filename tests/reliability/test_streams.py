@@ -197,3 +197,72 @@ def test_streams_are_limited_per_game_and_per_worker(make_live_server):
     in_all = [open_stream(server.port, other_slug, source=f"127.0.0.{n}") for n in (31, 32)]
     assert sorted(statuses(in_all)) == [200, 429]
     close_all(one_game + in_all)
+
+
+def told_to_retry_later(connections: list[socket.socket], seconds: float = 3.0) -> int:
+    """How many of the open streams ``connections`` the server ended with "retry later" (a
+    stream dropped to make room), reading them all for ``seconds``."""
+    selector = selectors.DefaultSelector()
+    received: dict[socket.socket, bytes] = {}
+    for connection in connections:
+        connection.setblocking(False)
+        selector.register(connection, selectors.EVENT_READ)
+        received[connection] = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for key, _ in selector.select(timeout=max(0.0, deadline - time.monotonic())):
+            try:
+                data = key.fileobj.recv(65536)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                data = b""
+            received[key.fileobj] += data
+            if not data:
+                selector.unregister(key.fileobj)
+    selector.close()
+    return sum(1 for data in received.values() if b"retry: 30000" in data)
+
+
+def test_strangers_filling_a_tables_places_never_cut_its_players_off(make_live_server, database_url):
+    """16 streams from each of 2 addresses fill a public table's places (32, in the server's one
+    worker: with two, which worker takes a connection is the kernel's choice, and the attack took
+    16 from each of 8 addresses to fill both); a stranger's next stream is refused. The table's
+    own players, on their own devices (the host and a player who joined with a code), still get
+    their streams: a stranger's stream gives way to each. A move then reaches both players'
+    streams at once. (Before, the players got 429 and polled every 5 s for up to
+    EVENTS_IDLE_SECONDS.)"""
+    live_server = make_live_server(workers=1)
+    host = Browser(live_server.url, "host", source="127.0.0.40")
+    slug = host.start_game(["Ann", "Bob"], deck="quick_out.deck", devices=["here", "own"])
+    bob = Browser(live_server.url, "Bob", source="127.0.0.41")
+    assert bob.claim(host.join_codes(slug)[0]).status == 303
+    per_address, per_game = 16, 32  # config.Config's EVENTS_PER_ADDRESS and EVENTS_PER_GAME
+    places = per_game * live_server.workers
+    strangers = [open_stream(live_server.port, slug, source=f"127.0.0.{50 + n}")
+                 for n in range(places // per_address) for _ in range(per_address)]
+    players = []
+    try:
+        answers = statuses(strangers)
+        assert answers.count(200) == places, {status: answers.count(status) for status in set(answers)}
+        one_more = open_stream(live_server.port, slug, source="127.0.0.70")
+        strangers.append(one_more)
+        assert statuses([one_more]) == [429]  # every place is taken: a stranger is refused
+        version = host.table(slug).table_version
+        for player in (host, bob):
+            stream = player.stream(slug, since=version)
+            players.append(stream)
+            assert stream.ready.wait(15), stream.lines
+            assert stream.status == 200
+        # Ann (on the host's device) moves: both players hear it
+        assert host.post(f"/games/{slug}/act", host.act_form(version, 0, "draw_stock"), htmx=True).status == 200
+        for stream in players:
+            stream.wait_for(version + 1)
+        given_way = told_to_retry_later(strangers[:places])
+        assert given_way == len(players), given_way  # one stranger's stream for each player's
+    finally:
+        for stream in players:
+            stream.close()
+        close_all(strangers)
+    record_figures(database_url, "players_first_for_live_places", strangers_admitted=places,
+                   stranger_refused_once_full=429, players_admitted=len(players), strangers_given_way=len(players))

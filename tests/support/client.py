@@ -326,8 +326,8 @@ class Browser:
         return self.post(f"/games/{slug}/act", choice.form(version), htmx=htmx)
 
     def stream(self, slug: str, since: int | None = None, **options) -> "EventStream":
-        """This browser's event stream of a table (with its cookies)."""
-        return EventStream(self.base_url, slug, since=since, cookies=self.cookies, **options)
+        """This browser's event stream of a table (with its cookies, from its address)."""
+        return EventStream(self.base_url, slug, since=since, cookies=self.cookies, source=self.source, **options)
 
 
 class EventStream:
@@ -340,14 +340,15 @@ class EventStream:
     ``lines``; each ``changed`` event goes to ``changed(version, at)`` (``at``: its arrival,
     ``time.monotonic()``), which by default queues it for ``next_version``/``wait_for``; ``count``
     counts them. ``reconnect``: open the stream again whenever the server ends it (as
-    EventSource does), ``reconnects`` counting how often."""
+    EventSource does), ``reconnects`` counting how often. ``source``: the client address to
+    connect from (as ``Browser``'s)."""
 
     def __init__(self, base_url: str, slug: str, since: int | None = None, cookies: dict | None = None,
-                 reconnect: bool = False, timeout: float = 30.0):
+                 reconnect: bool = False, timeout: float = 30.0, source: str | None = None):
         parsed = urllib.parse.urlsplit(base_url)
         self.host, self.port = parsed.hostname, parsed.port
         self.slug, self.cookies, self.latest = slug, cookies, since
-        self.reconnect, self.timeout = reconnect, timeout
+        self.reconnect, self.timeout, self.source = reconnect, timeout, source
         self.lines: list[str] = []
         self.events: queue.Queue = queue.Queue()
         self.announced: queue.Queue = queue.Queue()  # (event, data) of every other event
@@ -377,7 +378,8 @@ class EventStream:
             time.sleep(0.1)
 
     def _read_once(self) -> None:
-        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        self.connection = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout,
+                                                     source_address=(self.source, 0) if self.source else None)
         headers = {"Accept": "text/event-stream"}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())

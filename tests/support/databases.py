@@ -175,6 +175,13 @@ class DatabaseReader:
                 .where(self.actions_table.c.game_id == game_id).order_by(self.actions_table.c.version)).all()
         return [(version, seat, json.loads(action)) for version, seat, action in rows]
 
+    def scalar(self, statement: str, parameters: dict | None = None):
+        """The one value a query of the test's own (SQL text) reads."""
+        import sqlalchemy as sa
+
+        with self.engine.connect() as connection:
+            return connection.execute(sa.text(statement), parameters or {}).scalar()
+
     def join_code(self, slug: str, number: int) -> str | None:
         return self.game(slug).seats[number]["join_code"]
 

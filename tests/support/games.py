@@ -8,7 +8,9 @@ the stored state), but every move goes through the table's form like a browser's
 from __future__ import annotations
 
 import io
+import re
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 from support.moves import sensible_move
@@ -141,6 +143,31 @@ def upload(player, url: str, field: str, filename: str, data: bytes | str, **ext
     if isinstance(data, str):
         data = data.encode()
     return player.post(url, {field: (io.BytesIO(data), filename), **extra}, content_type="multipart/form-data")
+
+
+@dataclass
+class Imported:
+    """An exported game sent to the admin's import: the upload's ``status``, and the messages of
+    its answer or, once the job runner has checked the file (303), of the verdict's page; the
+    ``slug`` of the game imported (None: refused)."""
+
+    status: int
+    alerts: list[str]
+    slug: str | None
+    body: str
+
+
+def import_file(player, runner, data: bytes | str, filename: str = "game.json") -> Imported:
+    """Send an exported game to the admin's import, and wait for the job runner's verdict
+    (``runner``: the ``job_runner`` fixture)."""
+    response = upload(player, "/finished/import", "game", filename, data)
+    if response.status_code != 303:
+        return Imported(response.status_code, Page(text(response)).alerts, None, text(response))
+    assert response.headers["Location"].startswith("/finished/import/"), response.headers["Location"]
+    runner.settle()
+    body = text(player.get(response.headers["Location"]))
+    found = re.search(r'href="/games/([0-9A-Za-z_-]+)/replay', body)
+    return Imported(303, Page(body).alerts, found.group(1) if found else None, body)
 
 
 # -- playing through the table's forms --------------------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 
 from support.databases import sql_statements
-from support.games import admin_login, play_game, play_turn_like_ai, score_rows, upload
+from support.games import admin_login, import_file, play_game, play_turn_like_ai, score_rows, upload
 from support.pages import squeeze
 from support.web import Page
 
@@ -96,7 +96,7 @@ def test_finished_games_are_listed_recent_first_with_players_scores_and_date(app
     assert re.search(r'<time class="local-time" datetime="\d{4}-\d\d-\d\dT[^"]*Z">[^<]* UTC</time>', html)
 
 
-def test_export_then_import_replays_through_the_rules_and_changes_no_score(app, player, finished):
+def test_export_then_import_replays_through_the_rules_and_changes_no_score(app, player, finished, job_runner):
     answer = player.get(f"/games/{finished}/export.json")
     assert answer.status_code == 200 and answer.mimetype == "application/json"
     data = json.loads(answer.get_data(as_text=True))
@@ -104,9 +104,9 @@ def test_export_then_import_replays_through_the_rules_and_changes_no_score(app, 
     assert data["initial_state"]["stock"]  # the deck order, now that the game is over
     scores_before = score_rows(app)
     admin_login(player)
-    response = upload(player, "/finished/import", "game", "game.json", json.dumps(data))
-    assert response.status_code == 303, response.get_data(as_text=True)
-    slug = response.headers["Location"].split("/")[2]
+    done = import_file(player, job_runner, json.dumps(data))
+    assert done.status == 303 and done.slug is not None, done.alerts or done.body[:500]
+    slug = done.slug
     assert slug != finished
     assert score_rows(app) == scores_before  # counted once, where it was played
     imported, _version = player.state(slug)
@@ -116,31 +116,32 @@ def test_export_then_import_replays_through_the_rules_and_changes_no_score(app, 
     assert player.get(f"/games/{slug}/replay?step=5").status_code == 200
 
 
-def test_an_import_whose_actions_the_rules_refuse_is_refused_and_stores_nothing(app, player, finished):
+def test_an_import_whose_actions_the_rules_refuse_is_refused_and_stores_nothing(app, player, finished, job_runner):
     data = json.loads(player.get(f"/games/{finished}/export.json").get_data(as_text=True))
     admin_login(player)
     with app.app_context():
         games_before = db.session.scalar(sa.text("select count(*) from games"))
     tampered = json.loads(json.dumps(data))
     tampered["actions"][0], tampered["actions"][1] = tampered["actions"][1], tampered["actions"][0]
-    response = upload(player, "/finished/import", "game", "game.json", json.dumps(tampered))
-    assert response.status_code == 422
-    assert "The rules refuse action 1" in Page(response.get_data(as_text=True)).alerts[0]
+    # the job runner replays the file: its verdict, on the import's page
+    done = import_file(player, job_runner, json.dumps(tampered))
+    assert done.slug is None and "The rules refuse action 1" in done.alerts[0], done.alerts
     short = dict(data, actions=data["actions"][:-3])
-    response = upload(player, "/finished/import", "game", "game.json", json.dumps(short))
-    assert response.status_code == 422 and "do not finish the game" in response.get_data(as_text=True)
+    done = import_file(player, job_runner, json.dumps(short))
+    assert done.slug is None and "do not finish the game" in done.alerts[0]
     lying = dict(data, results=[dict(r, won=not r["won"]) for r in data["results"]])
-    response = upload(player, "/finished/import", "game", "game.json", json.dumps(lying))
-    assert response.status_code == 422 and "results" in Page(response.get_data(as_text=True)).alerts[0]
+    done = import_file(player, job_runner, json.dumps(lying))
+    assert done.slug is None and "results" in done.alerts[0]
+    # what is wrong without a replay is said at once
     for garbage in ("not json", "[]", json.dumps(dict(data, game="chess"))):
         assert upload(player, "/finished/import", "game", "game.json", garbage).status_code == 422
     with app.app_context():
         assert db.session.scalar(sa.text("select count(*) from games")) == games_before
 
 
-def test_an_import_whose_parts_have_the_wrong_shape_is_refused_with_a_message(app, player, finished):
-    """A file edited by hand: each part of the wrong kind gets the import's message (422), never
-    a server error, and nothing is stored."""
+def test_an_import_whose_parts_have_the_wrong_shape_is_refused_with_a_message(app, player, finished, job_runner):
+    """A file edited by hand: each part of the wrong kind gets the import's message (422 at once,
+    or the verdict of the job runner's replay), never a server error, and nothing is stored."""
     data = json.loads(player.get(f"/games/{finished}/export.json").get_data(as_text=True))
     admin_login(player)
     with app.app_context():
@@ -150,9 +151,9 @@ def test_an_import_whose_parts_have_the_wrong_shape_is_refused_with_a_message(ap
     for wrong, said in ((no_seat, "Action 1 is not a seat and an action"), (dict(data, results=1), "results"),
                         (dict(data, seats=1), "seats"), (dict(data, options=True), "options"),
                         (dict(data, options="x"), "options")):
-        response = upload(player, "/finished/import", "game", "game.json", json.dumps(wrong))
-        assert response.status_code == 422, response.get_data(as_text=True)[:300]
-        assert said in Page(response.get_data(as_text=True)).alerts[0]
+        done = import_file(player, job_runner, json.dumps(wrong))
+        assert done.status in (303, 422) and done.slug is None, done.body[:300]
+        assert said in done.alerts[0]
     with app.app_context():
         assert db.session.scalar(sa.text("select count(*) from games")) == games_before
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 import pytest
-from support.games import admin_login, play_game, text, upload
+from support.games import admin_login, import_file, play_game, text, upload
 from support.web import Page, table_rows
 
 from app import store
@@ -313,15 +313,15 @@ def test_a_refused_plain_form_leads_back_with_its_cards_still_selected(player):
 # -- the admin's uploads and imports ---------------------------------------------------------------------------
 
 
-def test_admin_links_the_game_import_and_the_same_game_imported_twice_is_refused(app, player):
+def test_admin_links_the_game_import_and_the_same_game_imported_twice_is_refused(app, player, job_runner):
     slug = player.start_game(["Doris", "AI"], deck="quick_out.deck")
     play_game(player, slug)
     admin_login(player)
     assert 'href="/finished/import"' in text(player.get("/admin"))
     exported = player.get(f"/games/{slug}/export.json").get_data()
-    first = upload(player, "/finished/import", "game", "game.json", exported)
-    assert first.status_code == 303
-    imported = first.headers["Location"].split("/")[2]
+    first = import_file(player, job_runner, exported)
+    assert first.status == 303 and first.slug is not None, first.alerts
+    imported = first.slug
     again = upload(player, "/finished/import", "game", "game.json", exported)
     assert again.status_code == 409
     message = Page(text(again)).alerts[0]

@@ -21,7 +21,7 @@ from app import store
 from app.tables import replays
 from app.store.models import FINISHED
 from sample_game import DECK
-from support.games import admin_login, upload
+from support.games import admin_login, import_file
 from support.pages import names_card
 from support.sample import SAMPLE
 from support.web import Page, database_dump
@@ -178,7 +178,7 @@ def test_the_replay_shows_each_step_as_a_spectator_saw_it(app, player, finished)
     assert 'class="hc-results"' in html
 
 
-def test_the_export_imports_again_through_the_rules(app, player, finished):
+def test_the_export_imports_again_through_the_rules(app, player, finished, job_runner):
     answer = player.get(f"/games/{finished}/export.json")
     assert answer.status_code == 200
     data = json.loads(answer.get_data(as_text=True))
@@ -186,9 +186,9 @@ def test_the_export_imports_again_through_the_rules(app, player, finished):
     assert data["game"] == KEY and data["game_name"] == "High card" and data["options"] == {"limit": 15}
     assert data["results"] == store.results_data(original) and data["actions"]
     admin_login(player)
-    response = upload(player, "/finished/import", "game", "game.json", json.dumps(data))
-    assert response.status_code == 303, response.get_data(as_text=True)
-    slug = response.headers["Location"].split("/")[2]
+    done = import_file(player, job_runner, json.dumps(data))
+    assert done.status == 303 and done.slug is not None, done.alerts or done.body[:500]
+    slug = done.slug
     imported, _version = player.state(slug)
     assert slug != finished and imported.to_dict() == original.to_dict()
     assert player.get(f"/games/{slug}/replay?step=1").status_code == 200
