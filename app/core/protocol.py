@@ -132,7 +132,7 @@ class Move:
     the game's ``action_from_dict`` reads.
 
     ``say``: the label in players' words (``said``), where it names a card: the web shows it
-    instead of ``label``, which the terminals keep.
+    instead of ``label``, which the terminals keep; ``confirm_say`` the same for ``confirm``.
 
     ``confirm``: a move that costs points or cannot be taken back (dropping a deal, a
     declaration the rules will find wrong) asks first, in these words ("Drop this deal? It
@@ -155,6 +155,7 @@ class Move:
     confirm: str | None = None
     confirm_label: str | None = None
     say: Said | None = None
+    confirm_say: Said | None = None
 
     @property
     def yes_label(self) -> str:

@@ -370,9 +370,9 @@ def test_p5_1_p5_3_declare_asks_first_and_warns_when_the_declaration_is_not_vali
     page = draw_and_arrange(player, solo, groups)
     (declare,) = [button for button in page.buttons if (button[1] or "").startswith("declare")]
     assert declare == ("move", "declare|finish=7S", "Declare with the 7\u2660 as the finish card")
-    assert re.search(r'value="declare\|finish=7S" data-confirm="Not a valid declaration yet: group 4 \(7C 7D 8H\) '
-                     r'is not a valid group[^"]*\. Declaring now costs you 80 points\. Declare anyway\?" '
-                     r'data-confirm-yes="Yes, declare anyway"', page.html)
+    assert re.search(r'value="declare\|finish=7S" data-confirm="Not a valid declaration yet: group 4 '
+                     r'\(7\u2663 7\u2666 8\u2665\) is not a valid group[^"]*\. Declaring now costs you 80 points\. '
+                     r'Declare anyway\?" data-confirm-yes="Yes, declare anyway"', page.html)
     before = database_dump(app)
     asked = ok(act(player, solo, move="declare|finish=7S", confirmed=False))
     assert "Declare anyway?" in asked.html and asked.has_button("Yes, declare anyway")
@@ -386,7 +386,7 @@ def test_p5_1_p5_3_declare_asks_first_and_warns_when_the_declaration_is_not_vali
 def test_p5_1_a_ready_declaration_takes_the_card_left_out_whatever_is_selected(player, solo):
     draw_and_arrange(player, solo)
     page = player.table(solo)
-    assert 'data-confirm="Declare with 8H as the finish card? Your groups make a valid declaration."' in page.html
+    assert 'data-confirm="Declare with the 8\u2665 as the finish card? Your groups make a valid declaration."' in page.html
     page = ok(act(player, solo, move="declare|finish=8H", cards=["AH"]))  # a card left ticked: not the finish
     assert "Ann wins with a net total of 80!" in page.html
     # the results keep the joker marked in the declared groups (P2.2: nines are wild), as the
@@ -412,7 +412,8 @@ def test_p5_3_a_wrong_declaration_costs_80_and_says_why(app, player, solo):
     page = draw_and_arrange(player, solo, groups)
     labels = [label for label, _cards in Arrangement(page.html).labelled()]
     assert labels == ["pure sequence", "pure sequence", "impure sequence", "not a valid group"]
-    assert "Not a valid declaration yet: group 4 (7C 7D 8H) is not a valid group" in page.html
+    assert "Not a valid declaration yet: group 4 (7\u2663 7\u2666 8\u2665) is not a valid group" in page.find(
+        "p", "declaration").text
     page = ok(act(player, solo, move="declare|finish=7S"))  # the game offers it; it is wrong
     assert "AI wins with a net total of 80!" in page.html
     assert "Your declaration was wrong: group 4 (7C 7D 8H) is not a valid group" in page.html

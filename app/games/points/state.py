@@ -206,13 +206,18 @@ class PointsState(GameState):
         judgement = judge_declaration(self.arrangements[seat], self.wild_rank)
         if judgement.valid:
             question = f"Declare with {finish.code} as the finish card? Your groups make a valid declaration."
+            asked: Said | None = said("Declare with the {card} as the finish card? Your groups make a valid "
+                                      "declaration.", card=finish.id)
         else:
             question = (f"Not a valid declaration yet: {judgement.reason}. Declaring now costs you "
                         f"{WRONG_DECLARATION} points. Declare anyway?")
+            asked = _prefixed("Not a valid declaration yet: ", judgement.say,
+                              f". Declaring now costs you {WRONG_DECLARATION} points. Declare anyway?")
         return Move("declare", f"Declare with {finish.code} as the finish card", params=(("finish", finish.id),),
                     menu="Play", primary=judgement.valid,
                     say=said("Declare with the {card} as the finish card", card=finish.id),
-                    confirm=question, confirm_label="Yes, declare" if judgement.valid else "Yes, declare anyway")
+                    confirm=question, confirm_say=asked,
+                    confirm_label="Yes, declare" if judgement.valid else "Yes, declare anyway")
 
     def finish_card(self, seat: int) -> Card | None:
         """The one card of the seat's 14 its arrangement leaves outside groups, when there is
