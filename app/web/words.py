@@ -42,6 +42,14 @@ def card_words(card: Card) -> str:
     return f"{rank} of {card.deck.suit_names.get(card.suit, card.suit)}"
 
 
+def card_spoken(card: Card) -> str:
+    """A card's words led by its index as its face shows it ("Q♥, queen of Hearts"; "10 of
+    Hearts"), for a control that shows the card and is named in words: the name holds what is
+    seen."""
+    words = card_words(card)
+    return words if words.split()[0].lower() == rank_shown(card).lower() else f"{card_short(card)}, {words}"
+
+
 def card_short(card: Card) -> str:
     """A card in a line of plain text: "10♥", "Q♠", "joker"."""
     return "joker" if card.is_joker else rank_shown(card) + suit_sign(card)
@@ -119,7 +127,8 @@ def shown_lines(events: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 def register(app: Flask) -> None:
     """The templates' words: ``said(event_or_said)`` (HTML, None for a line left out; the
     table's deck), ``said_text`` (plain text), ``card_name(id)``; the filters ``rank_shown``,
-    ``suit_sign`` and ``card_words`` of a card (the face macro's, templates/table/_card.html)."""
+    ``suit_sign``, ``card_words`` and ``card_spoken`` of a card (the face macro's,
+    templates/table/_card.html)."""
 
     @pass_context
     def said(context, thing: Any, deck_key: str | None = None) -> str | None:
@@ -140,4 +149,5 @@ def register(app: Flask) -> None:
         return card_name(deck_key or context["deck_key"], card_id)
 
     app.jinja_env.globals.update(said=said, said_text=said_text, card_name=name_of)
-    app.jinja_env.filters.update(rank_shown=rank_shown, suit_sign=suit_sign, card_words=card_words)
+    app.jinja_env.filters.update(rank_shown=rank_shown, suit_sign=suit_sign, card_words=card_words,
+                                 card_spoken=card_spoken)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import app.games  # noqa: F401  (registers every game)
 from app.core.protocol import said
-from app.web.words import card_name, card_words, event_words, render, shown_lines
+from app.web.words import card_name, card_spoken, card_words, event_words, render, shown_lines
 from app.core.cards import deck_by_key
 
 
@@ -30,6 +30,13 @@ def test_cards_in_words_for_a_screen_reader():
     assert [card_words(deck_by_key("rummy").parse(code)) for code in ("TS", "QH", "AC", "7D")] == [
         "10 of Spades", "queen of Hearts", "ace of Clubs", "7 of Diamonds"]
     assert card_words(next(card for card in deck_by_key("points2").cards if card.is_joker)) == "joker"
+
+
+def test_a_control_showing_a_card_is_named_with_what_it_shows():
+    """axe's label-content-name-mismatch: the visible "Q♥" is part of the name."""
+    deck = deck_by_key("seahaven")
+    assert [card_spoken(deck.parse(code)) for code in ("QH", "JD", "AS", "TC", "7D")] == [
+        "Q\u2665, queen of Hearts", "J\u2666, jack of Diamonds", "A\u2660, ace of Spades", "10 of Clubs", "7 of Diamonds"]
 
 
 def test_a_line_without_say_shows_its_text_and_a_silent_line_nothing():
