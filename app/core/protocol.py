@@ -111,6 +111,10 @@ class BadSelection(IllegalAction):
 # -- moves, outcomes, results ------------------------------------------------------------------------
 
 
+Said = list[Any]
+"""A text in players' words: ``[template, fields]`` (see ``said``), plain JSON data."""
+
+
 @dataclass(frozen=True)
 class Move:
     """One thing a seat may do now.
@@ -126,6 +130,9 @@ class Move:
     sees, so the house keeps it as that seat's data, not as a move of the game (no new version,
     no line in the action log). ``as_dict(cards, target)`` is the action as plain data, which
     the game's ``action_from_dict`` reads.
+
+    ``say``: the label in players' words (``said``), where it names a card: the web shows it
+    instead of ``label``, which the terminals keep; ``confirm_say`` the same for ``confirm``.
 
     ``confirm``: a move that costs points or cannot be taken back (dropping a deal, a
     declaration the rules will find wrong) asks first, in these words ("Drop this deal? It
@@ -147,6 +154,8 @@ class Move:
     private: bool = False
     confirm: str | None = None
     confirm_label: str | None = None
+    say: Said | None = None
+    confirm_say: Said | None = None
 
     @property
     def yes_label(self) -> str:
@@ -169,12 +178,77 @@ class Move:
 
 Event = dict[str, Any]
 """A public log line: ``seat`` (or None), ``text`` (never naming a card its readers may not see),
-``cards`` (ids shown beside the text), and whatever the game adds (the round it belongs to...)."""
+``cards`` (ids shown beside the text), ``say`` (the line in players' words: ``said``), and
+whatever the game adds (the round it belongs to...). The terminals print ``text``, word for word
+as the rule books say; the web shows ``say``, or nothing for a line whose ``say`` is None (a line
+that repeats what the board and the next lines show), or ``text`` for a line stored before lines
+had a ``say``."""
+
+def said(template: str | tuple[str, str], **fields: Any) -> Said:
+    """A text in players' words, for the web, as a translation catalogue keeps one: a message
+    template with named fields in braces ("{player} drew the {card}.") and the fields' values.
+    ``template`` may be a pair (one, many), chosen by the field ``count`` as ngettext chooses. A
+    field named ``card`` or ending in ``_card`` holds a card's id, one named ``cards`` or ending
+    in ``_cards`` a list of ids: the web shows them as cards, in its own words. None in a card's
+    place is a card its reader may not see (``hide_cards``); every other field is shown as it is
+    (a name, a number, a place)."""
+    return [template if isinstance(template, str) else list(template), fields]
+
+
+def is_card_field(name: str) -> bool:
+    return name == "card" or name.endswith("_card")
+
+
+def is_cards_field(name: str) -> bool:
+    return name == "cards" or name.endswith("_cards")
+
+
+def copy_said(say: Said | None) -> Said | None:
+    """A ``said`` text as new plain data (its lists of cards too)."""
+    if say is None:
+        return None
+    template, fields = say
+    return [template if isinstance(template, str) else list(template),
+            {name: list(value) if isinstance(value, list) else value for name, value in fields.items()}]
+
+
+def hide_cards(say: Said | None, hidden: Collection[str]) -> Said | None:
+    """``say`` with every card whose id is in ``hidden`` written as None (a card its reader may not
+    see now: a line of an earlier hand naming a card dealt again since)."""
+    if say is None:
+        return None
+    template, fields = say
+    shown: dict[str, Any] = {}
+    for name, value in fields.items():
+        if is_card_field(name):
+            value = None if value in hidden else value
+        elif is_cards_field(name):
+            value = [None if card in hidden else card for card in value]
+        shown[name] = value
+    return [template, shown]
+
+
+def read_said(event: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``say`` of a saved log line, checked, as ``{"say": ...}`` (nothing for a line saved
+    before lines had one); ``ValueError`` if it is not a ``said`` text."""
+    if "say" not in event:
+        return {}
+    say = event["say"]
+    if say is None:
+        return {"say": None}
+    if not (isinstance(say, list) and len(say) == 2 and isinstance(say[1], dict)):
+        raise ValueError(f"an event's say is a template and its fields, not {say!r}")
+    template = say[0]
+    if not (isinstance(template, str) or (isinstance(template, list) and len(template) == 2
+                                          and all(isinstance(text, str) for text in template))):
+        raise ValueError(f"an event's say template is a text or a pair of texts, not {template!r}")
+    return {"say": copy_said(say)}
 
 
 def copy_log(events: Iterable[Event]) -> list[Event]:
     """Events as new plain data (their card lists too), for a view or a saved state."""
-    return [dict(event, cards=list(event["cards"])) for event in events]
+    return [dict(event, cards=list(event["cards"]), say=copy_said(event["say"])) if "say" in event
+            else dict(event, cards=list(event["cards"])) for event in events]
 
 
 LOG_KEPT = 20

@@ -135,6 +135,7 @@ class Step:
     version: int
     text: str  # the action's log lines
     table: TableView
+    events: list[dict[str, Any]] = field(default_factory=list)  # ...as the game logged them (their say)
 
 
 def paced_steps(slug: str, after: int, upto: int, me: int | None) -> list[Step]:
@@ -146,7 +147,7 @@ def paced_steps(slug: str, after: int, upto: int, me: int | None) -> list[Step]:
     steps = []
     for step, state in replays.steps_between(record, after, upto):
         table = table_view(record, state, Held(), watching=True).replace(me=me, version=step.version, replay=True)
-        steps.append(Step(step.version, " ".join(event["text"] for event in step.events), table))
+        steps.append(Step(step.version, " ".join(event["text"] for event in step.events), table, step.events))
     return steps
 
 

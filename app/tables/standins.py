@@ -91,7 +91,7 @@ def standin_lines(record: GameRecord, first: int, end: int) -> dict[int, int]:
 
 def log_lines(record: GameRecord, state: GameState, log: list[Event], first: int = 0) -> list[Event]:
     """The log lines ``log`` (the game's log from line ``first``), each with ``by``: the label of
-    the person the computer made it for, or None."""
+    the person the computer made it for, or None; and ``number``: its number in the game's log."""
     by_computer = standin_lines(record, first, first + len(log)) if record.standins else {}
-    return [dict(event, by=state.label(by_computer[index]) if index in by_computer else None)
+    return [dict(event, by=state.label(by_computer[index]) if index in by_computer else None, number=index + 1)
             for index, event in enumerate(log, start=first)]

@@ -246,9 +246,11 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
         message = RELEASED
     if message is None and record.steps >= store.MAX_ACTIONS and not finished and not abandoned:
         message = store.LOG_FULL  # (said before anyone tries a move that would be refused)
-    log = (view.get("log") or [])[-LOG_LINES:]  # the game's last lines
+    log = view.get("log") or []  # the game's last lines
     log_total = state.log_total
     log_start = log_total - len(log)
+    # the last LOG_LINES the web's log shows (not the lines that only repeat the board)
+    lines = [line for line in log_lines(record, state, log, log_start) if line.get("say", "") is not None][-LOG_LINES:]
     my_turn = seen.shown is not None and seen.shown == turn and not abandoned
     focus = ""
     if my_turn and moves and not finished:
@@ -264,7 +266,7 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
         dock=Dock(moves=moves, selected=set(selected), focus=focus, message=message),
         seating=Seating(seats=seat_lines(record, state, host=seen.host, open_for_joining=not (finished or abandoned)),
                         idle_seat=None if watching else idle_seat(record, state, held, idle_seconds)),
-        log=Log(log_lines(record, state, log, log_start), log_start + 1, log_total),
+        log=Log(lines, lines[0]["number"] if lines else log_total + 1, log_total),
         ending=Ending(finished=finished, abandoned=abandoned,
                       results=(results if results is not None else state.results()) if finished else [],
                       rematch_slug=record.rematch_slug, clock=Clock(record)),

@@ -32,7 +32,7 @@ from ..core import registry
 from ..core.cards import Card, deck_by_key
 from ..core.protocol import GameDefinition
 from ..tables.decks import deck_title
-from . import admin, errors, events, guides, history, identity, input_checks, items, lan, menu, play, scores, setup
+from . import admin, errors, events, guides, history, identity, input_checks, items, lan, menu, play, scores, setup, words
 from .error_pages import render_error
 from .htmx import is_htmx, vary_on_htmx
 
@@ -62,6 +62,7 @@ def register(app: Flask, version: str) -> None:
     Compress(app)
 
     _register_static_versions(app)
+    words.register(app)
     _register_card_faces(app)
     app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["deck_title"] = deck_title
@@ -377,23 +378,40 @@ def _register_card_faces(app: Flask) -> None:
     """``card(id)``: the card of the table's deck (the template's ``deck_key``: a table's
     ``TableView`` has it); ``card_face(id, extra, deck_key)``: the HTML of the ``face`` macro (templates/table/_card.html)
     for one card, made once per card and kept - a card always looks the same - instead of calling
-    the macro for every card on every render of every table."""
+    the macro for every card on every render of every table; ``card_index(id)``: the same face's
+    index (rank and suit), for a card that is a control (a checkbox's label, a button);
+    ``card_back(words)``: a face-down card."""
+
+    def macros() -> Any:
+        # (a macro is an attribute of its template's module, which Jinja cannot type)
+        return app.jinja_env.get_template("table/_card.html").module
 
     @functools.cache
     def face(deck_key: str, card_id: str, extra: str) -> Markup:
         card = deck_by_key(deck_key).parse(card_id)
-        # (a macro is an attribute of its template's module, which Jinja cannot type)
-        return Markup(app.jinja_env.get_template("table/_card.html").module.face(card, extra))  # type: ignore[attr-defined]
+        return Markup(macros().face(card, extra))
+
+    @functools.cache
+    def index(deck_key: str, card_id: str) -> Markup:
+        return Markup(macros().index(deck_by_key(deck_key).parse(card_id), True))
 
     @pass_context
     def card_face(context: Context, card_id: str, extra: str = "", deck_key: str | None = None) -> Markup:
         return face(deck_key or context["deck_key"], card_id, extra)
 
     @pass_context
+    def card_index(context: Context, card_id: str) -> Markup:
+        return index(context["deck_key"], card_id)
+
+    @functools.cache
+    def card_back(words: str | None = None, extra: str = "") -> Markup:
+        return Markup(macros().back(words, extra))
+
+    @pass_context
     def card(context: Context, card_id: str) -> Card:
         return deck_by_key(context["deck_key"]).parse(card_id)
 
-    app.jinja_env.globals.update(card_face=card_face, card=card)
+    app.jinja_env.globals.update(card_face=card_face, card_index=card_index, card_back=card_back, card=card)
 
 
 def _register_static_versions(app: Flask) -> None:

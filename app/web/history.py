@@ -8,7 +8,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from .. import tables
-from . import identity
+from . import identity, words
 from .admin import admin_required
 from .input_checks import whole_number
 
@@ -40,8 +40,9 @@ def steps(slug: str) -> ResponseReturnValue:
     parts = []
     for step in tables.paced_steps(slug, after, upto, whole_number("me")):
         board = render_template("games/" + step.table.kind + "/_board.html", **step.table.context())
+        said = (words.event_words(event, step.table.deck_key, html=False) for event in step.events)
         parts.append(Markup('<template class="step" data-version="{}" data-text="{}">{}</template>').format(
-            step.version, step.text, Markup(board)))
+            step.version, " ".join(text for text in said if text), Markup(board)))
     return Response(Markup("").join(parts), mimetype="text/html")
 
 

@@ -17,7 +17,7 @@ from werkzeug.datastructures import MultiDict
 
 from .. import tables
 from ..core.protocol import OptionError
-from . import identity
+from . import identity, words
 from .addresses import client_address
 from .htmx import is_htmx
 from .input_checks import whole_number
@@ -129,7 +129,8 @@ def ask_about_move(table: tables.TableView, button: str) -> tables.Ask | None:
     fields = [("version", str(table.version)), ("seat", "" if table.me is None else str(table.me)),
               ("move" if move.params else "action", move.button if move.params else move.action),
               ("confirmed", "1")] + [("cards", card) for card in sorted(table.dock.selected)]
-    return tables.Ask(question=move.confirm or "", yes=move.yes_label, action=url_for("play.act", slug=table.slug),
+    question = words.render(move.confirm_say, table.deck_key, html=False) if move.confirm_say else move.confirm
+    return tables.Ask(question=question or "", yes=move.yes_label, action=url_for("play.act", slug=table.slug),
                       fields=fields, back=url_for("play.table", slug=table.slug, cards=sorted(table.dock.selected) or None))
 
 

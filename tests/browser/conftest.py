@@ -315,7 +315,7 @@ class TableView:
         self.page.wait_for_function(f"() => !document.querySelector('{BUSY}')", timeout=TIMEOUT_MS)
 
     def button(self, words: str):
-        """A table button by its words (the menu words, R9), ignoring the menu number before them."""
+        """A table button by its words (the menu words, R9)."""
         return self.page.locator("#table button").filter(has_text=re.compile(re.escape(words) + "$"))
 
     def press(self, words: str, before: int | None = None) -> dict:
@@ -356,7 +356,7 @@ class TableView:
 def planner(live_server):
     """The move chooser of the suite (support.moves.sensible_move: the game's computer player,
     checked against ``legal()``) on a game as the live server stored it. ``next(slug)`` is the
-    ``Choice`` for the seat to move (between rounds: the next deal): its ``move.label`` is the
+    ``Choice`` for the seat to move (between rounds: the next deal): ``button_words(move)`` is the
     button to press, its ``cards`` the cards to select first; ``state(slug)`` the stored game."""
 
     class Planner:

@@ -16,6 +16,8 @@ from app.tables.decks import read_deck_file
 from app.games.mason import GAME_OVER, ROUND_OVER
 from app.games.mason.melds import Refusal, judge_lay_down
 from app.games.mason.bot import play_computer_turn
+from app.web.words import card_short
+from support.browsing import button_words
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
 
@@ -131,18 +133,19 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
         seat = seat_of[me]
         assert snap["myTurn"] and "draw a card" in snap["status"], snap["status"]
         assert snap["title"].startswith("\u25b6 Your turn"), snap["title"]
-        assert "1. Draw from stock pile" in snap["buttons"]
-        assert f"2. Take {snap['discardTop']} from the discard pile" in snap["buttons"]
+        # Menu D's words, without the terminal's numbers; the discard pile's card named as a card
+        assert "Draw from stock pile" in snap["buttons"]
+        assert f"Take the {card_short(MASON.deck.parse(snap['discardTop']))} from the discard pile" in snap["buttons"]
         known[me] = set(snap["hand"])
         choice = planner.next(slug)
         assert choice.seat == seat and choice.name in ("draw_stock", "draw_discard"), choice
-        draw = choice.move.label
+        draw = button_words(choice.move)
         top = snap["discardTop"]
         snap = table.press(draw, snap["version"])
         draws[choice.name] += 1
         recorded.append((seat, MASON.action_from_dict(choice.action)))
         assert "play down cards or discard" in snap["status"] and snap["alert"] is None, snap
-        assert "1. Play down cards" in snap["buttons"] and "2. Discard" in snap["buttons"]  # Menu E
+        assert "Play down cards" in snap["buttons"] and "Discard" in snap["buttons"]  # Menu E
         assert len(snap["hand"]) == len(known[me]) + 1
         if "discard" in draw:
             assert top in snap["hand"]
@@ -179,10 +182,11 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
             if "table" not in done and snap["alert"] is None:  # (not with the refusal still shown)
                 screenshot(page, "table-selecting")
                 done.add("table")
-            snap = table.press(choice.move.label, snap["version"])
+            snap = table.press(button_words(choice.move), snap["version"])
             recorded.append((seat, MASON.action_from_dict(choice.action)))
             assert snap["alert"] is None, snap["alert"]
-            assert any(line.startswith(f"{me} laid ") and selection[0] in line for line in snap["log"]), snap["log"]
+            laid = card_short(MASON.deck.parse(selection[0]))  # the log names the card as a card: 5C is 5♣
+            assert any(line.startswith((f"{me} laid ", f"{me} added ")) and laid in line for line in snap["log"]), snap["log"]
             if snap["summary"] or snap["results"]:  # went out by laying down (R5.7)
                 round_ended = True
                 break
@@ -195,12 +199,12 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
         code, = choice.cards
         table.select([code])
         known[me] = set(snap["hand"]) - {code}
-        snap = table.press(choice.move.label, snap["version"])
+        snap = table.press(button_words(choice.move), snap["version"])
         recorded.append((seat, MASON.action_from_dict(choice.action)))
         assert snap["alert"] is None, snap["alert"]
         if SEATS[(seat + 1) % len(SEATS)][0] == "AI" and not snap["summary"]:
             # issue 3 item 5: the AI played its turn on the server at once; the log says what it did
-            after = snap["log"][snap["log"].index(f"{me} discarded {code}.") + 1:]
+            after = snap["log"][snap["log"].index(f"{me} discarded the {card_short(MASON.deck.parse(code))}.") + 1:]
             assert any(line.startswith("AI ") for line in after), snap["log"]
             assert not any(line.startswith(human) for line in after for human in HUMANS), snap["log"]
             ai_turns += 1

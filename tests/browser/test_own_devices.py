@@ -13,6 +13,9 @@ import pytest
 
 from app.games.mason.definition import MASON
 from app.tables.decks import read_deck_file
+from support.browsing import button_words
+
+from app.web.words import card_short
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
 
@@ -147,18 +150,18 @@ class LiveGame:
         assert "draw a card" in snap["status"], snap["status"]
         choice = self.planner.next(self.slug)  # the computer player's choice, for this seat
         assert choice.seat == number and choice.name.startswith("draw"), choice
-        snaps = self.act(seat, choice.move.label, version=snap["version"])
+        snaps = self.act(seat, button_words(choice.move), version=snap["version"])
         snap = snaps[seat.device.name]
         assert "play down cards or discard" in snap["status"]
         if not self.reloaded and seat is not self.seats[0]:
             snap = self.reload(seat, snap)
         while (choice := self.planner.next(self.slug)).name == "lay_down":
-            snaps = self.act(seat, choice.move.label, choice.cards, version=snap["version"])
+            snaps = self.act(seat, button_words(choice.move), choice.cards, version=snap["version"])
             snap = snaps[seat.device.name]
             if snap["summary"] or snap["results"]:
                 return snaps  # went out by laying down (R5.7)
         assert choice.name == "discard" and choice.seat == number, choice
-        return self.act(seat, choice.move.label, choice.cards, version=snap["version"])
+        return self.act(seat, button_words(choice.move), choice.cards, version=snap["version"])
 
     def reload(self, seat: Seat, before: dict) -> dict:
         """Issue 4 item 4: a refresh brings the player back to their seat and phase."""
@@ -292,7 +295,7 @@ def test_table_works_without_javascript(live_server, device, screenshot):
     assert_plain_post(posted.value, slug)
     snap = plain.table.snapshot()
     assert discard not in snap["hand"] and len(snap["hand"]) == 10
-    assert any(f"Ann discarded {discard}" in line for line in snap["log"]), snap["log"]
+    assert f"Ann discarded the {card_short(MASON.deck.parse(discard))}." in snap["log"], snap["log"]
     assert any(line.startswith("AI ") for line in snap["log"]), snap["log"]  # the AI played at once
     assert "Your turn, Ann: draw a card" in snap["status"]
     screenshot(page, "no-javascript")

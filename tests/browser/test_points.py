@@ -132,7 +132,7 @@ def test_a_phone_player_arranges_and_declares_a_winning_hand_by_tapping(live_ser
     assert [group["cards"] for group in groups] == WINNING_GROUPS  # shown in reading order
     assert page.evaluate(UNGROUPED_JS) == ["8H"]
     assert table.locator(".group.finish-slot h3").inner_text() == "Finish card"
-    assert "valid declaration with 8H as the finish card" in table.locator(".declaration").inner_text()
+    assert "valid declaration with the 8\u2665 as the finish card" in table.locator(".declaration").inner_text()
     assert re.search(r"Your hand counts \d+ now", table.locator(".hand-points").inner_text())
     viewport_shot(page, "3-ready-to-declare")
     assert_turn_fits_the_phone(page)
@@ -146,10 +146,12 @@ def test_a_phone_player_arranges_and_declares_a_winning_hand_by_tapping(live_ser
 
     # P5.1: the card left out is the finish card: Declare names it and needs no selection; it asks first
     before = phone.table.version()
-    page.locator("#table").get_by_role("button", name="Declare with 8H as the finish card", exact=True).tap()
+    # (a card in a button is read in words: the 8 of Hearts)
+    page.locator("#table").get_by_role("button", name="Declare with the 8 of Hearts as the finish card", exact=True).tap()
     dialog = page.locator("dialog.confirm-dialog")
     dialog.wait_for()
-    assert dialog.inner_text().startswith("Declare with 8H as the finish card? Your groups make a valid declaration.")
+    assert dialog.inner_text().startswith("Declare with the 8\u2665 as the finish card? Your groups make a valid "
+                                          "declaration.")
     viewport_shot(page, "4-declare-asks-first")
     dialog.get_by_role("button", name="Yes, declare").click()
     snap = phone.table.wait_past(before)

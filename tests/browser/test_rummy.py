@@ -196,7 +196,7 @@ def test_four_seats_two_devices_and_two_computers_play_a_whole_hand_live(live_se
     screenshot(bob.page, "bob-lays-off", sizes=PHONE_ONLY)
     b = tap(bob, meld(bob, 1))
     assert b["melds"][0]["cards"] == ["4H", "5H", "6H", "7H", "8H"]
-    assert "Bob laid off 8H on meld 1, Ann's run: 4H 5H 6H 7H 8H." in b["log"]
+    assert "Bob laid off the 8\u2665 on meld 1, Ann's run: 4\u2665 5\u2665 6\u2665 7\u2665 8\u2665." in b["log"]
     select(bob, ["JD"])
     b = tap(bob, button(bob, "Discard"))
 
@@ -214,8 +214,8 @@ def test_four_seats_two_devices_and_two_computers_play_a_whole_hand_live(live_se
     b = wait_for(bob, a["version"])
     for seen in (a, b):
         assert "Hand 1: Ann went out" in seen["status"]
-        assert "Hand 1: Ann: 87 points, total 87 Bob: 0 points, total 0 AI 3: 0 points, total 0 " \
-               "AI 4: 0 points, total 0" in seen["summary"]
+        # C8.4's lines as a table: each player's points this hand, and their totals
+        assert "Player This hand Total Ann 87 87 Bob 0 0 AI 3 0 0 AI 4 0 0" in seen["summary"]
         assert "Deal hand 2" in seen["buttons"]
     screenshot(ann.page, "hand-1-summary")
     screenshot(bob.page, "hand-1-summary-bob", sizes=PHONE_ONLY)
@@ -290,6 +290,6 @@ def test_without_javascript_the_piles_and_the_melds_are_plain_form_buttons(live_
     plain_post(meld(plain, 2))
     seen = snap(plain)
     assert [m["cards"] for m in seen["melds"]] == [["5S", "6S", "7S"], ["8C", "8D", "8H", "8S"]]
-    assert "Ann laid off 8S on meld 2, their own set: 8C 8D 8H 8S." in seen["log"]
+    assert "Ann laid off the 8\u2660 on meld 2, their own set: 8\u2663 8\u2666 8\u2665 8\u2660." in seen["log"]
     screenshot(page, "no-javascript")
     assert plain.problems == []

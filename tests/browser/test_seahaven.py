@@ -63,7 +63,7 @@ def test_short_win_at_phone_width_by_tapping_with_hint_and_undo(device, screensh
     page.get_by_role("link", name="Hint").tap()
     page.locator("#table .sh-hint").wait_for()
     shown = board(page)
-    assert shown["hint"] == "Hint: move 2C from column 1 to cell 1." and shown["selected"] == ["2C"]
+    assert shown["hint"] == "Hint: move the 2\u2663 from column 1 to cell 1." and shown["selected"] == ["2C"]
     assert shown["version"] == 1 and live_server.state(slug).moves_made() == 0  # the hint changed nothing
     screenshot(page, "hint", sizes=PHONE_ONLY)
     destination(page, "c1").tap()
@@ -193,6 +193,6 @@ def test_a_move_without_javascript(device, live_server, screenshot):
     page.wait_for_url(re.compile(rf"/games/{slug}$"))
     assert board(page)["cells"][0] == "2C"
     screenshot(page, "after-one-move", sizes=PHONE_ONLY)
-    page.get_by_role("button", name="AC \u2192 foundation 1").click()  # the dock's "to a foundation"
+    page.get_by_role("button", name="ace of Clubs \u2192 foundation 1").click()  # the dock's "to a foundation"
     page.wait_for_url(re.compile(rf"/games/{slug}$"))
     assert board(page)["foundations"][0] == "AC" and live_server.state(slug).moves_made() == 2

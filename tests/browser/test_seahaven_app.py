@@ -252,7 +252,7 @@ def test_a_deal_won_by_keys_alone_at_desktop_size(device, screenshot, live_serve
     page.wait_for_function("() => document.activeElement && document.activeElement.matches('.sh-to.sh-hinted')",
                            timeout=15000)
     shown = board(page)
-    assert shown["hint"] == "Hint: move 2C from column 1 to cell 1." and shown["focused"] == "c1"
+    assert shown["hint"] == "Hint: move the 2\u2663 from column 1 to cell 1." and shown["focused"] == "c1"
     page.keyboard.press("Enter")
     version = wait_past(page, 3)["version"]
 
@@ -372,10 +372,10 @@ def test_the_mark_and_the_hint_arrive_live(device, screenshot, live_server):
         screenshot(page, "checking", sizes=PHONE_ONLY)
         check_screen(page, "the table, checking")
     # the runner goes on: the hint and the mark arrive in the same page
-    page.wait_for_function("() => /^Hint: move 2C/.test((document.querySelector('#table .sh-hint') || {}).textContent"
+    page.wait_for_function("() => /^Hint: move the 2\u2663/.test((document.querySelector('#table .sh-hint') || {}).textContent"
                            " ? document.querySelector('#table .sh-hint').textContent.trim() : '')")
     shown = board(page)
-    assert shown["mark"] == WINNABLE and shown["hint"] == "Hint: move 2C from column 1 to cell 1."
+    assert shown["mark"] == WINNABLE and shown["hint"] == "Hint: move the 2\u2663 from column 1 to cell 1."
     assert shown["selected"] == ["2C"] and phone.same_document()
     screenshot(page, "hint-arrived", sizes=PHONE_ONLY)
     assert phone.unexpected_problems() == []

@@ -185,7 +185,7 @@ def test_two_devices_play_three_rounds_live_then_statistics_and_rematch(live_ser
         assert bob_frames == [f"{slug}/{number} {1 + len(values)} {values[-1]}"]  # reduced motion: at once
         if number == 2:
             assert [hand["result"] for hand in boards[ann.name]["hands"]] == ["lost", "tied"]
-            assert "Tie! No one wins round 2 between Bob and the dealer!" in boards[ann.name]["summary"]
+            assert re.search(r"Bob and the dealer tie round 2 at \d+\.", boards[ann.name]["summary"])
             screenshot(bob.page, "round-2-over", sizes=PHONE_ONLY)
             screenshot(ann.page, "round-2-over", sizes=(("desktop", {"width": 1280, "height": 900}),))
         if number < 3:
@@ -198,7 +198,7 @@ def test_two_devices_play_three_rounds_live_then_statistics_and_rematch(live_ser
     for one in table.devices:
         assert "Game over" in boards[one.name]["status"]
     results = boards[ann.name]["results"]
-    assert "Dealer wins round 3 against Ann!" in results and "The dealer wins the table." in results
+    assert "The dealer wins round 3 against Ann: " in results and "The dealer wins the table." in results
     assert "Ann 1 2 0" in results and "Bob 1 1 1" in results
     screenshot(ann.page, "game-over")
     screenshot(bob.page, "game-over", sizes=PHONE_ONLY)
@@ -247,7 +247,7 @@ def test_one_player_at_phone_width_plays_four_rounds(live_server, device, screen
     zoe.table.press("Hit")
     snap = wait_revealed(zoe)
     assert snap["hands"][0]["result"] == "won" and snap["faceDown"] == 1 and "KD" not in snap["dealer"]
-    assert "Player wins round 1 with a natural 21!" in snap["summary"]
+    assert "Zoe has 21 and wins round 1!" in snap["summary"]  # the player by name, one player too
     assert not names_card(page.content(), "KD")
     assert in_view(page, "#table .summary button[value=deal]")
     screenshot(page, "round-1-natural")
@@ -275,7 +275,7 @@ def test_one_player_at_phone_width_plays_four_rounds(live_server, device, screen
     page.clock.resume()
     snap = wait_revealed(zoe)
     assert snap["dealer"] == ["TS", "3S", "7C"] and snap["hands"][0]["result"] == "lost"
-    assert "Dealer wins round 2!" in snap["summary"]
+    assert "The dealer wins round 2 against Zoe: 20 against 18." in snap["summary"]
     screenshot(page, "round-2-lost", sizes=PHONE_ONLY)
     zoe.table.press("Deal round 3")
 
@@ -284,7 +284,8 @@ def test_one_player_at_phone_width_plays_four_rounds(live_server, device, screen
     zoe.table.press("Stay")
     snap = wait_revealed(zoe)
     assert_card_by_card(snap["frames"], f"{slug}/3", ["13", "23"])
-    assert snap["hands"][0]["result"] == "won" and "Dealer went bust. Player wins round 3!" in snap["summary"]
+    assert snap["hands"][0]["result"] == "won"
+    assert "The dealer went bust with 23. Zoe wins round 3: 19 against the dealer's 23." in snap["summary"]
     zoe.table.press("Deal round 4")
 
     # Round 4 (T3.2): a hit to 26 is bust; the dealer's 4D stays face down.
@@ -292,7 +293,7 @@ def test_one_player_at_phone_width_plays_four_rounds(live_server, device, screen
     zoe.table.press("Hit")
     snap = wait_revealed(zoe)
     assert not names_card(page.content(), "4D") and snap["faceDown"] == 1
-    assert "Game over" in snap["status"] and "Player went bust. Dealer won round 4!" in snap["results"]
+    assert "Game over" in snap["status"] and "Zoe went bust: the dealer wins round 4 against Zoe." in snap["results"]
     assert "Zoe 2 2 0" in snap["results"] and "The dealer wins the table." in snap["results"]
     screenshot(page, "game-over")
     assert zoe.same_document()
@@ -326,7 +327,8 @@ def test_without_javascript_the_table_works_and_the_dealer_s_turn_is_shown_at_on
     dealer = page.locator("#table .tw-dealer [data-card]").evaluate_all("cards => cards.map(c => c.dataset.card)")
     assert dealer == ["6C", "9D", "KC"] and page.locator("#table .tw-dealer .tw-value").inner_text() == "25"
     assert page.locator("#table .tw-hand .tw-badge").inner_text() == "won"
-    assert page.get_by_text("Dealer went bust. Player wins round 1!").first.is_visible()
+    assert page.get_by_text(re.compile(r"^The dealer went bust with 25\. Zoe wins round 1: \d+ against the dealer's 25\.$")
+                            ).first.is_visible()
     screenshot(page, "no-javascript", sizes=PHONE_ONLY)
     with page.expect_navigation():
         plain.table.button("Deal round 2").click()

@@ -1,5 +1,5 @@
-"""Helpers of the browser tests (tests/browser): an axe-core scan of a page, and a finished game
-made on a live server's database."""
+"""Helpers of the browser tests (tests/browser): an axe-core scan of a page, a finished game made
+on a live server's database, and a move's button words."""
 
 from __future__ import annotations
 
@@ -70,3 +70,11 @@ def finished_game(database_url, decks_folder, tmp_path, key: str = "mason", seat
         store.db.session.remove()
         store.db.engine.dispose()
     return slug
+
+
+def button_words(move, deck_key: str = "mason") -> str:
+    """The words of a move's button as the table shows them: its say (its cards named as cards,
+    "Take the 9\u2663 from the discard pile"), else its label."""
+    from app.web.words import render
+
+    return render(move.say, deck_key, html=False) if move.say else move.label

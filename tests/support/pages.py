@@ -6,7 +6,7 @@
   page (``inputs``, ``value(name)``), every button as ``(name, value, text)``;
 - the cards shown (every ``data-card`` attribute, in order) and the own hand's checkboxes
   (``hand``: the values of the ``cards`` inputs);
-- alerts (the text of every ``role="alert"`` element);
+- alerts (the text of every ``role="alert"`` element), and the game's log lines (``log``);
 - the table's attributes (``table_version``, ``my_turn``), the form's ``version`` and ``seat``;
 - the visible text (scripts and styles left out) and every attribute, for privacy scans
   (``tokens``), and the page's scripts, inline handlers and inline styles, for the content
@@ -198,6 +198,12 @@ class Page:
 
     def texts(self, tag: str | None = None, cls: str | None = None, **attrs) -> list[str]:
         return [element.text for element in self.find_all(tag, cls, **attrs)]
+
+    @property
+    def log(self) -> list[str]:
+        """The lines of the game's log the page shows (the table's last lines, or a page of the
+        whole game's log), as a browser shows them: players' words, cards as "10♥"."""
+        return [line.text for log in self.find_all("ol", "log-lines") for line in log.find_all("li")]
 
     def value(self, name: str) -> str | None:
         """The value of the first input named ``name``."""

@@ -23,6 +23,7 @@ from app.core.protocol import copy_log
 from app.extensions import db
 from app.store.models import ABANDONED, HERE, ActionRecord, SeatRecord
 from app.tables.views import LOG_LINES
+from app.web.words import event_words
 
 
 @pytest.fixture
@@ -199,8 +200,10 @@ def test_the_whole_game_log_keeps_every_round_a_page_at_a_time(app, player, fini
         start, texts = page_lines(page)
         assert start == len(shown) + 1 and 0 < len(texts) <= table_pages.LOG_PAGE
         shown += texts
-    assert shown == [squeeze(line["text"]) for line in game.shown_log(0, lines, 0)]
-    assert any(text.startswith("Round 1 dealt") for text in shown) and any("Round 3 dealt" in text for text in shown)
+    # every line in players' words (its say), its cards as cards; no line of the terminal's
+    assert shown == [squeeze(event_words(line, game.deck.key, html=False)) for line in game.shown_log(0, lines, 0)]
+    assert any(text.startswith("Round 1: ") for text in shown) and any(text.startswith("Round 3: ") for text in shown)
+    assert not any(line["text"] in shown for line in lines if re.search(r"\b[2-9TJQKA][CDHSP]\b", line["text"]))
     # with no page asked, the latest lines; the table links to them
     assert page_lines(player.page(f"/games/{finished}/log")) == page_lines(pages[-1])
     table = player.table(finished)
@@ -230,8 +233,9 @@ def test_each_line_of_the_whole_game_log_is_shown_as_the_browser_may_read_it_now
         store.insert_game(record, state, outcomes)
         db.session.commit()
         slug = record.slug
-    spectator = [squeeze(line["text"]) for line in state.shown_log(None, lines, 0)]
-    assert any("??" in text for text in spectator)  # a card of hand 1 hidden now
+    assert any("??" in line["text"] for line in state.shown_log(None, lines, 0))  # a card of hand 1 hidden now
+    spectator = [squeeze(event_words(line, state.deck.key, html=False)) for line in state.shown_log(None, lines, 0)]
+    assert any("the ? " in text for text in spectator)  # ...and in players' words too
     assert len(lines) > table_pages.LOG_PAGE
     shown = [text for page in log_pages(player, slug, "&watch=1") for text in page_lines(page)[1]]
     assert shown == spectator

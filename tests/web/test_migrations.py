@@ -21,6 +21,7 @@ from app.store.models import ActionRecord
 from app.tables import pages
 from app.games.mason.definition import MASON
 from app.tables.decks import read_deck_file
+from app.web.words import event_words
 from support.pages import squeeze
 from support.web import Player
 
@@ -173,7 +174,8 @@ def test_a_game_stored_with_its_whole_log_keeps_every_line_after_the_upgrade(dat
             if later is None:
                 break
             page = player.page(later.get("href"))
-        assert texts == [squeeze(line["text"]) for line in whole] + ["Doris drew from the stock pile."]
+        assert texts == [squeeze(event_words(line, "mason", html=False)) for line in whole] + [
+            "Doris drew from the stock pile."]
     finally:
         with app.app_context():
             db.session.remove()

@@ -93,7 +93,7 @@ def test_a_game_survives_a_restart_and_continues_exactly_where_it_was(player, re
     view = browser.table(slug)
     assert view.version == before[1]
     assert view.hand == ["7D", "7H", "7S", "9P", "TP", "JP", "QP"]
-    assert "Doris laid down a run: 2C 3C 4C 5C." in view.html
+    assert "Doris laid down a run: 2\u2663 3\u2663 4\u2663 5\u2663." in view.log
     assert f'href="/games/{slug}">Resume' in browser.page("/").html  # listed on Menu A to resume
     # Still Menu E (one draw per turn): the drawn card is not forgotten.
     assert browser.act(slug, "draw_stock").status_code == 422

@@ -183,14 +183,14 @@ def test_p2_the_board_shows_the_piles_the_indicator_the_players_and_the_own_hand
     assert re.search(r'Closed deck</span> <span><strong>25</strong> cards', html)  # 53 - 26 - 2
     assert html.count("<span class=\"count\">13 cards</span>") == 2 and "Your hand counts 8 now" in html
     assert Arrangement(html).jokers == ["9H"]  # P2.2: marked in words too
-    assert 'aria-label="9H (nine of Hearts), joker"' in html and ">joker</span>" in html
+    assert 'aria-label="9 of Hearts, a joker"' in html and ">joker</span>" in html
     assert "Your turn, Ann: Draw from the closed deck or the open pile, or drop." in html
 
 
 def test_p4_1_the_draw_moves_are_buttons_and_the_piles_themselves(player, solo):
     view = player.table(solo)
     assert ("move", "draw|source=closed", "Draw from the closed deck") in view.buttons
-    assert ("move", "draw|source=open", "Take 6S from the open pile") in view.buttons
+    assert ("move", "draw|source=open", "Take the 6\u2660 from the open pile") in view.buttons
     assert ("action", "drop", "Drop (20 points)") in view.buttons  # P4.3
     # dropping is a row of its own, apart from the draws, and asks first
     rows = re.findall(r'<div class="actions turn-actions[^"]*" role="group" aria-label="([^"]*)">(.*?)</div>',
@@ -214,7 +214,9 @@ def test_p4_1_drawing_from_the_closed_deck_as_a_plain_form_post(player, solo):
     assert "4H" in view.hand and len(view.hand) == 14
     assert re.search(r'Closed deck</span> <span><strong>24</strong> cards', view.html)
     assert ("action", "discard", "Discard") in view.buttons
-    assert "Ann draws from the closed deck" in view.html
+    assert view.log[-1] == "Ann drew from the closed deck."
+    # the card drawn is marked for its drawer, as Classic Rummy and Mason Rummy mark it
+    assert 'class="card suit-H new" data-card="4H"' in view.html and 'aria-label="4 of Hearts, just drawn"' in view.html
     assert not any(value and value.startswith("draw") for _name, value, _text in view.buttons)
 
 
@@ -239,7 +241,7 @@ def test_p3_arranging_changes_the_groups_and_their_server_labels(player, solo):
     page = ok(act(player, solo, action="group", cards=["5C", "6C"]))
     shown = Arrangement(page.html)
     assert shown.labelled()[1] == ("not a valid group", ["5C", "6C"])
-    assert "5C 6C: a group needs at least 3 cards" in page.html
+    assert page.texts("p", "group-reason") == ["5\u2663 6\u2663: a group needs at least 3 cards"]  # the cards as cards
     # "Add to group 2": the group's own button carries the group's number
     assert ("move", "move|group=2", "+Add to group 2") in page.buttons
     page = ok(act(player, solo, move="move|group=2", cards=["9H"]))
@@ -253,9 +255,9 @@ def test_p3_arranging_changes_the_groups_and_their_server_labels(player, solo):
     assert shown.labelled()[3] == ("set", ["7C", "7D", "7S"])
     assert shown.ungrouped == ["8H"]
     assert "Finish card" in page.html  # the one card left out is the finish card to be
-    assert "Your groups make a valid declaration with 8H as the finish card." in page.html
+    assert page.find("p", "declaration").text.endswith("Your groups make a valid declaration with the 8\u2665 as the finish card.")
     # P5.1: the one card left out is the finish card: the declaration needs no card selected
-    assert ("move", "declare|finish=8H", "Declare with 8H as the finish card") in page.buttons
+    assert ("move", "declare|finish=8H", "Declare with the 8\u2665 as the finish card") in page.buttons
     assert not page.has_button("Declare (the selected card is the finish card)")
 
 
@@ -302,10 +304,11 @@ def test_p4_2_a_discard_goes_to_the_open_pile_and_the_computer_plays_at_once(pla
     ok(act(player, solo, move="draw|source=closed"))
     page = ok(act(player, solo, action="discard", cards=["7S"]))
     assert "7S" not in page.hand and len(page.hand) == 13
-    assert "Ann discards" in page.html and ("AI draws" in page.html or "AI takes" in page.html)
+    assert "Ann discarded the 7\u2660." in page.log
+    assert "AI drew from the closed deck." in page.log or any(line.startswith("AI took the ") for line in page.log)
     assert "Your turn, Ann" in page.html  # the computer played its turn within the request
-    latest = page.html.split('class="recent"')[1].split("</ol>")[0]
-    assert "AI discards" in latest  # the latest moves, with the card everyone saw
+    latest = page.find("ol", "recent").text
+    assert "AI discarded the " in latest  # the latest moves, with the card everyone saw named
 
 
 def test_p4_3_dropping_before_the_first_draw_costs_20_and_ends_a_two_player_deal(app, player):
@@ -366,10 +369,10 @@ def test_p5_1_p5_3_declare_asks_first_and_warns_when_the_declaration_is_not_vali
     groups = [["AH", "2H", "3H", "4H"], ["QD", "KD", "AD"], ["5C", "6C", "9H"], ["7C", "7D", "8H"]]
     page = draw_and_arrange(player, solo, groups)
     (declare,) = [button for button in page.buttons if (button[1] or "").startswith("declare")]
-    assert declare == ("move", "declare|finish=7S", "Declare with 7S as the finish card")
-    assert re.search(r'value="declare\|finish=7S" data-confirm="Not a valid declaration yet: group 4 \(7C 7D 8H\) '
-                     r'is not a valid group[^"]*\. Declaring now costs you 80 points\. Declare anyway\?" '
-                     r'data-confirm-yes="Yes, declare anyway"', page.html)
+    assert declare == ("move", "declare|finish=7S", "Declare with the 7\u2660 as the finish card")
+    assert re.search(r'value="declare\|finish=7S" data-confirm="Not a valid declaration yet: group 4 '
+                     r'\(7\u2663 7\u2666 8\u2665\) is not a valid group[^"]*\. Declaring now costs you 80 points\. '
+                     r'Declare anyway\?" data-confirm-yes="Yes, declare anyway"', page.html)
     before = database_dump(app)
     asked = ok(act(player, solo, move="declare|finish=7S", confirmed=False))
     assert "Declare anyway?" in asked.html and asked.has_button("Yes, declare anyway")
@@ -383,9 +386,14 @@ def test_p5_1_p5_3_declare_asks_first_and_warns_when_the_declaration_is_not_vali
 def test_p5_1_a_ready_declaration_takes_the_card_left_out_whatever_is_selected(player, solo):
     draw_and_arrange(player, solo)
     page = player.table(solo)
-    assert 'data-confirm="Declare with 8H as the finish card? Your groups make a valid declaration."' in page.html
+    assert 'data-confirm="Declare with the 8\u2665 as the finish card? Your groups make a valid declaration."' in page.html
     page = ok(act(player, solo, move="declare|finish=8H", cards=["AH"]))  # a card left ticked: not the finish
     assert "Ann wins with a net total of 80!" in page.html
+    # the results keep the joker marked in the declared groups (P2.2: nines are wild), as the
+    # hand marked it, and Ann's 14 cards are counted: 13 in groups and the finish card (P5.2)
+    joker = page.find("span", "joker", data_card="9H")
+    assert joker is not None and joker.get("aria-label") == "9 of Hearts, a joker" and joker.text == "9\u2665joker"
+    assert re.search(r'<span class="player-name">Ann</span>.*?<span class="count">14 cards</span>', page.html, re.S)
 
 
 def test_p5_1_declare_needs_every_other_card_in_a_group(app, player, solo):
@@ -404,7 +412,8 @@ def test_p5_3_a_wrong_declaration_costs_80_and_says_why(app, player, solo):
     page = draw_and_arrange(player, solo, groups)
     labels = [label for label, _cards in Arrangement(page.html).labelled()]
     assert labels == ["pure sequence", "pure sequence", "impure sequence", "not a valid group"]
-    assert "Not a valid declaration yet: group 4 (7C 7D 8H) is not a valid group" in page.html
+    assert "Not a valid declaration yet: group 4 (7\u2663 7\u2666 8\u2665) is not a valid group" in page.find(
+        "p", "declaration").text
     page = ok(act(player, solo, move="declare|finish=7S"))  # the game offers it; it is wrong
     assert "AI wins with a net total of 80!" in page.html
     assert "Your declaration was wrong: group 4 (7C 7D 8H) is not a valid group" in page.html

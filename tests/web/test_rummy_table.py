@@ -159,7 +159,7 @@ def test_c7_1_the_board_shows_the_piles_every_seat_s_hand_size_and_score_and_the
     assert page.hand == ["9C", "KC", "KD", "4H", "5H", "6H", "2S"]  # C8.3: by suit C D H S, then rank
     assert page.seat == 0 and "Your turn, Ann: Draw a card from the stock pile or the discard pile." in html
     assert re.search(r"Stock pile<br><strong>23</strong> cards", html)  # 52 - 4 x 7 - 1
-    assert re.search(r'data-card="7H"[^>]*>7H</span><span class="pile-label">Discard pile<br><strong>1</strong> card<', html)
+    assert re.search(r'data-card="7H"[^>]*><b>7<i>\u2665</i></b></span><span class="pile-label">Discard pile<br><strong>1</strong> card<', html)
     stats = re.findall(r'<span class="player-name">([^<]+)</span>.*?<span class="rm-stats">([^<]+)</span>', html, re.S)
     assert stats == [("Ann", "7 cards &middot; 0 pts"), ("Bob", "7 cards &middot; 0 pts"),
                      ("AI 3", "7 cards &middot; 0 pts"), ("AI 4", "7 cards &middot; 0 pts")]
@@ -192,7 +192,7 @@ def test_c3_1_a_plain_form_post_draws_from_the_discard_pile_and_redirects(player
     response = press(player, slug, DISCARD_PILE, htmx=False, status=303)
     assert response.headers["Location"] == f"/games/{slug}"
     assert "7H" in hand(player, slug, 0)
-    assert "Ann took 7H from the discard pile." in table(player, slug).html
+    assert table(player, slug).log[-1] == "Ann took the 7\u2665 from the discard pile."
 
 
 def test_c3_2_melds_then_a_card_that_fits_two_melds_goes_on_the_one_the_player_taps(player):
@@ -202,7 +202,7 @@ def test_c3_2_melds_then_a_card_that_fits_two_melds_goes_on_the_one_the_player_t
     press(player, slug, STOCK)
     page = Page(press(player, slug, "meld", ["5S", "6S", "7S"], name="action").get_data(as_text=True))
     assert melds(player, slug) == [(0, ["5S", "6S", "7S"])]
-    assert "Ann melded a run: 5S 6S 7S (meld 1)." in page.html
+    assert page.log[-1] == "Ann melded a run: 5\u2660 6\u2660 7\u2660 (meld 1)."
     page = Page(press(player, slug, "meld", ["8C", "8D", "8H"], name="action").get_data(as_text=True))
     html = page.html
     # both melds are buttons; the hand marks 8S as fitting both (the script highlights them)
@@ -211,7 +211,7 @@ def test_c3_2_melds_then_a_card_that_fits_two_melds_goes_on_the_one_the_player_t
     meld_button(html, 1), meld_button(html, 2)
     page = Page(press(player, slug, "lay_off|meld=2", ["8S"]).get_data(as_text=True))
     assert melds(player, slug) == [(0, ["5S", "6S", "7S"]), (0, ["8C", "8D", "8H", "8S"])]
-    assert "Ann laid off 8S on meld 2, their own set: 8C 8D 8H 8S." in page.html
+    assert page.log[-1] == "Ann laid off the 8\u2660 on meld 2, their own set: 8\u2663 8\u2666 8\u2665 8\u2660."
     assert hand(player, slug, 0) == ["2C", "9C", "4D", "QH"]
 
 
@@ -233,7 +233,7 @@ def test_c3_2_a_card_laid_off_on_another_player_s_meld_and_a_card_that_does_not_
                        "next card of its suit: 4S or 8S.")
     page = Page(press(player, slug, "lay_off|meld=3", ["QH"]).get_data(as_text=True))
     assert melds(player, slug)[2] == (1, ["9H", "TH", "JH", "QH"])
-    assert "Ann laid off QH on meld 3, AI&#39;s run: 9H TH JH QH." in page.html
+    assert page.log[-1] == "Ann laid off the Q\u2665 on meld 3, AI's run: 9\u2665 10\u2665 J\u2665 Q\u2665."
     assert page.alerts == []
 
 
@@ -310,9 +310,13 @@ def test_c5_2_c8_4_between_hands_the_summary_shows_the_hand_s_lines_and_anyone_d
     html = page.html
     assert "Hand 1: Ann went out with a rummy" in html  # the status bar
     assert "<strong>Rummy!</strong> Ann went out in one turn: the points are doubled." in html
-    lines = re.findall(r"<li(?: class=\"went-out\")?>([^<]+)</li>", html.split('class="rm-lines"', 1)[1].split("</ol>", 1)[0])
-    assert lines == ["Hand 1:", "Ann: 180 points, total 180", "Bob: 0 points, total 0"]
-    assert '<li class="went-out">Ann: 180 points, total 180</li>' in html
+    # C8.4's lines as a table: each player's points this hand and total, who went out marked
+    scores = html.split('class="rm-hand-scores"', 1)[1].split("</table>", 1)[0]
+    assert "<caption" in scores and "Hand 1: points scored" in scores
+    assert re.findall(r"<tr(?: class=\"went-out\")?><th scope=\"row\">(\w+)</th><td>(\d+)</td><td>(\d+)</td></tr>", scores) == [
+        ("Ann", "180", "180"), ("Bob", "0", "0")]
+    assert '<tr class="went-out"><th scope="row">Ann</th><td>180</td><td>180</td></tr>' in scores
+    assert "Ann went out in one turn: rummy! Ann scores 180 points, doubled." in page.log
     # C5.1: the cards left in Bob's hand, which Ann scored, are shown to everyone with their points
     bob_cards = hand(player, slug, 1)  # (a card's id is its code: one deck)
     for html_seen in (html, make_player().get(f"/games/{slug}/watch").get_data(as_text=True)):
@@ -331,9 +335,10 @@ def test_c5_2_c8_4_between_hands_the_summary_shows_the_hand_s_lines_and_anyone_d
 
 def test_c5_2_without_the_bonus_a_rummy_scores_single(player):
     slug = set_up(player, ["Ann", "Bob"], deck=QUICK, target=500, bonus=False)
-    html = go_out_with_a_rummy(player, slug).html
-    assert "Ann went out in one turn (no bonus at this table)." in html
-    assert "Ann: 90 points, total 90" in html
+    page = go_out_with_a_rummy(player, slug)
+    assert "Ann went out in one turn (no bonus at this table)." in page.html
+    assert '<tr class="went-out"><th scope="row">Ann</th><td>90</td><td>90</td></tr>' in page.html
+    assert "Ann went out in one turn: rummy! Ann scores 90 points (no bonus at this table)." in page.log
 
 
 def test_c4_2_a_void_hand_says_so_and_scores_nothing(player):

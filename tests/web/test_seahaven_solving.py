@@ -170,11 +170,14 @@ def test_cards_go_home_by_themselves_when_this_browser_asks_and_one_undo_takes_t
     assert post_fields(player, f"/games/{slug}/act", [*form_fields(page, "sh-plain"),
                                                       ("move", f"move|from={source}|to={target}")]).status_code == 303
     moved, _version = player.state(slug)
-    assert moved.moves_made() > 1
+    assert moved.moves_made() == 1 and moved.auto_moved() >= 1  # the player's move; the cards home apart
     page = table(player, slug)
+    auto = moved.auto_moved()
+    assert page.find("span", "sh-moves").text == ("1 move + 1 home by itself" if auto == 1 else
+                                                  f"1 move + {auto} home by themselves")
     assert press(player, slug, page, plain_button(page, "undo")).status_code == 200
     back, _version = player.state(slug)
-    assert back.moves_made() == 0 and back.layout == state.layout
+    assert back.moves_made() == 0 and back.auto_moved() == 0 and back.layout == state.layout
     set_preference(player, slug, False)
     assert "auto" not in dict(form_fields(table(player, slug), "act-form"))
 
@@ -218,6 +221,41 @@ def test_show_a_solution_after_giving_up_steps_like_a_replay(player, make_player
     assert "99999" not in spectator.client.get(f"/games/{slug}/solution?step=99999").get_data(as_text=True)
 
 
+def test_s6_1_the_player_s_moves_are_counted_and_the_cards_home_by_themselves_apart(player):
+    """S6.1: the move counter counts what the player did; what the table did (cards that went home
+    by themselves) is said apart, on the board, in the result and in the log, plurals right."""
+    slug = set_up(player, deck=SHORT_WIN)
+    set_preference(player, slug, True)
+    page = Page(move(player, slug, "2C", "c1").get_data(as_text=True))  # then the 52 cards go home
+    state, _version = player.state(slug)
+    assert state.layout.is_won() and state.moves_made() == 1 and state.auto_moved() == 52
+    assert page.find("span", "sh-moves").text == "1 move + 52 home by themselves"
+    result = page.find_all("section", "results")[0].find_all("p", "winners")[0].text
+    assert re.fullmatch(r"Ann won! All 52 cards are home in 1 move, in \d+:\d\d\. 52 cards went home by themselves\.",
+                        result)
+    assert page.log[-1] == "All 52 cards are home in 1 move."
+    assert "The A\u2663 went home by itself, from column 1 to foundation 1." in player.page(f"/games/{slug}/log").log
+    # the statistics count the player's moves too
+    assert player.statistics("seahaven")["Ann"][6] == "1"
+
+
+def test_s5_2_the_solver_s_line_says_it_is_the_solver_s(player, job_runner):
+    """A solution shown after a win is the solver's line, not the player's game: its end says so
+    (and counts the solver's moves), never "Ann won"."""
+    slug = set_up(player, deck=SHORT_WIN)
+    move(player, slug, "2C", "c1")
+    page = table(player, slug)
+    press(player, slug, page, page.find("button", "sh-finish"))
+    job_runner.settle()
+    first = Page(player.client.get(f"/games/{slug}/solution").get_data(as_text=True))
+    total = int(re.search(r"move 0 of (\d+)", first.find("nav", "replay-bar").text).group(1))
+    last = Page(player.client.get(f"/games/{slug}/solution?step={total}").get_data(as_text=True))
+    winners = last.find_all("section", "results")[0].find_all("p", "winners")[0].text
+    assert winners == f"The solver's line: all 52 cards are home in {total} moves."
+    assert "Ann won" not in last.html
+    assert last.find("nav", "replay-bar").text.count(f"All 52 cards are home in {total} moves.") == 1
+
+
 def test_a_solution_not_worked_out_yet_says_checking_and_the_page_looks_again(player, job_runner):
     job_runner.stop()
     slug = set_up(player, deal=2468)
@@ -242,8 +280,9 @@ def test_the_statistics_a_solitaire_player_expects(player):
         page = table(player, slug)
         press(player, slug, page, plain_button(page, "give_up"))
     [figures] = player.statistics("seahaven").values()
-    # games, won, win rate, current streak, best streak, best time, fewest moves
-    assert figures[:5] == ["3", "1", "33%", "0", "1"] and re.fullmatch(r"\d+:\d\d", figures[5]) and figures[6] == "53"
+    # games, won, win rate, current streak, best streak, best time, fewest moves: the player's own
+    # (2C to a cell, then Finish), not the 51 cards Finish sent home (S6.1, S6.2)
+    assert figures[:5] == ["3", "1", "33%", "0", "1"] and re.fullmatch(r"\d+:\d\d", figures[5]) and figures[6] == "2"
     # Ann's page: the same figures, and each deal's best (a stacked deck is no deal number)
     page = Page(player.client.get("/scores/seahaven/names/ann").get_data(as_text=True))
     assert page.find("h1").text == "Ann at Seahaven Towers"

@@ -27,6 +27,7 @@ from support.seahaven_forms import (
 
 from app.games.seahaven import deal_cards
 from app.games.seahaven.rules import Layout
+from app.web.words import card_short
 from support.web import Page, Player, database_dump
 
 SHORT_WIN = "short_win.deck"
@@ -106,7 +107,7 @@ def test_s6_1_the_first_tap_marks_the_card_and_shows_only_the_places_it_may_go(p
     assert sorted(shown_destinations(page)) == sorted(view["targets"]["t1"])
     assert page.find("div", "sh-board").get("data-from") == "t1"
     assert dict(form_fields(page, "act-form"))["from"] == "t1" and dict(form_fields(page, "act-form"))["cards"] == "2C"
-    assert "2C</strong> selected" in page.html
+    assert page.find("p", "sh-picked").text.startswith("2\u2663 selected")
 
 
 def test_s3_1_a_move_posted_by_the_second_tap_is_applied_and_logged(player):
@@ -116,7 +117,7 @@ def test_s3_1_a_move_posted_by_the_second_tap_is_applied_and_logged(player):
     state, version = player.state(slug)
     assert version == 2 and state.layout.cells[0].id == "2C" and state.moves_made() == 1
     page = Page(response.get_data(as_text=True))
-    assert "Moved 2C from column 1 to cell 1" in page.html
+    assert page.log[-1] == "Moved the 2\u2663 from column 1 to cell 1."
     assert page.find("span", "sh-moves").text == "1 move"
     # a plain form post (no htmx) is answered with a redirect to the table
     response = move(player, slug, "AC", "f1", htmx=False)
@@ -194,7 +195,7 @@ def test_s6_1_undo_takes_moves_back_as_often_as_there_are(player):
         assert state.moves_made() == expected
     assert state.layout == Layout.deal(state.dealt) and state.undos == 2
     page = table(player, slug)
-    assert "Undid the move of 2C from column 1 to cell 1" in page.html and plain_button(page, "undo") is None
+    assert page.log[-1] == "Undid the move of the 2\u2663 from column 1 to cell 1." and plain_button(page, "undo") is None
 
 
 def test_s6_2_giving_up_ends_the_game_counted_as_played_not_won(player):
@@ -205,6 +206,7 @@ def test_s6_2_giving_up_ends_the_game_counted_as_played_not_won(player):
     assert press(player, slug, page, plain_button(page, "give_up")).status_code == 200
     page = table(player, slug)
     assert page.game_over and "Ann gave up with 1 card home after 2 moves." in page.html
+    assert page.log[-1] == "Ann gave up after 2 moves, with 1 of the 52 cards home."
     assert not page.find_all("button", "sh-src") and not page.find_all("button", "sh-to")
     # games, won, win rate, current and best streak, best time, fewest moves
     assert player.statistics("seahaven") == {"Ann": ["1", "0", "0%", "0", "0", "", ""]}
@@ -222,7 +224,7 @@ def test_s5_2_the_hint_is_a_get_that_shows_the_next_move_and_changes_nothing(app
     page = table(player, slug, hint=1)
     assert database_dump(app) == before  # neither the game, its log, nor a statistic
     card = state.layout.card_at(hint.source)
-    assert f"Hint: move {card.code} from" in page.find("p", "sh-hint").text
+    assert page.find("p", "sh-hint").text.startswith(f"Hint: move the {card_short(card)} from ")
     # the hint's card is selected and its destination marked, ready for the second tap
     assert page.find("button", "sh-src", data_card=card.id).get("aria-pressed") == "true"
     hinted = page.find("button", "sh-hinted")
@@ -349,7 +351,7 @@ def test_s6_2_a_restart_loses_nothing(app, player):
     moved.client.set_cookie("session", player.client.get_cookie("session").value)
     after = table(moved, slug)
     assert after.cards == before.cards and after.find("span", "sh-moves").text == "2 moves"
-    assert "Moved AC from column 1 to foundation 1" in after.html and after.my_turn
+    assert "Moved the A\u2663 from column 1 to foundation 1." in after.log and after.my_turn
     assert move(moved, slug, "2C", "f1").status_code == 200
     from app.extensions import db
 
@@ -433,7 +435,8 @@ def test_a_spectator_s_steps_and_the_replay_show_the_board_move_by_move(player, 
     spectator = make_player()
     steps = spectator.client.get(f"/games/{slug}/steps?after=1&upto=3").get_data(as_text=True)
     boards = re.findall(r'<template class="step" data-version="(\d)" data-text="([^"]*)">', steps)
-    assert boards == [("2", "Moved 2C from column 1 to cell 1"), ("3", "Moved AC from column 1 to foundation 1")]
+    assert boards == [("2", "Moved the 2\u2663 from column 1 to cell 1."),
+                      ("3", "Moved the A\u2663 from column 1 to foundation 1.")]
     assert "sh-src" not in steps and "sh-clock" not in steps  # a step is drawn as a spectator saw it
     page = table(player, slug)
     press(player, slug, page, plain_button(page, "give_up"))

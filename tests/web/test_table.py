@@ -14,9 +14,12 @@ from support.games import (
 from support.databases import sql_statements
 from support.web import Page, table_rows
 
-HAND_FORM_BUTTONS_D = [("action", "draw_stock", "1. Draw from stock pile"),
-                       ("action", "draw_discard", f"2. Take {QUICK_OUT_FACE_UP} from the discard pile")]
-HAND_FORM_BUTTONS_E = [("action", "lay_down", "1. Play down cards"), ("action", "discard", "2. Discard")]
+from app.web.words import card_short, event_words
+
+# Menu D's and E's words, without the terminal's numbers; a card as players write it (9C: 9♣)
+HAND_FORM_BUTTONS_D = [("action", "draw_stock", "Draw from stock pile"),
+                       ("action", "draw_discard", "Take the 9\u2663 from the discard pile")]
+HAND_FORM_BUTTONS_E = [("action", "lay_down", "Play down cards"), ("action", "discard", "Discard")]
 
 
 @pytest.fixture
@@ -56,21 +59,23 @@ def test_r4_4_the_table_shows_the_own_hand_sorted_the_piles_and_no_other_hand(pl
     assert view.html.count("10 cards &middot; 0 pts") == 2  # every player's hand size and score
     assert view.version == version and view.seat == 0
     assert "Your turn, Doris: draw a card" in view.html
-    assert "Round 1 dealt; Doris starts." in view.html  # the log
+    assert view.log[0] == "Round 1: Doris starts; the 9\u2663 is turned up on the discard pile."  # the log
 
 
 def test_r1_2_patriots_cards_carry_their_suit_class_and_symbol(player, solo):
-    """R1.2/R1.3: the card shows its code; the suit class gives it the green colour and the star
-    symbol (drawn by the stylesheet), so colour is never the only cue."""
+    """R1.2: a card shows its rank as players write it (10, not T) over its suit's sign in the
+    corner, and is read as words; the suit class gives it its colour (a custom property, so a
+    theme changes it) and the large sign in the middle, so colour is never the only cue."""
     html = player.table(solo).html
-    assert 'class="card suit-P" data-card="9P" title="9P (nine of Patriots)"' in html
-    fragment = html.split('data-card="9P"', 1)[1].split("</label>", 1)[0]
-    assert fragment.endswith("9P")
+    assert ('<label class="card suit-P" data-card="9P"><input type="checkbox" name="cards" value="9P" disabled '
+            'aria-label="9 of Patriots"><b aria-hidden="true">9<i>\u2605</i></b></label>') in html
+    assert '<b aria-hidden="true">10<i>\u2605</i></b>' in html  # TP, the ten of Patriots
     css = player.get("/static/css/app.css").get_data(as_text=True)
-    assert '.suit-P::after { content: "\\2605"' in css  # the star
-    assert ".suit-P { color: var(--green); }" in css and "--green: #16803c;" in css
+    assert '.card.suit-P::after { content: "\\2605"' in css  # the star
+    assert ".suit-P { color: var(--suit-P); }" in css and "--suit-P: #16803c;" in css
     for suit, symbol in zip("CDHS", ("2663", "2666", "2665", "2660")):
-        assert f'.suit-{suit}::after {{ content: "\\{symbol}"' in css
+        assert f'.card.suit-{suit}::after {{ content: "\\{symbol}"' in css
+        assert f".suit-{suit} {{ color: var(--suit-{suit}); }}" in css
 
 
 def test_the_table_page_has_real_forms_with_the_menu_words(player, solo):
@@ -84,11 +89,13 @@ def test_the_table_page_has_real_forms_with_the_menu_words(player, solo):
     assert form["buttons"] == HAND_FORM_BUTTONS_D  # Menu D
     assert re.search(r'<form method="post" action="/games/\w+/act" hx-post="[^"]+" hx-target="#table" hx-swap="outerHTML" class="hand-form"', view.html)
     # Menu F: cards are selected by ticking them (keyboard-reachable checkboxes), only after the draw.
-    assert 'type="checkbox" name="cards" value="2C" disabled aria-label="1. 2C (two of Clubs)"' in view.html
+    assert 'type="checkbox" name="cards" value="2C" disabled aria-label="2 of Clubs"' in view.html
+    assert 'class="num"' not in view.html  # no index numbers: a card is tapped, not typed
     assert player.act(solo, "draw_stock").status_code == 200
     view = player.table(solo)
     assert hand_form(view.html, solo)["buttons"] == HAND_FORM_BUTTONS_E  # Menu E
-    assert 'type="checkbox" name="cards" value="2C" aria-label="1. 2C (two of Clubs)"' in view.html
+    assert 'type="checkbox" name="cards" value="2C" aria-label="2 of Clubs"' in view.html
+    assert "Menu D" not in view.html and "Menu E" not in view.html  # no menu letters
 
 
 # -- Menu D: drawing (R5.1, R5.4) ---------------------------------------------------------------------
@@ -111,7 +118,7 @@ def test_r5_1_draw_from_the_discard_pile(player, solo):
     assert response.status_code == 200
     view = page(response)
     assert QUICK_OUT_FACE_UP in view.hand
-    assert "Doris took 9C from the discard pile." in view.html
+    assert view.log[-1] == "Doris took the 9\u2663 from the discard pile."
     game, _version = player.state(solo)
     assert game.discard == [] and len(game.stock) == 44
 
@@ -177,17 +184,17 @@ def test_r6_1_r6_2_r6_3_a_run_a_meld_and_a_lay_off_are_accepted(player, solo):
     assert response.status_code == 200
     view = page(response)
     assert view.alerts == []
-    assert "Doris laid down a run: 2C 3C 4C." in view.html
+    assert view.log[-1] == "Doris laid down a run: 2\u2663 3\u2663 4\u2663."
     assert not {"2C", "3C", "4C"} & set(view.hand)
     assert '<span class="set run" title="run">' in view.html
 
     view = page(player.act(solo, "lay_down", ["5C"]))  # rule 2: onto the own run
     assert view.alerts == []
-    assert "Doris laid 5C onto their run" in view.html
+    assert view.log[-1] == "Doris added the 5\u2663 to their run: 2\u2663 3\u2663 4\u2663 5\u2663."
 
     view = page(player.act(solo, "lay_down", ["7D", "7H", "7S"]))
     assert view.alerts == []
-    assert "Doris laid down a meld: 7D 7H 7S." in view.html
+    assert view.log[-1] == "Doris laid down a meld: 7\u2666 7\u2665 7\u2660."
     assert '<span class="set meld" title="meld">' in view.html
 
     game, _version = player.state(solo)
@@ -256,7 +263,7 @@ def test_r5_6_the_card_just_drawn_may_be_discarded_and_the_turn_passes(player, s
     response = player.act(solo, "discard", [QUICK_OUT_STOCK_TOP])
     assert response.status_code == 200
     view = page(response)
-    assert "Doris discarded QP." in view.html
+    assert "Doris discarded the Q\u2605." in view.log
     assert view.hand == QUICK_OUT_SEAT_1
 
 
@@ -464,11 +471,14 @@ def test_the_ai_plays_right_after_the_previous_turn_and_the_log_shows_it(player,
     assert ai_lines[-1].startswith("AI discarded ")
     assert new_version == version + 1 + len(ai_lines)  # one version per action
     view = page(response)
-    for line in ai_lines:
-        assert line in view.html
+    said = [event_words(event, game.deck.key, html=False) for event in game.log if event["seat"] == 1]
+    assert said[0] == "AI drew from the stock pile." and said[-1].startswith("AI discarded the ")
+    for line in said:  # each of the computer's moves, in players' words
+        assert line in view.log
     game, _version = player.state(solo)  # the discard pile's top is the computer's discard, named
+    top = game.discard[-1]
     assert hand_form(view.html, solo)["buttons"] == [
-        HAND_FORM_BUTTONS_D[0], ("action", "draw_discard", f"2. Take {game.discard[-1].code} from the discard pile")]
+        HAND_FORM_BUTTONS_D[0], ("action", "draw_discard", f"Take the {card_short(top)} from the discard pile")]
 
 
 # -- hot-seat privacy ------------------------------------------------------------------------------------------------
@@ -609,7 +619,8 @@ def test_r4_3_the_next_round_is_dealt_and_starts_with_seat_2(player, solo):
     assert [e["seat"] for e in game.round_log()[1:3]] == [1, 1]  # the AI played first, at once
     view = player.table(solo)
     assert "Round 2 of 3" in view.html
-    assert "Round 2 dealt; AI starts." in view.html and "AI drew from the stock pile." in view.html
+    assert "Round 2: AI starts; the 9\u2663 is turned up on the discard pile." in view.log
+    assert "AI drew from the stock pile." in view.log
     assert view.hand == QUICK_OUT_SEAT_1  # R2.4: the same deck order every round
     assert game.turn == 0 and game.phase == "draw"
 

@@ -23,7 +23,8 @@ from typing import Any, TypeVar
 from app.core import registry
 from app.core.cards import Card as CoreCard, codes
 from app.core.protocol import (
-    EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome as CoreOutcome, SeatResult, View, Zone,
+    EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome as CoreOutcome, Said, SeatResult, View, Zone,
+    read_said, said,
 )
 from app.core.saved import reading
 
@@ -33,7 +34,7 @@ from .actions import (
 )
 from .cards import DECK, FULL_DECK, Card, parse_card, sort_cards
 from .decks import DECK_SIZE, shuffled_deck
-from .melds import CardSet, LayOffs, NewSet, Refusal, judge_lay_down
+from .melds import MELD, RUN, CardSet, LayOffs, NewSet, Refusal, judge_lay_down
 from .menus import MENU_D, MENU_E
 from .phases import DRAW_PHASE, GAME_OVER, PLAY_PHASE, ROUND_OVER
 from .players import Player
@@ -50,6 +51,12 @@ DealtCard = TypeVar("DealtCard", bound=CoreCard)  # Mason Rummy's cards, or any 
 TURN_PHASES = frozenset({DRAW_PHASE, PLAY_PHASE})  # a seat is to move
 STATE_FORMAT = 1
 KEY = "mason"
+# The log's lines in players' words (the web's; the terminal prints their texts)
+LAID_DOWN = {MELD: "{player} laid down a meld: {cards}.", RUN: "{player} laid down a run: {cards}."}
+ADDED_TO = {MELD: "{player} added the {card} to their meld: {set_cards}.",
+            RUN: "{player} added the {card} to their run: {set_cards}."}
+BLOCKED = {True: "Round {round} is blocked: nobody can go out, so every player counts their hand.",
+           False: "Round {round} is blocked: no pile can give a card, so every player counts their hand."}
 CODES = frozenset(card.code for card in FULL_DECK)
 CODE_IN_TEXT = re.compile(r"\b[0-9A-Z]{2}\b")
 
@@ -179,8 +186,9 @@ class MasonState(GameState):
             if self.can_draw(STOCK):
                 moves.append(Move("draw_stock", MENU_D[0], menu="Menu D", number=1))
             if self.can_draw(DISCARD_PILE):  # R5.1: its top card, which everyone sees, named
-                moves.append(Move("draw_discard", f"Take {self.discard[-1].code} from the discard pile", menu="Menu D",
-                                  number=2))
+                top = self.discard[-1]
+                moves.append(Move("draw_discard", f"Take {top.code} from the discard pile", menu="Menu D", number=2,
+                                  say=said("Take the {card} from the discard pile", card=top.id)))
             return moves
         hand = len(self.players[seat].hand.cards)
         return [Move("lay_down", MENU_E[0], pick=(1, hand), menu="Menu E", number=1),
@@ -307,11 +315,12 @@ class MasonState(GameState):
             self._finish_round(signal.went_out, outcome)
         return outcome
 
-    def _log_event(self, outcome: Outcome, text: str, cards: Iterable[Card] = (), seat: int | None = None) -> None:
+    def _log_event(self, outcome: Outcome, text: str, say: Said, cards: Iterable[Card] = (),
+                   seat: int | None = None) -> None:
         """``log_event`` for this round, by the seat to move unless said: the engine's hot path
         makes the event itself."""
         event = {"seat": self.turn if seat is None else seat, "text": text, "cards": [card.id for card in cards],
-                 "round": self.round_number}
+                 "round": self.round_number, "say": say}
         self.log.append(event)
         outcome.events.append(event)
 
@@ -335,7 +344,9 @@ class MasonState(GameState):
         self.stall_rebuilds = 0
         # The log is the whole game's: each event says its round.
         self.log_event(outcome, None, f"Round {self.round_number} dealt; {self.label(self.turn)} starts.", [face_up],
-                    round=self.round_number)
+                       round=self.round_number,
+                       say=said("Round {round}: {player} starts; the {card} is turned up on the discard pile.",
+                                round=self.round_number, player=self.label(self.turn), card=face_up.id))
 
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase != DRAW_PHASE:
@@ -352,14 +363,19 @@ class MasonState(GameState):
                 self.stock = self.discard[:-1]
                 self.discard = self.discard[-1:]
                 self._log_event(outcome, f"The stock pile ran out: {len(self.stock)} discards were turned over to "
-                                      "rebuild it.", seat=None)
+                                         "rebuild it.",
+                                said(("The stock pile ran out: {count} discard was turned over to rebuild it.",
+                                      "The stock pile ran out: {count} discards were turned over to rebuild it."),
+                                     count=len(self.stock)), seat=None)
             card = self.stock.pop(0)
-            self._log_event(outcome, f"{name} drew from the stock pile.")
+            self._log_event(outcome, f"{name} drew from the stock pile.",
+                            said("{player} drew from the stock pile.", player=name))
         elif source == DISCARD_PILE:
             if not self.discard:
                 raise PileEmpty("The discard pile is empty: draw from the stock pile.")
             card = self.discard.pop()
-            self._log_event(outcome, f"{name} took {card.code} from the discard pile.", [card])
+            self._log_event(outcome, f"{name} took {card.code} from the discard pile.",
+                            said("{player} took the {card} from the discard pile.", player=name, card=card.id), [card])
         else:
             raise BadAction(f"There is no pile called {source!r}.")
         player.hand.add(card)
@@ -392,13 +408,15 @@ class MasonState(GameState):
         self.stall_rebuilds = 0
         if isinstance(judgement, NewSet):
             sets.append(CardSet(judgement.kind, judgement.cards))
-            self._log_event(outcome, f"{name} laid down a {judgement.kind}: {' '.join(codes(sets[-1].cards))}.",
-                            sets[-1].cards)
+            laid = sets[-1].cards
+            self._log_event(outcome, f"{name} laid down a {judgement.kind}: {' '.join(codes(laid))}.",
+                            said(LAID_DOWN[judgement.kind], player=name, cards=[card.id for card in laid]), laid)
         else:
             for card, index in judgement.placements:
                 sets[index].add(card)
                 self._log_event(outcome, f"{name} laid {card.code} onto their {sets[index].kind} {sets[index]}.",
-                                [card])
+                                said(ADDED_TO[sets[index].kind], player=name, card=card.id,
+                                     set_cards=[other.id for other in sets[index].cards]), [card])
         outcome.judgement = judgement
         if not player.hand.cards:
             raise RoundOver(self.turn)  # R5.7: no discard needed after the last card
@@ -411,7 +429,8 @@ class MasonState(GameState):
             raise CardNotInHand(f"{card.code} is not in your hand.")
         player.hand.remove(card)
         self.discard.append(card)
-        self._log_event(outcome, f"{name} discarded {card.code}.", [card])
+        self._log_event(outcome, f"{name} discarded {card.code}.",
+                        said("{player} discarded the {card}.", player=name, card=card.id), [card])
         if not player.hand.cards:
             raise RoundOver(self.turn)  # R5.7
         self.turn = (self.turn + 1) % len(self.players)  # R4.3: seat order, wrapping
@@ -433,10 +452,11 @@ class MasonState(GameState):
         if went_out is None:
             why = "nobody can go out" if self.stall_rebuilds else "no pile can give a card"
             self._log_event(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.",
-                            seat=None)
+                            said(BLOCKED[bool(self.stall_rebuilds)], round=self.round_number), seat=None)
         else:
             self._log_event(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.",
-                            seat=went_out)
+                            said("{player} went out and ends round {round}.", player=self.label(went_out),
+                                 round=self.round_number), seat=went_out)
         self.phase = GAME_OVER if self.round_number >= ROUNDS else ROUND_OVER
         outcome.round_over = True
         outcome.game_over = self.phase == GAME_OVER
@@ -558,7 +578,7 @@ class MasonState(GameState):
             game.discard = [parse_card(c) for c in data["discard"]]
             # A game saved before the log kept every round holds this round's events, unnumbered.
             game.read_log(data, lambda e: {"seat": e["seat"], "text": str(e["text"]), "cards": list(e["cards"]),
-                                           "round": int(e.get("round", game.round_number))})
+                                           "round": int(e.get("round", game.round_number)), **read_said(e)})
             game._named_before = {str(code) for code in data.get("log_named", [])}
             game._named_by = {str(code): seat for code, seat in dict(data.get("log_named_by", {})).items()}
             game._named_by_round = int(data.get("log_named_round", 0))

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from collections.abc import Sequence
+from typing import Any
 
-from app.core.cards import Card
+from app.core.cards import Card, ids
+from app.core.protocol import Said, said
 
 from .cards import ACE_HIGH, codes_text, is_joker
 
@@ -30,10 +32,18 @@ MAX_SEQUENCE = 13  # A to K or 2 to A: the ace is never both low and high (P1.2)
 MAX_SET = 4  # P3.3
 
 
+Why = tuple[str, Said]  # why a group is not valid: the reason's text, and in players' words (the web's)
+
+
+def _why(text: str, template: str | tuple[str, str], **fields: Any) -> Why:
+    return text, said(template, **fields)
+
+
 @dataclass(frozen=True)
 class GroupJudgement:
     kind: str  # PURE, IMPURE, SET or INVALID
     reason: str = ""  # why a group is not valid, for players
+    say: Said | None = None  # the reason in players' words, its cards named as cards (the web's)
 
     @property
     def valid(self) -> bool:
@@ -78,14 +88,16 @@ def judge_group(cards: Sequence[Card], wild_rank: str) -> GroupJudgement:
     """The server's label for one group (P3), and the reason when it is no valid group."""
     count = len(cards)
     if count < 3:
-        return GroupJudgement(INVALID, f"{_named(cards)}: a group needs at least 3 cards")
+        return _invalid(_why(f"{_named(cards)}: a group needs at least 3 cards",
+                             "{cards}: a group needs at least 3 cards", cards=ids(cards)))
     if is_pure_sequence(cards):
         return GroupJudgement(PURE)
     naturals = [card for card in cards if not is_joker(card, wild_rank)]
     if not naturals:
         if count <= MAX_SEQUENCE:
             return GroupJudgement(IMPURE)
-        return GroupJudgement(INVALID, f"a sequence holds at most {MAX_SEQUENCE} cards")
+        return _invalid(_why(f"a sequence holds at most {MAX_SEQUENCE} cards",
+                             "a sequence holds at most {count} cards", count=MAX_SEQUENCE))
     suits = {card.suit for card in naturals}
     ranks = {card.rank for card in naturals}
     if len(suits) == 1 and len(naturals) > 1 or len(ranks) > 1:
@@ -93,51 +105,63 @@ def judge_group(cards: Sequence[Card], wild_rank: str) -> GroupJudgement:
         if reason is None:
             return GroupJudgement(IMPURE)
         if len(ranks) == 1:  # two cards alike: neither a sequence nor a set
-            return GroupJudgement(INVALID, _set_problem(naturals, count) or reason)
-        return GroupJudgement(INVALID, reason)
+            return _invalid(_set_problem(naturals, count) or reason)
+        return _invalid(reason)
     # one natural card, or naturals of one rank in several suits
     if len(naturals) == 1 and count <= MAX_SEQUENCE:
         return GroupJudgement(IMPURE)
     reason = _set_problem(naturals, count)
     if reason is None:
         return GroupJudgement(SET)
-    return GroupJudgement(INVALID, reason)
+    return _invalid(reason)
 
 
-def _sequence_problem(naturals: Sequence[Card], count: int) -> str | None:
+def _invalid(why: Why) -> GroupJudgement:
+    return GroupJudgement(INVALID, why[0], why[1])
+
+
+def _sequence_problem(naturals: Sequence[Card], count: int) -> Why | None:
     """Why these natural cards (with ``count`` cards in all, the rest jokers) make no sequence,
     or None if they make one."""
     suits = {card.suit for card in naturals}
     if len(suits) > 1:
-        return (f"{_named(naturals)} are neither of one suit (a sequence) nor of one rank (a set)")
+        return _why(f"{_named(naturals)} are neither of one suit (a sequence) nor of one rank (a set)",
+                    "{cards} are neither of one suit (a sequence) nor of one rank (a set)", cards=ids(naturals))
     orders = [card.order for card in naturals]
     if len(set(orders)) != len(orders):
         twice = next(card for card in naturals if orders.count(card.order) > 1)
-        return f"a sequence holds each rank once: {twice.code} is there twice"
+        return _why(f"a sequence holds each rank once: {twice.code} is there twice",
+                    "a sequence holds each rank once: the {card} is there twice", card=twice.id)
     if count > MAX_SEQUENCE:
-        return f"a sequence holds at most {MAX_SEQUENCE} cards"
+        return _why(f"a sequence holds at most {MAX_SEQUENCE} cards",
+                    "a sequence holds at most {count} cards", count=MAX_SEQUENCE)
     span = sequence_span(orders)
     if span <= count:
         return None
     jokers = count - len(naturals)
     ordered = sorted(naturals, key=lambda card: card.order)
     if 0 in orders and set(orders) & {11, 12} and set(orders) & {1, 2}:
-        return (f"{_named(ordered)} is no sequence: the ace is low (A 2 3) or high (Q K A), "
-                f"never both (K A 2)")
+        return _why(f"{_named(ordered)} is no sequence: the ace is low (A 2 3) or high (Q K A), never both (K A 2)",
+                    "{cards} is no sequence: the ace is low (A 2 3) or high (Q K A), never both (K A 2)",
+                    cards=ids(ordered))
     missing = span - len(naturals)
-    return (f"{_named(ordered)} are not consecutive: {missing} missing "
-            f"{'rank needs' if missing == 1 else 'ranks need'} {'a joker' if missing == 1 else f'{missing} jokers'}, "
-            f"and the group has {jokers}")
+    needs = "rank needs a joker" if missing == 1 else f"ranks need {missing} jokers"
+    return _why(f"{_named(ordered)} are not consecutive: {missing} missing {needs}, and the group has {jokers}",
+                ("{cards} are not consecutive: {count} missing rank needs a joker, and the group has {jokers}",
+                 "{cards} are not consecutive: {count} missing ranks need {count} jokers, and the group has {jokers}"),
+                cards=ids(ordered), count=missing, jokers=jokers)
 
 
-def _set_problem(naturals: Sequence[Card], count: int) -> str | None:
+def _set_problem(naturals: Sequence[Card], count: int) -> Why | None:
     if count > MAX_SET:
-        return f"a set holds at most {MAX_SET} cards"
+        return _why(f"a set holds at most {MAX_SET} cards", "a set holds at most {count} cards", count=MAX_SET)
     seen: dict[str, Card] = {}
     for card in naturals:
         if card.suit in seen:
-            return (f"{seen[card.suit].code} and {card.code} are of the same suit and rank: "
-                    f"the cards of a set are all of different suits")
+            return _why(f"{seen[card.suit].code} and {card.code} are of the same suit and rank: "
+                        f"the cards of a set are all of different suits",
+                        "the {card} and the {other_card} are of the same suit and rank: the cards of a set are all "
+                        "of different suits", card=seen[card.suit].id, other_card=card.id)
         seen[card.suit] = card
     return None
 
@@ -151,6 +175,7 @@ class DeclarationJudgement:
     valid: bool
     reason: str = ""
     kinds: tuple[str, ...] = ()
+    say: Said | None = None  # the reason in players' words (the web's)
 
 
 def judge_declaration(groups: Sequence[Sequence[Card]], wild_rank: str) -> DeclarationJudgement:
@@ -159,13 +184,20 @@ def judge_declaration(groups: Sequence[Sequence[Card]], wild_rank: str) -> Decla
     for number, group in enumerate(groups, start=1):
         judgement = judge_group(group, wild_rank)
         if not judgement.valid:
+            assert judgement.say is not None  # (every invalid group says why)
+            template, fields = judgement.say
+            head = "group {number} ({group_cards}) is not a valid group: "
             return DeclarationJudgement(False, f"group {number} ({codes_text(group)}) is not a valid group: "
-                                               f"{judgement.reason}")
+                                               f"{judgement.reason}",
+                                        say=said(head + template if isinstance(template, str) else
+                                                 (head + template[0], head + template[1]),
+                                                 number=number, group_cards=ids(group), **fields))
         kinds.append(judgement.kind)
     if PURE not in kinds:
-        return DeclarationJudgement(False, "there is no pure sequence: a declaration needs one", tuple(kinds))
+        text = "there is no pure sequence: a declaration needs one"
+        return DeclarationJudgement(False, text, tuple(kinds), said(text))
     sequences = sum(1 for kind in kinds if kind in SEQUENCES)
     if sequences < 2:
-        return DeclarationJudgement(False, "there is only one sequence: a declaration needs two, "
-                                           "one of them pure", tuple(kinds))
+        text = "there is only one sequence: a declaration needs two, one of them pure"
+        return DeclarationJudgement(False, text, tuple(kinds), said(text))
     return DeclarationJudgement(True, "", tuple(kinds))

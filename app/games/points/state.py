@@ -30,7 +30,7 @@ from app.core.cards import RANK_NAMES, SORT_KEY, Card, DeckSpec, ids
 from app.core.decks import shuffled
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
-    PileEmpty, SeatResult, View, WrongPhase, Zone,
+    PileEmpty, Said, SeatResult, View, WrongPhase, Zone, hide_cards, read_said, said,
 )
 from app.core.saved import reading
 
@@ -80,6 +80,7 @@ class PointsView(View):
     open_count: int
     closed_count: int
     taken_from_open: str | None
+    drawn: str | None
     jokers: list[str]
     groups: list[dict[str, Any]]
     ungrouped: list[str]
@@ -116,6 +117,7 @@ class PointsState(GameState):
         self.penalty = [0] * seats
         self.has_drawn = [False] * seats
         self.taken_open: Card | None = None
+        self.drawn: Card | None = None  # the card the seat to move drew this turn (its own eyes only)
         self.finish: Card | None = None
         self.declared: list[list[Card]] | None = None  # the winner's declared groups
         self.declared_wrong: list[list[list[Card]] | None] = [None] * seats
@@ -175,7 +177,8 @@ class PointsState(GameState):
                     moves.append(Move("draw", "Draw from the closed deck", params=(("source", CLOSED),), menu="Draw"))
                 if self.open_card_takeable():
                     moves.append(Move("draw", f"Take {self.open_pile[-1].code} from the open pile",
-                                      params=(("source", OPEN),), menu="Draw"))
+                                      params=(("source", OPEN),), menu="Draw",
+                                      say=said("Take the {card} from the open pile", card=self.open_pile[-1].id)))
                 points = FIRST_DROP if not self.has_drawn[seat] else MIDDLE_DROP
                 # P4.3: dropping costs points, so it asks first, and it is a menu of its own (not
                 # one tap away from a draw).
@@ -203,12 +206,18 @@ class PointsState(GameState):
         judgement = judge_declaration(self.arrangements[seat], self.wild_rank)
         if judgement.valid:
             question = f"Declare with {finish.code} as the finish card? Your groups make a valid declaration."
+            asked: Said | None = said("Declare with the {card} as the finish card? Your groups make a valid "
+                                      "declaration.", card=finish.id)
         else:
             question = (f"Not a valid declaration yet: {judgement.reason}. Declaring now costs you "
                         f"{WRONG_DECLARATION} points. Declare anyway?")
+            asked = _prefixed("Not a valid declaration yet: ", judgement.say,
+                              f". Declaring now costs you {WRONG_DECLARATION} points. Declare anyway?")
         return Move("declare", f"Declare with {finish.code} as the finish card", params=(("finish", finish.id),),
                     menu="Play", primary=judgement.valid,
-                    confirm=question, confirm_label="Yes, declare" if judgement.valid else "Yes, declare anyway")
+                    say=said("Declare with the {card} as the finish card", card=finish.id),
+                    confirm=question, confirm_say=asked,
+                    confirm_label="Yes, declare" if judgement.valid else "Yes, declare anyway")
 
     def finish_card(self, seat: int) -> Card | None:
         """The one card of the seat's 14 its arrangement leaves outside groups, when there is
@@ -304,6 +313,7 @@ class PointsState(GameState):
         self.penalty = [0] * seats
         self.has_drawn = [False] * seats
         self.taken_open = None
+        self.drawn = None
         self.finish = None
         self.declared = None
         self.declared_wrong = [None] * seats
@@ -316,8 +326,12 @@ class PointsState(GameState):
         what = "is a printed joker: the aces" if self.indicator.is_joker else f"makes the {plural_rank(wild)}"
         self._event(outcome, None, f"Deal {self.deal_number} of {self.deals}: {self.label(first)} plays first. "
                                    f"The wild joker indicator {self.indicator.code} {what} jokers this deal, "
-                                   f"besides the printed jokers.", [self.indicator])
-        self._event(outcome, None, f"The open pile starts with {self.first_open.code}.", [self.first_open])
+                                   f"besides the printed jokers.", [self.indicator],
+                    said("Deal {deal} of {deals}: {player} plays first. The wild joker indicator is the {card}: "
+                         "the {wild} are jokers this deal, besides the printed jokers.", deal=self.deal_number,
+                         deals=self.deals, player=self.label(first), card=self.indicator.id, wild=plural_rank(wild)))
+        self._event(outcome, None, f"The open pile starts with {self.first_open.code}.", [self.first_open],
+                    said("The open pile starts with the {card}.", card=self.first_open.id))
         return outcome
 
     # -- a turn (P4) ---------------------------------------------------------------------------------
@@ -339,7 +353,8 @@ class PointsState(GameState):
                 self.first_open = None
             self.taken_open = top
             card = top
-            self._event(outcome, seat, f"{name} takes {top.code} from the open pile.", [top])
+            self._event(outcome, seat, f"{name} takes {top.code} from the open pile.", [top],
+                        said("{player} took the {card} from the open pile.", player=name, card=top.id))
         else:
             if not self.closed:
                 if len(self.open_pile) < 2:
@@ -348,7 +363,9 @@ class PointsState(GameState):
                 self._rebuild_closed(outcome)
             card = self.closed.pop(0)
             self.taken_open = None
-            self._event(outcome, seat, f"{name} draws from the closed deck.", [])
+            self._event(outcome, seat, f"{name} draws from the closed deck.", [],
+                        said("{player} drew from the closed deck.", player=name))
+        self.drawn = card
         self.hands[seat].append(card)
         self.hands[seat].sort(key=SORT_KEY)
         self.has_drawn[seat] = True
@@ -366,7 +383,10 @@ class PointsState(GameState):
         # the rest (P4.1).
         self.first_open = None
         self._event(outcome, None, f"The closed deck is empty: the open pile but its top card is shuffled "
-                                   f"into a new closed deck of {len(cards)} cards.", [])
+                                   f"into a new closed deck of {len(cards)} cards.", [],
+                    said(("The closed deck is empty: the open pile but its top card is shuffled into a new closed "
+                          "deck of {count} card.", "The closed deck is empty: the open pile but its top card is "
+                          "shuffled into a new closed deck of {count} cards."), count=len(cards)))
 
     def _discard(self, seat: int, action: Discard) -> Outcome:
         if self.phase != DISCARD:
@@ -378,7 +398,8 @@ class PointsState(GameState):
         outcome = Outcome(action, seat)
         self._remove_from_hand(seat, card)
         self.open_pile.append(card)
-        self._event(outcome, seat, f"{self.label(seat)} discards {card.code}.", [card])
+        self._event(outcome, seat, f"{self.label(seat)} discards {card.code}.", [card],
+                    said("{player} discarded the {card}.", player=self.label(seat), card=card.id))
         self._pass_turn(seat)
         return outcome
 
@@ -390,7 +411,10 @@ class PointsState(GameState):
         self.status[seat] = DROPPED
         self.penalty[seat] = points
         self._event(outcome, seat, f"{self.label(seat)} drops ({'middle' if self.has_drawn[seat] else 'first'} "
-                                   f"drop, {points} points) and leaves the deal.", [])
+                                   f"drop, {points} points) and leaves the deal.", [],
+                    said("{player} dropped out of the deal (a middle drop: {points} points)." if self.has_drawn[seat]
+                         else "{player} dropped out of the deal (a first drop: {points} points).",
+                         player=self.label(seat), points=points))
         self._after_leaving(seat, outcome)
         return outcome
 
@@ -403,6 +427,7 @@ class PointsState(GameState):
 
     def _pass_turn(self, seat: int) -> None:
         self.taken_open = None
+        self.drawn = None
         self.phase = DRAW
         following = seat
         for _step in range(self.seats):
@@ -462,14 +487,17 @@ class PointsState(GameState):
             self.declared = [list(group) for group in groups]
             self.arrangements[seat] = [list(group) for group in groups]
             self._event(outcome, seat, f"{name} declares with {finish.code} as the finish card: a valid declaration.",
-                        [finish])
+                        [finish], said("{player} declared with the {card} as the finish card: a valid declaration.",
+                                       player=name, card=finish.id))
             self._end_deal(seat, "declared", outcome)
         else:  # P5.3
             self.status[seat] = WRONG
             self.penalty[seat] = WRONG_DECLARATION
             self.declared_wrong[seat] = [list(group) for group in groups]
             self.notices[seat] = f"Your declaration was wrong: {judgement.reason}."
-            self._event(outcome, seat, f"{name} declares wrongly ({WRONG_DECLARATION} points) and leaves the deal.", [])
+            self._event(outcome, seat, f"{name} declares wrongly ({WRONG_DECLARATION} points) and leaves the deal.", [],
+                        said("{player} declared wrongly ({points} points) and leaves the deal.", player=name,
+                             points=WRONG_DECLARATION))
             self._after_leaving(seat, outcome)
         return outcome
 
@@ -522,9 +550,13 @@ class PointsState(GameState):
         self.deal_results.append({"deal": self.deal_number, "winner": winner, "how": how, "collected": collected,
                                   "wild_rank": wild, "indicator": self.indicator.id, "rows": rows})
         self._event(outcome, None, f"Deal {self.deal_number}: {self.label(winner)} wins the deal and collects "
-                                   f"{collected} points.", [])
+                                   f"{collected} points.", [],
+                    said(("Deal {deal}: {player} wins the deal and collects {count} point.",
+                          "Deal {deal}: {player} wins the deal and collects {count} points."),
+                         deal=self.deal_number, player=self.label(winner), count=collected))
         self.turn = None
         self.taken_open = None
+        self.drawn = None
         outcome.round_over = True
         if self.deal_number >= self.deals:
             self.phase = OVER
@@ -532,7 +564,10 @@ class PointsState(GameState):
             best = max(self.totals)
             winners = [self.label(seat) for seat in range(self.seats) if self.totals[seat] == best]
             self._event(outcome, None, f"The game is over: {' and '.join(winners)} "
-                                       f"{'wins' if len(winners) == 1 else 'win'} with a net total of {best}.", [])
+                                       f"{'wins' if len(winners) == 1 else 'win'} with a net total of {best}.", [],
+                        said(("The game is over: {players} wins with a net total of {total}.",
+                              "The game is over: {players} win with a net total of {total}."),
+                             players=" and ".join(winners), count=len(winners), total=best))
         else:
             self.phase = BETWEEN
 
@@ -603,8 +638,8 @@ class PointsState(GameState):
         groups = [[other for other in group if other is not card] for group in self.arrangements[seat]]
         self.arrangements[seat] = [group for group in groups if group]
 
-    def _event(self, outcome: Outcome, seat: int | None, text: str, cards: list[Card]) -> None:
-        self.log_event(outcome, seat, text, cards, deal=self.deal_number)
+    def _event(self, outcome: Outcome, seat: int | None, text: str, cards: list[Card], say: Said) -> None:
+        self.log_event(outcome, seat, text, cards, deal=self.deal_number, say=say)
 
     def seen_this_deal(self) -> set[str]:
         """The ids of the cards this deal's log showed everyone."""
@@ -656,11 +691,13 @@ class PointsState(GameState):
         wild = self.wild_rank
         mine = seat is not None and self.in_deal()
         hand = self.hands[seat] if seat is not None else None
+        # a valid declaration put the declarer's finish card face up (P5.2): it still counts as theirs
+        declarer = self.deal_results[-1]["winner"] if self.finish is not None and self.deal_results else None
         players = []
         for index in range(len(self._names)):
             players.append({
                 **self.seat_view(index),
-                "cards": len(self.hands[index]), "status": self.status[index],
+                "cards": len(self.hands[index]) + (index == declarer), "status": self.status[index],
                 "status_text": STATUS_WORDS[self.status[index]], "total": self.totals[index],
                 "first": self.deal_number > 0 and index == (self.deal_number - 1) % self.seats,
             })
@@ -685,6 +722,7 @@ class PointsState(GameState):
             "open_count": len(self.open_pile),
             "closed_count": len(self.closed),
             "taken_from_open": self.taken_open.id if mine and seat == self.turn and self.taken_open else None,
+            "drawn": self.drawn.id if mine and seat == self.turn and self.drawn else None,
             "jokers": [card.id for card in hand if is_joker(card, wild)] if hand is not None and wild else [],
             "groups": [],
             "ungrouped": [],
@@ -718,7 +756,10 @@ class PointsState(GameState):
             judgement = judge_declaration(groups, wild)
             declaration = {"ready": judgement.valid, "finish": ungrouped[0].id,
                            "text": (f"Your groups make a valid declaration with {ungrouped[0].code} as the finish card."
-                                    if judgement.valid else f"Not a valid declaration yet: {judgement.reason}.")}
+                                    if judgement.valid else f"Not a valid declaration yet: {judgement.reason}."),
+                           "say": (said("Your groups make a valid declaration with the {card} as the finish card.",
+                                        card=ungrouped[0].id) if judgement.valid else _prefixed(
+                                            "Not a valid declaration yet: ", judgement.say, "."))}
         return {
             "groups": rows,
             "ungrouped": [card.id for card in ungrouped],
@@ -748,6 +789,7 @@ class PointsState(GameState):
         names is ``??`` while every copy of that card is hidden from ``seat``."""
         earlier = any(event["deal"] != self.deal_number for event in lines)
         hidden = self._codes_hidden_from(seat) if earlier else set()
+        hidden_ids = {card.id for card in self.hidden_from(seat)} if earlier else set()
 
         def mask(match: re.Match[str]) -> str:
             return "??" if match.group(0) in hidden else match.group(0)
@@ -758,8 +800,11 @@ class PointsState(GameState):
             current = event["deal"] == self.deal_number
             if not current and hidden:
                 text = _CODE_PATTERN.sub(mask, text)
-            shown.append({"seat": event["seat"], "text": text,
-                          "cards": list(event["cards"]) if current else [], "deal": event["deal"]})
+            line = {"seat": event["seat"], "text": text, "cards": list(event["cards"]) if current else [],
+                    "deal": event["deal"]}
+            if "say" in event:
+                line["say"] = hide_cards(event["say"], () if current else hidden_ids)
+            shown.append(line)
         return shown
 
     def _codes_hidden_from(self, seat: int | None) -> set[str]:
@@ -771,11 +816,16 @@ class PointsState(GameState):
         if not self.deal_results:
             return None
         last = self.deal_results[-1]
+        wild = last["wild_rank"]
         rows = []
         for row in last["rows"]:
+            shown = [card for group in row["groups"] for card in group["cards"]] + row["ungrouped"] + \
+                [row["finish"]] * (row["finish"] is not None)
             rows.append(dict(row, label=self.label(row["seat"]),
                              groups=[dict(group, cards=list(group["cards"])) for group in row["groups"]],
-                             ungrouped=list(row["ungrouped"])))
+                             ungrouped=list(row["ungrouped"]),
+                             # the jokers of that deal, marked as the hand marked them (P2.2)
+                             jokers=[card for card in shown if is_joker(self.deck.parse(card), wild)]))
         return {"title": f"Deal {last['deal']} of {self.deals} is over",  # the status bar's words
                 "deal": last["deal"], "deals": self.deals, "winner": last["winner"],
                 "winner_label": self.label(last["winner"]), "how": last["how"], "collected": last["collected"],
@@ -839,6 +889,7 @@ class PointsState(GameState):
             "penalty": list(self.penalty),
             "has_drawn": list(self.has_drawn),
             "taken_open": card_id(self.taken_open),
+            "drawn": card_id(self.drawn),
             "finish": card_id(self.finish),
             "declared": [ids(group) for group in self.declared] if self.declared is not None else None,
             "declared_wrong": [[ids(group) for group in groups] if groups is not None else None
@@ -885,6 +936,7 @@ class PointsState(GameState):
         state.penalty = [int(points) for points in data["penalty"]]
         state.has_drawn = [bool(drawn) for drawn in data["has_drawn"]]
         state.taken_open = card(data["taken_open"])
+        state.drawn = card(data.get("drawn"))  # (a game saved before the drawn card was kept: none)
         state.finish = card(data["finish"])
         state.declared = [cards(group) for group in data["declared"]] if data["declared"] is not None else None
         state.declared_wrong = [[cards(group) for group in groups] if groups is not None else None
@@ -894,7 +946,8 @@ class PointsState(GameState):
         state.totals = [int(total) for total in data["totals"]]
         state.deal_results = _plain(data["deal_results"])
         state.read_log(data, lambda event: {"seat": event["seat"], "text": str(event["text"]),
-                                            "cards": [str(c) for c in event["cards"]], "deal": int(event["deal"])})
+                                            "cards": [str(c) for c in event["cards"]], "deal": int(event["deal"]),
+                                            **read_said(event)})
         state._seen_before = {str(card) for card in data.get("log_seen", [])}
         state._seen_before_deal = int(data.get("log_seen_deal", 0))
         if not state._opening_card_untouched():
@@ -910,10 +963,23 @@ class PointsState(GameState):
             raise ValueError("the turn is no seat")
         if state.card_locations() != Counter(deck.cards):
             raise ValueError("the saved cards are not the deck, each card once")
+        if state.drawn is not None and (state.phase != DISCARD or state.turn is None
+                                        or state.drawn not in state.hands[state.turn]):
+            raise ValueError("the card drawn this turn is not in the hand of the seat to move")
         return state
 
 
 _CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9])")
+
+
+def _prefixed(head: str, say: Said | None, tail: str) -> Said | None:
+    """A said text with words before and after it (each of its templates, a plural pair's too)."""
+    if say is None:
+        return None
+    template, fields = say
+    if isinstance(template, str):
+        return said(head + template + tail, **fields)
+    return said((head + template[0] + tail, head + template[1] + tail), **fields)
 
 
 def _plain(value: Any) -> Any:
@@ -928,7 +994,7 @@ def _plain(value: Any) -> Any:
 def _group_row(group: Sequence[Card], wild: str) -> dict[str, Any]:
     judgement = judge_group(group, wild)
     return {"cards": [card.id for card in group], "label": judgement.kind, "kind": KIND_KEYS[judgement.kind],
-            "valid": judgement.valid, "reason": judgement.reason,
+            "valid": judgement.valid, "reason": judgement.reason, "reason_say": judgement.say,
             "points": sum(card_points(card, wild) for card in group)}
 
 

@@ -25,7 +25,7 @@ from app.core.cards import Card
 from app.core.names import COMPUTER_NAME, is_computer_name
 from app.core.protocol import (
     EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase,
-    Zone, copy_log,
+    Zone, copy_log, hide_cards, read_said, said,
 )
 from app.core.saved import flag, reading, text, whole
 
@@ -55,6 +55,14 @@ DRAW_MENU_TITLE = "Draw menu"
 PLAY_MENU_TITLE = "Play menu"
 
 STATE_FORMAT = 1
+
+# The log's lines in players' words (the web's; the terminal prints their texts)
+MELDED = {"set": "{player} melded a set: {cards} (meld {meld}).",
+          "run": "{player} melded a run: {cards} (meld {meld})."}
+LAID_OFF_OWN = {"set": "{player} laid off the {card} on meld {meld}, their own set: {meld_cards}.",
+                "run": "{player} laid off the {card} on meld {meld}, their own run: {meld_cards}."}
+LAID_OFF = {"set": "{player} laid off the {card} on meld {meld}, {owner}'s set: {meld_cards}.",
+            "run": "{player} laid off the {card} on meld {meld}, {owner}'s run: {meld_cards}."}
 
 
 class Pile:
@@ -341,7 +349,9 @@ class RummyState(GameState):
         self.seen = BIT[up]
         self.log_start = self.log_total
         self.log_event(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
-                                    f"turned up on the discard pile.", [CARDS[up]])
+                                    f"turned up on the discard pile.", [CARDS[up]],
+                       say=said("Hand {hand}: {player} plays first; the {card} is turned up on the discard pile.",
+                                hand=number, player=self.label(first), card=CARDS[up].id))
 
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase is not DRAW:
@@ -352,22 +362,30 @@ class RummyState(GameState):
             if not self.stock.cards:
                 if self.turned_over or not self.discard.cards:
                     self.log_event(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
-                                                f"hand {self.hand_number} is void, no score.")
+                                                f"hand {self.hand_number} is void, no score.",
+                                   say=said("{player} chose the stock pile, but it is empty again: hand {hand} is "
+                                            "void, and nobody scores.", player=name, hand=self.hand_number))
                     self._end_hand(None, outcome)
                     return
                 self.stock = self.discard.turn_over()  # C4.1
                 self.turned_over = True
                 self.log_event(outcome, None, f"The stock pile is empty: the discard pile ({len(self.stock)} "
-                                            f"cards) is turned over to make a new stock.")
+                                            f"cards) is turned over to make a new stock.",
+                               say=said(("The stock pile is empty: the discard pile's {count} card is turned over "
+                                         "to make a new stock.", "The stock pile is empty: the discard pile's {count} "
+                                         "cards are turned over to make a new stock."), count=len(self.stock)))
             card = self.stock.take_top()
             self.taken = None
-            self.log_event(outcome, seat, f"{name} drew from the stock pile.")
+            self.log_event(outcome, seat, f"{name} drew from the stock pile.",
+                           say=said("{player} drew from the stock pile.", player=name))
         elif source == DISCARD_PILE:
             if not self.discard.cards:
                 raise PileEmpty("The discard pile is empty: draw from the stock pile.")
             card = self.discard.take_top()
             self.taken = card
-            self.log_event(outcome, seat, f"{name} took {CODE_OF[card]} from the discard pile.", [CARDS[card]])
+            self.log_event(outcome, seat, f"{name} took {CODE_OF[card]} from the discard pile.", [CARDS[card]],
+                           say=said("{player} took the {card} from the discard pile.", player=name,
+                                    card=CARDS[card].id))
         else:
             raise BadAction("Draw from the stock pile or the discard pile.")
         self.players[seat].hand.mask |= BIT[card]
@@ -418,7 +436,8 @@ class RummyState(GameState):
         self.seen |= mask
         self.played = True
         self.log_event(outcome, self.turn, f"{self.label(self.turn)} melded a {kind}: {codes_of(mask)} "
-                                         f"(meld {len(self.melds)}).", cards_of(mask))
+                                         f"(meld {len(self.melds)}).", cards_of(mask),
+                       say=said(MELDED[kind], player=self.label(self.turn), cards=ids_of(mask), meld=len(self.melds)))
         if not remaining:
             self._went_out(outcome)
 
@@ -442,8 +461,11 @@ class RummyState(GameState):
         self.seen |= mask
         self.played = True
         owner = "their own" if meld.owner == self.turn else f"{self.label(meld.owner)}'s"
+        words = LAID_OFF_OWN[meld.kind] if meld.owner == self.turn else LAID_OFF[meld.kind]
         self.log_event(outcome, self.turn, f"{self.label(self.turn)} laid off {card.code} on meld {number}, "
-                                         f"{owner} {meld.kind}: {codes_of(meld.mask)}.", [card])
+                                         f"{owner} {meld.kind}: {codes_of(meld.mask)}.", [card],
+                       say=said(words, player=self.label(self.turn), card=card.id, meld=number,
+                                owner=self.label(meld.owner), meld_cards=ids_of(meld.mask)))
         if not remaining:
             self._went_out(outcome)
 
@@ -458,7 +480,8 @@ class RummyState(GameState):
         player.hand.mask &= ~mask
         self.discard.cards.append(number)
         self.seen |= mask
-        self.log_event(outcome, seat, f"{self.label(seat)} discarded {card.code}.", [card])
+        self.log_event(outcome, seat, f"{self.label(seat)} discarded {card.code}.", [card],
+                       say=said("{player} discarded the {card}.", player=self.label(seat), card=card.id))
         if not player.hand.mask:
             self._went_out(outcome)  # C3.4: going out by the discard
             return
@@ -485,9 +508,17 @@ class RummyState(GameState):
         if rummy:
             bonus = ", doubled" if self.rummy_bonus else " (no bonus at this table)"
             self.log_event(outcome, seat, f"{name} went out in one turn: rummy! {name} scores {scored} "
-                                        f"points{bonus}.")
+                                        f"points{bonus}.",
+                           say=said(("{player} went out in one turn: rummy! {player} scores {count} point, doubled.",
+                                     "{player} went out in one turn: rummy! {player} scores {count} points, doubled.")
+                                    if self.rummy_bonus else
+                                    ("{player} went out in one turn: rummy! {player} scores {count} point (no bonus "
+                                     "at this table).", "{player} went out in one turn: rummy! {player} scores "
+                                     "{count} points (no bonus at this table)."), player=name, count=scored))
         else:
-            self.log_event(outcome, seat, f"{name} went out and scores {scored} points.")
+            self.log_event(outcome, seat, f"{name} went out and scores {scored} points.",
+                           say=said(("{player} went out and scores {count} point.",
+                                     "{player} went out and scores {count} points."), player=name, count=scored))
         self._end_hand(seat, outcome, scored, rummy)
 
     def _end_hand(self, went_out: int | None, outcome: Outcome, scored: int = 0, rummy: bool = False) -> None:
@@ -504,13 +535,18 @@ class RummyState(GameState):
             outcome.game_over = True
             name = self.label(went_out)
             self.log_event(outcome, went_out, f"{name} reaches {self.players[went_out].score} points "
-                                            f"(target {self.target}) and wins the game.")
+                                            f"(target {self.target}) and wins the game.",
+                           say=said("{player} reaches {points} points (target {target}) and wins the game.",
+                                    player=name, points=self.players[went_out].score, target=self.target))
         elif self.replays_for_ever():
             self.phase = OVER
             outcome.game_over = True
             self.log_event(outcome, None, f"Every seat is a computer player and the last {len(self.players)} hands "
                                         f"were void: dealt from the same stacked deck, the hands would "
-                                        f"repeat for ever, so the game ends here with no winner.")
+                                        f"repeat for ever, so the game ends here with no winner.",
+                           say=said("Every seat is a computer player and the last {count} hands were void: dealt "
+                                    "from the same stacked deck, the hands would repeat for ever, so the game ends "
+                                    "here with no winner.", count=len(self.players)))
         else:
             self.phase = BETWEEN_HANDS
 
@@ -652,7 +688,8 @@ class RummyState(GameState):
             return "??" if match.group(0) in hidden else match.group(0)
 
         shown = [{"seat": event["seat"], "text": _CODE_PATTERN.sub(mask, event["text"]),
-                  "cards": [card for card in event["cards"] if card not in hidden]}
+                  "cards": [card for card in event["cards"] if card not in hidden],
+                  **({"say": hide_cards(event["say"], hidden)} if "say" in event else {})}
                  for event in lines[:earlier]]
         shown += copy_log(lines[earlier:])
         return shown
@@ -759,7 +796,8 @@ class RummyState(GameState):
             if any(len(r["points"]) != len(names) for r in game.hand_results):
                 raise ValueError("a hand's points are one figure a seat")
             game.read_log(data, lambda e: {"seat": e["seat"] if e["seat"] is None else whole(e["seat"], 0, last_seat),
-                                           "text": text(e["text"]), "cards": [text(c) for c in e["cards"]]})
+                                           "text": text(e["text"]), "cards": [text(c) for c in e["cards"]],
+                                           **read_said(e)})
             game.log_start = whole(data["log_start"], 0, game.log_total)
             winner = data["winner"]
             game.winner = None if winner is None else whole(winner, 0, len(names) - 1)

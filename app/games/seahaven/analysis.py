@@ -8,7 +8,7 @@ A position's key depends on the layout alone (the columns in order, the cells in
 foundation's top card): the solver's verdict and hint are functions of the layout (solver.py),
 so two games that reach the same layout (two friends racing one deal) share one answer.
 
-An answer is plain data: ``{"winnable": bool, "hint": {"from", "to", "card", "text"} | None}``,
+An answer is plain data: ``{"winnable": bool, "hint": {"from", "to", "card", "text", "say"} | None}``,
 with ``"line": [[from, to], ...]`` (a whole winning line, the rules checking every move, or None)
 when the question asked for it.
 """
@@ -20,9 +20,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card
-from app.core.protocol import OverBudget, Question
+from app.core.protocol import OverBudget, Question, said
 
-from .rules import DECK, Layout, describe_move
+from .rules import DECK, Layout, describe_move, place_name
 from .solver_budget import SolverBudgetExceeded
 
 KEY_FORMAT = "seahaven/1"  # a change of what an answer holds changes this, so old answers are not used
@@ -111,7 +111,9 @@ class SeahavenAnalyst:
         if step is not None:
             card = layout.card_at(step[0])
             assert card is not None  # (a winning line's place holds a card)
-            hint = {"from": step[0], "to": step[1], "card": card.id, "text": describe_move(card, *step)}
+            hint = {"from": step[0], "to": step[1], "card": card.id, "text": describe_move(card, *step),
+                    "say": said("the {card} from {from} to {to}", card=card.id,
+                                **{"from": place_name(step[0]), "to": place_name(step[1])})}
         answer: dict[str, Any] = {"winnable": winnable, "hint": hint}
         if data.get(LINE):
             answer[LINE] = [list(move) for move in line] if line is not None else None

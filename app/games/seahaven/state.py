@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.core.cards import Card, InvalidCardError
 from app.core.protocol import (
-    EVERYONE, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase, Zone,
+    EVERYONE, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, WrongPhase, Zone, read_said, said,
 )
 
 from .actions import Action, Finish, MoveCard, Undo
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from .solver import Solver
 
 STATE_FORMAT = 2  # 1: moves without the automatic mark (read too)
+
 PLAYING, WON, GIVEN_UP = "playing", "won", "given_up"
 STUCK = "stuck"  # shown, never stored: a playing game with no legal move left (S3.6)
 
@@ -43,6 +44,7 @@ class SeahavenView(View):
     foundations: list[list[str]]
     cards_home: int
     moves_made: int
+    auto_moved: int
     undos: int
     can_undo: bool
     last_move: dict[str, str] | None
@@ -94,7 +96,9 @@ class SeahavenState(GameState):
             moves.append(Move("finish", "Finish: send every card home"))
         if self.history:
             source, target, card, _auto = self.history[self._group_start()]
-            moves.append(Move("undo", f"Undo {describe_move(card, source, target)}", primary=False))
+            moves.append(Move("undo", f"Undo {describe_move(card, source, target)}", primary=False,
+                              say=said("Undo: the {card} back from {to} to {from}", card=card.id,
+                                       **{"from": place_name(source), "to": place_name(target)})))
         moves.append(Move("give_up", "Give up this deal", primary=False))
         return moves
 
@@ -102,7 +106,9 @@ class SeahavenState(GameState):
         card = self.layout.card_at(source)
         assert card is not None  # (a legal move's place holds a card)
         return Move("move", describe_move(card, source, target), params=(("from", source), ("to", target)),
-                    primary=not (source[0] == "c" and target[0] == "c"))
+                    primary=not (source[0] == "c" and target[0] == "c"),
+                    say=said("The {card} from {from} to {to}", card=card.id,
+                             **{"from": place_name(source), "to": place_name(target)}))
 
     def out_of_turn_refusal(self, seat: int | None) -> str:
         return "Only the player at seat 1 plays this solitaire."
@@ -117,8 +123,12 @@ class SeahavenState(GameState):
         self.last_auto = 0
         outcome = Outcome(action, 0)
         self.status = GIVEN_UP
-        self._event(outcome, f"{self.label(0)} gave up with {self.layout.cards_home()} cards home after "
-                             f"{self.moves_made()} moves.")
+        home, made = self.layout.cards_home(), self.moves_made()
+        self._event(outcome, f"{self.label(0)} gave up with {home} card{'s' if home != 1 else ''} home after "
+                             f"{made} move{'s' if made != 1 else ''}.",
+                    say=said(("{player} gave up after {count} move, with {home} of the 52 cards home.",
+                              "{player} gave up after {count} moves, with {home} of the 52 cards home."),
+                             player=self.label(0), count=made, home=home))
         outcome.game_over = True
         return outcome
 
@@ -133,7 +143,9 @@ class SeahavenState(GameState):
         card = self.layout.move(source, target)  # checks first: a refusal changes nothing
         self.history.append((source, target, card, False))
         outcome = Outcome(action, 0)
-        self._event(outcome, f"Moved {describe_move(card, source, target)}", [card])
+        self._event(outcome, f"Moved {describe_move(card, source, target)}",
+                    said("Moved the {card} from {from} to {to}.", card=card.id,
+                         **{"from": place_name(source), "to": place_name(target)}), [card])
         self.last_auto = 0
         if action.auto:
             for home_from, home_to in self.layout.moves_home():
@@ -141,7 +153,9 @@ class SeahavenState(GameState):
                 self.history.append((home_from, home_to, going, True))
                 self.last_auto += 1
                 self._event(outcome, f"{going.code} went home by itself, from {place_name(home_from)} to "
-                                     f"{place_name(home_to)}", [going])
+                                     f"{place_name(home_to)}",
+                            said("The {card} went home by itself, from {from} to {to}.", card=going.id,
+                                 **{"from": place_name(home_from), "to": place_name(home_to)}), [going])
         return self._after_moves(outcome)
 
     def _finish(self, action: Finish) -> Outcome:
@@ -155,16 +169,22 @@ class SeahavenState(GameState):
             sent.append(self.layout.move(source, target))
             self.history.append((source, target, sent[-1], number > 0))  # one group: one undo
         self.last_auto = max(0, len(line) - 1)
-        self._event(outcome, f"Finished: the last {len(line)} card{'s' if len(line) != 1 else ''} went home", sent)
+        self._event(outcome, f"Finished: the last {len(line)} card{'s' if len(line) != 1 else ''} went home",
+                    said(("Finished: the last card went home.", "Finished: the last {count} cards went home."),
+                         count=len(line)), sent)
         return self._after_moves(outcome)
 
     def _after_moves(self, outcome: Outcome) -> Outcome:
         if self.layout.is_won():
             self.status = WON
             outcome.game_over = True
-            self._event(outcome, f"You won! All 52 cards are home in {self.moves_made()} moves.")
+            made = self.moves_made()
+            self._event(outcome, f"You won! All 52 cards are home in {made} move{'s' if made != 1 else ''}.",
+                        said(("All 52 cards are home in {count} move.", "All 52 cards are home in {count} moves."),
+                             count=made))
         elif not self.layout.has_legal_move():
-            self._event(outcome, "No legal moves: this position is lost. Undo a move or give up.")
+            self._event(outcome, "No legal moves: this position is lost. Undo a move or give up.",
+                        said("No legal moves: this position is lost. Undo a move or give up."))
         return outcome
 
     def _undo(self, action: Undo) -> Outcome:
@@ -181,7 +201,12 @@ class SeahavenState(GameState):
         source, target, card, _auto = group[0]
         also = len(group) - 1
         more = f" and the {also} card{'s' if also != 1 else ''} it sent home" if also else ""
-        self._event(outcome, f"Undid the move of {describe_move(card, source, target)}{more}", [card])
+        words = {"from": place_name(source), "to": place_name(target)}
+        self._event(outcome, f"Undid the move of {describe_move(card, source, target)}{more}",
+                    said(("Undid the move of the {card} from {from} to {to}, and the card it sent home.",
+                          "Undid the move of the {card} from {from} to {to}, and the {count} cards it sent home."),
+                         card=card.id, count=also, **words) if also else
+                    said("Undid the move of the {card} from {from} to {to}.", card=card.id, **words), [card])
         return outcome
 
     def _group_start(self) -> int:
@@ -191,8 +216,8 @@ class SeahavenState(GameState):
             start -= 1
         return start
 
-    def _event(self, outcome: Outcome, text: str, cards: Sequence[Card] = ()) -> None:
-        self.log_event(outcome, 0, text, cards)
+    def _event(self, outcome: Outcome, text: str, say: Said, cards: Sequence[Card] = ()) -> None:
+        self.log_event(outcome, 0, text, cards, say=say)
 
     # -- the solver (S5.2) -----------------------------------------------------------------------------
 
@@ -222,10 +247,14 @@ class SeahavenState(GameState):
         return [MoveCard(source, target) for source, target in line] if line is not None else None
 
     def moves_made(self) -> int:
-        """The move counter (S6.1): the card moves on the board now, those that went home by
-        themselves too (so the count is the same as when the player sends them); an undone move
-        no longer counts."""
-        return len(self.history)
+        """The move counter (S6.1): the player's moves on the board now (Finish is one); the cards
+        that went home by themselves are counted apart (``auto_moved``), and an undone move no
+        longer counts."""
+        return sum(1 for _source, _target, _card, auto in self.history if not auto)
+
+    def auto_moved(self) -> int:
+        """The cards on the board now that went home by themselves (or with Finish)."""
+        return len(self.history) - self.moves_made()
 
     # -- what players see ----------------------------------------------------------------------------------
 
@@ -256,9 +285,10 @@ class SeahavenState(GameState):
         }[status]
         summary = None
         if self.is_over():
-            summary = {"won": self.status == WON, "moves": self.moves_made(), "cards_home": layout.cards_home(),
-                       "text": (f"Won in {self.moves_made()} moves." if self.status == WON else
-                                f"Given up with {layout.cards_home()} cards home.")}
+            made, at_home = self.moves_made(), layout.cards_home()
+            summary = {"won": self.status == WON, "moves": made, "auto_moved": self.auto_moved(), "cards_home": at_home,
+                       "text": (f"Won in {made} move{'s' if made != 1 else ''}." if self.status == WON else
+                                f"Given up with {at_home} card{'s' if at_home != 1 else ''} home.")}
         return {
             "seat": seat,
             "players": [self.seat_view(0)],
@@ -278,6 +308,7 @@ class SeahavenState(GameState):
             "foundations": [[card.id for card in pile] for pile in layout.foundations],
             "cards_home": layout.cards_home(),
             "moves_made": self.moves_made(),
+            "auto_moved": self.auto_moved(),
             "undos": self.undos,
             "can_undo": bool(self.history) and not self.is_over(),
             "last_move": ({"from": self.history[-1][0], "to": self.history[-1][1], "card": self.history[-1][2].id}
@@ -366,7 +397,7 @@ class SeahavenState(GameState):
                 raise ValueError(f"the status {status!r} does not fit the layout")
             state.status = status
             state.read_log(data, lambda event: {"seat": event["seat"], "text": str(event["text"]),
-                                                "cards": list(event["cards"])})
+                                                "cards": list(event["cards"]), **read_said(event)})
             return state
         except (KeyError, TypeError, InvalidCardError, IllegalMove, NotAPlace) as error:
             raise ValueError(f"not a saved Seahaven Towers game: {error}") from None

@@ -22,8 +22,8 @@ from typing import Any, cast
 
 from app.core.cards import Card as CoreCard
 from app.core.protocol import (
-    EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, Zone, copy_log,
-    seat_labels,
+    EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, Zone, copy_log,
+    read_said, said, seat_labels,
 )
 from app.core.saved import one_of, reading, whole
 
@@ -77,6 +77,29 @@ def showdown_line(result: str, round_number: int, name: str | None = None) -> st
                 TIED: f"Tie! No one wins round {round_number}!"}[result]
     return {WON: f"{name} wins round {round_number}!", LOST: f"Dealer wins round {round_number} against {name}!",
             TIED: f"Tie! No one wins round {round_number} between {name} and the dealer!"}[result]
+
+
+# The round's results in players' words (the web's log; the terminal prints T5.1's lines)
+DEALER_NOTE_SAID = {"bust": "The dealer went bust with {dealer}.", "21": "The dealer has 21!"}
+RESULT_SAID = {WON: "{player} wins round {round}: {value} against the dealer's {dealer}.",
+               LOST: "The dealer wins round {round} against {player}: {dealer} against {value}.",
+               TIED: "{player} and the dealer tie round {round} at {value}."}
+
+
+def result_said(result: str, round_number: int, player: str, value: int, dealer: int, note: str = "") -> Said:
+    """A player's result against the dealer in players' words, after the dealer's ``note``
+    (``DEALER_NOTE_SAID``'s key, with one player: all on one line, as T5.1's)."""
+    template = RESULT_SAID[result]
+    if note:
+        template = f"{DEALER_NOTE_SAID[note]} {template}"
+    return said(template, player=player, round=round_number, value=value, dealer=dealer)
+
+
+def note_key(dealer_value: int) -> str:
+    """``dealer_note``'s case as a key of ``DEALER_NOTE_SAID``, or ""."""
+    if dealer_value > BUST_LIMIT:
+        return "bust"
+    return "21" if dealer_value == TWENTY_ONE else ""
 
 
 class TwentyOneView(View):
@@ -192,7 +215,8 @@ class TwentyOneState(GameState):
         if isinstance(action, Deal):
             self._start_round(outcome)
         elif isinstance(action, EndTable):
-            self._end_game(outcome, f"The table is ended after round {self.round_number}.")
+            self._end_game(outcome, f"The table is ended after round {self.round_number}.",
+                           said("The table is ended after round {round}.", round=self.round_number))
         elif isinstance(action, Hit):
             self._hit(seat, outcome)  # type: ignore[arg-type]  # a turn action: the seat to move
         else:
@@ -208,9 +232,10 @@ class TwentyOneState(GameState):
         if self.round_number:
             self.table.clear_table()  # T3.5; the deck carries on (T3.7)
         self.round_number += 1
-        self.table.note(None, f"Round {self.round_number}", kind=ROUND)
+        self.table.note(None, f"Round {self.round_number}", kind=ROUND,
+                        say=said("Round {round}.", round=self.round_number))
         self.table.deal_hands()
-        self.table.show_table()
+        self.table.show_table([self.label(seat) for seat in range(len(self._names))])
         self.status = [TO_PLAY] * len(self._names)
         self.results_now = [None] * len(self._names)
         self.phase = PLAYING
@@ -218,22 +243,28 @@ class TwentyOneState(GameState):
         self._record(outcome)
 
     def _hit(self, seat: int, outcome: Outcome) -> None:
-        name = self._line_name(seat)
-        self.table.note(seat, f"{name or SOLO_NAME} hits.")
+        name, label = self._line_name(seat), self.label(seat)
+        self.table.note(seat, f"{name or SOLO_NAME} hits.")  # (the hand's line below says what came)
         bust = self.table.player_hit(seat)
-        self.table.show_after(seat)
+        player = self.table.players[seat]
+        self.table.show_after(seat, said("{player} hits and draws the {card}: {value}.", player=label,
+                                         card=player.hand[-1].id, value=player.hand_value))
         if bust:  # T3.2
             self.status[seat], self.results_now[seat] = BUST, LOST
-            self.table.note(seat, bust_line(self.round_number, name), kind=RESULT)
+            self.table.note(seat, bust_line(self.round_number, name), kind=RESULT,
+                            say=said("{player} went bust: the dealer wins round {round} against {player}.",
+                                     player=label, round=self.round_number))
         elif self.table.player_natural(seat):  # T3.3
             self.status[seat], self.results_now[seat] = NATURAL, WON
-            self.table.note(seat, natural_line(self.round_number, name), kind=RESULT)
+            self.table.note(seat, natural_line(self.round_number, name), kind=RESULT,
+                            say=said("{player} has 21 and wins round {round}!", player=label, round=self.round_number))
         if self.status[seat] != TO_PLAY:
             self._next_player(outcome)
         self._record(outcome)
 
     def _stay(self, seat: int, outcome: Outcome) -> None:
-        self.table.note(seat, f"{self._line_name(seat) or SOLO_NAME} stays.")
+        self.table.note(seat, f"{self._line_name(seat) or SOLO_NAME} stays.",
+                        say=said("{player} stays on {value}.", player=self.label(seat), value=self.hand_value(seat)))
         self.status[seat] = STAYED
         self._next_player(outcome)
         self._record(outcome)
@@ -252,31 +283,37 @@ class TwentyOneState(GameState):
         standing = [seat for seat, status in enumerate(self.status) if status == STAYED]
         if standing:
             self.table.dealer_hit()
-            note = dealer_note(self.table.dealer.hand_value)
+            dealer = self.table.dealer.hand_value
+            note, key = dealer_note(dealer), note_key(dealer)
             if note and self.several:
-                self.table.note(None, note, kind=RESULT)
+                self.table.note(None, note, kind=RESULT, say=said(DEALER_NOTE_SAID[key], dealer=dealer))
             for seat in standing:
                 result = WHO_WON.get(self.table.who_won(seat), TIED)
                 self.results_now[seat] = result
                 line = showdown_line(result, self.round_number, self._line_name(seat))
                 if note and not self.several:
                     line = f"{note} {line}"  # T5.1: all on one line
-                self.table.note(seat, line, kind=RESULT)
+                self.table.note(seat, line, kind=RESULT,
+                                say=result_said(result, self.round_number, self.label(seat), self.hand_value(seat),
+                                                dealer, key if not self.several else ""))
         self.history.append(cast(list[str], list(self.results_now)))  # every seat has its result now
         self.turn = None
         self.phase = BETWEEN
         outcome.round_over = True
         if self.rounds and self.round_number >= self.rounds:
-            self._end_game(outcome, f"That was the last round ({self.rounds}).")
+            self._end_game(outcome, f"That was the last round ({self.rounds}).",
+                           said("That was the last round ({rounds}).", rounds=self.rounds))
 
-    def _end_game(self, outcome: Outcome, why: str) -> None:
+    def _end_game(self, outcome: Outcome, why: str, why_said: Said) -> None:
         self.phase = OVER
         self.turn = None
-        self.table.note(None, why, kind=END)
+        self.table.note(None, why, kind=END, say=why_said)
         for seat in range(len(self._names)):
             tally = self.tally(seat)
             self.table.note(seat, f"{self.label(seat)}: {tally[WON]} won, {tally[LOST]} lost, "
-                                  f"{tally[TIED]} tied.", kind=END)
+                                  f"{tally[TIED]} tied.", kind=END,
+                            say=said("{player}: {won} won, {lost} lost, {tied} tied.", player=self.label(seat),
+                                     won=tally[WON], lost=tally[LOST], tied=tally[TIED]))
         outcome.game_over = True
         self._record(outcome)
 
@@ -382,6 +419,7 @@ class TwentyOneState(GameState):
             "round": self.round_number,
             "title": f"Round {self.round_number} is over",
             "lines": [entry["text"] for entry in self._last_round_results()],
+            "said": [entry.get("say") or said(entry["text"]) for entry in self._last_round_results()],
             "results": [{"seat": seat, "label": self.label(seat), "result": result}
                         for seat, result in enumerate(self.history[-1] if self.history else [])],
             "tally": [{"seat": seat, "label": self.label(seat), **self.tally(seat)}
@@ -467,7 +505,7 @@ class TwentyOneState(GameState):
         if not isinstance(entry["text"], str) or not isinstance(entry["kind"], str):
             raise ValueError("an event has a text and a kind")
         return {"seat": seat, "text": entry["text"], "cards": [DECK.parse(card).id for card in entry["cards"]],
-                "kind": entry["kind"]}
+                "kind": entry["kind"], **read_said(entry)}
 
     def _check(self) -> None:
         """The saved data must be a game the rules could have reached."""

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card as CoreCard
-from app.core.protocol import Event
+from app.core.protocol import Event, Said, said
 from app.core.saved import texts, whole
 
 from .cards import DECK, Card, Deck, face
@@ -37,9 +37,11 @@ REPOPULATING = "Repopulating deck with cards..."  # T6.4
 DEALER_MUST_TAKE = "Dealer must take a card..."  # T5.2
 
 
-def event(seat: int | None, text: str, cards: Iterable[Card] = (), kind: str = ACTION) -> Event:
-    """A log entry: only face-up cards are ever named (T3.2, T7.2)."""
-    return {"seat": seat, "text": text, "cards": [card.id for card in cards if card.face_up], "kind": kind}
+def event(seat: int | None, text: str, cards: Iterable[Card] = (), kind: str = ACTION,
+          say: Said | None = None) -> Event:
+    """A log entry: only face-up cards are ever named (T3.2, T7.2). ``say``: the line in players'
+    words, for the web's log (None: the web leaves the line out, as it only repeats the table)."""
+    return {"seat": seat, "text": text, "cards": [card.id for card in cards if card.face_up], "kind": kind, "say": say}
 
 
 class Player:
@@ -121,8 +123,9 @@ class Table:
 
     # -- the events ------------------------------------------------------------------------------------
 
-    def note(self, seat: int | None, text: str, cards: Iterable[Card] = (), kind: str = ACTION) -> None:
-        self.events.append(event(seat, text, cards, kind))
+    def note(self, seat: int | None, text: str, cards: Iterable[Card] = (), kind: str = ACTION,
+             say: Said | None = None) -> None:
+        self.events.append(event(seat, text, cards, kind, say))
 
     def take_events(self) -> list[Event]:
         events, self.events = self.events, []
@@ -133,23 +136,32 @@ class Table:
         player = self.dealer if seat is None else self.players[seat]
         return f"{player.name}'s {player}"
 
-    def show_hand(self, seat: int | None) -> None:
+    def show_hand(self, seat: int | None, say: Said | None = None) -> None:
         player = self.dealer if seat is None else self.players[seat]
-        self.note(seat, self.hand_line(seat), player.hand, HAND)
+        self.note(seat, self.hand_line(seat), player.hand, HAND, say)
 
-    def show_table(self) -> None:
-        """T4.2: every player's line, then the dealer's."""
-        for seat in range(len(self.players)):
-            self.show_hand(seat)
-        self.show_hand(None)
+    def show_table(self, labels: Sequence[str] | None = None) -> None:
+        """T4.2: every player's line, then the dealer's. ``labels``: the players' names, to say
+        in players' words what each was dealt (the web's log); without them the lines only
+        repeat the table."""
+        for seat, player in enumerate(self.players):
+            self.show_hand(seat, said("{player} was dealt {cards}: {value}.", player=labels[seat],
+                                      cards=[card.id for card in player.hand], value=player.hand_value)
+                           if labels is not None else None)
+        shown = [card for card in self.dealer.hand if card.face_up]
+        self.show_hand(None, said("The dealer shows the {card}; the other card lies face down.", card=shown[0].id)
+                       if labels is not None and len(shown) == 1 else None)
 
-    def show_after(self, seat: int | None) -> None:
+    def show_after(self, seat: int | None, say: Said | None = None) -> None:
         """The table after a change to one hand: the whole table when one player sits (T6.2,
-        as the original shows it); with several, the line of the hand that changed."""
+        as the original shows it); with several, the line of the hand that changed. ``say``:
+        what changed, in players' words, on that hand's line."""
         if len(self.players) == 1:
-            self.show_table()
+            for player_seat in range(len(self.players)):
+                self.show_hand(player_seat, say if seat == player_seat else None)
+            self.show_hand(None, say if seat is None else None)
         else:
-            self.show_hand(seat)
+            self.show_hand(seat, say)
 
     # -- dealing ----------------------------------------------------------------------------------------
 
@@ -157,7 +169,7 @@ class Table:
         """The front card of the deck; an empty deck is first refilled from the discard pile
         (T3.6), with T6.4's message at that very moment."""
         if not len(self.deck) and self.discard_pile:
-            self.note(None, REPOPULATING, kind=REFILL)
+            self.note(None, REPOPULATING, kind=REFILL, say=said("The discard pile is shuffled to make a new deck."))
             rng = random.Random(f"{self.seed}/refill/{self.refills}")
             self.refills += 1
             cards, self.discard_pile = self.discard_pile, []
@@ -193,16 +205,18 @@ class Table:
         """T3.4/T5.2: the dealer turns the hidden card over, then takes cards while 16 or less,
         each announced by ``Dealer must take a card...`` and shown. True if the dealer went
         bust."""
+        hidden = [card for card in self.dealer.hand if not card.face_up]
         self.dealer.reveal_all_cards()
-        self._dealer_step()
+        self._dealer_step(said("The dealer turns over the {card}: {value}.", card=hidden[0].id,
+                               value=self.dealer.hand_value) if hidden else None)
         while self.dealer.hand_value < DEALER_STANDS_ON:
             self.note(None, DEALER_MUST_TAKE, kind=DEALER_TAKES)
-            self._deal_to(self.dealer)
-            self._dealer_step()
+            card = self._deal_to(self.dealer)
+            self._dealer_step(said("The dealer takes the {card}: {value}.", card=card.id, value=self.dealer.hand_value))
         return self.dealer.hand_value > BUST_LIMIT
 
-    def _dealer_step(self) -> None:
-        self.show_after(None)
+    def _dealer_step(self, say: Said | None) -> None:
+        self.show_after(None, say)
         self.dealer_turn.append({"cards": [card.id for card in self.dealer.hand],
                                  "value": self.dealer.hand_value})
 

@@ -474,15 +474,20 @@
 
   // -- the cards that went home by themselves, one after another -----------------------------------
 
-  var SUITS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+  var SIGNS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   var RANKS = "A23456789TJQK";
 
-  function cardFace(id) {
+  function cardFace(id) { // as templates/table/_card.html draws a card: the rank as players write it, the sign
     var span = document.createElement("span");
+    var index = document.createElement("b");
+    var sign = document.createElement("i");
     span.className = "card suit-" + id.charAt(1);
     span.setAttribute("data-card", id);
     span.setAttribute("aria-hidden", "true");
-    span.textContent = id;
+    index.textContent = id.charAt(0) === "T" ? "10" : id.charAt(0);
+    sign.textContent = SIGNS[id.charAt(1)] || "";
+    index.appendChild(sign);
+    span.appendChild(index);
     return span;
   }
 

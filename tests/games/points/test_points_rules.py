@@ -537,12 +537,49 @@ def test_p5_2_the_declaration_uses_the_seats_own_arrangement():
         state.apply(0, state.definition.action_from_dict(declare.as_dict(["8H"])))
     for group in WINNING_GROUPS:
         act(state, 0, action="group", cards=group)
-    assert state.view(0)["declaration"] == {"ready": True, "finish": "8H", "text":
-                                            "Your groups make a valid declaration with 8H as the finish card."}
+    assert state.view(0)["declaration"] == {
+        "ready": True, "finish": "8H", "text": "Your groups make a valid declaration with 8H as the finish card.",
+        "say": ["Your groups make a valid declaration with the {card} as the finish card.", {"card": "8H"}]}
     declare = next(move for move in state.legal(0) if move.action == "declare")
     assert declare.primary
     act(state, 0, **declare.as_dict(["8H"]))
     assert state.deal_results[-1]["winner"] == 0
+
+
+def test_p4_1_the_card_drawn_is_marked_for_its_drawer_alone_until_the_turn_ends():
+    """The card a seat draws (P4.1) is marked in its own view, as Classic and Mason Rummy mark it;
+    nobody else's view says which it is, and the turn's end forgets it."""
+    state = declaring_game()
+    assert state.view(0)["drawn"] is None
+    act(state, 0, action="draw", source="closed")
+    assert state.view(0)["drawn"] == "4H" and state.view(1)["drawn"] is None and state.view(None)["drawn"] is None
+    again = state.definition.from_dict(state.to_dict())
+    assert again.view(0)["drawn"] == "4H"
+    act(state, 0, action="discard", cards=["4H"])
+    assert state.view(0)["drawn"] is None and state.to_dict()["drawn"] is None
+    act(state, 1, action="draw", source="open")  # the discarded 4H, taken: marked taken, and drawn
+    assert state.view(1)["drawn"] == state.view(1)["taken_from_open"] == "4H"
+    older = dict(state.to_dict())
+    del older["drawn"]  # a game saved before the drawn card was kept
+    assert state.definition.from_dict(older).view(1)["drawn"] is None
+
+
+def test_p2_2_p5_2_the_deal_s_results_keep_the_jokers_marked_and_the_declarer_s_14_cards():
+    """After a valid declaration the results show the declared groups with their jokers marked
+    (P2.2: 9H is a joker with nines wild), as the hand marked them, and the declarer still counts
+    14 cards: 13 in groups and the finish card, face up (P5.1, P5.2)."""
+    state = declaring_game()
+    act(state, 0, action="draw", source="closed")
+    assert state.view(0)["jokers"] == ["9H"]
+    act(state, 0, action="declare", cards=["8H"], groups=WINNING_GROUPS)
+    summary = state.view(None)["summary"]
+    declarer = summary["rows"][0]
+    assert "9H" in declarer["jokers"] and [card for group in declarer["groups"] for card in group["cards"]
+                                          if card in declarer["jokers"]] == ["9H"]
+    assert all(card in summary["rows"][1]["jokers"] for group in summary["rows"][1]["groups"]
+               for card in group["cards"] if card[0] in "9J")
+    for seat in (0, 1, None):
+        assert [player["cards"] for player in state.view(seat)["players"]] == [14, 13]
 
 
 def test_p5_1_once_the_groups_leave_one_card_out_it_is_the_only_finish_card():

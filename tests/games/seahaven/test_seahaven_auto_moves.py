@@ -94,7 +94,8 @@ def test_s6_1_a_move_with_auto_sends_every_card_home_that_can_go_in_the_same_act
     outcome = state.apply(0, MoveCard("t1", "c1", "2C", auto=True))
     # 2C to the cell uncovers AC; then AC, 2C from the cell and every card after them go home
     assert state.layout.is_won() and state.is_over() and outcome.game_over
-    assert state.moves_made() == 53  # counted like moves made by hand: the same for everyone
+    # S6.1: the counter counts the player's moves; the cards that went home by themselves apart
+    assert state.moves_made() == 1 and state.auto_moved() == 52 and state.view(0)["auto_moved"] == 52
     texts = [event["text"] for event in outcome.events]
     assert texts[0] == "Moved 2C from column 1 to cell 1"
     assert texts[1] == "AC went home by itself, from column 1 to foundation 1"
@@ -115,12 +116,12 @@ def test_s6_1_one_undo_takes_a_move_back_with_the_cards_it_sent_home():
     else:
         pytest.skip("deal 9 has no such move")
     state.apply(0, MoveCard(source, target, auto=True))
-    made = state.moves_made()
-    assert made > 1 and state.last_auto == made - 1
+    made, auto = state.moves_made(), state.auto_moved()
+    assert made == 1 and auto >= 1 and state.last_auto == auto
     assert state.legal(0)[-2].label.startswith("Undo ")  # the undo names the move, not the last card home
     outcome = state.apply(0, Undo())
-    assert state.layout == start and state.moves_made() == 0 and state.undos == 1
-    assert outcome.events[0]["text"].endswith(f"and the {made - 1} card{'s' if made > 2 else ''} it sent home")
+    assert state.layout == start and state.moves_made() == 0 and state.auto_moved() == 0 and state.undos == 1
+    assert outcome.events[0]["text"].endswith(f"and the {auto} card{'s' if auto > 1 else ''} it sent home")
     assert state.view(0)["auto_moves"] == []
 
 
@@ -139,7 +140,8 @@ def test_finish_sends_every_card_home_in_one_action_and_is_refused_when_it_canno
     assert state.to_dict() == before  # a refusal changes nothing
     state.apply(0, MoveCard("t1", "c1"))
     outcome = state.apply(0, Finish())
-    assert state.layout.is_won() and outcome.game_over and state.moves_made() == 53
+    # the move, then Finish: two moves of the player's; the other 51 cards went home with Finish
+    assert state.layout.is_won() and outcome.game_over and state.moves_made() == 2 and state.auto_moved() == 51
     [event] = [event for event in outcome.events if event["text"].startswith("Finished")]
     assert event["text"] == "Finished: the last 52 cards went home" and len(event["cards"]) == 52
 

@@ -139,6 +139,28 @@ def test_s6_2_giving_up_ends_the_game_unwon():
                                                  "deal_played": 1, "deal_won": 0, "deal_most_home": 0}
     assert result.item == "9-open"
     assert state.view(0)["status"] == "given_up"
+    # the line says it with its plurals right: one move, no card home
+    assert outcome.events[-1]["text"] == "Ann gave up with 0 cards home after 1 move."
+    assert outcome.events[-1]["say"] == [["{player} gave up after {count} move, with {home} of the 52 cards home.",
+                                          "{player} gave up after {count} moves, with {home} of the 52 cards home."],
+                                         {"player": "Ann", "count": 1, "home": 0}]
+    assert state.view(0)["summary"]["text"] == "Given up with 0 cards home."
+
+
+def test_s6_1_s6_2_the_counter_counts_the_player_s_moves_and_the_cards_home_by_themselves_apart():
+    """S6.1's move counter is the player's: a move that sends cards home by themselves counts one,
+    Finish one; the cards home by themselves are counted apart, and S6.2's fewest moves (a win's
+    figure) is the player's count too."""
+    state = short_win_state()
+    state.apply(0, MoveCard("t1", "c1", "2C", auto=True))
+    assert state.is_over() and state.moves_made() == 1 and state.auto_moved() == 52
+    view = state.view(0)
+    assert view["moves_made"] == 1 and view["auto_moved"] == 52
+    assert view["summary"] == {"won": True, "moves": 1, "auto_moved": 52, "cards_home": 52, "text": "Won in 1 move."}
+    [result] = state.results()
+    assert result.figures["fewest_moves"] == 1 and result.figures["deal_fewest_moves"] == 1
+    assert state.log[-1]["say"] == [["All 52 cards are home in {count} move.",
+                                     "All 52 cards are home in {count} moves."], {"count": 1}]
 
 
 def test_s6_2_the_layout_and_the_move_list_survive_saving():

@@ -1,0 +1,154 @@
+"""Players' words: how the web names a card, and a game's ``said`` texts (its log lines, the
+words of a move that names a card: ``app.core.protocol.said``) rendered for a page, as HTML with
+each card named as a card, or as plain text (an announcement, a paced step's caption). The one
+place that turns a game's templates and fields into words: a translation catalogue (Flask-Babel)
+slots in at ``template_of``."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
+
+from ..core.cards import Card, InvalidCardError, deck_by_key
+from ..core.protocol import Said, is_card_field, is_cards_field
+
+FACE_WORDS = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+FIELD = re.compile(r"\{(\w+)\}")
+HIDDEN = "?"  # a card the reader may not see now (``hide_cards``)
+
+
+def rank_shown(card: Card) -> str:
+    """A card's rank as players write it: 2-10, J, Q, K, A ("Joker" for a printed joker)."""
+    if card.is_joker:
+        return "Joker"
+    return "10" if card.rank == "T" else card.rank
+
+
+def suit_sign(card: Card) -> str:
+    return card.deck.suit_symbols.get(card.suit, card.suit)
+
+
+def card_words(card: Card) -> str:
+    """A card in words, for a screen reader: "10 of Hearts", "queen of Spades", "joker"."""
+    if card.is_joker:
+        return "joker"
+    rank = FACE_WORDS.get(card.rank) or rank_shown(card)
+    return f"{rank} of {card.deck.suit_names.get(card.suit, card.suit)}"
+
+
+def card_spoken(card: Card) -> str:
+    """A card's words led by its index as its face shows it ("Q♥, queen of Hearts"; "10 of
+    Hearts"), for a control that shows the card and is named in words: the name holds what is
+    seen."""
+    words = card_words(card)
+    return words if words.split()[0].lower() == rank_shown(card).lower() else f"{card_short(card)}, {words}"
+
+
+def card_short(card: Card) -> str:
+    """A card in a line of plain text: "10♥", "Q♠", "joker"."""
+    return "joker" if card.is_joker else rank_shown(card) + suit_sign(card)
+
+
+@functools.cache
+def card_name(deck_key: str, card_id: str) -> Markup:
+    """A card named in a sentence: its rank and suit sign in its suit's colour, read aloud in
+    words. An id its deck does not know is shown as it is."""
+    try:
+        card = deck_by_key(deck_key).parse(card_id)
+    except (InvalidCardError, KeyError):
+        return escape(card_id)
+    return Markup('<span class="cn suit-{}" role="img" aria-label="{}">{}</span>').format(
+        card.suit or "joker", card_words(card), card_short(card))
+
+
+def short_name(deck_key: str, card_id: str | None) -> str:
+    if card_id is None:
+        return HIDDEN
+    try:
+        return card_short(deck_by_key(deck_key).parse(card_id))
+    except (InvalidCardError, KeyError):
+        return card_id
+
+
+def template_of(say: Said) -> str:
+    """The message template of ``say``, the plural chosen by its field ``count``."""
+    template = say[0]
+    if isinstance(template, str):
+        return template
+    return str(template[0] if say[1].get("count") == 1 else template[1])
+
+
+def _field(name: str, value: Any, deck_key: str | None, html: bool) -> str:
+    if deck_key is not None and (is_card_field(name) or is_cards_field(name)):
+        cards = value if is_cards_field(name) else [value]
+        if html:
+            return Markup(" ").join(Markup('<span class="cn">{}</span>').format(HIDDEN) if card is None
+                                    else card_name(deck_key, card) for card in cards or [])
+        return " ".join(short_name(deck_key, card) for card in cards or [])
+    return escape(value) if html else str(value)
+
+
+def render(say: Said, deck_key: str | None, html: bool = True) -> str:
+    """``say`` in words: HTML (``Markup``) with its cards named as cards, or plain text."""
+    fields: Mapping[str, Any] = say[1]
+    parts = FIELD.split(template_of(say))
+    words = []
+    for index, part in enumerate(parts):
+        if index % 2 == 0:
+            words.append(escape(part) if html else part)
+        else:
+            words.append(_field(part, fields.get(part), deck_key, html))
+    return Markup("").join(words) if html else "".join(words)
+
+
+def event_words(event: Mapping[str, Any], deck_key: str | None, html: bool = True) -> str | None:
+    """A log line in players' words: its ``say``; None for a line the web leaves out (its
+    ``say`` is None); its ``text`` for a line stored before lines had a ``say``."""
+    if "say" not in event:
+        text = str(event.get("text", ""))
+        return escape(text) if html else text
+    say = event["say"]
+    if say is None:
+        return None
+    return render(say, deck_key, html)
+
+
+def shown_lines(events: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The lines of ``events`` the web's log shows (not those whose ``say`` is None)."""
+    return [event for event in events if event.get("say", "") is not None]
+
+
+def register(app: Flask) -> None:
+    """The templates' words: ``said(event_or_said)`` (HTML, None for a line left out; the
+    table's deck), ``said_text`` (plain text), ``card_name(id)``; the filters ``rank_shown``,
+    ``suit_sign``, ``card_words`` and ``card_spoken`` of a card (the face macro's,
+    templates/table/_card.html)."""
+
+    @pass_context
+    def said(context: Context, thing: Any, deck_key: str | None = None) -> str | None:
+        deck = deck_key or context.get("deck_key")
+        if isinstance(thing, list):
+            return render(thing, deck)
+        return event_words(thing, deck)
+
+    @pass_context
+    def said_text(context: Context, thing: Any, deck_key: str | None = None) -> str | None:
+        deck = deck_key or context.get("deck_key")
+        if isinstance(thing, list):
+            return render(thing, deck, html=False)
+        return event_words(thing, deck, html=False)
+
+    @pass_context
+    def name_of(context: Context, card_id: str, deck_key: str | None = None) -> Markup:
+        return card_name(deck_key or context["deck_key"], card_id)
+
+    app.jinja_env.globals.update(said=said, said_text=said_text, card_name=name_of)
+    app.jinja_env.filters.update(rank_shown=rank_shown, suit_sign=suit_sign, card_words=card_words,
+                                 card_spoken=card_spoken)
