@@ -397,7 +397,8 @@ class MasonState(GameState):
         else:
             for card, index in judgement.placements:
                 sets[index].add(card)
-                self._log_event(outcome, f"{name} laid {card.code} onto their {sets[index].kind} {sets[index]}.", [card])
+                self._log_event(outcome, f"{name} laid {card.code} onto their {sets[index].kind} {sets[index]}.",
+                                [card])
         outcome.judgement = judgement
         if not player.hand.cards:
             raise RoundOver(self.turn)  # R5.7: no discard needed after the last card
@@ -434,7 +435,8 @@ class MasonState(GameState):
             self._log_event(outcome, f"Round {self.round_number} is blocked ({why}): every player counts their hand.",
                          seat=None)
         else:
-            self._log_event(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.", seat=went_out)
+            self._log_event(outcome, f"{self.label(went_out)} went out and ends round {self.round_number}.",
+                            seat=went_out)
         self.phase = GAME_OVER if self.round_number >= ROUNDS else ROUND_OVER
         outcome.round_over = True
         outcome.game_over = self.phase == GAME_OVER
