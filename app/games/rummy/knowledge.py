@@ -46,48 +46,58 @@ class Knowledge:
     scores: list[int]
     target: int
     rummy_bonus: bool
+    seen: int  # every card face up at some moment of this hand (the view's "seen")
     seed: str = field(default="")
 
-    def seen(self) -> int:
-        """The cards face up at some moment of this hand that the seat knows of (what the rule
-        book's player counts as no longer to come, ``RummyState.seen``)."""
-        seen = mask_of_pile(self.pile)
+    def placed(self) -> int:
+        """The cards whose place the seat knows: its hand, the melds, the discard pile's cards it
+        saw go down, and the cards others took from the discard pile."""
+        placed = self.hand | mask_of_pile(self.pile)
         for _owner, _kind, mask in self.melds:
-            seen |= mask
+            placed |= mask
         for held in self.held:
-            seen |= held
-        return seen
+            placed |= held
+        return placed
+
+    def loose(self) -> int:
+        """Cards seen face up in this hand whose place the seat does not know: lower in the
+        discard pile, in a stock turned over (C4.1), or taken into a hand before the log's lines."""
+        return self.seen & ~self.placed()
 
     def unseen(self) -> int:
-        """The cards whose place the seat does not know."""
-        known = self.hand | mask_of_pile(self.pile)
-        for _owner, _kind, mask in self.melds:
-            known |= mask
-        for seat, held in enumerate(self.held):
-            if seat != self.seat:
-                known |= held
-        return ALL & ~known
+        """The cards nobody saw in this hand: in the stock, or in the other hands."""
+        return ALL & ~self.seen & ~self.placed()
 
     def deal(self, rng: random.Random) -> Table:
-        """A table where the unseen cards lie at random, everything known as the seat knows it."""
+        """A table where the cards the seat cannot place lie at random where they may: the discard
+        pile's unknown cards are loose ones (every card of it was seen), the stock holds unseen
+        cards, or loose ones once turned over; the other hands take the rest."""
+        loose = list(numbers(self.loose()))
         unseen = list(numbers(self.unseen()))
+        rng.shuffle(loose)
         rng.shuffle(unseen)
+        below = max(0, self.pile_size - len(self.pile))
+        pile = [card for card in (_take(loose, unseen) for _ in range(below)) if card >= 0] + self.pile
+        stock = [_take(loose, unseen) if self.turned_over else _take(unseen, loose) for _ in range(self.stock_size)]
+        rest = loose + unseen
+        rng.shuffle(rest)
         hands = []
         for seat in range(self.seats):
-            if seat == self.seat:
-                hands.append(self.hand)
-                continue
-            mask = self.held[seat]
-            for _ in range(self.hand_sizes[seat] - mask.bit_count()):
-                if unseen:
-                    mask |= BIT[unseen.pop()]
+            mask = self.hand if seat == self.seat else self.held[seat]
+            while mask.bit_count() < self.hand_sizes[seat] and rest:
+                mask |= BIT[rest.pop()]
             hands.append(mask)
-        below = max(0, self.pile_size - len(self.pile))
-        pile = [unseen.pop() for _ in range(min(below, len(unseen)))] + self.pile
-        stock = unseen  # the last card is the top: the rest is in no order the seat knows
-        return Table(hands, [Meld(owner, kind, mask) for owner, kind, mask in self.melds], pile, stock,
-                     taken=self.taken, seen=self.seen(), turned_over=self.turned_over,
-                     turn=self.seat, opened=list(self.opened), rummy_bonus=self.rummy_bonus)
+        return Table(hands, [Meld(owner, kind, mask) for owner, kind, mask in self.melds], pile,
+                     [card for card in stock if card >= 0], taken=self.taken, seen=self.seen,
+                     turned_over=self.turned_over, turn=self.seat, opened=list(self.opened),
+                     rummy_bonus=self.rummy_bonus)
+
+
+def _take(first: list[int], then: list[int]) -> int:
+    """A card from ``first``, or from ``then`` when ``first`` is empty (-1: none left)."""
+    if first:
+        return first.pop()
+    return then.pop() if then else -1
 
 
 def mask_of_pile(pile: Sequence[int]) -> int:
@@ -165,6 +175,9 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
         # Melds on the table opened their owner's hand, unless laid down in the turn being played.
         earlier = owned[index] - (melds_now[index] if index == turn else 0)
         opened[index] = opened[index] or earlier > 0
+    seen = 0
+    for card_id in view["seen"]:
+        seen |= BIT[_number(card_id)]
     taken = view["taken"]
     phase = DRAW if view["phase"] == DRAW else PLAY
     seed = "/".join([str(view["hand_number"]), ",".join(view["hand"] or ()), str(top), str(view["discard_size"]),
@@ -176,7 +189,7 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
                      turned_over=view["stock_turned_over"], taken=_number(taken) if taken else None,
                      hand_sizes=[p["hand_size"] for p in players], held=held, opened=opened,
                      scores=[p["score"] for p in players], target=view["target"], rummy_bonus=view["rummy_bonus"],
-                     seed=seed)
+                     seen=seen, seed=seed)
 
 
 # -- a fast model of one hand, for playing choices out ------------------------------------------------
