@@ -16,12 +16,14 @@ import app.games  # noqa: F401  (registers every game)
 from app.core import registry
 from app.core.autoplay import autoplay
 from app.core.names import COMPUTER_NAME
-from app.core.protocol import EASY, NORMAL, GameState, Measured
+from app.core.protocol import EASY, NORMAL, STRENGTHS, STRONG, GameState, Measured
 
 # The games whose other strengths this branch brings (Mason Rummy's R8 and Classic Rummy's C6
 # players stay the normal ones).
 KEYS = ["mason", "rummy"]
-PAIRS = [(key, strength) for key in KEYS for strength in (EASY,)]
+# (The strong players weigh their choices by playing them out: their games take seconds.)
+PAIRS = [pytest.param(key, strength, marks=pytest.mark.slow) if strength == STRONG else (key, strength)
+         for key in KEYS for strength in (EASY, STRONG)]
 TABLE_SEATS = {"mason": (2, 3), "rummy": (2, 3, 6)}
 
 
@@ -89,7 +91,7 @@ def shuffled_hidden(state: GameState, seat: int, rng: random.Random) -> GameStat
 @pytest.mark.parametrize("key, strength", PAIRS)
 def test_a_strength_is_registered_beside_the_rule_books_player(key, strength):
     definition = registry.get(key)
-    assert definition.strengths == (EASY, NORMAL)
+    assert definition.strengths == STRENGTHS
     assert definition.bot_of(NORMAL) is definition.bot  # R8 and C6: the seats named AI
     assert definition.bot_of(strength) is definition.other_bots[strength]
     assert definition.bot_of(strength) is not definition.bot
@@ -158,7 +160,7 @@ def test_the_player_sees_only_its_view_the_hidden_cards_change_nothing(key, stre
 def test_shuffling_the_hidden_cards_changes_what_the_seat_cannot_see():
     """The check above is no empty one: the shuffled state holds the other hand's cards in other
     places, and the rule book's player, which reads the state, may tell them apart."""
-    state = next(state for state, _seat, _action in positions("rummy", EASY, 2, 1, seed="hidden"))
+    state = next(state for state, _seat, _action in positions("rummy", STRONG, 2, 1, seed="hidden"))
     other = shuffled_hidden(state, 0, random.Random(1))
     assert other.players[1].hand.mask != state.players[1].hand.mask
     assert other.players[0].hand.mask == state.players[0].hand.mask
