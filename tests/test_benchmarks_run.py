@@ -21,6 +21,7 @@ BENCH = ROOT / "bench"
 
 # benchmark: (tiny arguments, what its output must say)
 RUNS = {
+    "bots.py": (["--games", "1"], ["median ms", "load average"]),
     "compression.py": (["--repeat", "2"], ["(served)", "load average"]),
     "engine.py": (["--repeat", "1", "--games", "3"], ["games"]),
     "growth.py": (["--small", "2", "--large", "4", "--rounds", "1", "--requests", "2", "--tables", "1"], ["ratio"]),

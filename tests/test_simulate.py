@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import random
 import re
@@ -15,7 +16,8 @@ import pytest
 
 from app.games.mason import FULL_DECK, GAME_OVER, ROUNDS
 from app.games.mason.decks import format_deck
-from app.simulate import Stats, main, play_ai_game
+from app.core.protocol import EASY, STRONG
+from app.simulate import Stats, ladder, main, mean_interval, play_ai_game, play_bot_game, play_pairing, wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -164,3 +166,142 @@ def test_an_invalid_deck_file_is_a_clear_message_and_status_2(tmp_path, text, me
         main(["--games", "1", "--players", "2", "--deck", str(path)])
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+
+
+# -- strengths and the ladder ----------------------------------------------------------------------
+
+
+class Timid:
+    """A High card player that always passes (a weak player for the ladder's machinery)."""
+
+    def choose(self, state, seat):
+        from sample_game.actions import Pass
+
+        return Pass()
+
+
+def high_card(returns: bool = False):
+    """The sample game with a player of each strength (easy: ``Timid``, strong: the normal one
+    again), and, if ``returns``, a round's return a game as a game against the house says it."""
+    from sample_game.definition import HighCardDefinition
+
+    class Ladder(HighCardDefinition):
+        other_bots = {EASY: Timid(), STRONG: HighCardDefinition.bot}
+
+        def round_returns(self, state, seat):
+            if not returns:
+                return None
+            return [1 if result.won else -1 for result in state.results() if result.seat == seat]
+
+    return Ladder()
+
+
+def test_the_wilson_interval_of_known_shares():
+    low, high = wilson(0.6, 1000)
+    assert (round(low, 4), round(high, 4)) == (0.5693, 0.6299)
+    low, high = wilson(1.0, 10)
+    assert round(low, 4) == 0.7225 and high == pytest.approx(1.0)
+    assert wilson(0.0, 0) == (0.0, 1.0)
+
+
+def test_strengths_seat_each_named_player_in_seat_order(capsys):
+    assert main(["--game", "rummy", "--games", "2", "--players", "3", "--seed", "4",
+                 "--strengths", "easy,random,strong"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^\s+1\s.*\(easy\)$", out, re.MULTILINE)
+    assert re.search(r"^\s+2\s.*\(random discards\)$", out, re.MULTILINE)
+    assert re.search(r"^\s+3\s.*\(strong\)$", out, re.MULTILINE)
+    for name in ("easy", "random discards", "strong"):
+        assert re.search(rf"^{name}, per seat: [\d.]+% wins, [\d.]+ average score$", out, re.MULTILINE)
+
+
+def test_a_seat_named_normal_plays_the_rule_books_player():
+    """--strengths normal,normal is the plain simulation: the same games."""
+    from app.core import registry
+
+    rummy = registry.get("rummy")
+    plain = play_bot_game(rummy, 2, seed="n/1").to_dict()
+    assert play_bot_game(rummy, 2, seed="n/1", strengths=["normal", "normal"]).to_dict() == plain
+    assert play_bot_game(rummy, 2, seed="n/1", strengths=["strong", "normal"]).to_dict() != plain
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--games", "2", "--players", "2", "--strengths", "easy"], "name one player for each of the 2 seats"),
+    (["--games", "2", "--players", "2", "--strengths", "easy,wizard"], "has no 'wizard' player"),
+    (["--games", "2", "--players", "2", "--strengths", "easy,strong", "--random-seats", "2"],
+     "not with --random-seats"),
+    (["--games", "3", "--ladder"], "give an even number"),
+    (["--games", "2", "--ladder", "--players", "3"], "plays 2 seats"),
+    (["--games", "2", "--ladder", "--strengths", "easy,strong"], "it seats its own players"),
+    (["--games", "2"], "the following arguments are required: --players"),
+])
+def test_bad_strength_and_ladder_arguments_give_a_message_and_status_2(args, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(args)
+    assert exit_.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_pairing_plays_each_deal_twice_the_seats_swapped_and_counts_a_tie_half(monkeypatch):
+    import app.simulate as simulate_module
+
+    played = []
+    outcomes = iter([(True, False), (True, False), (True, True), (False, True)])
+
+    def fake_game(definition, players, *, seed=None, rng=None, options=None, strengths=()):
+        played.append((seed, list(strengths)))
+        first, second = next(outcomes)
+        from app.core.protocol import SeatResult
+
+        return SimpleNamespace(results=lambda: [SeatResult(0, "AI", first, 0), SeatResult(1, "AI", second, 0)])
+
+    monkeypatch.setattr(simulate_module, "play_bot_game", fake_game)
+    pairing = play_pairing(SimpleNamespace(), "strong", "normal", 4, seed=9)
+    assert played == [("9/0", ["strong", "normal"]), ("9/0", ["normal", "strong"]),
+                      ("9/1", ["strong", "normal"]), ("9/1", ["normal", "strong"])]
+    # deal 0: strong won in seat 1, lost in seat 2; deal 1: a tie, then strong (seat 2) won
+    assert (pairing.won, pairing.lost, pairing.tied) == (2, 1, 1)
+    assert pairing.share == 2.5 / 4
+
+
+def test_the_ladder_measures_each_neighbouring_pair_weakest_first():
+    out = io.StringIO()
+    measured = ladder(high_card(), 6, seed=3, out=out)
+    assert [(m.stronger, m.weaker) for m in measured] == [("easy", "random"), ("normal", "easy"),
+                                                          ("strong", "normal")]
+    lines = out.getvalue().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["easy against random play", "normal against easy",
+                                                      "strong against normal"]
+    for line, pairing in zip(lines, measured):
+        low, high = wilson(pairing.share, 6)
+        assert line.endswith(f"wins {100 * pairing.share:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%] of 6 games "
+                             f"({pairing.won} won, {pairing.lost} lost, {pairing.tied} tied)")
+    # The same player on both sides: each deal's two games are one game seen from either seat, so
+    # what the seat gives one side it gives the other.
+    assert measured[2].won == measured[2].lost and measured[2].share == 0.5
+
+
+def test_a_game_against_the_house_is_measured_one_strength_at_a_time():
+    out = io.StringIO()
+    measured = ladder(high_card(returns=True), 5, seed=1, out=out)
+    assert [m.strength for m in measured] == ["random", "easy", "normal", "strong"]
+    for line, alone in zip(out.getvalue().splitlines(), measured):
+        assert len(alone.returns) == 5
+        mean, low, high = mean_interval(alone.returns)
+        assert line.endswith(f": {mean:+.3f} a round [{low:+.3f}, {high:+.3f}] over 5 rounds of 5 games")
+
+
+def test_the_mean_interval_of_returns():
+    mean, low, high = mean_interval([1, -1, 1, 1])
+    assert mean == 0.5 and low == pytest.approx(0.5 - 1.959964 * 1 / 2) and high == pytest.approx(0.5 + 0.979982)
+
+
+def test_the_ladder_command_prints_its_lines(capsys):
+    assert main(["--game", "mason", "--games", "2", "--ladder", "--seed", "5"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("Mason Rummy: the ladder, 2 games for each pair of players at two seats (1 deals, each "
+                      "played twice, the seats swapped), shuffled decks, seed 5")
+    assert out[1].startswith("each line: the stronger player's share of the games, a tie counting half")
+    assert [line.split(":")[0] for line in out[2:5]] == ["easy against random discards", "normal against easy",
+                                                         "strong against normal"]
+    assert re.match(r"^seconds: \d+$", out[5])

@@ -449,6 +449,45 @@ EASY, NORMAL, STRONG = "easy", "normal", "strong"
 STRENGTHS = (EASY, NORMAL, STRONG)
 
 
+@dataclass(frozen=True)
+class Measured:
+    """How a computer player did in the simulator's ladder (``python -m app.simulate --ladder``),
+    as that command printed it: its share of ``games`` games against the player of strength
+    ``against`` at two seats (a tie counting half), or, in a game played against the house,
+    its mean return a round (``per_round``: +1 a round won, -1 a round lost)."""
+
+    games: int
+    share: float | None = None
+    against: str = NORMAL
+    per_round: float | None = None
+
+    def line(self) -> str:
+        """The figure in players' words: "beats normal in 2 of 3 games"."""
+        if self.per_round is not None:
+            rounds = round(100 * abs(self.per_round))
+            if rounds == 0:
+                return "wins as many rounds as it loses against the dealer"
+            verb = "wins" if self.per_round > 0 else "loses"
+            return f"on balance {verb} {rounds} round{'s' if rounds != 1 else ''} in 100 against the dealer"
+        share = self.share if self.share is not None else 0.5
+        beats = share >= 0.5
+        won, of = _plain_fraction(share if beats else 1 - share)
+        if won * 2 == of:
+            return f"wins about half its games against {self.against}"
+        told = f"{won} of {of} games" if of <= 10 else f"{won}% of games"
+        return f"beats {self.against} in {told}" if beats else f"loses to {self.against} in {told}"
+
+
+def _plain_fraction(share: float) -> tuple[int, int]:
+    """``share`` as the plainest fraction within 2.5 points of it (3 of 5, 2 of 3), else as a
+    whole percentage (``(56, 100)``)."""
+    for of in (2, 3, 4, 5, 10):
+        won = round(share * of)
+        if abs(won / of - share) <= 0.025:
+            return won, of
+    return round(100 * share), 100
+
+
 # -- questions answered off the request path ------------------------------------------------------
 
 
@@ -693,6 +732,9 @@ class GameDefinition(ABC):
     # Its players of other strengths (``STRENGTHS``: easy, strong), beside ``bot``, the normal one.
     # Each sees only what its seat may see (``view(seat)``) and chooses among ``legal(seat)``.
     other_bots: ClassVar[Mapping[str, Bot]] = {}
+    # How each strength did in the simulator's ladder (``Measured``), kept as the command printed
+    # it, for the players who choose a computer player: ``strength_note``.
+    measured: ClassVar[Mapping[str, Measured]] = {}
     analyst: Analyst | None = None  # questions answered off the request path (a solver): ``Analyst``
     # A player's own settings of the game's table (sending cards home by themselves), remembered
     # per browser; the game's forms send them with the actions they change.
@@ -753,6 +795,12 @@ class GameDefinition(ABC):
     def strengths(self) -> tuple[str, ...]:
         """The strengths this game's computer players come in, weakest first."""
         return tuple(strength for strength in STRENGTHS if self.bot_of(strength) is not None)
+
+    def strength_note(self, strength: str) -> str | None:
+        """A line for players choosing a computer player of ``strength``, from what the ladder
+        measured of it ("beats normal in 2 of 3 games"); None if it was not measured."""
+        measured = self.measured.get(strength)
+        return measured.line() if measured is not None else None
 
     def round_returns(self, state: Any, seat: int) -> list[int] | None:
         """For a game played against the house (21's dealer), ``seat``'s return in each round of

@@ -61,7 +61,7 @@ from app.core import IllegalAction, registry
 from app.core.autoplay import autoplay
 from app.core.cards import RANK_NAMES
 from app.core.names import COMPUTER_NAME
-from app.core.protocol import OWN, BadAction, Move, Option, copy_log
+from app.core.protocol import NORMAL, OWN, STRONG, BadAction, Move, Option, copy_log
 from support.sample import SAMPLE, sample_registered
 
 GAMES = [definition.key for definition in registry.games()] + [SAMPLE.key]
@@ -610,10 +610,25 @@ def test_an_action_legal_does_not_list_is_found():
     assert listed_move(definition, action(action="draw", source="discard"), [draw], hand) is None
 
 
-@pytest.mark.parametrize("key", GAMES)
-def test_computer_players_alone_finish_the_game(key):
+
+
+def strength_params() -> list:
+    """(key, strength) for every game and each strength of its computer players (normal alone
+    for a game without one: the test says so); the slow games' and the strong players' marked
+    slow."""
+    params = []
+    for key in GAMES:
+        definition = SAMPLE if key == SAMPLE.key else registry.get(key)
+        for strength in definition.strengths or (NORMAL,):
+            slow = key in SLOW_GAMES or strength == STRONG
+            params.append(pytest.param(key, strength, marks=pytest.mark.slow) if slow else (key, strength))
+    return params
+
+
+@pytest.mark.parametrize("key, strength", strength_params())
+def test_computer_players_alone_finish_the_game(key, strength):
     with registered(key) as definition:
-        play_with_computers(definition)
+        play_with_computers(definition, strength)
 
 
 @pytest.mark.parametrize("key", GAMES)
@@ -637,13 +652,14 @@ def test_once_the_game_is_over_nothing_is_hidden_and_the_whole_log_names_every_c
                     assert not [event["text"] for event in state.shown_log(seat, whole_log, 0) if "??" in event["text"]]
 
 
-def play_with_computers(definition) -> None:
-    if definition.bot is None:
+def play_with_computers(definition, strength: str = NORMAL) -> None:
+    bot = definition.bot_of(strength)
+    if bot is None:
         pytest.skip(f"{definition.name} has no computer player")
     for seats in range(definition.min_seats, definition.max_seats + 1):
         for seed in range(3):
             state = definition.new_state([COMPUTER_NAME] * seats, options=definition.validate_options({}), seed=seed)
-            autoplay(state, lambda seat: definition.bot, deal_on=True)
+            autoplay(state, lambda seat: bot, deal_on=True)
             assert state.is_over(), f"{seats} computer seats, seed {seed}: the game did not end"
             results = state.results()
             assert [result.seat for result in results] == list(range(seats))

@@ -7,14 +7,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from app.core.cards import Card
-from app.core.protocol import MENUS, SCORE_TABLE, GameDefinition, GameState, MenuFlow, ScoreTableFormat
+from app.core.protocol import EASY, MENUS, SCORE_TABLE, STRONG, GameDefinition, GameState, MenuFlow, ScoreTableFormat
 
 from . import actions
 from .bot import COMPUTER, MasonBot, random_discard_chooser
 from .cards import DECK, Card as MasonCard
+from .easy import EasyBot
 from .menus import GAME_OPTIONS, MENU_A, MENU_B, QUIT, VIEW_SCORES
 from .scores import ESCAPE, ScoreRow, ScoresFileError, ScoreTable, decode_scores_bytes, diff_tables
 from .state import MAX_SEATS, MIN_SEATS, MasonState, deal_layout
+from .strong import StrongBot
 
 
 class MasonDefinition(GameDefinition):
@@ -25,6 +27,7 @@ class MasonDefinition(GameDefinition):
     max_seats = MAX_SEATS
     deck = DECK
     bot = COMPUTER
+    other_bots = {EASY: EasyBot(), STRONG: StrongBot()}
     action_types = actions.ACTION_TYPES
     # What the house needs (R9): Menu A is the home page's first form, then Menus B and C; the
     # decks are in decks/ itself, where the terminal reads them (R9.4); the R7.4 score table and

@@ -7,12 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card
-from app.core.protocol import GameDefinition, Option, Stat
+from app.core.protocol import EASY, STRONG, GameDefinition, Option, Stat
 
 from . import actions
 from .bot import ComputerPlayer, RandomDiscardPlayer
 from .cards import DECK
+from .easy import EasyPlayer
 from .state import DEFAULT_TARGET, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, RummyState
+from .strong import StrongPlayer
 
 
 class RummyDefinition(GameDefinition):
@@ -37,6 +39,7 @@ class RummyDefinition(GameDefinition):
         Stat("rummies", "Rummies"),
     )
     bot = ComputerPlayer()
+    other_bots = {EASY: EasyPlayer(), STRONG: StrongPlayer()}
     baseline_label = "random discards"
     action_types = actions.ACTION_TYPES
 

@@ -181,6 +181,7 @@ class RummyView(View):
     taken: str | None
     drawn: str | None
     fits: dict[str, list[int]]
+    seen: list[str]
     winner: int | None
 
 
@@ -563,7 +564,8 @@ class RummyState(GameState):
 
     def view(self, seat: int | None) -> RummyView:
         """C7.1: the melds, the discard top, the stock size, every hand's size and score, the
-        seat's own hand; never another hand or the stock."""
+        seat's own hand, and the cards seen face up during this hand; never another hand or the
+        stock."""
         if not self.is_seat(seat):
             seat = None
         players = []
@@ -613,6 +615,9 @@ class RummyState(GameState):
             "taken": CARDS[self.taken].id if my_turn and self.taken is not None else None,
             "drawn": CARDS[self.drawn].id if my_turn and self.drawn is not None and hand & BIT[self.drawn] else None,
             "fits": fits,
+            # Every card face up at some moment of this hand, which every player saw (C7.1): what
+            # the computer players count as no longer to come (C6.3).
+            "seen": ids_of(self.seen),
             "winner": self.winner,
         }
 

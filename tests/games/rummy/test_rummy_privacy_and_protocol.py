@@ -216,3 +216,19 @@ def test_c7_1_the_web_table_s_marks_the_drawn_card_for_its_drawer_only_the_lates
         RUMMY.from_dict(dict(game.to_dict(), drawn="2D"))  # between hands nobody has drawn
     act(game, None, "deal")
     assert game.view(1)["latest_meld"] is None and game.view(1)["melds"] == []
+
+
+def test_c7_1_the_view_lists_the_cards_seen_face_up_during_the_hand():
+    """The cards every player saw face up in this hand (the card turned up, discards, cards
+    taken from the pile, melds), which the computer player counts as no longer to come (C6.3):
+    every seat's view and a spectator's list the same, and never a card nobody saw."""
+    game = deal(["Ann", "Bob"], [QUICK, HIGH], "7H", "2D")
+    assert game.view(0)["seen"] == ["7H"]
+    act(game, 0, "draw", source="stock")
+    act(game, 0, "meld", "AC", "2C", "3C", "4C")
+    act(game, 0, "discard", "2D")
+    act(game, 1, "draw", source="discard")  # Bob takes 2D: seen, though now in his hand
+    seen = ["AC", "2C", "3C", "4C", "2D", "7H"]
+    assert sorted(game.view(0)["seen"]) == sorted(seen)
+    assert game.view(1)["seen"] == game.view(0)["seen"] == game.view(None)["seen"]
+    assert not set(game.view(0)["seen"]) & {card.code for card in game.hidden_from(0)}

@@ -1,0 +1,369 @@
+"""Mason Rummy's strong computer player: ``StrongBot.choose(game, seat)``.
+
+It reads the game only through ``view(seat)`` and chooses among ``legal(seat)``, so it never
+sees a hidden card (R4.4). What it knows (``read_view``): its hand, every player's sets and hand
+size, the discard pile's top and size, the stock's size, the scores, and from the log's last
+lines the cards each player took from the discard pile and the discards seen going down.
+
+It lays down as the rule book's player does (R8.2). It draws as R8.1 does, and also takes the
+discard pile's top when, in its hand, that card would be worth at least its points in keeping
+(a pair, or a low card beside its suit's neighbours) and far from being the card to discard.
+Its discard starts from R8.3's choice: R8.3's best few cards are each played out to the end of
+the round (``play_out``, every seat then playing the rule book's player) in the same deals of the
+cards it cannot see (``Knowledge.deal``: the other hands, the stock and the unseen part of the
+discard pile, from a generator seeded by the view), and another card is discarded only when the
+deals show it surely better: its mean gain, deal by deal, more than ``SURE`` standard errors.
+A round is worth the others' points less its own (R7.1); the last round, winning the game (R7.3).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from .actions import DISCARD_PILE, STOCK, Action, Discard, Draw, LayDown
+from .bot import LATE_HAND_SIZE, _RUN_KEEP, choose_computer_discard, computer_draw_source, next_computer_play
+from .cards import FULL_DECK, Card, parse_card
+from .melds import CardSet, LayOffs, NewSet, judge_lay_down
+from .players import Hand
+from .state import MasonState, STALL_REBUILDS
+
+TURNS_LIMIT = 300  # a round played out this long is counted as blocked (R7.2)
+REDRAWS = 12  # how often another player's hand is drawn again at most, to hold nothing to lay down
+
+
+@dataclass
+class Knowledge:
+    """What a seat knows of the round being played, from its view."""
+
+    seat: int
+    seats: int
+    drawing: bool
+    hand: list[Card]
+    sets: list[list[CardSet]]  # per seat, in the order laid down
+    pile: list[Card]  # the discard pile's cards seen going down, bottom first; the top is the last
+    pile_size: int
+    stock_size: int
+    hand_sizes: list[int]
+    held: list[set[Card]]  # per seat: cards known to be in that hand (taken from the discard pile)
+    played: list[bool]  # per seat: it has played a turn in this round
+    scores: list[int]
+    round: int
+    rounds: int
+    seed: str
+
+    def known(self) -> set[Card]:
+        known = set(self.hand) | set(self.pile)
+        for sets in self.sets:
+            for card_set in sets:
+                known.update(card_set.cards)
+        for seat, held in enumerate(self.held):
+            if seat != self.seat:
+                known |= held
+        return known
+
+    def unseen(self) -> list[Card]:
+        """The cards whose place the seat does not know, in deck order."""
+        known = self.known()
+        return [card for card in FULL_DECK if card not in known]
+
+    def deal(self, rng: random.Random) -> Table:
+        """A table where the unseen cards lie at random, everything known as the seat knows it. A
+        player who has played a turn this round holds nothing it could lay down (R8.2 lays down
+        everything it can, and so does a careful player): such hands are drawn again, a few times
+        at most."""
+        unseen = self.unseen()
+        rng.shuffle(unseen)
+        hands = []
+        for seat in range(self.seats):
+            if seat == self.seat:
+                hands.append(list(self.hand))
+                continue
+            held = list(self.held[seat])
+            wanted = max(0, min(self.hand_sizes[seat] - len(held), len(unseen)))
+            for _ in range(REDRAWS if self.played[seat] else 1):
+                drawn = rng.sample(range(len(unseen)), wanted)
+                cards = held + [unseen[index] for index in drawn]
+                if not self.played[seat] or next_computer_play(Hand(cards, self.sets[seat])) is None:
+                    break
+            for index in sorted(drawn, reverse=True):
+                unseen[index] = unseen[-1]
+                unseen.pop()
+            hands.append(cards)
+        below = max(0, self.pile_size - len(self.pile))
+        pile = [unseen.pop() for _ in range(min(below, len(unseen)))] + list(self.pile)
+        return Table([Hand(cards, [card_set.copy() for card_set in sets]) for cards, sets in zip(hands, self.sets)],
+                     pile, unseen, turn=self.seat)
+
+
+def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
+    """The seat's knowledge of the round being played, read from ``view(seat)`` alone."""
+    players = view["players"]
+    seats = len(players)
+    labels = [player["label"] for player in players]
+    hand = [parse_card(code) for code in view["hand"] or ()]
+    sets = [[CardSet.from_dict(data) for data in player["sets"]] for player in players]
+    lines = view["log"]
+    start = 0
+    for index in range(len(lines) - 1, -1, -1):
+        if lines[index]["seat"] is None and lines[index]["text"].startswith(f"Round {view['round']} dealt"):
+            start = index
+            break
+    pile: list[Card] = []
+    held: list[set[Card]] = [set() for _ in range(seats)]
+    # Without the round's first line among the last ones, every seat has played a turn since.
+    played = [not (lines and lines[start]["seat"] is None and " dealt" in lines[start]["text"])] * seats
+    for event in lines[start:]:
+        who, text = event["seat"], event["text"]
+        cards = [parse_card(code) for code in event["cards"]]
+        if who is None:
+            if text.startswith("Round ") and " dealt" in text:
+                pile = cards[:1]
+            elif text.startswith("The stock pile ran out"):
+                pile = pile[-1:]  # R5.2: all but the top turned over into the stock
+            continue
+        if not text.startswith(labels[who]):
+            continue
+        said = text[len(labels[who]):]
+        if said.startswith(" discarded "):
+            played[who] = True
+        if not cards:
+            continue
+        if said.startswith(" took "):
+            if pile and pile[-1] is cards[0]:
+                pile.pop()
+            held[who].add(cards[0])
+        elif said.startswith(" discarded "):
+            pile.append(cards[0])
+            held[who].discard(cards[0])
+        elif said.startswith(" laid "):
+            held[who].difference_update(cards)
+    top = view["discard_top"]
+    if top is not None and (not pile or pile[-1].code != top):
+        pile = [parse_card(top)]
+    seed = "/".join([str(view["round"]), ",".join(view["hand"] or ()), str(top), str(view["discard_size"]),
+                     str(view["stock_size"]), ",".join(str(p["score"]) for p in players),
+                     ",".join(str(p["hand_size"]) for p in players), lines[-1]["text"] if lines else ""])
+    return Knowledge(seat=seat, seats=seats, drawing=view["drawn"] is None and view["turn"] == seat
+                     and view["prompt"] == "draw a card", hand=hand, sets=sets, pile=pile,
+                     pile_size=view["discard_size"], stock_size=view["stock_size"],
+                     hand_sizes=[p["hand_size"] for p in players], held=held, played=played,
+                     scores=[p["score"] for p in players], round=view["round"], rounds=view["rounds"], seed=seed)
+
+
+# -- a model of one round, for playing choices out ---------------------------------------------------
+
+
+class _Seat:
+    __slots__ = ("hand",)
+
+    def __init__(self, hand: Hand):
+        self.hand = hand
+
+
+class Table:
+    """One round of Mason Rummy as the rules play it (R5, R6.3, R7.1, R7.2), with only what the
+    rule book's player reads of a ``MasonState`` (the same attribute names), for playing out."""
+
+    __slots__ = ("players", "discard", "stock", "turn", "rebuilds")
+
+    def __init__(self, hands: Sequence[Hand], pile: list[Card], stock: list[Card], *, turn: int, rebuilds: int = 0):
+        self.players = [_Seat(hand) for hand in hands]
+        self.discard = pile
+        self.stock = stock  # the top is the last card
+        self.turn = turn
+        self.rebuilds = rebuilds
+
+    def copy(self) -> Table:
+        return Table([seat.hand.copy() for seat in self.players], list(self.discard), list(self.stock),
+                     turn=self.turn, rebuilds=self.rebuilds)
+
+    def can_draw(self, source: str) -> bool:
+        if source == STOCK:
+            return bool(self.stock) or len(self.discard) > 1
+        return bool(self.discard)
+
+    def draw(self, source: str) -> bool:
+        """R5.1, R5.2: draw for the seat to move; False when the round is blocked."""
+        hand = self.players[self.turn].hand
+        if source == DISCARD_PILE and self.discard:
+            hand.add(self.discard.pop())
+            return True
+        if not self.stock:
+            if len(self.discard) < 2 or self.rebuilds + 1 >= STALL_REBUILDS:
+                return False
+            self.rebuilds += 1
+            self.stock = self.discard[-2::-1]  # the oldest discard on top (the last card)
+            self.discard = self.discard[-1:]
+        hand.add(self.stock.pop())
+        return True
+
+    def lay_down(self, cards: Sequence[Card]) -> None:
+        hand = self.players[self.turn].hand
+        judgement = judge_lay_down(cards, hand.laid_down)
+        for card in cards:
+            hand.remove(card)
+        if isinstance(judgement, NewSet):
+            hand.laid_down.append(CardSet(judgement.kind, judgement.cards))
+        elif isinstance(judgement, LayOffs):
+            for card, index in judgement.placements:
+                hand.laid_down[index].add(card)
+        self.rebuilds = 0
+
+    def discard_card(self, card: Card) -> None:
+        self.players[self.turn].hand.remove(card)
+        self.discard.append(card)
+
+    def points(self, went_out: int | None) -> list[int]:
+        """R7.1, R7.2: what each seat adds to its score."""
+        return [0 if seat == went_out else sum(card.points for card in player.hand.cards)
+                for seat, player in enumerate(self.players)]
+
+
+def _game(table: Table) -> MasonState:
+    """The table as the rule book's player reads it (it reads only what a ``Table`` has)."""
+    return cast(MasonState, table)
+
+
+def play_out(table: Table, drawn: bool) -> list[int]:
+    """Play the round to its end, every seat as the rule book's player, from the seat to move
+    (having ``drawn`` already); what each seat adds to its score."""
+    game = _game(table)
+    seats = len(table.players)
+    for _ in range(TURNS_LIMIT):
+        seat = table.turn
+        hand = table.players[seat].hand
+        if not drawn and not table.draw(computer_draw_source(game, seat)):
+            return table.points(None)
+        drawn = False
+        while True:
+            selection = next_computer_play(hand)
+            if selection is None:
+                break
+            table.lay_down(selection)
+            if not hand.cards:
+                return table.points(seat)
+        table.discard_card(choose_computer_discard(game, seat))
+        if not hand.cards:
+            return table.points(seat)
+        table.turn = (seat + 1) % seats
+    return table.points(None)
+
+
+
+KEEP_MARGIN = 10  # a discard is taken when it is this far from being the card to discard
+CANDIDATES = 3  # the discards weighed: R8.3's best few
+DEALS = 60  # the deals of the unseen cards each of them is played out in
+# How sure a play-out must be that another discard beats R8.3's choice before it is made: its
+# mean gain over R8.3's, in standard errors of that gain.
+SURE = 1.0
+WIN = 30.0  # in the last round, a game won is worth this many points of a round's
+
+
+class StrongBot:
+    """The strong computer player (see the module's docstring)."""
+
+    def __init__(self, deals: int = DEALS, candidates: int = CANDIDATES, sure: float = SURE):
+        self.deals = deals
+        self.candidates = candidates
+        self.sure = sure
+
+    def choose(self, game: MasonState, seat: int) -> Action:
+        moves = {move.action for move in game.legal(seat)}
+        knowledge = read_view(game.view(seat), seat)
+        table = knowledge.deal(random.Random(0))  # (the hidden cards play no part until the play-outs)
+        hand = table.players[seat].hand
+        if "draw_stock" in moves or "draw_discard" in moves:
+            if "draw_stock" not in moves:
+                return Draw(DISCARD_PILE)
+            if "draw_discard" not in moves:
+                return Draw(STOCK)
+            source = computer_draw_source(_game(table), seat)
+            if source == STOCK and worth_taking(hand.cards, knowledge.pile[-1]):
+                source = DISCARD_PILE
+            return Draw(source)
+        if "discard" not in moves:
+            raise ValueError("it is not this seat's turn")
+        selection = next_computer_play(hand)
+        if selection is not None:
+            return LayDown(selection)
+        return Discard(self.discard(knowledge, hand.cards))
+
+    def discard(self, knowledge: Knowledge, cards: Sequence[Card]) -> Card:
+        """R8.3's choice, unless playing the round out shows another of its best few to be surely
+        better."""
+        seat = knowledge.seat
+        late = any(size <= LATE_HAND_SIZE for other, size in enumerate(knowledge.hand_sizes) if other != seat)
+        scores = discard_scores(cards, 3 if late else 1)
+        # R8.3's order: the highest score first, the later card in hand order on a tie.
+        ranked = sorted(range(len(cards)), key=lambda index: (scores[index], index), reverse=True)
+        candidates = [cards[index] for index in ranked[:self.candidates]]
+        if len(candidates) == 1:
+            return candidates[0]
+        rng = random.Random(knowledge.seed)
+        deals = [knowledge.deal(rng) for _ in range(self.deals)]
+        values = []
+        for card in candidates:
+            outcomes = []
+            for deal in deals:
+                trial = deal.copy()
+                trial.discard_card(card)
+                if trial.players[seat].hand.cards:
+                    trial.turn = (seat + 1) % knowledge.seats
+                    outcomes.append(self.value(knowledge, play_out(trial, drawn=False)))
+                else:
+                    outcomes.append(self.value(knowledge, trial.points(seat)))
+            values.append(outcomes)
+        return candidates[surely_better(values, self.sure)]
+
+    def value(self, knowledge: Knowledge, points: Sequence[int]) -> float:
+        """What a round's points are worth to the seat: the others' points less its own (R7.1); in
+        the last round, whether its game total ends the lowest (R7.3)."""
+        seat = knowledge.seat
+        if knowledge.round >= knowledge.rounds:
+            mine = knowledge.scores[seat] + points[seat]
+            best_other = min(knowledge.scores[other] + points[other] for other in range(len(points)) if other != seat)
+            return WIN if mine < best_other else WIN / 2 if mine == best_other else 0.0
+        others = [points[other] for other in range(len(points)) if other != seat]
+        return sum(others) / len(others) - points[seat]
+
+    def __repr__(self) -> str:
+        return "StrongBot()"
+
+
+def surely_better(values: Sequence[Sequence[float]], sure: float) -> int:
+    """The index of the choice to make: the first (the rule book's) unless another's mean gain
+    over it, deal by deal, is more than ``sure`` standard errors (the largest such gain wins)."""
+    first = values[0]
+    count = len(first)
+    best, best_gain = 0, 0.0
+    for index in range(1, len(values)):
+        gains = [value - base for value, base in zip(values[index], first)]
+        mean = sum(gains) / count
+        if count < 2 or mean <= best_gain:
+            continue
+        spread = math.sqrt(sum((gain - mean) ** 2 for gain in gains) / (count - 1))
+        if mean > sure * spread / math.sqrt(count):
+            best, best_gain = index, mean
+    return best
+
+
+def worth_taking(cards: Sequence[Card], top: Card) -> bool:
+    """Would ``top``, in the hand, be worth at least its points in keeping (R8.3's scores), and
+    far from being the card to discard?"""
+    scores = discard_scores([*cards, top], 1)
+    return scores[-1] <= 0 and scores[-1] + KEEP_MARGIN < max(scores)
+
+
+def discard_scores(cards: Sequence[Card], point_weight: int) -> list[int]:
+    """R8.3's discard score of each card (its points less what it is worth keeping)."""
+    counts = [0] * 13
+    suits = [0] * 5
+    for card in cards:
+        counts[card.order] += 1
+        suits[card.suit_index] |= 4 << card.order
+    return [point_weight * card.points - 12 * (counts[card.order] - 1)
+            - _RUN_KEEP[(suits[card.suit_index] >> card.order) & 0b11111] for card in cards]

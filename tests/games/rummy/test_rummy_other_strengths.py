@@ -1,0 +1,69 @@
+"""Classic Rummy's computer players beside C6's: the easy one (C6.1 and C6.2, a careless discard)
+and the strong one (C6, its discard weighed by what it would give the next player). The generic
+checks (legal moves, the view alone, the same move for the same position) are in
+tests/games/test_strengths.py."""
+
+from __future__ import annotations
+
+from rummy_test_helpers import RUMMY, situation
+
+from app.games.rummy.actions import DiscardCard
+from app.games.rummy.bot import choose_discard
+from app.games.rummy.cards import CARDS, NUMBER, mask_of
+from app.games.rummy.easy import CARELESS_WEIGHTS, EasyPlayer
+from app.games.rummy.knowledge import Knowledge
+from app.games.rummy.state import PLAY
+from app.games.rummy.strong import StrongPlayer
+
+
+def number(code: str) -> int:
+    return NUMBER[RUMMY.deck.parse(code)]
+
+
+def mask(codes: str) -> int:
+    return mask_of(number(code) for code in codes.split())
+
+
+def knowledge(hand: str, held: str = "", melds: str = "", seen: str = "") -> Knowledge:
+    """Seat 0's knowledge, 2 seats: its hand, the cards seat 1 is known to hold, one meld of
+    seat 1's on the table, and the cards seen face up."""
+    meld_mask = mask(melds) if melds else 0
+    return Knowledge(seat=0, seats=2, phase=PLAY, hand=mask(hand), melds=[(1, "set", meld_mask)] if melds else [],
+                     pile=[number("2D")], pile_size=1, stock_size=20, turned_over=False, taken=None,
+                     hand_sizes=[len(hand.split()), 10], held=[0, mask(held) if held else 0],
+                     opened=[False, bool(melds)], scores=[0, 0], target=100, rummy_bonus=True,
+                     seen=mask(f"{held} {melds} {seen} 2D"), seed="test")
+
+
+def test_c6_1_a_card_that_makes_the_next_player_a_meld_feeds_it_every_time():
+    """The next player took QC and QD from the discard pile: any other queen makes it a set, which
+    it would take (C6.1) and meld."""
+    feeds = StrongPlayer().feeds(knowledge("QS 4H 9C", held="QC QD"))
+    assert feeds(number("QS")) == 1.0
+
+
+def test_a_card_whose_partners_are_all_in_sight_feeds_nobody():
+    """7H: the other sevens are melded, 6H and 8H in the seat's hand: no hand can meld it."""
+    feeds = StrongPlayer().feeds(knowledge("7H 6H 8H 2S", melds="7C 7D 7S"))
+    assert feeds(number("7H")) == 0.0
+    assert 0.0 < feeds(number("2S")) < 1.0  # an ace, 3S, 4S or another two may be in that hand
+
+
+def test_c6_3_without_the_feeding_weight_the_strong_discard_is_c6_3s():
+    game = situation(["KS QH 9D 5C 5D 2H AS 8C 7S 3D JD", "AC 4C 6C TC KC 2S 3S 6H 8H TH"], discard="9S")
+    expected = DiscardCard(CARDS[choose_discard(game, 0)])
+    assert StrongPlayer(feed=0).choose(game, 0) == expected
+
+
+def test_the_easy_player_keeps_pairs_but_never_half_a_run():
+    """Its careless weights: a pair is kept, a card beside its suit's neighbour is not."""
+    game = situation(["KS KH 9D 8D 2C", "AC 4C 6C TC KC 2S 3S 6H 8H TH"], discard="9S")
+    assert choose_discard(game, 0, CARELESS_WEIGHTS) == number("9D")  # not a king of the pair
+    assert choose_discard(game, 0) not in (number("9D"), number("8D"))  # C6.3 keeps half a run
+    assert EasyPlayer(careless=10**9).choose(game, 0) == DiscardCard(CARDS[number("9D")])
+
+
+def test_the_strong_player_never_discards_a_card_c3_3_forbids():
+    game = situation(["KS QH 9D 5C", "AC 4C 6C TC KC 2S 3S 6H 8H TH"], discard="9S", taken="KS")
+    choice = StrongPlayer().choose(game, 0)
+    assert isinstance(choice, DiscardCard) and choice.card.code != "KS"
