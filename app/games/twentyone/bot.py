@@ -28,7 +28,7 @@ from app.core.protocol import Move
 
 from .actions import Hit, Stay
 from .cards import DECK
-from .expectation import Position, best_move_hits
+from .expectation import Position, best_move_hits, expectation
 from .state import TwentyOneState
 from .table import DEALER_STANDS_ON
 
@@ -103,6 +103,12 @@ class CardCounter:
 
     def choose(self, state: TwentyOneState, seat: int) -> Hit | Stay:
         return _legal_choice(state, seat, best_move_hits(position_of(state.view(seat), seat)))
+
+    def expected_return(self, state: TwentyOneState, seat: int) -> float:
+        """The exact expected return of the round from here, playing on as this player does
+        (the better move now and at every later decision): what its measured mean is set
+        against (``bench/strength_ladder.py --exact``)."""
+        return expectation(position_of(state.view(seat), seat)).best
 
     def __repr__(self) -> str:
         return "CardCounter()"
