@@ -11,7 +11,9 @@ measure is 13 less the most cards the hand can keep in target groups whose place
 at most, one of them a pure sequence and another a sequence (when none is, three places for
 each are kept free). Jokers (P2.2) fill gaps of impure sequences and sets, or extend groups;
 a gap of a pure sequence needs its own card, so it counts only while that card is still unseen
-(``live``): in the closed deck or another hand, not on the open pile nor in this hand.
+(``live``): in the closed deck or another hand, not on the open pile nor in this hand. A gap
+of an impure sequence or a set, and a place left over, count as fillable: by a joker or by its
+own card, one of which may still come (the measure is the fewest draws if they come).
 
 The search: the hand's natural cards by kind in 2-bit fields of one integer (two decks hold two
 cards alike), in suit-then-rank order; the lowest card left either goes (a card to throw away)
@@ -19,6 +21,10 @@ or is the lowest of a target group (every window of its suit from it to another 
 suit, or three places around it; every set of its rank); memoised by (the cards left, jokers
 left, places left, the sequences held so far). A card of the wild rank is a joker here, or
 stands in its own place in a sequence when a card of its suit is near (both are tried).
+
+The outs of a discard (``outs_without``): for each unseen card, whether the hand less the
+discard and with that card keeps more. The added card's own target groups are tried first, so
+what is left to search is the hand less the discard, the same searches for every card added.
 """
 
 from __future__ import annotations
@@ -31,7 +37,7 @@ from app.core.cards import Card
 from .cards import ACE_HIGH, RANKS, SUITS, is_joker
 
 PLACES = 13  # P2.1, P5.1: the 13 cards of a declaration
-NO_WAY = -100  # more cards kept than can be
+NO_WAY = -100  # below any count of cards: no layout of 13 places can be completed
 FIRST_PURE, ANY_SEQUENCE = 3, 3  # the places of a sequence made of cards still to come
 
 
