@@ -8,12 +8,13 @@ from typing import Any
 
 from app.core.cards import Card, DeckSpec
 from app.core.decks import DeckError, parse_deck
-from app.core.protocol import GameDefinition, Option, Stat
+from app.core.protocol import EASY, STRONG, GameDefinition, Option, Stat
 
 from . import actions
 from .bot import PointsBot, RandomDiscardBot
 from .cards import ONE_DECK, TWO_DECKS, deck_for_seats
 from .state import PointsState
+from .strengths import Beginner, Strategist
 
 MAX_DEALS = 10  # P6.1
 
@@ -30,6 +31,7 @@ class PointsDefinition(GameDefinition):
     statistics = (Stat("deals_played", "Deals played"), Stat("deals_won", "Deals won"),
                   Stat("net_points", "Net points"), Stat("best_deal", "Best deal", combine="max"))  # P6.2
     bot = PointsBot()
+    other_bots = {EASY: Beginner(), STRONG: Strategist()}
     baseline_label = "random discards"
     action_types = actions.ACTION_TYPES
 

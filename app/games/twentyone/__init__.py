@@ -17,14 +17,16 @@ Glossary
     table       ``Table``: the players, the dealer, the deck and the discard pile
 
 Modules: ``cards`` (Card, Deck, EmptyDeckException, deck files), ``table`` (Player, Table),
-``actions``, ``state`` (``TwentyOneState``, the protocol's state), ``bot``, ``definition``
-(``TwentyOneDefinition``), ``__main__`` (the terminal game, T6).
+``actions``, ``state`` (``TwentyOneState``, the protocol's state), ``bot`` (the computer players:
+easy, normal, strong, and the random baseline), ``expectation`` (the exact expected return of
+hitting and staying, the strong player's), ``definition`` (``TwentyOneDefinition``),
+``__main__`` (the terminal game, T6).
 """
 
 from app.core.registry import register
 
 from .actions import Deal, EndTable, Hit, Stay, action_from_dict, action_to_dict
-from .bot import DealerRule, RandomChoice
+from .bot import CardCounter, DealerRule, Hopeful, RandomChoice
 from .cards import DECK, Card, Deck, EmptyDeckException, InvalidDeckData, parse_deck_file
 from .definition import DEFINITION, TwentyOneDefinition
 from .state import TwentyOneState
@@ -33,7 +35,8 @@ from .table import Player, Table
 register(DEFINITION)
 
 __all__ = [
-    "DECK", "DEFINITION", "Card", "Deal", "DealerRule", "Deck", "EmptyDeckException", "EndTable", "Hit",
+    "DECK", "DEFINITION", "Card", "CardCounter", "Deal", "DealerRule", "Deck", "EmptyDeckException", "EndTable",
+    "Hit", "Hopeful",
     "InvalidDeckData", "Player", "RandomChoice", "Stay", "Table", "TwentyOneDefinition", "TwentyOneState",
     "action_from_dict", "action_to_dict", "parse_deck_file",
 ]

@@ -7,12 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card as CoreCard
-from app.core.protocol import GameDefinition, Option, OptionError, Stat
+from app.core.protocol import EASY, STRONG, GameDefinition, Option, OptionError, Stat
 
 from . import actions
-from .bot import DealerRule, RandomChoice
+from .bot import CardCounter, DealerRule, Hopeful, RandomChoice
 from .cards import DECK
-from .state import TwentyOneState
+from .state import LOST, WON, TwentyOneState
+
+RETURNS = {WON: 1, LOST: -1}  # a round won, lost; a tie returns 0 (T3.4)
 
 
 class TwentyOneDefinition(GameDefinition):
@@ -34,6 +36,7 @@ class TwentyOneDefinition(GameDefinition):
         Stat("rounds_tied", "Rounds tied"),
     )
     bot = DealerRule()
+    other_bots = {EASY: Hopeful(), STRONG: CardCounter()}
     action_types = actions.ACTION_TYPES
 
     def deck_preview(self, cards: Sequence[CoreCard]) -> list[tuple[str, list[CoreCard]]]:
@@ -44,6 +47,14 @@ class TwentyOneDefinition(GameDefinition):
 
     def baseline_bot(self, rng: random.Random) -> RandomChoice:
         return RandomChoice(rng)
+
+    def round_returns(self, state: Any, seat: int) -> list[int]:
+        """``seat``'s return in each round played to its end: +1 won (the dealer went bust or
+        ended lower, or a 21 after a hit), -1 lost (bust, or the dealer ended higher), 0 a tie
+        (T3.2-T3.4)."""
+        if not isinstance(state, TwentyOneState):
+            raise TypeError("not a game of 21")
+        return [RETURNS.get(results[seat], 0) for results in state.history]
 
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
                   seed: int | str | None = None, stacked_deck: Sequence[CoreCard] | None = None) -> TwentyOneState:

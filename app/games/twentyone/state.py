@@ -10,7 +10,8 @@ move and anyone at the table may deal the next round or end the table. The game 
 
 Privacy (T3.2, T3.3, T7.2): every face-up card is public; the deck and every face-down card
 (the dealer's hidden card, and a hidden card that went to the discard pile without being turned
-over) are hidden from everyone. The discard pile is shown only as a count.
+over) are hidden from everyone. The discard pile shows its face-up cards (each was seen on the
+table), a hidden card in it only as a place.
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ class TwentyOneView(View):
     dealer: dict[str, Any]
     deck_count: int
     discard_count: int
+    discard_pile: list[str | None]
 
 
 class TwentyOneState(GameState):
@@ -396,6 +398,9 @@ class TwentyOneState(GameState):
                        "steps": [{"cards": list(step["cards"]), "value": step["value"]} for step in table.dealer_turn]},
             "deck_count": len(table.deck),
             "discard_count": len(table.discard_pile),
+            # Every face-up card was seen on the table (T7.2); a hidden card that went there
+            # without being turned over stays hidden (None).
+            "discard_pile": [card.id if card.face_up else None for card in table.discard_pile],
         }
 
     def stage(self) -> str:

@@ -536,3 +536,11 @@ def test_computer_players_alone_finish_with_a_result_each(seats):
     autoplay(game, lambda seat: DEFINITION.bot, deal_on=True)
     assert game.is_over() and game.round_number == 5
     assert all(sum(result.figures.values()) == 5 for result in game.results())
+
+
+def test_the_view_shows_the_discard_pile_s_face_up_cards_and_a_place_for_a_hidden_one():
+    game = new_game(("Ann",), "TS", "6C", "8H", "9D", "KC")
+    game.apply(0, Hit())  # bust: the dealer's hidden 9D goes to the discard pile face down
+    game.apply(None, Deal())
+    pile = game.view(0)["discard_pile"]
+    assert sorted(card for card in pile if card is not None) == ["6C", "8H", "KC", "TS"] and pile.count(None) == 1
