@@ -232,12 +232,14 @@ def play_pairing(definition: GameDefinition, stronger: str, weaker: str, games: 
 @dataclass(frozen=True)
 class Alone:
     """One strength measured alone: against the house (``returns``: its return each round), or
-    by itself (``won`` of ``games``)."""
+    by itself (``won`` of ``games``). ``expected``: for a player that computes it
+    (``expected_return``), the exact expected return of its first decision each round."""
 
     strength: str
     games: int
     won: int
     returns: tuple[int, ...] | None = None
+    expected: tuple[float, ...] = ()
 
 
 def play_alone(definition: GameDefinition, strength: str, games: int, *, seed: int = 0,
@@ -245,16 +247,31 @@ def play_alone(definition: GameDefinition, strength: str, games: int, *, seed: i
     """``games`` games of one seat of ``strength``; against the house, its returns each round."""
     won = 0
     returns: list[int] | None = None
+    expected: list[float] = []
     players = max(1, definition.min_seats)
     for number in range(games):
         game_seed = f"{seed}/{number}"
-        state = play_bot_game(definition, players, seed=game_seed, rng=random.Random(f"{game_seed}/discards"),
-                              options=options, strengths=[strength] * players)
+        rng = random.Random(f"{game_seed}/discards")
+        bot = bot_of(definition, strength, rng)
+        expected_return = getattr(bot, "expected_return", None)
+        if expected_return is None:
+            state = play_bot_game(definition, players, seed=game_seed, rng=rng, options=options,
+                                  strengths=[strength] * players)
+        else:
+            state = definition.new_state([COMPUTER_NAME] * players, options=definition.validate_options(options or {}),
+                                         seed=game_seed)
+            while True:  # a round at a time: its first decision is the seat's first move after the deal
+                if state.to_move() == 0:
+                    expected.append(expected_return(state, 0))
+                autoplay(state, lambda seat: bot)
+                if state.is_over():
+                    break
+                state.apply(None, definition.action_from_dict(state.legal(None)[0].as_dict()))
         won += sum(1 for result in state.results() if result.seat == 0 and result.won)
         rounds = definition.round_returns(state, 0)
         if rounds is not None:
             returns = (returns or []) + list(rounds)
-    return Alone(strength, games, won, tuple(returns) if returns is not None else None)
+    return Alone(strength, games, won, tuple(returns) if returns is not None else None, tuple(expected))
 
 
 def against_the_house(definition: GameDefinition) -> bool:
@@ -282,8 +299,14 @@ def alone_line(definition: GameDefinition, alone: Alone) -> str:
     name = name_of(definition, alone.strength)
     if alone.returns is not None:
         mean, low, high = mean_interval(alone.returns)
-        return (f"{name}: {mean:+.3f} a round [{low:+.3f}, {high:+.3f}] over {len(alone.returns)} rounds "
+        line = (f"{name}: {mean:+.3f} a round [{low:+.3f}, {high:+.3f}] over {len(alone.returns)} rounds "
                 f"of {alone.games} games")
+        if len(alone.expected) == len(alone.returns):
+            # a round's return less its expectation has a spread of its own: the gap's interval
+            gap, gap_low, gap_high = mean_interval([got - hoped for got, hoped in zip(alone.returns, alone.expected)])
+            line += (f"; the exact expectation of its decisions over the same deals {mean - gap:+.3f}, "
+                     f"measured less exact {gap:+.3f} [{gap_low:+.3f}, {gap_high:+.3f}]")
+        return line
     share = alone.won / alone.games if alone.games else 0.0
     low, high = wilson(share, alone.games)
     return f"{name}: wins {100 * share:.1f}% [{100 * low:.1f}%, {100 * high:.1f}%] of {alone.games} games"
