@@ -35,18 +35,34 @@ def databases(tmp_path_factory):
     manager.close()
 
 
+LIVE_FIXTURES = ("live_server", "make_live_server")
+
+
+def pytest_collection_modifyitems(items):
+    """A test with a real server process is slow (over about 5 s with its server's start and
+    stop): `make test-fast` leaves it out, `make test` runs it."""
+    for item in items:
+        if any(name in getattr(item, "fixturenames", ()) for name in LIVE_FIXTURES):
+            item.add_marker(pytest.mark.slow)
+
+
+def shares_the_module_server(request) -> bool:
+    """Whether the test uses the module's live server (``live_server``): its database and decks
+    are then the server's."""
+    return "live_server" in request.fixturenames and request.node.get_closest_marker("own_live_server") is None
+
+
 @pytest.fixture
-def database_url(databases, tmp_path):
+def database_url(request, databases, tmp_path):
+    if shares_the_module_server(request):
+        yield request.getfixturevalue("module_database_url")
+        return
     url = databases.new_database(tmp_path / "mason.db")
     yield url
     databases.drop(url)
 
 
-@pytest.fixture
-def decks_folder(tmp_path) -> Path:
-    """A decks/ folder with the sample decks (Mason Rummy's, and every game's decks/<key>/),
-    which a test may change freely."""
-    folder = tmp_path / "decks"
+def copy_sample_decks(folder: Path) -> Path:
     folder.mkdir()
     for deck in SAMPLE_DECKS.glob("*.deck"):
         shutil.copy(deck, folder / deck.name)
@@ -54,6 +70,27 @@ def decks_folder(tmp_path) -> Path:
         if game_folder.is_dir():
             shutil.copytree(game_folder, folder / game_folder.name)
     return folder
+
+
+@pytest.fixture
+def decks_folder(request, tmp_path) -> Path:
+    """A decks/ folder with the sample decks (Mason Rummy's, and every game's decks/<key>/),
+    which a test may change freely (beside ``live_server``: the module's server's)."""
+    if shares_the_module_server(request):
+        return request.getfixturevalue("module_decks_folder")
+    return copy_sample_decks(tmp_path / "decks")
+
+
+@pytest.fixture(scope="module")
+def module_database_url(databases, tmp_path_factory):
+    url = databases.new_database(tmp_path_factory.mktemp("live-db") / "mason.db")
+    yield url
+    databases.drop(url)
+
+
+@pytest.fixture(scope="module")
+def module_decks_folder(tmp_path_factory) -> Path:
+    return copy_sample_decks(tmp_path_factory.mktemp("live-decks") / "decks")
 
 
 @pytest.fixture
@@ -103,14 +140,37 @@ def make_player(app):
     return lambda: Player(app)
 
 
-@pytest.fixture
-def live_server(database_url, decks_folder, tmp_path):
-    """The app served as `make run` serves it: gunicorn, gevent workers, a real database."""
-    server = LiveServer(tmp_path / "live-instance", database_url, decks_folder,
-                        workers=int(setting("TEST_WORKERS", "2")))
-    server.start()
+@pytest.fixture(scope="module")
+def module_live_server(module_database_url, module_decks_folder, tmp_path_factory):
+    # (the module's tests together set up more games and make more moves from this one address
+    # than a family does in an hour: the limits' own tests take servers of their own)
+    roomy = {"GAMES_PER_HOUR": "100000", "OWN_MOVES_PER_MINUTE": "100000", "SOLVES_PER_MINUTE": "100000"}
+    server = LiveServer(tmp_path_factory.mktemp("live-instance"), module_database_url, module_decks_folder,
+                        workers=int(setting("TEST_WORKERS", "2")), env=roomy)
     yield server
     server.stop()
+
+
+@pytest.fixture
+def live_server(request):
+    """The app served as `make run` serves it: gunicorn, gevent workers, a real database. The
+    tests of a module share one server, its database and its decks folder (each test sets up
+    tables of its own; a server's start costs seconds): a test that stopped or killed it leaves
+    it to be started again for the next. A test marked ``own_live_server`` gets a server, a
+    database and decks of its own (a module whose job runner must start idle: the solver's); a
+    test that needs other settings takes ``make_live_server``."""
+    if request.node.get_closest_marker("own_live_server"):
+        server = LiveServer(request.getfixturevalue("tmp_path") / "live-instance", request.getfixturevalue("database_url"),
+                            request.getfixturevalue("decks_folder"), workers=int(setting("TEST_WORKERS", "2")))
+        server.start()
+        yield server
+        server.stop()
+        return
+    server = request.getfixturevalue("module_live_server")
+    if server.process is None or server.process.poll() is not None:
+        server.stop(remove=False)
+        server.start()
+    yield server
 
 
 @pytest.fixture

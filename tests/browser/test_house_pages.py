@@ -24,11 +24,14 @@ WIDTH_JS = "() => [document.documentElement.scrollWidth, document.body.scrollWid
 
 
 def seed_records(database_url: str) -> None:
-    """Names long and short, with accents, in the score table and every game's statistics."""
+    """Names long and short, with accents, in the score table and every game's statistics (the
+    module's tests share a server and its database: a second seeding replaces the first's)."""
     engine = sa.create_engine(database_url)
     names = [LONG_NAME, "Zoë", "Sam", "Ann-Kathrin Schmidt-Wolf"]
     with engine.begin() as connection:
         for number, name in enumerate(names):
+            for table in ("scores", "game_stats"):
+                connection.execute(sa.text(f"DELETE FROM {table} WHERE name_key = :k"), {"k": name.casefold()})
             connection.execute(sa.text("INSERT INTO scores (name, name_key, search_key, won, lost, best) "
                                        "VALUES (:n, :k, :s, :w, :l, :b)"),
                                {"n": name, "k": name.casefold(), "s": search_key(name), "w": 100 + number,

@@ -29,7 +29,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from support.browsing import axe_scan
 from support.seahaven_page import WINNABLE, board, destination, set_up, source, wait_for_mark, wait_past
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.own_live_server]  # (the runner starts idle for each)
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}

@@ -32,7 +32,7 @@ from support.waiting import wait_for
 from app.games.seahaven import DEFINITION, first_winnable_deal
 from app.games.seahaven.analysis import ANALYST
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.own_live_server]  # (the runner starts idle for each)
 
 HARD_DEAL = 358  # the open deal of 1-1000 the solver takes longest over (about 1 s)
 
