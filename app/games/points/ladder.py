@@ -1,7 +1,7 @@
 """How Points Rummy's computer players measured against each other, as data for the pages to show
 ("beats normal in 62 games of 100").
 
-Measured by ``bench/strength_ladder.py --game points --games 1000 --seed 1``: two seats, each
+Measured by ``python -m app.simulate --game points --games 2000 --ladder --seed 1``: two seats, each
 pairing over the 1,000 shuffled deals ``"1/0"`` to ``"1/999"`` (one deal a game, the default,
 P6.1), each deal played twice with the players in both seats, so 2,000 games a pairing. A
 player's ``share`` counts its wins (a tie half) over the games; ``low`` and ``high`` are the

@@ -107,7 +107,7 @@ class CardCounter:
     def expected_return(self, state: TwentyOneState, seat: int) -> float:
         """The exact expected return of the round from here, playing on as this player does
         (the better move now and at every later decision): what its measured mean is set
-        against (``bench/strength_ladder.py --exact``)."""
+        against (``python -m app.simulate --game twentyone --ladder``)."""
         return expectation(position_of(state.view(seat), seat)).best
 
     def __repr__(self) -> str:
