@@ -5,7 +5,6 @@ and plays games to the end."""
 
 from __future__ import annotations
 
-import math
 import random
 
 import pytest
@@ -16,7 +15,6 @@ from app.core.protocol import EASY, NORMAL, STRENGTHS, STRONG
 from app.games.points import DEFINITION
 from app.games.points.actions import CLOSED, OPEN, Declare, Discard, Draw, action_to_dict
 from app.games.points.bot import PointsBot
-from app.games.points.ladder import BASELINE, LADDER, in_words
 from app.games.points.strengths import Beginner, Strategist
 
 
@@ -148,28 +146,3 @@ def test_strong_keeps_what_brings_it_closest_and_throws_a_loose_card():
     state.apply(0, Draw(CLOSED))
     action = Strategist().choose(state, 0)
     assert isinstance(action, Discard) and action.cards[0] in {"5H", "3S"}  # every other card is needed
-
-
-# -- the measured ladder, as data -------------------------------------------------------------------
-
-
-def wilson(successes, trials, z=1.959964):
-    share = successes / trials
-    centre = (share + z * z / (2 * trials)) / (1 + z * z / trials)
-    spread = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return centre - spread, centre + spread
-
-
-def test_the_measured_ladder_is_consistent_data_the_pages_can_show():
-    assert [(pairing["player"], pairing["against"]) for pairing in LADDER] == [
-        (STRONG, NORMAL), (NORMAL, EASY), (EASY, BASELINE)]
-    for pairing in LADDER:
-        games = pairing["games"]
-        assert pairing["won"] + pairing["lost"] + pairing["tied"] == games
-        assert pairing["share"] == pytest.approx((pairing["won"] + pairing["tied"] / 2) / games, abs=5e-4)
-        low, high = wilson(pairing["won"] + pairing["tied"] / 2, games)
-        assert (pairing["low"], pairing["high"]) == (pytest.approx(low, abs=5e-4), pytest.approx(high, abs=5e-4))
-        words = in_words(pairing["player"])
-        assert words is not None and f"in {round(100 * pairing['share'])} games of 100" in words
-    assert in_words(STRONG).startswith("beats normal") and in_words(EASY).startswith("beats random play")
-    assert in_words("unknown") is None
