@@ -4,7 +4,11 @@ sound; what every game's computer players do at a whole game makes each of its k
 
 from __future__ import annotations
 
+import re
+
 import pytest
+
+from support.games import page, play_game, text
 
 import app.games  # noqa: F401  (registers every game)
 from app.core import registry
@@ -41,3 +45,30 @@ def test_a_line_is_heard_by_its_message():
     assert line_sound({"say": said("Undid the move of the {card} from {from} to {to}.", card="7H")}) == ""
     assert line_sound({"say": said(("{count} card", "{count} cards"), count=2)}) == ""
     assert line_sound({"text": "Ann discarded 7H."}) == ""  # (a line kept before lines had words)
+
+
+def news(html: str) -> str:
+    found = re.search(r'id="table"[^>]* data-news="([a-z]*)" data-news-at="(\d+)"', html)
+    assert found, "the table names no news"
+    return found.group(1)
+
+
+def test_the_table_names_its_latest_news_for_the_page_s_sounds(player):
+    """quick_out.deck: Doris draws (a card drawn), lays down (cards laid down) and goes out with
+    her last lay-down (R5.7: the round over)."""
+    slug = player.start_game(["Doris", "AI"], deck="quick_out.deck")
+    assert news(player.table(slug).html) == ""  # the deal: no sound
+    assert news(page(player.act(slug, "draw_stock")).html) == "draw"
+    assert news(page(player.act(slug, "lay_down", ["2C", "3C", "4C", "5C"])).html) == "meld"
+    player.act(slug, "lay_down", ["9P", "TP", "JP", "QP"])
+    assert news(page(player.act(slug, "lay_down", ["7D", "7H", "7S"])).html) == "round"
+
+
+def test_a_game_over_is_won_or_lost_for_a_seat_and_the_round_s_sound_for_a_spectator(player, make_player):
+    slug = player.start_game(["Doris", "AI"], deck="quick_out.deck")
+    play_game(player, slug)
+    state, _version = player.state(slug)
+    won = {result.seat: result.won for result in state.results()}
+    assert news(player.table(slug).html) == ("won" if won[0] else "lost")
+    watcher = make_player()
+    assert news(text(watcher.get(f"/games/{slug}/watch"))) == "round"
