@@ -290,7 +290,8 @@
       if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
       card.classList.add("moving");
       var scale = was.width && now.width ? was.width / now.width : 1;
-      var slide = card.animate([{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")" }, { transform: "none" }],
+      var slide = card.animate([{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")", transformOrigin: "0 0" },
+                                { transform: "none", transformOrigin: "0 0" }],
                                { duration: 240, easing: "ease-out" });
       slide.onfinish = slide.oncancel = function () { card.classList.remove("moving"); };
     });
