@@ -259,9 +259,20 @@
 
   // -- cards that move --------------------------------------------------------------------------
 
+  // Where a card is: its box, and its place: the dock (this seat's hand: a card that only shifts
+  // in it, re-sorted or under a taller dock, stays still), else its parent's path on the board.
   function rect(element) {
     var box = element.getBoundingClientRect();
-    return { left: box.left, top: box.top, width: box.width };
+    return { left: box.left, top: box.top, width: box.width, place: place(element) };
+  }
+
+  function place(card) {
+    if (card.closest(".dock")) return "dock";
+    var path = "";
+    for (var at = card.parentElement; at && at.id !== "table" && at.parentElement; at = at.parentElement) {
+      path = Array.prototype.indexOf.call(at.parentElement.children, at) + "/" + path;
+    }
+    return path;
   }
 
   // Before a swap: where each card is, and where a new card comes from: the stock (the board's
@@ -285,6 +296,7 @@
       if (!was) was = card.closest(".hand-form") ? before.stock : before.seat;
       if (!was || !card.animate) return;
       var now = rect(card);
+      if (now.place === was.place && before.cards[card.getAttribute("data-card")]) return; // (not moved: shifted)
       var dx = was.left - now.left;
       var dy = was.top - now.top;
       if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
