@@ -293,7 +293,9 @@
   function moveCards(table, before) {
     Array.prototype.forEach.call(table.querySelectorAll("[data-card]"), function (card) {
       var was = before.cards[card.getAttribute("data-card")];
-      if (!was) was = card.closest(".hand-form") ? before.stock : before.seat;
+      // (a card from another seat's hand comes face down: its face was hidden until it lands)
+      var hidden = !was && !card.closest(".hand-form");
+      if (!was) was = hidden ? before.seat : before.stock;
       if (!was || !card.animate) return;
       var now = rect(card);
       if (now.place === was.place && before.cards[card.getAttribute("data-card")]) return; // (not moved: shifted)
@@ -301,11 +303,12 @@
       var dy = was.top - now.top;
       if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
       card.classList.add("moving");
+      if (hidden) card.classList.add("arriving");
       var scale = was.width && now.width ? was.width / now.width : 1;
       var slide = card.animate([{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")", transformOrigin: "0 0" },
                                 { transform: "none", transformOrigin: "0 0" }],
                                { duration: 240, easing: "ease-out" });
-      slide.onfinish = slide.oncancel = function () { card.classList.remove("moving"); };
+      slide.onfinish = slide.oncancel = function () { card.classList.remove("moving", "arriving"); };
     });
   }
 

@@ -29,10 +29,12 @@ LOOK_JS = """([theme, suits]) => { const root = document.documentElement;
 LISTEN_JS = """window.__soundsPlayed = [];
 window.__idsWhileMoving = [];
 window.__cardsMoved = 0;
+window.__arriving = [];
 const animate = Element.prototype.animate;
 Element.prototype.animate = function () {
   if (this.hasAttribute && this.hasAttribute('data-card')) {
     window.__cardsMoved += 1;
+    if (this.classList.contains('arriving')) window.__arriving.push(this.dataset.card);
     window.__idsWhileMoving.push(...Array.from(document.querySelectorAll('[data-card]'), e => e.dataset.card));
   }
   return animate.apply(this, arguments);
@@ -104,7 +106,8 @@ def test_every_theme_and_four_suit_colours_pass_axe_on_every_kind_of_page(
     assert one.unexpected_problems() == [], "\n".join(one.unexpected_problems())
 
 
-def test_the_footer_settings_set_the_look_and_keep_it_and_the_device_s_scheme_leads_otherwise(live_server, device):
+def test_the_footer_settings_set_the_look_and_keep_it_and_the_device_s_scheme_leads_otherwise(live_server, device,
+                                                                                             screenshot):
     dark_device = device("dark device", viewport=dict(PHONE), color_scheme="dark")
     dark_device.goto("/")
     root = dark_device.page.locator("html")
@@ -119,6 +122,7 @@ def test_the_footer_settings_set_the_look_and_keep_it_and_the_device_s_scheme_le
     page.get_by_label("Four suit colours", exact=False).check()
     assert page.locator("html").get_attribute("data-theme") == "contrast"
     assert page.locator("html").get_attribute("data-suits") == "four"
+    screenshot(page, "settings-open", sizes=(("phone", PHONE),))
     # the four colours: diamonds and clubs apart from hearts and spades, patriots apart from clubs
     colours = page.evaluate("""() => { const style = getComputedStyle(document.documentElement);
       return ['C', 'D', 'H', 'S', 'P'].map(s => style.getPropertyValue('--suit-' + s).trim()); }""")
@@ -148,11 +152,13 @@ def two_players(device, first_options: dict, second_options: dict):
     return (ann, bob, slug) if ann.table.snapshot()["myTurn"] else (bob, ann, slug)
 
 
-def draw_and_discard(mover) -> None:
+def draw_and_discard(mover) -> str:
+    """The seat to move draws from the stock and discards its last card: which card."""
     table = mover.table
     snap = table.press("Draw from stock pile")
     table.select([snap["hand"][-1]])
     table.press("Discard", snap["version"])
+    return snap["hand"][-1]
 
 
 def test_sounds_for_the_other_s_discard_and_one_s_turn_not_when_off_nor_for_a_spectator(live_server, device, planner):
@@ -210,7 +216,7 @@ def test_a_discard_slides_unless_motion_is_reduced_and_a_spectator_never_holds_a
     watcher.page.locator("#table").wait_for()
 
     # the mover's own draw and discard: its cards slide (the drawn card from the stock)
-    draw_and_discard(first)
+    discarded = draw_and_discard(first)
     assert first.page.evaluate("() => window.__cardsMoved") > 0
     # the other's page, with reduced motion, shows the end at once
     other.page.wait_for_function("() => document.getElementById('table').dataset.myTurn === 'yes'")
@@ -218,8 +224,9 @@ def test_a_discard_slides_unless_motion_is_reduced_and_a_spectator_never_holds_a
     draw_and_discard(other)
     assert other.page.evaluate("() => window.__cardsMoved") == 0
 
-    # the spectator saw cards move, and never a card of a hand
-    watcher.page.wait_for_function("() => window.__cardsMoved > 0")
+    # the spectator saw cards move, and never a card of a hand; the discard came face down from
+    # the seat's hand, its face shown once landed
+    watcher.page.wait_for_function("(card) => window.__arriving.includes(card)", arg=discarded)
     state = planner.state(slug)
     hands = {card.id for player in state.players for card in player.hand.cards}
     seen = set(watcher.page.evaluate("() => window.__idsWhileMoving"))
