@@ -32,7 +32,7 @@ from ..core import registry
 from ..core.cards import Card, deck_by_key
 from ..core.protocol import GameDefinition
 from ..tables.decks import deck_title
-from . import admin, errors, events, guides, history, identity, input_checks, items, lan, menu, play, scores, setup, words
+from . import admin, errors, events, guides, history, identity, input_checks, items, lan, menu, play, scores, setup, sounds, words
 from .error_pages import render_error
 from .htmx import is_htmx, vary_on_htmx
 
@@ -67,6 +67,8 @@ def register(app: Flask, version: str) -> None:
     app.jinja_env.filters["local_time"] = local_time
     app.jinja_env.filters["deck_title"] = deck_title
     app.jinja_env.globals["scores_url"] = scores.scores_url
+    app.jinja_env.globals["sound_kinds"] = sounds.SOUND_KINDS
+    app.jinja_env.globals["table_news"] = sounds.table_news
     flask_templates = app.jinja_env.loader
     assert flask_templates is not None  # (Flask's: the app's and the blueprints' folders)
     app.jinja_env.loader = HouseTemplates([flask_templates, GameTemplates()])  # the house's templates first

@@ -10,7 +10,14 @@
 //   data-keep-focus, arranging one's own cards, it stays on that control); arrow keys move
 //   between cards;
 //   on a replay, arrow keys step back and forth;
-// - the tab title says when it is your turn, and an optional sound plays when it becomes so;
+// - the tab title says when it is your turn; sounds (made here, with the Web Audio API) say it and
+//   the table's news (its data-news: a card drawn, played, laid down, a round over, won, lost),
+//   as the footer's settings ask (off until switched on; on a spectator's page only if asked);
+// - a card that moved (drawn, taken, discarded, laid down or off, moved) slides from where it was
+//   to where it is after the swap; a new card from the stock or the seat that played it. The
+//   page only moves the cards it has: a card hidden to this seat is never in it;
+// - the footer's settings: theme, four suit colours, sounds (kept in localStorage; theme.js
+//   applies the look before the first paint);
 // - a refused action's message goes away when the player changes the selection;
 // - a button that asks first (data-confirm: a move that costs points, the host releasing a seat)
 //   asks in a dialog; "Yes" sends its form with confirmed=1 (without this file, the server asks);
@@ -19,6 +26,8 @@
 (function () {
   "use strict";
   var SOUND_KEY = "card-table-sound";
+  var SOUND_OFF_KEY = "card-table-sound-off"; // the kinds switched off, by a space
+  var SOUND_WATCHING_KEY = "card-table-sound-watching";
   var OLD_SOUND_KEY = "mason-rummy-sound";  // where browsers kept the choice before: still read
   var STEP_MS = 550;
   var wasMyTurn = null;
@@ -29,32 +38,62 @@
   var keptFolds = null; // the <details> this player opened, by their summary, kept open across a live update
   var ownAction = false; // the swap answers this page's own form
   var keptFocus = null; // the id of the data-keep-focus control this page's own form was sent with
+  var newsAt = null; // the log's length the last news was heard at
+  var places = null; // where each card was before the swap: {id: rect}, and the piles a new card comes from
 
   function reducedMotion() {
     return !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
   }
 
-  function soundOn() {
-    try {
-      var stored = window.localStorage.getItem(SOUND_KEY);
-      return (stored === null ? window.localStorage.getItem(OLD_SOUND_KEY) : stored) === "on";
-    } catch (e) { return false; }
+  function stored(key) {
+    try { return window.localStorage.getItem(key); } catch (e) { return null; }
   }
 
-  function beep() {
+  function store(key, value) {
+    try { window.localStorage.setItem(key, value); } catch (e) { /* private mode */ }
+  }
+
+  function soundOn() {
+    var value = stored(SOUND_KEY);
+    return (value === null ? stored(OLD_SOUND_KEY) : value) === "on";
+  }
+
+  function soundsOff() { return (stored(SOUND_OFF_KEY) || "").split(" "); }
+
+  // Each sound: notes (Hz) one after another, each `length` seconds, in a wave's shape.
+  var SOUNDS = {
+    turn: [[660, 880], 0.13, "sine"], draw: [[520], 0.07, "triangle"], play: [[300, 220], 0.06, "triangle"],
+    meld: [[523, 659, 784], 0.09, "sine"], round: [[392, 523], 0.16, "sine"],
+    won: [[523, 659, 784, 1047], 0.12, "sine"], lost: [[392, 330, 262], 0.16, "sine"]
+  };
+  var audio = null;
+
+  // A sound of ``kind``, ``delay`` seconds from now, if this device and this page want it.
+  function sound(kind, table, delay) {
+    var made = SOUNDS[kind];
+    if (!made || !soundOn() || soundsOff().indexOf(kind) >= 0) return;
+    if (table.getAttribute("data-watching") === "yes" && stored(SOUND_WATCHING_KEY) !== "on") return;
+    if (window.__soundsPlayed && window.__soundsPlayed.push) window.__soundsPlayed.push(kind); // (tests listen here)
     var Context = window.AudioContext || window.webkitAudioContext;
     if (!Context) return;
-    var context = new Context();
-    var oscillator = context.createOscillator();
-    var gain = context.createGain();
-    oscillator.type = "sine";
-    oscillator.frequency.value = 660;
-    gain.gain.setValueAtTime(0.12, context.currentTime);
-    gain.gain.exponentialRampToValueAtTime(0.0001, context.currentTime + 0.35);
-    oscillator.connect(gain);
-    gain.connect(context.destination);
-    oscillator.start();
-    oscillator.stop(context.currentTime + 0.35);
+    try {
+      audio = audio || new Context();
+      if (audio.state === "suspended") audio.resume();
+      var start = audio.currentTime + (delay || 0);
+      made[0].forEach(function (pitch, n) {
+        var at = start + n * made[1];
+        var oscillator = audio.createOscillator();
+        var gain = audio.createGain();
+        oscillator.type = made[2];
+        oscillator.frequency.value = pitch;
+        gain.gain.setValueAtTime(0.12, at);
+        gain.gain.exponentialRampToValueAtTime(0.0001, at + made[1] * 1.6);
+        oscillator.connect(gain);
+        gain.connect(audio.destination);
+        oscillator.start(at);
+        oscillator.stop(at + made[1] * 1.6);
+      });
+    } catch (e) { /* no sound on this device */ }
   }
 
   function addSoundToggle(bar) {
@@ -64,8 +103,9 @@
     button.className = "link-button sound-toggle";
     function label() { button.textContent = soundOn() ? "Sound: on" : "Sound: off"; }
     button.addEventListener("click", function () {
-      try { window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
+      store(SOUND_KEY, soundOn() ? "off" : "on");
       label();
+      settingsShown();
     });
     label();
     bar.appendChild(button);
@@ -112,7 +152,12 @@
     var becameMyTurn = myTurn && wasMyTurn === false;
     var base = document.title.replace(/^\u25B6 Your turn - /, "").replace(/^Your turn - /, "");
     document.title = myTurn ? "\u25B6 Your turn - " + base : base;
-    if (becameMyTurn && soundOn()) beep();
+    // The news of a grown log (not the page's first look), then the turn coming round.
+    var at = table.getAttribute("data-news-at");
+    var news = newsAt !== null && at !== newsAt ? table.getAttribute("data-news") : "";
+    newsAt = at;
+    if (news) sound(news, table, 0);
+    if (becameMyTurn) sound("turn", table, news ? 0.25 : 0);
     wasMyTurn = myTurn;
     return becameMyTurn;
   }
@@ -137,7 +182,7 @@
     pacing = null;
   }
 
-  function pace(table, url, afterOwnAction, becameMyTurn) {
+  function pace(table, url, afterOwnAction, becameMyTurn, first) {
     var board = table.querySelector(".board");
     var dock = table.querySelector(".dock");
     if (!board || !dock || !window.fetch) { settled(table, afterOwnAction, becameMyTurn); return; }
@@ -190,7 +235,9 @@
         announce(text);
         // The last step is the table as it is now: the real board is shown for it (a game's own
         // script may pace what happened inside that one action, on table:settled).
+        var before = index === 1 && first ? first : whereCardsAre(table); // (the first step: from the cards before the swap)
         board.replaceChildren.apply(board, index === steps.length ? finalBoard : [step.content.cloneNode(true)]);
+        moveCards(board, before);
         timer = window.setTimeout(next, STEP_MS);
       })();
     }).catch(state.finish);
@@ -202,8 +249,67 @@
     var again = version === shownVersion;
     shownVersion = version;
     var becameMyTurn = titled(table);
-    if (steps && !again && !reducedMotion()) pace(table, steps, afterOwnAction, becameMyTurn);
-    else settled(table, afterOwnAction, becameMyTurn);
+    if (steps && !again && !reducedMotion()) pace(table, steps, afterOwnAction, becameMyTurn, places);
+    else {
+      if (places && !reducedMotion()) moveCards(table, places);
+      settled(table, afterOwnAction, becameMyTurn);
+    }
+    places = null;
+  }
+
+  // -- cards that move --------------------------------------------------------------------------
+
+  // Where a card is: its box, and its place: the dock (this seat's hand: a card that only shifts
+  // in it, re-sorted or under a taller dock, stays still), else its parent's path on the board.
+  function rect(element) {
+    var box = element.getBoundingClientRect();
+    return { left: box.left, top: box.top, width: box.width, place: place(element) };
+  }
+
+  function place(card) {
+    if (card.closest(".dock")) return "dock";
+    var path = "";
+    for (var at = card.parentElement; at && at.id !== "table" && at.parentElement; at = at.parentElement) {
+      path = Array.prototype.indexOf.call(at.parentElement.children, at) + "/" + path;
+    }
+    return path;
+  }
+
+  // Before a swap: where each card is, and where a new card comes from: the stock (the board's
+  // first face-down card) for this seat's hand, else the seat whose turn it was.
+  function whereCardsAre(table) {
+    var found = { cards: {}, stock: null, seat: null };
+    Array.prototype.forEach.call(table.querySelectorAll("[data-card]"), function (card) {
+      found.cards[card.getAttribute("data-card")] = rect(card);
+    });
+    var stock = table.querySelector(".board .card.back");
+    var seat = table.querySelector(".board .turn");
+    found.stock = stock ? rect(stock) : null;
+    found.seat = seat ? rect(seat) : found.stock;
+    return found;
+  }
+
+  // After it: each card that is somewhere else slides from where it was (the Web Animations API).
+  function moveCards(table, before) {
+    Array.prototype.forEach.call(table.querySelectorAll("[data-card]"), function (card) {
+      var was = before.cards[card.getAttribute("data-card")];
+      // (a card from another seat's hand comes face down: its face was hidden until it lands)
+      var hidden = !was && !card.closest(".hand-form");
+      if (!was) was = hidden ? before.seat : before.stock;
+      if (!was || !card.animate) return;
+      var now = rect(card);
+      if (now.place === was.place && before.cards[card.getAttribute("data-card")]) return; // (not moved: shifted)
+      var dx = was.left - now.left;
+      var dy = was.top - now.top;
+      if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
+      card.classList.add("moving");
+      if (hidden) card.classList.add("arriving");
+      var scale = was.width && now.width ? was.width / now.width : 1;
+      var slide = card.animate([{ transform: "translate(" + dx + "px," + dy + "px) scale(" + scale + ")", transformOrigin: "0 0" },
+                                { transform: "none", transformOrigin: "0 0" }],
+                               { duration: 240, easing: "ease-out" });
+      slide.onfinish = slide.oncancel = function () { card.classList.remove("moving", "arriving"); };
+    });
   }
 
   // -- htmx swaps ---------------------------------------------------------------------------------------
@@ -244,6 +350,7 @@
     kept = ownAction ? null : cardInputs(target).filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
     // ... and what it unfolded (a confirmation it is about to press must not close under it).
     keptFolds = ownAction ? null : folds(target);
+    places = reducedMotion() ? null : whereCardsAre(target);
     stopPacing();
   });
 
@@ -276,7 +383,7 @@
 
   document.addEventListener("htmx:afterSettle", function (event) {
     var table = document.getElementById("table");
-    if (!table) { wasMyTurn = null; lastStatus = null; shownVersion = null; return; }
+    if (!table) { wasMyTurn = null; lastStatus = null; shownVersion = null; newsAt = null; places = null; return; }
     var config = event.detail && event.detail.requestConfig;
     var own = ownAction || !!(config && config.verb && config.verb !== "get");
     ownAction = false;
@@ -378,6 +485,42 @@
     if (field && !field.closest(".confirm-step")) field.parentNode.removeChild(field);
   });
 
+  // -- this device's settings (the footer's) ------------------------------------------------------
+
+  function settingsShown() {
+    var box = document.getElementById("settings");
+    if (!box) return;
+    box.hidden = false;
+    var theme = document.getElementById("set-theme");
+    if (theme) theme.value = stored("card-table-theme") || "";
+    var check = function (id, on) { var input = document.getElementById(id); if (input) input.checked = on; };
+    check("set-suits", stored("card-table-suits") === "four");
+    check("set-sound", soundOn());
+    check("set-sound-watching", stored(SOUND_WATCHING_KEY) === "on");
+    var off = soundsOff();
+    Array.prototype.forEach.call(box.querySelectorAll("input[data-sound-kind]"), function (input) {
+      input.checked = off.indexOf(input.getAttribute("data-sound-kind")) < 0;
+    });
+    var bar = document.querySelector(".sound-toggle");
+    if (bar) bar.textContent = soundOn() ? "Sound: on" : "Sound: off";
+  }
+
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (!target || !target.closest || !target.closest("#settings")) return;
+    if (target.id === "set-theme") store("card-table-theme", target.value);
+    if (target.id === "set-suits") store("card-table-suits", target.checked ? "four" : "two");
+    if (target.id === "set-sound") store(SOUND_KEY, target.checked ? "on" : "off");
+    if (target.id === "set-sound-watching") store(SOUND_WATCHING_KEY, target.checked ? "on" : "off");
+    if (target.hasAttribute("data-sound-kind")) {
+      store(SOUND_OFF_KEY, Array.prototype.filter.call(document.querySelectorAll("#settings input[data-sound-kind]"),
+                                                      function (input) { return !input.checked; })
+        .map(function (input) { return input.getAttribute("data-sound-kind"); }).join(" "));
+    }
+    if (window.cardTableLook) window.cardTableLook();
+    settingsShown();
+  });
+
   // -- local times ----------------------------------------------------------------------------------
 
   function localTimes(root) {
@@ -407,6 +550,7 @@
   function touchUp(root) {
     localTimes(root);
     computerSeats(root);
+    settingsShown();
   }
 
   document.addEventListener("DOMContentLoaded", function () { touchUp(document); });
