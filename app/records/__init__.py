@@ -4,7 +4,7 @@ statistics (``statistics``). The rest of the house asks for names here, never pe
 
 A finished game's results are recorded after the commit that ends it (``record_finished``: the
 tables tell it), in a transaction of their own that marks the game recorded, so no game is ever
-counted twice; a game whose results a stopped server did not record yet is recorded when a
+counted twice (and a guided first game never); a game whose results a stopped server did not record yet is recorded when a
 server next starts (``record_pending``)."""
 
 from __future__ import annotations
@@ -53,6 +53,10 @@ def record_game(slug: str) -> bool:
         record = store.lock_game(slug)
         if record is None or record.status != FINISHED or record.results_recorded:
             session.rollback()
+            return False
+        if record.guide_step is not None:  # a guided first game changes no score or statistic
+            record.results_recorded = True
+            session.commit()
             return False
         state = store.load_state(record)
         started = store.first_action_at(record)

@@ -490,17 +490,19 @@ def lock_game(slug: str) -> GameRecord | None:
     return db.session.execute(GAME_BY_SLUG_FOR_UPDATE, {"slug": slug}).unique().scalar_one_or_none()
 
 
-def save_private(record: GameRecord, game: GameState) -> None:
+def save_private(record: GameRecord, game: GameState, **changes: Any) -> None:
     """Store a seat's private change of ``game`` (arranging its own cards) and commit, over the
     version the caller read (``ConcurrentUpdate`` if another write came between). It is not a
     move of the game: the version stays (no other seat's form becomes stale), nothing is logged
     (a replay needs none of it), and ``updated_at`` stays (the idle rule counts from the last
     move of the game). Nobody else's screen shows it, so no change is announced."""
     state = dump_state(game)
-    result = updated(UPDATE_GAME, {"row_id": record.id, "read_version": record.version, "state": state})
+    result = updated(UPDATE_GAME, {"row_id": record.id, "read_version": record.version, "state": state, **changes})
     if result.rowcount != 1:
         db.session.rollback()
         raise ConcurrentUpdate(record.slug)
+    for key, value in changes.items():  # (other columns: a guided game's step)
+        set_committed_value(record, key, value)
     session = db.session()
     session.expire_on_commit = False
     try:

@@ -170,6 +170,10 @@ class GameRecord(Model):
     # its whole game's log holds when they are not every round's.
     replay_problem: Mapped[str | None] = mapped_column(sa.Text, default=None)
     log_note: Mapped[str | None] = mapped_column(sa.Text, default=None)
+    # A guided first game ("Learn by playing", its definition's guide): the step of the guide's
+    # script it is at. None: a game like any other. A guided game changes no score or statistic
+    # and is listed with no other games.
+    guide_step: Mapped[int | None] = mapped_column(default=None)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)

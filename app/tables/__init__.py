@@ -12,7 +12,9 @@ writes the rows.
 - ``saving``: a change read without the lock or under it, and saved with its news;
 - ``play``: ``perform`` an action, computer turns, the hand-over button;
 - ``standins``: the idle rule, the computer standing in, and its lines in the log;
-- ``lifecycle``: set up, rematch, follow a rematch, abandon;
+- ``lifecycle``: set up, rematch, follow a rematch, abandon, and a guided first game's set-up;
+- ``guides``: a guided first game's steps: only the step's move while the script lasts, its words
+  on the table;
 - ``replays``, ``pages``, ``views``: what the web shows (a table, a replay, the lists of games);
 - ``imports``: an exported game's file, checked by the job runner and stored if its rules accept it;
 - ``admins``, ``decks``: the admin's sessions, the stacked decks;
@@ -26,7 +28,8 @@ from .errors import (  # noqa: F401
 )
 from .holdings import NOBODY, Holder, KeyHolder, adopt_tokens, is_browser_key, let_go_of_finished_games, new_browser_key  # noqa: F401
 from .join_codes import claim_seat, release_seat, restore_seat, seat_of_code  # noqa: F401
-from .lifecycle import AlreadySetUp, SetUp, abandon, follow_rematch, rematch, set_up  # noqa: F401
+from .lifecycle import AlreadySetUp, SetUp, abandon, follow_rematch, rematch, set_up, start_guide  # noqa: F401
+from .guides import GuideShown, guide_for, guided_games  # noqa: F401
 from .pages import (  # noqa: F401
     MAX_STEPS_ASKED, SPECTATOR, definition_of, FinishedGame, Invitation, Looker, LogPage, ReplayStep, Solution, SolutionRefused, Step, UnfinishedGame,
     exists, export, finished, held, invitation, let_go_of_the_database, log_page, paced_steps, replay_step, seat_name,
@@ -48,7 +51,7 @@ __all__ = [
     "Conflict", "Forbidden", "GameNotFound", "NotFound", "Refused", "StillChecking", "TableError", "TooMany",
     "NOBODY", "Holder", "KeyHolder", "adopt_tokens", "is_browser_key", "let_go_of_finished_games",
     "new_browser_key", "claim_seat", "release_seat", "restore_seat", "seat_of_code", "AlreadySetUp", "SetUp",
-    "abandon", "follow_rematch", "rematch", "set_up", "MAX_STEPS_ASKED", "SPECTATOR", "definition_of",
+    "abandon", "follow_rematch", "rematch", "set_up", "start_guide", "GuideShown", "guide_for", "guided_games", "MAX_STEPS_ASKED", "SPECTATOR", "definition_of",
     "FinishedGame", "Invitation", "Looker", "LogPage", "ReplayStep", "Solution", "SolutionRefused", "Step",
     "UnfinishedGame", "exists", "export", "finished", "held", "invitation", "let_go_of_the_database",
     "log_page", "paced_steps", "replay_step", "seat_name", "seat_to_release", "show", "solution", "unfinished",

@@ -18,7 +18,9 @@ from ..extensions import db
 from ..solving import kept
 from ..store import limits
 from ..store.models import ABANDONED, FINISHED, HERE, PLAYING, GameRecord, SeatRecord
+from ..core import guides as scripts
 from . import holdings, news
+from .guides import guide_for
 from .errors import Conflict, Forbidden, NotFound, StillChecking, TooMany
 from .join_codes import issue_join_code
 from .play import play_computer_turns
@@ -41,6 +43,7 @@ class SetUp:
     deck_name: str | None = None
     claim: frozenset[int] | None = None
     token: str | None = None
+    guide_step: int | None = None  # a guided first game: the step its script starts at
 
 
 class AlreadySetUp(Exception):
@@ -81,6 +84,7 @@ def create_game(setup: SetUp, *, browser: str | None, creator: str | None, in_tr
                               deck=[card.id for card in setup.deck] if setup.deck else None,
                               deck_name=setup.deck_name, setup_token=setup.token or None)
     record.host_token_hash = new_token_hash()
+    record.guide_step = setup.guide_step
     mine = {holdings.HOST: record.host_token_hash}
     for number, spec in enumerate(setup.seats):
         seat = SeatRecord(number=number, name=state.names[number], is_ai=spec.is_ai, device=spec.device)
@@ -152,6 +156,18 @@ def count_game_set_up(address: str, *, begun: bool = False) -> None:
         raise TooMany(f"This device has set up {limit} games (rematches count too) in the last hour: "
                       "finish or resume one of them, or wait a while before setting up another.")
     limits.count(limits.GAME_SET_UP, address, 3600)
+
+
+@news.command
+def start_guide(key: str, holder: holdings.Holder, address: str) -> str:
+    """Set up game ``key``'s guided first game for ``holder`` (its host, holding the learner's
+    seat), counted like any set-up from ``address``; returns its slug."""
+    definition, guide = guide_for(key)
+    seats = [SeatSpec(name, number != scripts.GUIDED_SEAT, HERE) for number, name in enumerate(guide.names)]
+    setup = SetUp(definition, seats, options=dict(guide.options), deck=guide.cards(definition), guide_step=0)
+    record = create_game(setup, browser=holder.key, creator=address)
+    holdings.reread(holder, record)
+    return record.slug
 
 
 # -- the same players again ---------------------------------------------------------------------------

@@ -194,9 +194,9 @@ class UnfinishedGame:
 
 def unfinished(looker: Looker, limit: int = 50) -> list[UnfinishedGame]:
     """The most recently played unfinished games, with their seats (one query for all of them),
-    and which of them ``looker`` plays at."""
+    and which of them ``looker`` plays at; not the guided first games."""
     records = list(db.session.scalars(
-        sa.select(GameRecord).where(GameRecord.status == PLAYING).options(selectinload(GameRecord.seats))
+        sa.select(GameRecord).where(GameRecord.status == PLAYING, GameRecord.guide_step.is_(None)).options(selectinload(GameRecord.seats))
         .order_by(GameRecord.updated_at.desc()).limit(limit)))
     mine = holdings.everything_held(looker.holder) if records else {}
     games = []

@@ -36,6 +36,7 @@ from ..store.limits import own_moves
 from ..store.models import PLAYING, GameRecord
 from . import holdings, news
 from .saving import Reading, save_and_score, under_the_lock
+from .guides import check_guided
 from .errors import RELEASED, STALE, ConfirmFirst, Conflict, Forbidden, TooMany, game_over, refusal
 from .seats import Held, held_seats, needs_handover
 
@@ -112,20 +113,22 @@ def act(reading: Reading, holder: holdings.Holder, form: ActionForm) -> Done:
     definition = store.definition_of(record)
     action, private, held = authorise(record, definition, holder, form, counted=not reading.locked)
     state = check_fresh(record, definition, action, private, held, form)
+    guided = check_guided(record, definition, form.seat, dict(form.data))  # a guided game: only its step's move
+    step = {} if guided is None else {"guide_step": guided}
     try:
         outcome = state.apply(form.seat, action)
     except IllegalAction as error:
         raise refusal(error) from None
     if private:
         reading.write()
-        store.save_private(record, state)
+        store.save_private(record, state, **step)
         return Done(record, state, held)
     actions = [outcome] + autoplay(state, computer_players(record))
     reading.write()
     queue_computer_turn(state, record)
     # A new deal on a shared device starts with a hand-over screen, even for the player who
     # ended the last round: anyone may be holding the device after the round summary.
-    changes = {"shown_seat": None} if form.seat is None else {}
+    changes: dict[str, Any] = dict(step, shown_seat=None) if form.seat is None else dict(step)
     results = reading.save(state, actions, **changes)
     news.tell(news.position_reached, record, state=state, address=form.address)
     return Done(record, state, held, finished=results is not None, results=results)

@@ -127,9 +127,9 @@ def steps_between(record: GameRecord, after_version: int, upto_version: int) -> 
 
 
 def finished_games(limit: int = 30, offset: int = 0) -> list[GameRecord]:
-    """Finished games, most recently finished first, with their seats."""
+    """Finished games, most recently finished first, with their seats (not the guided first games)."""
     return list(db.session.scalars(
-        sa.select(GameRecord).where(GameRecord.status == FINISHED).options(selectinload(GameRecord.seats))
+        sa.select(GameRecord).where(GameRecord.status == FINISHED, GameRecord.guide_step.is_(None)).options(selectinload(GameRecord.seats))
         .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc()).limit(limit).offset(offset)))
 
 

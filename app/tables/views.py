@@ -17,6 +17,7 @@ from .. import store
 from ..core.protocol import GameDefinition, GameState, Move, Option, SeatResult, View
 from ..store.models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
 from .errors import RELEASED
+from .guides import GuideShown, shown as guide_shown
 from .seats import SPECTATOR, Held, SeatLine, presence, seat_lines
 from .standins import idle_seat, log_lines
 
@@ -170,6 +171,8 @@ class TableView:
     # This browser's own settings of the game's table (the definition's ``preferences``).
     preferences: dict[str, Any] = field(default_factory=dict)
     hands_hidden: bool = True  # some seat sees cards a spectator may not (a spectator is told so)
+    # A guided first game's step, as its seated learner reads it (None: no guide, or a spectator).
+    guide: GuideShown | None = None
 
     @property
     def kind(self) -> str:
@@ -270,4 +273,5 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
         ending=Ending(finished=finished, abandoned=abandoned,
                       results=(results if results is not None else state.results()) if finished else [],
                       rematch_slug=record.rematch_slug, clock=Clock(record)),
-        analysis=analysis, preferences=dict(preferences or {}), hands_hidden=bool(state.seats_with_private_cards()))
+        analysis=analysis, preferences=dict(preferences or {}), hands_hidden=bool(state.seats_with_private_cards()),
+        guide=None if watching or not seen.seats else guide_shown(record, state.definition))

@@ -1,14 +1,19 @@
 """How to play each game, in players' words: one page a game, rendered from the game's own guide
-(``games/<key>/_how_to_play.html``, beside its board), reachable from its set-up and its table."""
+(``games/<key>/_how_to_play.html``, beside its board), reachable from its set-up and its table;
+and its guided first game ("Learn by playing"): a page that says what it is, whose button sets
+up the table (``tables.start_guide``)."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from jinja2 import TemplateNotFound
 
+from .. import tables
 from ..core import registry
 from ..core.protocol import ONE_FORM
+from . import identity
+from .addresses import client_address
 from .input_checks import local_path
 
 bp = Blueprint("guides", __name__)
@@ -36,3 +41,18 @@ def how_to_play(key: str) -> ResponseReturnValue:
         if missing.name != guide_template(key):
             raise
         return render_template("guides/how_to_play.html", definition=definition, guide=None, back=back, set_up=set_up)
+
+
+@bp.get("/learn/<key>")
+def learn(key: str) -> ResponseReturnValue:
+    """What the game's guided first game is, and its start button."""
+    definition, guide = tables.guide_for(key)
+    return render_template("guides/learn.html", definition=definition, guide=guide,
+                           how_to_play=url_for("guides.how_to_play", key=key))
+
+
+@bp.post("/learn/<key>")
+def start_learning(key: str) -> ResponseReturnValue:
+    """Set up the guided first game and open its table."""
+    slug = tables.start_guide(key, identity.own_holder(), client_address())
+    return redirect(url_for("play.table", slug=slug), 303)

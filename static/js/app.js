@@ -395,6 +395,26 @@
     if (table) shown(table, false);
   });
 
+  // -- a guided first game: outline what its step points at, described by its hint ---------------------
+
+  function pointAt() {
+    var table = document.getElementById("table");
+    var guide = table && table.querySelector("[data-learn-target]");
+    var selector = guide && guide.getAttribute("data-learn-target");
+    if (!selector) return;
+    var found;
+    try { found = table.querySelectorAll(selector); } catch (e) { return; }
+    Array.prototype.forEach.call(found, function (element) {
+      element.classList.add("learn-target");
+      var described = element.matches("label") ? element.querySelector("input") || element : element;
+      var ids = (described.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+      if (ids.indexOf("learn-hint") < 0) ids.push("learn-hint");
+      described.setAttribute("aria-describedby", ids.join(" "));
+    });
+  }
+  document.addEventListener("DOMContentLoaded", pointAt);
+  document.addEventListener("htmx:afterSettle", pointAt);
+
   // -- keys ---------------------------------------------------------------------------------------------
 
   var ARROWS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from app.core.cards import Card as CoreCard
+from app.core.guides import Guide
 from app.core.protocol import EASY, STRONG, GameDefinition, Option, OptionError, Stat
 
 from . import actions
+from .guide import GUIDE
 from .bot import CardCounter, DealerRule, Hopeful, RandomChoice
 from .cards import DECK
 from .state import LOST, WON, TwentyOneState
@@ -38,6 +40,7 @@ class TwentyOneDefinition(GameDefinition):
     bot = DealerRule()
     other_bots = {EASY: Hopeful(), STRONG: CardCounter()}
     action_types = actions.ACTION_TYPES
+    guide: ClassVar[Guide] = GUIDE  # its guided first game ("Learn by playing")
 
     def deck_preview(self, cards: Sequence[CoreCard]) -> list[tuple[str, list[CoreCard]]]:
         """How a stacked deck deals at a table of one player (T3.1): the player's two cards, the
