@@ -63,13 +63,16 @@ def normal(definition: GameDefinition, data: Mapping[str, Any]) -> dict[str, Any
 
 
 def expects(definition: GameDefinition, step: GuideStep, seat: int | None, data: Mapping[str, Any]) -> bool:
-    """Whether the posted action (``data``, for ``seat``) is the step's move."""
+    """Whether the posted action (``data``, for ``seat``) is the step's move: the same in every
+    field the step names (a field it leaves out, such as the card a Seahaven move picked up
+    beside the place it left, may be posted too)."""
     if seat != step.seat:
         return False
     try:
-        return normal(definition, data) == normal(definition, step.action)
+        posted, wanted = normal(definition, data), normal(definition, step.action)
     except IllegalAction:
         return False
+    return {key: posted.get(key) for key in wanted} == wanted
 
 
 def is_legal(definition: GameDefinition, state: GameState, step: GuideStep) -> bool:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from app.core.cards import Card
+from app.core.guides import Guide
 from app.core.protocol import (
     MAX, MIN, PERCENT, RATIO, SECONDS, STREAK, GameDefinition, NeedsAnswers, Option, OptionError, Stat,
 )
 
 from . import actions
+from .guide import GUIDE
 from .analysis import ANALYST, question_for, start_layout
 from .bot import RandomBot, SolverBot
 from .deals import MAX_DEAL, deal_cards, deal_number_from_seed, first_winnable_deal
@@ -64,6 +66,7 @@ class SeahavenDefinition(GameDefinition):
                help="After each of your moves, every card that can go to its foundation goes there."),
     )
     action_types = actions.ACTION_TYPES
+    guide: ClassVar[Guide] = GUIDE  # its guided first game ("Learn by playing")
 
     def baseline_bot(self, rng: random.Random) -> RandomBot:
         return RandomBot(rng)
