@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from werkzeug.datastructures import MultiDict
 
 from app.core import guides, registry
 from app.core.protocol import IllegalAction
@@ -74,6 +75,12 @@ def form_of(step: guides.GuideStep, version: int) -> list[tuple[str, str]]:
     return fields
 
 
+def post_move(player, slug: str, fields: list[tuple[str, str]]):
+    """A table form's post, as htmx sends it (a field may come more than once: the cards)."""
+    return player.client.post(f"/games/{slug}/act", data=MultiDict(fields + [("csrf_token", player.csrf_token())]),
+                              headers={"HX-Request": "true"})
+
+
 def statistics_now(app):
     from app.records import known_names, score_table, statistics
     from app.extensions import db
@@ -104,10 +111,9 @@ def test_the_guide_is_played_at_a_real_table_and_changes_no_score(app, player, k
         assert step.say in shown
         assert pointed_at(html) == step.points_at
         if number == 0:  # any other move is refused with the step's words, and changes nothing
-            other = player.post(f"/games/{slug}/act", form_of(guides.GuideStep({"action": "no such move"}, "", ""), version_of(html)),
-                                htmx=True)
+            other = post_move(player, slug, form_of(guides.GuideStep({"action": "no such move"}, "", ""), version_of(html)))
             assert other.status_code in (400, 422)
-        answer = player.post(f"/games/{slug}/act", form_of(step, version_of(html)), htmx=True)
+        answer = post_move(player, slug, form_of(step, version_of(html)))
         assert answer.status_code == 200, Page(answer.get_data(as_text=True)).alerts
         html = player.get(table_url).get_data(as_text=True)
     assert guide.farewell in text_of(html)
@@ -125,7 +131,7 @@ def test_a_move_the_step_does_not_ask_for_is_refused_with_its_words(app, player)
     slug = answer.headers["Location"].rsplit("/", 1)[1]
     html = player.get(f"/games/{slug}").get_data(as_text=True)
     stay = guides.GuideStep({"action": "stay"}, "", "")  # legal by the rules (T3.2), not the step's
-    refused = player.post(f"/games/{slug}/act", form_of(stay, version_of(html)), htmx=True)
+    refused = post_move(player, slug, form_of(stay, version_of(html)))
     assert refused.status_code == 422
     assert guide.steps[0].say in text_of(refused.get_data(as_text=True))
     assert version_of(player.get(f"/games/{slug}").get_data(as_text=True)) == version_of(html)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from app.core.cards import Card
+from app.core.guides import Guide
 from app.core.protocol import EASY, STRONG, GameDefinition, Option, Stat
 
 from . import actions
+from .guide import GUIDE
 from .bot import ComputerPlayer, RandomDiscardPlayer
 from .cards import DECK
 from .easy import EasyPlayer
@@ -42,6 +44,7 @@ class RummyDefinition(GameDefinition):
     other_bots = {EASY: EasyPlayer(), STRONG: StrongPlayer()}
     baseline_label = "random discards"
     action_types = actions.ACTION_TYPES
+    guide: ClassVar[Guide] = GUIDE  # its guided first game ("Learn by playing")
 
     def baseline_bot(self, rng: random.Random) -> RandomDiscardPlayer:
         return RandomDiscardPlayer(rng)
