@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from app.core.cards import Card
+from app.core.guides import Guide
 from app.core.protocol import EASY, MENUS, SCORE_TABLE, STRONG, GameDefinition, GameState, MenuFlow, ScoreTableFormat
 
 from . import actions
+from .guide import GUIDE
 from .bot import COMPUTER, MasonBot, random_discard_chooser
 from .cards import DECK, Card as MasonCard
 from .easy import EasyBot
@@ -29,6 +31,7 @@ class MasonDefinition(GameDefinition):
     bot = COMPUTER
     other_bots = {EASY: EasyBot(), STRONG: StrongBot()}
     action_types = actions.ACTION_TYPES
+    guide: ClassVar[Guide] = GUIDE  # its guided first game ("Learn by playing")
     # What the house needs (R9): Menu A is the home page's first form, then Menus B and C; the
     # decks are in decks/ itself, where the terminal reads them (R9.4); the R7.4 score table and
     # its scores.csv (R7.5) instead of per-name statistics.
