@@ -66,7 +66,8 @@ def version_of(html: str) -> int:
 
 
 def form_of(step: guides.GuideStep, version: int) -> list[tuple[str, str]]:
-    fields = [("version", str(version)), ("seat", "" if step.seat is None else str(step.seat))]
+    fields = [("version", str(version)), ("seat", "" if step.seat is None else str(step.seat)),
+              ("confirmed", "1")]  # (a move that asks first, as a declaration does: answered yes)
     for name, value in step.action.items():
         if isinstance(value, list):
             fields += [(name, str(item)) for item in value]

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from app.core.cards import Card, DeckSpec
 from app.core.decks import DeckError, parse_deck
+from app.core.guides import Guide
 from app.core.protocol import EASY, NORMAL, STRONG, GameDefinition, Measured, Option, Stat
 
 from . import actions
+from .guide import GUIDE
 from .bot import PointsBot, RandomDiscardBot
 from .cards import ONE_DECK, TWO_DECKS, deck_for_seats
 from .state import PointsState
@@ -40,6 +42,7 @@ class PointsDefinition(GameDefinition):
                 EASY: Measured(2000, share=0.881, against="random play")}
     baseline_label = "random discards"
     action_types = actions.ACTION_TYPES
+    guide: ClassVar[Guide] = GUIDE  # its guided first game ("Learn by playing")
 
     def baseline_bot(self, rng: random.Random) -> RandomDiscardBot:
         return RandomDiscardBot(rng)
