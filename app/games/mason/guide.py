@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from app.core.guides import Guide, GuideStep
 
-DECK = tuple("5S 6S 7S 9C 9D 9H 8S 2D 3D QH TC JC QC 6C 6D AC AH 3C 3H 4D 8C KS 6H 2C 4C 5C 7C KC AD 5D 7D 8D TD JD QD KD 2H 4H 5H 7H 8H TH JH KH AS 2S 3S 4S 9S TS JS QS AP 2P 3P 4P 5P 6P 7P 8P 9P TP JP QP KP".split())
+DECK = tuple("""5S 6S 7S 9C 9D 9H 8S 2D 3D QH
+TC JC QC 6C 6D AC AH 3C 3H 4D
+8C KS 6H 2C 4C 5C 7C KC AD 5D
+7D 8D TD JD QD KD 2H 4H 5H 7H
+8H TH JH KH AS 2S 3S 4S 9S TS
+JS QS AP 2P 3P 4P 5P 6P 7P 8P
+9P TP JP QP KP""".split())  # top of the deck first
 
 
 def cards(*ids: str) -> str:

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from app.core.guides import Guide, GuideStep
 
-DECK = tuple("AH 2C 2H 3D 3H 4S QD 6D KD 8C AD TC 5C JS 6C 2S 9H 3S KS 5H 7D TD 7C JD 8H KC 9S 7S AC 4H 8D 3C 6H 6S 9C TH JC 5D QH JK 8S 9D TS 4C QS 7H AS 2D 4D JH 5S QC KH".split())
+DECK = tuple("""AH 2C 2H 3D 3H 4S QD 6D KD 8C
+AD TC 5C JS 6C 2S 9H 3S KS 5H
+7D TD 7C JD 8H KC 9S 7S AC 4H
+8D 3C 6H 6S 9C TH JC 5D QH JK
+8S 9D TS 4C QS 7H AS 2D 4D JH
+5S QC KH""".split())  # top of the deck first
 
 
 def cards(*ids: str) -> str:

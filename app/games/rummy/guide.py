@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from app.core.guides import Guide, GuideStep
 
-DECK = tuple("5S 9H 6S TH 7S JH 8C 4D 8D AC 8H AH 8S 3C QH 3S 2D 6C 3D 6D 9D KC 6H 2C 4C 5C 7C 9C TC JC QC AD 5D 7D TD JD QD KD 2H 3H 4H 5H 7H KH AS 2S 4S 9S TS JS QS KS".split())
+DECK = tuple("""5S 9H 6S TH 7S JH 8C 4D 8D AC
+8H AH 8S 3C QH 3S 2D 6C 3D 6D
+9D KC 6H 2C 4C 5C 7C 9C TC JC
+QC AD 5D 7D TD JD QD KD 2H 3H
+4H 5H 7H KH AS 2S 4S 9S TS JS
+QS KS""".split())  # top of the deck first
 
 
 def cards(*ids: str) -> str:
