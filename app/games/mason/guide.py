@@ -35,11 +35,11 @@ GUIDE = Guide(
                   'button[value="draw_stock"]'),
         GuideStep({"action": "lay_down", "cards": ["5S", "6S", "7S"]},
                   "5, 6 and 7 of spades are a run: three or more cards of one suit in a row. Select "
-                  "them, then tap Lay down.",
+                  "them, then tap Play down cards.",
                   cards("5S", "6S", "7S") + ', button[value="lay_down"]'),
         GuideStep({"action": "lay_down", "cards": ["9C", "9D", "9H"]},
                   "Three 9s are a meld: three or more cards of one value. Select the 9 of clubs, "
-                  "diamonds and hearts, then tap Lay down.",
+                  "diamonds and hearts, then tap Play down cards.",
                   cards("9C", "9D", "9H") + ', button[value="lay_down"]'),
         GuideStep({"action": "discard", "cards": ["KS"]},
                   "A turn ends with a discard. The king of spades fits nothing and costs 10 points "
@@ -50,11 +50,11 @@ GUIDE = Guide(
                   "run with your 2 and 3 of diamonds. Take it: tap the discard pile.",
                   'button[value="draw_discard"]'),
         GuideStep({"action": "lay_down", "cards": ["2D", "3D", "4D"]},
-                  "Lay down your new run: select the 2, 3 and 4 of diamonds, then tap Lay down.",
+                  "Lay down your new run: select the 2, 3 and 4 of diamonds, then tap Play down cards.",
                   cards("2D", "3D", "4D") + ', button[value="lay_down"]'),
         GuideStep({"action": "lay_down", "cards": ["8S"]},
                   "A single card may go onto one of your own sets when it fits: the 8 of spades "
-                  "extends your run 5, 6, 7. Select it, then tap Lay down.",
+                  "extends your run 5, 6, 7. Select it, then tap Play down cards.",
                   cards("8S") + ', button[value="lay_down"]'),
         GuideStep({"action": "discard", "cards": ["QH"]},
                   "One card left: discard the queen of hearts, and your hand is empty. You go out, "
