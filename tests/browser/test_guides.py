@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+import app.games  # noqa: F401  (registers the games)
 from app.core import guides, registry
 from support.browsing import axe_scan
 
@@ -24,7 +25,6 @@ NEXT_STEP_JS = """(shown) => {
 
 
 def game_keys() -> list[str]:
-    import app.games  # noqa: F401  (registers the games)
     return [definition.key for definition in registry.games() if guides.guide_of(definition) is not None]
 
 

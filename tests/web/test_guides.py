@@ -10,8 +10,11 @@ import re
 import pytest
 from werkzeug.datastructures import MultiDict
 
+import app.games  # noqa: F401  (registers the games)
 from app.core import guides, registry
 from app.core.protocol import IllegalAction
+from app.extensions import db
+from app.records import known_names, score_table, statistics
 
 from support.pages import squeeze
 from support.web import Page
@@ -20,7 +23,6 @@ VERSION = re.compile(r'id="table"[^>]*data-version="(\d+)"')
 
 
 def guided():
-    import app.games  # noqa: F401  (registers the games)
     return [(definition, guides.guide_of(definition)) for definition in registry.games()]
 
 
@@ -83,9 +85,6 @@ def post_move(player, slug: str, fields: list[tuple[str, str]]):
 
 
 def statistics_now(app):
-    from app.records import known_names, score_table, statistics
-    from app.extensions import db
-
     with app.app_context():
         seen = {definition.key: known_names(definition) for definition in registry.games()}
         seen["rows"] = [len(score_table.names(limit=1000)[0])] + [
