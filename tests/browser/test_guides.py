@@ -67,8 +67,13 @@ def test_each_guide_is_played_to_its_end_following_the_hints(live_server, device
     page.goto(live_server.url + "/scores")
     scores_before = page.locator("main").inner_text()
     page.goto(live_server.url + "/")
+    if key == game_keys()[0]:
+        screenshot(page, "home", sizes=(("phone", PHONE),))
+        problems_home = axe_scan(page, "home")
+        assert problems_home == []
     page.locator(f"a[href='/learn/{key}']").click()
     problems = axe_scan(page, f"{key} learn page")
+    screenshot(page, f"{key}-learn", sizes=(("phone", PHONE),))
     page.get_by_role("button", name="Start the guided game").click()
     page.wait_for_selector(STEP_TITLE)
     slug = page.url.rstrip("/").rsplit("/", 1)[1]
