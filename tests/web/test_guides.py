@@ -14,6 +14,7 @@ import app.games  # noqa: F401  (registers the games)
 from app.core import guides, registry
 from app.core.protocol import IllegalAction
 from app.extensions import db
+from app import records
 from app.records import known_names, score_table, statistics
 
 from support.pages import squeeze
@@ -139,3 +140,27 @@ def test_a_move_the_step_does_not_ask_for_is_refused_with_its_words(app, player)
 
 def test_a_guide_of_no_game_is_not_found(player):
     assert player.get("/learn/nosuchgame").status_code == 404
+
+
+def test_the_home_page_and_each_how_to_play_page_link_each_guide(player):
+    home = player.get("/").get_data(as_text=True)
+    for definition, _guide in guided():
+        assert f'href="/learn/{definition.key}"' in home
+        assert f'href="/learn/{definition.key}"' in player.get(f"/how-to-play/{definition.key}").get_data(as_text=True)
+
+
+def test_a_finished_guided_game_is_never_recorded_not_even_when_a_server_starts(app, player):
+    """The results of a finished game a stopped server had not recorded are recorded when a server
+    starts (``records.record_pending``); a guided game's never are."""
+    definition = registry.get("twentyone")
+    guide = guides.guide_of(definition)
+    before = statistics_now(app)
+    slug = player.post("/learn/twentyone").headers["Location"].rsplit("/", 1)[1]
+    for step in guide.steps:
+        html = player.get(f"/games/{slug}").get_data(as_text=True)
+        assert post_move(player, slug, form_of(step, version_of(html))).status_code == 200
+    with app.app_context():
+        assert records.record_game(slug) is False
+        assert records.record_pending() == 0
+        db.session.rollback()
+    assert statistics_now(app) == before
