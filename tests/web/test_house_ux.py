@@ -170,7 +170,7 @@ def test_the_guides_are_linked_from_set_up_home_and_the_table_and_lead_back(play
 
 
 def test_mason_s_set_up_links_its_guide_at_the_deck_prompt(player):
-    response = player.post("/", {"choice": "4"})  # Menu A option 4: a stacked deck to choose
+    response = player.post("/menus/mason", {"choice": "4"})  # Menu A option 4: a stacked deck to choose
     deck_page = text(player.get(response.headers["Location"]))
     assert 'href="/how-to-play/mason?back=' in deck_page
 

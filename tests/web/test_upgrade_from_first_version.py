@@ -112,7 +112,7 @@ def test_an_upgrade_from_the_first_web_version_keeps_everything_and_replays_ever
 
         # scores.csv is byte for byte what the first version served; the uploaded deck is offered.
         assert host.get("/scores.csv").get_data() == data["scores_csv"].encode("utf-8")
-        assert host.post("/", {"choice": "4"}).status_code == 303
+        assert host.post("/menus/mason", {"choice": "4"}).status_code == 303
         assert "family.deck" in host.get("/setup/deck").get_data(as_text=True)
         host.post("/setup/cancel")
 
