@@ -178,7 +178,8 @@ def ensure_admin_password(instance_path: str, announce: bool = True) -> str | No
 def new_password_lines(password: str) -> list[str]:
     """How a new admin password is shown, once: the password, and the command that changes it
     (on a line of its own, to copy)."""
-    return [f"  The admin password (shown once; only its hash is kept): {password}",
+    return ["  The card table's admin password (shown once; only its hash is kept):",
+            f"      {password}",
             f"  To change it, run in {PROJECT_ROOT}:",
             f"      {set_password_command()}"]
 

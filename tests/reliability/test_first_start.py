@@ -265,10 +265,11 @@ def test_the_first_start_says_version_database_password_and_addresses_in_a_few_l
     migrations = len(list((ROOT / "migrations" / "versions").glob("*.py")))
     assert first[0] == f"The card table {version_text()}", first
     assert first[1] == f"  Database ready: {env['DATABASE_URL']}, upgraded to the latest version ({migrations} migrations).", first
-    shown = re.fullmatch(r"  The admin password \(shown once; only its hash is kept\): (\S+)", first[2])
+    assert first[2] == "  The card table's admin password (shown once; only its hash is kept):", first
+    shown = re.fullmatch(r"      (\S+)", first[3])
     assert shown, first
-    assert first[3].startswith("  To change it, run in") and first[4].strip().endswith("admin set-password"), first
-    assert len(first) == 5, first
+    assert first[4].startswith("  To change it, run in") and first[5].strip().endswith("admin set-password"), first
+    assert len(first) == 6, first
     text = "\n".join(first)
     assert "alembic" not in text.lower() and "INFO" not in text and "Running upgrade" not in text, text
     assert check_admin_password({}, env["MASON_INSTANCE"], shown.group(1))  # the password that works
