@@ -719,6 +719,9 @@ class GameDefinition(ABC):
     key: str = ""
     name: str = ""
     summary: str = ""  # one line for the list of games
+    # A few of its cards (their ids in ``deck``) that picture the game on its tile of the home
+    # page; none: the deck's highest card of each of its first suits (``picture``).
+    showcase: tuple[str, ...] = ()
     # What ``SeatResult.score`` counts, singular and plural, for lists of results ("Sam won, 2
     # points"; "52 cards home").
     score_unit: tuple[str, str] = ("point", "points")
@@ -785,6 +788,14 @@ class GameDefinition(ABC):
         if self.min_seats == self.max_seats:
             return str(self.min_seats)
         return f"{self.min_seats} to {self.max_seats}"
+
+    def picture(self) -> tuple[str, ...]:
+        """The cards (ids in ``deck``) that picture the game: ``showcase``, else the deck's
+        highest card of each of its first four suits; none without a deck."""
+        if self.showcase or self.deck is None:
+            return self.showcase
+        deck = self.deck
+        return tuple(next(card.id for card in reversed(deck.cards) if card.suit == suit) for suit in deck.suits[:4])
 
     def bot_of(self, strength: str = NORMAL) -> Bot | None:
         """The computer player of ``strength`` (``STRENGTHS``): the rule book's own for normal;

@@ -1,6 +1,6 @@
 """Setting up a game, as its definition's ``setup_flow`` says. The menus (Mason Rummy's R9):
-after the home page's first menu, the stacked-deck prompt (R2.2) and the seats, Menus B and C
-(R3), one question a page as the terminal asks them. One form (every other game): the seats,
+after its first menu (Menu A, at its own address), the stacked-deck prompt (R2.2) and the
+seats, Menus B and C (R3), one question a page as the terminal asks them. One form (every other game): the seats,
 the game's options and a stacked deck from the game's decks folder."""
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ def choose_deck() -> ResponseReturnValue:
     answer = request.form.get("deck", "").strip()
     if "cancel" in request.form or answer.casefold() == "no":  # R2.2: "no" goes back to Menu A
         session.pop("setup", None)
-        return redirect(url_for("menu.index"), 303)
+        return redirect(url_for("menu.menus", key=menu_flow_game().key), 303)
     if not answer:
         return render_deck(setup, "Type a deck file name, or no to go back to Menu A.", answer, 422)
     try:
@@ -243,8 +243,10 @@ def start_game(setup: dict[str, Any]) -> ResponseReturnValue:
 
 @bp.post("/cancel")
 def cancel() -> ResponseReturnValue:
+    """Cancelling the menus' set-up goes back to their first menu (Menu A)."""
     session.pop("setup", None)
-    return redirect(url_for("menu.index"), 303)
+    definition = menu_game()
+    return redirect(url_for("menu.menus", key=definition.key) if definition is not None else url_for("menu.index"), 303)
 
 
 # -- every other game: one form ----------------------------------------------------------------------

@@ -104,12 +104,12 @@ class Device:
     def table(self) -> "TableView":
         return TableView(self.page)
 
-    # -- setting up a game through Menu A, the deck prompt and Menus B (R9, R2.2, R3) ----------
+    # -- setting up a game through Menu A (/menus/mason), the deck prompt and Menus B (R9, R2.2, R3) ----------
 
     def start_game(self, seats: list[tuple[str, str]], deck: str | None = None) -> str:
         """Set up a game through the pages: ``seats`` = [(name, "here" | "own")]; returns the slug."""
         page = self.page
-        self.goto("/")
+        self.goto("/menus/mason")  # Mason Rummy's Menu A (its tile's Play)
         label = f"Play {len(seats)}-player game" + (" with stacked deck" if deck else "")
         page.get_by_role("button", name=re.compile(re.escape(label) + "$")).click()
         if deck:
@@ -124,13 +124,13 @@ class Device:
         return self.game_slug()
 
     def set_up_game(self, name: str, seats: list[tuple[str, str]], deck: str | None = None, **options) -> str:
-        """From the home page: the game's link (``name``), then its set-up form: the seats
+        """From the home page: the game's Play (its tile's, ``name``), then its set-up form: the seats
         [(name, "here" | "own")] (the form grows its seats through htmx), the options (a value
         fills ``#opt-<key>``; True or False ticks or clears the checkbox ``<key>``), the deck.
         Returns the new game's slug."""
         page = self.page
         self.goto("/")
-        page.get_by_role("link", name=re.compile("^" + re.escape(name))).click()
+        page.get_by_role("link", name=f"Play {name}", exact=True).click()
         page.get_by_role("heading", name=name).wait_for()
         self.choose_seat_count(len(seats))
         for number, (who, where) in enumerate(seats):
@@ -158,7 +158,7 @@ class Device:
             page.wait_for_function(f"() => !document.querySelector('{BUSY}')", timeout=TIMEOUT_MS)
 
     def join_with_code(self, code: str, name: str) -> None:
-        """Menu A's join box: type the code shown on the host's screen, take ``name``'s seat."""
+        """The home page's join box: type the code shown on the host's screen, take ``name``'s seat."""
         self.goto("/")
         self.page.get_by_label("Joining a game on your own device? Code:").fill(code)
         self.page.get_by_role("button", name="Join", exact=True).click()

@@ -18,7 +18,7 @@ def test_menu_setup_and_table_pages_have_no_console_errors_or_csp_violations(liv
     one.context.add_init_script(SSE_OPEN_JS)
     page = one.page
 
-    response = one.goto("/")  # Menu A (R9)
+    response = one.goto("/menus/mason")  # Menu A (R9)
     policy = response.headers["content-security-policy"]
     assert "script-src 'self'" in policy and "style-src 'self'" in policy and "unsafe" not in policy
     options = page.locator("button[name=choice]").all_inner_texts()

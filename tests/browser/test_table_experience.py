@@ -12,7 +12,7 @@ test-artifacts/screenshots/: the table as people feel it, for every game through
 6. the whole game's log; every hand left at the end of a round
 7. finished games listed, replayed forwards and backwards, exported and imported
 8. the host abandons a game after confirming; the admin's deck delete asks first
-9. a wrong join code typed on Menu A says so
+9. a wrong join code typed on the home page says so
 10. QR codes and codes at once; "Waiting for Hana to join"; the invite page updates when she joins
 11. the AI stand-in banner with "I'm back"; the log says "AI for Finn"
 12. without JavaScript, a waiting page reloads itself
@@ -61,7 +61,7 @@ def finger_tap(page, locator) -> None:
 def start_three_player_game(phone, deck: str = "three_players.deck") -> str:
     """Menu A, the deck picker's tappable choice, Menu B (New player) per seat: Ann, AI, AI."""
     page = phone.page
-    phone.goto("/")
+    phone.goto("/menus/mason")
     page.get_by_role("button", name=re.compile("Play 3-player game with stacked deck$")).click()
     page.locator(f"button.deck-pick[value='{deck}']").click()  # item 4: the decks as tappable choices
     for number, name in enumerate(["Ann", "AI", "AI"], start=1):
@@ -261,7 +261,7 @@ def test_round_end_shows_every_hand_left_and_no_empty_hand_panel(live_server, de
     """Items 4 and 6: after going out, no empty "Your hand" panel; the summary shows every hand."""
     phone = device("phone", **PHONE)
     page = phone.page
-    phone.goto("/")
+    phone.goto("/menus/mason")
     page.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
     page.locator("button.deck-pick[value='quick_out.deck']").click()
     for number, name in enumerate(["Ann", "AI"], start=1):
@@ -304,7 +304,7 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
             return context.new_page()
 
         ann = device("host")
-        ann.goto(server.url + "/")
+        ann.goto(server.url + "/menus/mason")
         ann.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
         ann.locator("button.deck-pick[value='ai_showcase.deck']").click()
         for number, (name, where) in enumerate([("Ann", "here"), ("Hana", "own")], start=1):
@@ -332,7 +332,7 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
         for card in hand[:2]:
             ann.locator(f"#table label.card[data-card='{card}']").click()
 
-        # item 9: a wrong code typed on Menu A says so
+        # item 9: a wrong code typed on the home page says so
         hana = device("hana")
         hana.goto(server.url + "/")
         hana.get_by_label("Joining a game on your own device? Code:").fill("ZZZZZZ")
@@ -409,7 +409,7 @@ def test_finished_games_replay_export_import_and_accessibility(live_server, data
     page = laptop.page
 
     laptop.goto("/")
-    violations += axe_scan(page, "Menu A")
+    violations += axe_scan(page, "the home page")
     page.get_by_role("link", name="Finished games: replays and exports").click()
     page.get_by_role("heading", name="Finished games").wait_for()
     row = page.locator(".finished-list li").first

@@ -382,7 +382,7 @@ def test_no_route_answers_500_to_anything_a_client_sends(app, make_live_server, 
         for name in form:
             for value in BAD_VALUES:
                 if choice is not None:  # (the set-up's menu first: the form is part of its flow)
-                    browser.post("/", {"choice": choice})
+                    browser.post("/menus/mason", {"choice": choice})
                 fuzzer.request("form, one field", "POST", path, {**form, name: value})
         for value in BAD_VALUES:
             fuzzer.request("form, every field", "POST", path, [(name, value) for name in fields])

@@ -23,6 +23,7 @@ class PointsDefinition(GameDefinition):
     key = "points"
     name = "Points Rummy"
     summary = "13-card Indian rummy with jokers: sequences and sets, the first valid declaration wins the deal."
+    showcase = ("5D", "6D", "7D", "JK")  # a sequence with the printed joker (P3.2)
     min_seats = 2
     max_seats = 6
     deck = ONE_DECK

@@ -21,6 +21,7 @@ class RummyDefinition(GameDefinition):
     key = "rummy"
     name = "Classic Rummy"
     summary = "Melds and lay-offs on anyone's melds: the first to the target score wins."
+    showcase = ("7H", "8H", "9H", "KC")  # a run of hearts (C3.2)
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     deck = DECK

@@ -29,6 +29,7 @@ class SeahavenDefinition(GameDefinition):
     key = "seahaven"
     name = "Seahaven Towers"
     summary = "Solitaire: free four towers of cards, building down by suit, with four cells."
+    showcase = ("KS", "QS", "JS", "TS")  # a column built down by suit (S3.3)
     score_unit = ("card home", "cards home")
     min_seats = 1
     max_seats = 1

@@ -21,6 +21,7 @@ class TwentyOneDefinition(GameDefinition):
     key = "twentyone"
     name = "21 against the dealer"
     summary = "Hit or stay: come closer to 21 than the dealer without going over."
+    showcase = ("7D", "4C", "KH")  # 21 (T1.2)
     score_unit = ("round won", "rounds won")
     min_seats = 1
     max_seats = 5  # T7.1
