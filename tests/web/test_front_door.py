@@ -186,8 +186,8 @@ def assets(html: str) -> list[str]:
 def test_a_first_visit_of_the_home_page_loads_at_most_six_files(player):
     files = assets(text(player.get("/")))
     assert 1 + len(files) <= 6, files  # the page itself and what it loads
-    assert [url.split("?")[0] for url in files] == ["/static/css/app.css", "/static/js/htmx-2.0.11.min.js",
-                                                    "/static/js/app.js"]
+    assert [url.split("?")[0] for url in files] == ["/static/css/app.css", "/static/js/theme.js",
+                                                    "/static/js/htmx-2.0.11.min.js", "/static/js/app.js"]
     assert not any("/games/" in url for url in files)
 
 
@@ -200,8 +200,9 @@ def test_a_table_loads_its_own_game_s_stylesheet_and_script_and_no_other_game_s(
     for path in (f"/games/{slug}", f"/games/{slug}/watch"):
         files = [url.split("?")[0] for url in assets(text(player.get(path)))]
         assert {url for url in files if "/games/" in url} == own, files
-        assert "/static/js/htmx-ext-sse-2.2.4.min.js" in files  # the live updates
-        assert len(files) <= 6, files
+        # the shared files, the live updates' extension, and the game's own: nothing else
+        assert set(files) == own | {"/static/js/theme.js", "/static/css/app.css", "/static/js/htmx-2.0.11.min.js",
+                                    "/static/js/htmx-ext-sse-2.2.4.min.js", "/static/js/app.js"}, files
     for url in assets(text(player.get(f"/games/{slug}"))):
         response = player.get(url)
         assert response.status_code == 200, url
