@@ -376,7 +376,8 @@ def test_c5_3_c5_4_a_won_game_shows_the_winner_and_counts_in_the_statistics(app,
     html = page.html
     assert "Game over" in html and "Winner: Ann, with 180 points (target 100)" in html
     assert re.search(r'<tr class="winner"><th scope="row">Ann</th><td>won</td><td>180</td><td>1</td><td>1</td></tr>', html)
-    assert re.search(r'<tr><th scope="row">AI</th><td>lost</td><td>0</td><td>0</td><td>0</td></tr>', html)
+    assert re.search(r'<tr><th scope="row">AI <span class="badge computer">Computer \(normal\)</span></th>'
+                     r'<td>lost</td><td>0</td><td>0</td><td>0</td></tr>', html)
     assert page.has_button("Rematch with the same players")
     assert page.hand == []  # no hand after the game
     assert "<span class=\"hand-owner\">AI</span>" in html  # the hand left, shown after the game

@@ -10,7 +10,7 @@ from app.core.cards import Card, DeckSpec
 from app.core.decks import DeckError, parse_deck
 from app.core.protocol import EASY, STRONG, GameDefinition, Option, Stat
 
-from . import actions
+from . import actions, ladder
 from .bot import PointsBot, RandomDiscardBot
 from .cards import ONE_DECK, TWO_DECKS, deck_for_seats
 from .state import PointsState
@@ -32,6 +32,7 @@ class PointsDefinition(GameDefinition):
                   Stat("net_points", "Net points"), Stat("best_deal", "Best deal", combine="max"))  # P6.2
     bot = PointsBot()
     other_bots = {EASY: Beginner(), STRONG: Strategist()}
+    measured = ladder.measured()
     baseline_label = "random discards"
     action_types = actions.ACTION_TYPES
 
