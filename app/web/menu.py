@@ -54,7 +54,8 @@ def choose() -> ResponseReturnValue:
                         "token": secrets.token_urlsafe(12)}
     definition = menu_game()
     assert definition is not None  # (menu_flow found it)
-    return redirect(url_for("setup.game", key=definition.key, seats=players, **({"stacked": 1} if stacked else {})), 303)
+    form = url_for("setup.game", key=definition.key, seats=players)
+    return redirect(form + ("&stacked=1" if stacked else ""), 303)
 
 
 @bp.post("/quit")

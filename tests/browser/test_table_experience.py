@@ -270,7 +270,7 @@ def test_round_end_shows_every_hand_left_and_no_empty_hand_panel(live_server, de
         page.locator("#name").fill(name)
         page.get_by_role("button", name=f"Take seat {number}").click()
     table = phone.table
-    snap = table.press("Draw from stock pile")  # QP: Ann lays everything down (decks/README.md)
+    snap = table.press("Draw from stock pile")  # QP: Ann lays everything down (tests/decks/README.md)
     table.select(["2C", "3C", "4C", "5C"])
     snap = table.press("Play down cards", snap["version"])
     table.select(["7D", "7H", "7S"])

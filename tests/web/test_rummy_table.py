@@ -1,12 +1,12 @@
 """Classic Rummy at the web table, through the pages and forms as a browser uses them: set-up at
 /setup/rummy (seats, the target score and rummy bonus options, a stacked deck from
-decks/rummy/), drawing by tapping a pile (C3.1), melds and lay-offs on anyone's meld where the
+tests/decks/rummy/), drawing by tapping a pile (C3.1), melds and lay-offs on anyone's meld where the
 player chooses (C3.2), the discard and its restriction (C3.3), going out, the hand's lines and the
 results (C3.4, C5, C8.4), refusals (the reason shown, nothing changed), privacy of every hand and
 of the stock (C7.1) in every page, fragment and spectator's view, hand-over, rematch, and the
 statistics per name (C5.4).
 
-The sample decks are described in decks/rummy/README.md."""
+The sample decks are described in tests/decks/rummy/README.md."""
 
 from __future__ import annotations
 
