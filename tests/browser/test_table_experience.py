@@ -289,13 +289,11 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
         ann = device("host")
         ann.goto(server.url + "/")
         ann.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
-        ann.locator("button.deck-pick[value='ai_showcase.deck']").click()
-        for number, (name, where) in enumerate([("Ann", "here"), ("Hana", "own")], start=1):
-            ann.get_by_role("heading", name=f"Player {number} of 2").wait_for()
-            ann.get_by_role("button", name=re.compile("New player$")).click()
-            ann.locator("#name").fill(name)
-            ann.locator(f"input[name=device][value={where}]").check()
-            ann.get_by_role("button", name=f"Take seat {number}").click()
+        ann.locator("input[name=deck][value='ai_showcase.deck']").check()  # the one set-up form
+        for number, (name, where) in enumerate([("Ann", "here"), ("Hana", "own")]):
+            ann.locator(f"input[name=device{number}][value={where}]").check()
+            ann.locator(f"#name{number}").fill(name)
+        ann.get_by_role("button", name="Start the game").click()
         ann.locator("#table").wait_for()
         slug = ann.url.rsplit("/", 1)[1]
 
