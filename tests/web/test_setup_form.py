@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.games import game_count, seed_scores, text
+from support.games import game_count, play_game, score_rows, seed_scores, text
 from support.pages import Page
 from support.web import new_game_slug
 
@@ -135,7 +135,7 @@ def test_points_shows_each_strength_with_the_ladder_s_line(player):
     assert notes[2] == "beats normal in 3 of 5 games"
 
 
-def test_each_computer_seat_plays_its_own_strength_and_shows_it_and_a_rematch_keeps_it(app, player):
+def test_each_computer_seat_plays_its_own_strength_and_its_badge_says_which(app, player):
     response = post_setup(player, "rummy", seat_fields(0, "here", "Ann"), seat_fields(1, "computer", strength=EASY),
                           seat_fields(2, "computer", strength=STRONG), target=100)
     slug = new_game_slug(response)
@@ -177,6 +177,21 @@ def test_statistics_keep_each_strength_apart_and_the_rematch_keeps_the_strengths
     new_slug = rematch.headers["Location"].rsplit("/", 1)[1]
     assert [seat[3] for seat in seats_of(app, new_slug)] == [EASY, STRONG]
     assert set(player.statistics("twentyone")) == {"AI (easy)", "AI (strong)"}  # two games each, on their own rows
+
+
+def test_r7_4_mason_s_score_table_keeps_each_computer_strength_on_its_own_row(app, player):
+    """R3.4/R7.4: the normal computer's seats are the one row AI; an easy or a strong computer's
+    results are rows of their own, never counted as the normal one's."""
+    response = post_setup(player, "mason", seat_fields(0, "here", "Doris"), seat_fields(1, "computer", strength=STRONG),
+                          seat_fields(2, "computer", strength=EASY), deck="three_players.deck")
+    slug = new_game_slug(response)
+    play_game(player, slug)
+    assert sorted(name for name, *_figures in score_rows(app)) == ["AI (easy)", "AI (strong)", "Doris"]
+    response = post_setup(player, "mason", seat_fields(0, "here", kind="returning", returning="Doris"),
+                          seat_fields(1, "computer", strength=NORMAL), deck="quick_out.deck")
+    play_game(player, new_game_slug(response))
+    rows = {name: (won + lost) for name, won, lost, _best in score_rows(app)}
+    assert rows == {"AI": 1, "AI (easy)": 1, "AI (strong)": 1, "Doris": 2}
 
 
 # -- 4. the rematch, offered live --------------------------------------------------------------------
