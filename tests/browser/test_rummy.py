@@ -147,8 +147,8 @@ def test_four_seats_two_devices_and_two_computers_play_a_whole_hand_live(live_se
     b = snap(bob)
     assert sorted(a["hand"]) == sorted(ANN_HAND) and sorted(b["hand"]) == sorted(BOB_HAND)
     assert "Hand 1 - target 200" in a["status"] and "Your turn, Ann" in a["status"]
-    assert a["seats"] == ["Ann you 7 cards · 0 pts", "Bob 7 cards · 0 pts", "AI 3 computer 7 cards · 0 pts",
-                          "AI 4 computer 7 cards · 0 pts"]
+    assert a["seats"] == ["Ann you 7 cards · 0 pts", "Bob 7 cards · 0 pts", "AI 3 Computer (normal) 7 cards · 0 pts",
+                          "AI 4 Computer (normal) 7 cards · 0 pts"]
     assert not b["myTurn"] and "Ann's turn" in b["status"]
     check_privacy(b, ANN_HAND, "Bob")
     screenshot(ann.page, "deal")
