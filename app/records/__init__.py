@@ -9,11 +9,13 @@ server next starts (``record_pending``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 import sqlalchemy as sa
 
 from .. import store
+from ..core.names import computer_name
 from ..core.protocol import SCORE_TABLE, GameDefinition, SeatResult
 from ..extensions import db
 from ..store.models import FINISHED, GameRecord
@@ -58,7 +60,7 @@ def record_game(slug: str) -> bool:
         started = store.first_action_at(record)
         seconds = (max(0, int((record.finished_at - started).total_seconds()))
                    if started is not None and record.finished_at is not None else 0)
-        record_results(store.definition_of(record), state.results(), seconds)
+        record_results(store.definition_of(record), by_strength(record, state.results()), seconds)
         record.results_recorded = True
         session.commit()
         return True
@@ -67,6 +69,14 @@ def record_game(slug: str) -> bool:
         raise
     finally:
         session.expire_on_commit = True
+
+
+def by_strength(record: GameRecord, results: list[SeatResult]) -> list[SeatResult]:
+    """The results with each computer seat named by its strength (``computer_name``: "AI" for
+    the normal player, "AI (strong)"), so that each strength's results are kept apart."""
+    seats = record.seats
+    return [dataclasses.replace(result, name=computer_name(seats[result.seat].strength))
+            if result.seat < len(seats) and seats[result.seat].is_ai else result for result in results]
 
 
 def record_pending() -> int:

@@ -198,6 +198,10 @@ class SeatRecord(Model):
     # A join code stops working after this (and when the game ends, which removes it).
     code_expires_at: Mapped[datetime | None] = mapped_column(default=None)
     ai_standin: Mapped[bool] = mapped_column(default=False)
+    # A computer seat's strength (easy, normal, strong: ``GameDefinition.strengths``), chosen at
+    # set-up and kept by a rematch; None for a person, and for the normal player of a game set up
+    # before strengths were chosen.
+    strength: Mapped[str | None] = mapped_column(sa.String(8), default=None)
 
     game: Mapped[GameRecord] = relationship(back_populates="seats")
 

@@ -195,6 +195,8 @@ class TableView:
         for seat in self.seating.seats:
             fields += [(f"name{seat.number}", seat.player),
                        (f"device{seat.number}", self.you.setup_devices.get(seat.number, seat.device))]
+            if seat.strength:  # a computer seat: of the same strength
+                fields.append((f"strength{seat.number}", seat.strength))
         values = dict(self.options, **(changes or {}))
         for option in self.definition.options:
             fields.append((option.key, option_text(option, values.get(option.key, option.default))))

@@ -68,10 +68,15 @@ def choose(key: str) -> ResponseReturnValue:
     if choice == menus.quit:
         return quit_session()
     players, stacked = menus.games[choice]
-    # (the token: the last seat's form posted twice at once still makes one game, app/tables)
+    # The menus' set-up begins (its deck prompt and Menus B and C keep their own routes: the
+    # token makes the last seat's form posted twice at once one game, app/tables); the page
+    # that answers is the one set-up form, with this many seats and, stacked, its decks first.
     session["setup"] = {"players": players, "stacked": stacked, "deck": None, "seats": [],
                         "token": secrets.token_urlsafe(12)}
-    return redirect(url_for("setup.deck" if stacked else "setup.seat"), 303)
+    definition = menu_game()
+    assert definition is not None  # (menu_flow found it)
+    form = url_for("setup.game", key=definition.key, seats=players)
+    return redirect(form + ("&stacked=1" if stacked else ""), 303)
 
 
 @bp.post("/quit")

@@ -59,18 +59,8 @@ def finger_tap(page, locator) -> None:
 
 
 def start_three_player_game(phone, deck: str = "three_players.deck") -> str:
-    """Menu A, the deck picker's tappable choice, Menu B (New player) per seat: Ann, AI, AI."""
-    page = phone.page
-    phone.goto("/menus/mason")
-    page.get_by_role("button", name=re.compile("Play 3-player game with stacked deck$")).click()
-    page.locator(f"button.deck-pick[value='{deck}']").click()  # item 4: the decks as tappable choices
-    for number, name in enumerate(["Ann", "AI", "AI"], start=1):
-        page.get_by_role("heading", name=f"Player {number} of 3").wait_for()
-        page.get_by_role("button", name=re.compile("New player$")).click()  # item 4: Menu A's capitalisation
-        page.locator("#name").fill(name)
-        page.get_by_role("button", name=f"Take seat {number}").click()
-    page.locator("#table").wait_for()
-    return page.url.rsplit("/", 1)[1]
+    """Menu A, then the set-up form: the deck as a tappable choice, the seats Ann, AI, AI."""
+    return phone.start_game([("Ann", "here"), ("AI", "here"), ("AI", "here")], deck=deck)
 
 
 def wait_calm(page) -> None:
@@ -261,16 +251,9 @@ def test_round_end_shows_every_hand_left_and_no_empty_hand_panel(live_server, de
     """Items 4 and 6: after going out, no empty "Your hand" panel; the summary shows every hand."""
     phone = device("phone", **PHONE)
     page = phone.page
-    phone.goto("/menus/mason")
-    page.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
-    page.locator("button.deck-pick[value='quick_out.deck']").click()
-    for number, name in enumerate(["Ann", "AI"], start=1):
-        page.get_by_role("heading", name=f"Player {number} of 2").wait_for()
-        page.get_by_role("button", name=re.compile("New player$")).click()
-        page.locator("#name").fill(name)
-        page.get_by_role("button", name=f"Take seat {number}").click()
+    phone.start_game([("Ann", "here"), ("AI", "here")], deck="quick_out.deck")
     table = phone.table
-    snap = table.press("Draw from stock pile")  # QP: Ann lays everything down (decks/README.md)
+    snap = table.press("Draw from stock pile")  # QP: Ann lays everything down (tests/decks/README.md)
     table.select(["2C", "3C", "4C", "5C"])
     snap = table.press("Play down cards", snap["version"])
     table.select(["7D", "7H", "7S"])
@@ -306,13 +289,11 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
         ann = device("host")
         ann.goto(server.url + "/menus/mason")
         ann.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
-        ann.locator("button.deck-pick[value='ai_showcase.deck']").click()
-        for number, (name, where) in enumerate([("Ann", "here"), ("Hana", "own")], start=1):
-            ann.get_by_role("heading", name=f"Player {number} of 2").wait_for()
-            ann.get_by_role("button", name=re.compile("New player$")).click()
-            ann.locator("#name").fill(name)
-            ann.locator(f"input[name=device][value={where}]").check()
-            ann.get_by_role("button", name=f"Take seat {number}").click()
+        ann.locator("input[name=deck][value='ai_showcase.deck']").check()  # the one set-up form
+        for number, (name, where) in enumerate([("Ann", "here"), ("Hana", "own")]):
+            ann.locator(f"input[name=device{number}][value={where}]").check()
+            ann.locator(f"#name{number}").fill(name)
+        ann.get_by_role("button", name="Start the game").click()
         ann.locator("#table").wait_for()
         slug = ann.url.rsplit("/", 1)[1]
 

@@ -348,6 +348,7 @@ def test_the_readme_says_how_to_run_the_admin_chores_without_a_terminal(tmp_path
     assert "--yes" in section and "--password-file" in section and "ADMIN_PASSWORD" in section
     workdir = tmp_path / "chores"
     shutil.copytree(ROOT / "decks", workdir / "decks")
+    shutil.copytree(ROOT / "tests" / "decks", workdir / "tests" / "decks")  # (the decks the README's check reads)
     (workdir / "new-password.txt").write_text("another good password\n")
     instance = tmp_path / "instance"
     instance.mkdir()

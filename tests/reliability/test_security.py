@@ -34,7 +34,7 @@ def snapshot(app, decks_folder) -> tuple:
 
 
 def deck_upload(name="fresh.deck"):
-    text = (ROOT / "decks" / "quick_out.deck").read_bytes()
+    text = (ROOT / "tests" / "decks" / "quick_out.deck").read_bytes()
     return {"deck": (io.BytesIO(text), name), "replace": "1"}
 
 

@@ -57,7 +57,7 @@ def test_r9_1_a_missing_choice_gets_a_message_and_menu_a_again(player):
 def test_r9_1_spaces_around_a_valid_number_are_ignored(player):
     response = player.post(MENU_A, {"choice": " 2 "})
     assert response.status_code == 303
-    assert response.headers["Location"] == "/setup/seat"
+    assert response.headers["Location"] == "/setup/mason?seats=2"  # the one set-up form, two seats
 
 
 def test_a_menu_a_post_without_the_csrf_token_is_refused_and_changes_nothing(player):
@@ -82,23 +82,22 @@ def test_option_1_view_scores_goes_to_the_score_table(player):
     assert scores.status_code == 200 and "Scores" in text(scores)
 
 
-@pytest.mark.parametrize("choice, players, location", [
-    ("2", 2, "/setup/seat"),
-    ("3", 3, "/setup/seat"),
-    ("4", 2, "/setup/deck"),
-    ("5", 3, "/setup/deck"),
-])
-def test_options_2_to_5_start_the_setup_of_the_chosen_game(player, choice, players, location):
+@pytest.mark.parametrize("choice, players, stacked", [("2", 2, False), ("3", 3, False), ("4", 2, True), ("5", 3, True)])
+def test_options_2_to_5_open_the_one_set_up_form_with_that_many_seats(player, choice, players, stacked):
+    """R9: options 2-5 start a game of 2 or 3 players, stacked or not: the one set-up form every
+    game has, with that many seats (each a person here, on their own device, or the computer,
+    R3.1) and, stacked, its decks; the deck prompt (R2.2) and Menus B and C keep their routes."""
     response = player.post(MENU_A, {"choice": choice})
     assert response.status_code == 303
-    assert response.headers["Location"] == location
-    following = text(player.get(location))
-    if location == "/setup/deck":
-        assert f"Play {players}-player game with stacked deck" in following  # R9: options 4, 5 ask for a deck
-        assert 'name="deck"' in following
-    else:
-        assert f"Player 1 of {players}" in following
-        assert "Menu B" in following
+    location = response.headers["Location"]
+    assert location == f"/setup/mason?seats={players}" + ("&stacked=1" if stacked else "")
+    page = player.page(location)
+    assert len(page.find_all("fieldset", "seat-setup")) == players
+    for number in range(players):
+        assert {radio.get("value") for radio in page.find_all("input", name=f"device{number}")} == {"here", "own", "computer"}
+    assert ("deck-choice stacked" in page.html) is stacked
+    for menu in ("/setup/deck",) if stacked else ("/setup/seat",):  # the menus' own route still answers
+        assert player.get(menu).status_code == 200
 
 
 def test_option_6_quit_says_goodbye_with_a_way_back_to_menu_a(player):

@@ -10,7 +10,7 @@ The "still winnable?" mark and the hint are the job runner's kept answers (app/s
 tests run its runner in a thread (the ``job_runner`` fixture) and wait for it (``settle``) where
 they look at them; tests/web/test_seahaven_solving.py is about that path itself.
 
-``short_win.deck`` (decks/seahaven/README.md) is won in 53 moves: 2C to a cell, AC home, 2C
+``short_win.deck`` (tests/decks/seahaven/README.md) is won in 53 moves: 2C to a cell, AC home, 2C
 home, then every card straight home. ``stuck_after_four.deck`` (deal 242) has no legal move
 left once 8C, JC, 5D and TH (columns 1-4's bottom cards) fill the cells."""
 

@@ -3,7 +3,7 @@
     python -m app.games.points                      # you against the computer, a random deal
     python -m app.games.points --players 4 --deals 3 --seed 7
     python -m app.games.points --names Ann,AI,Bob   # people and computer seats (AI), hot seat
-    python -m app.games.points --deck decks/points/declare_after_one_draw.deck < answers.txt
+    python -m app.games.points --deck tests/decks/points/declare_after_one_draw.deck < answers.txt
 
 Every answer is one line, so a file of answers replays a game exactly (with ``--seed`` or
 ``--deck``): on your turn ``1`` draws from the closed deck, ``2`` takes the open pile's top card,

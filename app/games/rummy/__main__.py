@@ -2,7 +2,7 @@
 [--no-rummy-bonus]``.
 
 It reads only the answers below, one a line, so a game replays from a file of answers
-(``python -m app.games.rummy --deck decks/rummy/quick_rummy.deck < answers``): the number of
+(``python -m app.games.rummy --deck tests/decks/rummy/quick_rummy.deck < answers``): the number of
 players, the names (``AI`` for a computer player), then at each human turn the draw menu, the
 play menu, and the card and meld numbers they ask for. An answer that is not one of the offered
 numbers asks again; the end of input ends the program with status 0.
