@@ -73,8 +73,6 @@ def choose(key: str) -> ResponseReturnValue:
     # that answers is the one set-up form, with this many seats and, stacked, its decks first.
     session["setup"] = {"players": players, "stacked": stacked, "deck": None, "seats": [],
                         "token": secrets.token_urlsafe(12)}
-    definition = menu_game()
-    assert definition is not None  # (menu_flow found it)
     form = url_for("setup.game", key=definition.key, seats=players)
     return redirect(form + ("&stacked=1" if stacked else ""), 303)
 
