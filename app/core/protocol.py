@@ -388,7 +388,10 @@ class OptionError(ValueError):
 @dataclass(frozen=True)
 class Option:
     """A set-up option: ``kind`` is ``int`` (``low`` to ``high``), ``bool`` or ``choice``
-    (one of ``choices``: (value, label) pairs)."""
+    (one of ``choices``: (value, label) pairs). ``house``: a house rule, a change to the rule
+    book's game (its default is the rule book's rule); a table shows the house rules it plays by,
+    and statistics keep the results of other rules apart (``GameDefinition.variant_key``).
+    ``rule``: the rule book's number of the variant (code and tests cite it; pages never show it)."""
 
     key: str
     label: str
@@ -398,6 +401,16 @@ class Option:
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
     help: str = ""
+    house: bool = False
+    rule: str = ""
+
+    def words(self, value: Any) -> str:
+        """The value in players' words: "yes", "no", a choice's label, a number."""
+        if self.kind == "bool":
+            return "yes" if value else "no"
+        if self.kind == "choice":
+            return next((label for choice, label in self.choices if choice == value), str(value))
+        return str(value)
 
     def read(self, raw: Any) -> Any:
         """The option's value from a form field's text or a Python value."""
@@ -773,6 +786,21 @@ class GameDefinition(ABC):
         for option in self.options:
             values[option.key] = option.read(raw[option.key]) if option.key in raw else option.default
         return values
+
+    def house_rules(self, values: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The options of ``values`` that differ from their defaults, as (label, value in words),
+        in the definition's order: what a table, a replay and an export show beside the game."""
+        shown = []
+        for option in self.options:
+            if option.house and option.key in values and values[option.key] != option.default:
+                shown.append((option.label, option.words(values[option.key])))
+        return shown
+
+    def variant_key(self, values: Mapping[str, Any]) -> str:
+        """A short, stable name of the options of ``values`` that differ from their defaults
+        ("" for the rule book's own game): statistics keep results of other rules apart by it."""
+        return ";".join(f"{option.key}={option.read(values[option.key])!s}".lower() for option in self.options
+                        if option.house and option.key in values and option.read(values[option.key]) != option.default)
 
     def check_seats(self, names: Sequence[str]) -> None:
         self.check_seat_count(len(names))
