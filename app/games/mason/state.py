@@ -315,6 +315,9 @@ class MasonState(GameState):
             self._finish_round(signal.went_out, outcome)
         return outcome
 
+    def take_back_fields(self) -> dict[str, Any]:
+        return {"round": self.round_number}
+
     def _log_event(self, outcome: Outcome, text: str, say: Said, cards: Iterable[Card] = (),
                    seat: int | None = None) -> None:
         """``log_event`` for this round, by the seat to move unless said: the engine's hot path

@@ -8,7 +8,7 @@ from typing import Any
 
 from app.core.cards import Card, DeckSpec
 from app.core.decks import DeckError, parse_deck
-from app.core.protocol import EASY, STRONG, GameDefinition, Option, Stat
+from app.core.protocol import EASY, STRONG, TAKE_BACKS, GameDefinition, Option, Stat
 
 from . import actions
 from .bot import PointsBot, RandomDiscardBot
@@ -42,6 +42,7 @@ class PointsDefinition(GameDefinition):
         Option("joker_pickup", "Jokers may be taken from the open pile", "bool", False,
                help="By the rule book a joker on the open pile stays there (but the pile's first card).",
                house=True, rule="P8.5"),
+        TAKE_BACKS,
     )
     statistics = (Stat("deals_played", "Deals played"), Stat("deals_won", "Deals won"),
                   Stat("net_points", "Net points"), Stat("best_deal", "Best deal", combine="max"))  # P6.2

@@ -655,6 +655,9 @@ class PointsState(GameState):
         groups = [[other for other in group if other is not card] for group in self.arrangements[seat]]
         self.arrangements[seat] = [group for group in groups if group]
 
+    def take_back_fields(self) -> dict[str, Any]:
+        return {"deal": self.deal_number}
+
     def _event(self, outcome: Outcome, seat: int | None, text: str, cards: list[Card], say: Said) -> None:
         self.log_event(outcome, seat, text, cards, deal=self.deal_number, say=say)
 

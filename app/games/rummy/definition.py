@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card
-from app.core.protocol import EASY, STRONG, GameDefinition, Option, Stat
+from app.core.protocol import EASY, STRONG, TAKE_BACKS, GameDefinition, Option, Stat
 
 from . import actions
 from .bot import ComputerPlayer, RandomDiscardPlayer
@@ -46,6 +46,7 @@ class RummyDefinition(GameDefinition):
                choices=((BY_SEATS, "By seat count (10, 7 or 6)"), (SEVEN, "Seven each")),
                help="Ten each for two players, seven for three or four, six for five or six; or seven each.",
                house=True, rule="C9.5"),
+        TAKE_BACKS,
     )
     statistics = (  # C5.4
         Stat("games_played", "Games played"),

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card as CoreCard
-from app.core.protocol import EASY, STRONG, GameDefinition, Option, OptionError, Stat
+from app.core.protocol import EASY, STRONG, TAKE_BACKS, GameDefinition, Option, OptionError, Stat
 
 from . import actions
 from .bot import CardCounter, DealerRule, Hopeful, RandomChoice
@@ -44,6 +44,7 @@ class TwentyOneDefinition(GameDefinition):
                house=True, rule="T8.4"),
         Option("ties", "Ties", "choice", PUSH, choices=((PUSH, "Nobody wins"), (DEALER_TIES, "The dealer wins")),
                help="What an equal value against the dealer is.", house=True, rule="T8.5"),
+        TAKE_BACKS,
     )
     statistics = (  # T5.3
         Stat("rounds_won", "Rounds won"),

@@ -30,7 +30,7 @@ from app.core.saved import one_of, reading, whole
 
 from .actions import Action, Deal, EndTable, Hit
 from .cards import DECK, Card, Deck
-from .table import BUST_LIMIT, DEALER_STANDS_ON, DEALER_WINS, END, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table
+from .table import ACTION, BUST_LIMIT, DEALER_STANDS_ON, DEALER_WINS, END, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table
 
 STATE_FORMAT = 1
 
@@ -206,6 +206,9 @@ class TwentyOneState(GameState):
         if seat is not None and seat == self.turn:
             return [HIT_MOVE, STAY_MOVE]
         return []
+
+    def take_back_fields(self) -> dict[str, Any]:
+        return {"kind": ACTION}  # a line of the web's log only, as "Player stays." is
 
     def _line_name(self, seat: int) -> str | None:
         """How result lines name a seat: None (the word "Player") when one player sits."""
