@@ -456,6 +456,11 @@ TAKE_BACKS = Option("take_backs", "Take-backs", "choice", TAKE_BACKS_OFF,
                     help="A player may take back their last action until the next player acts, unless it "
                          "showed anyone a card that was hidden.")
 TAKE_BACK_KEY = "take_back"  # the key of a saved state's take-back data
+TOOK_BACK = "{player} took back their {what}."  # the log line of a take-back, in players' words
+ASKS_TO_TAKE_BACK = "{player} asks to take back their {what}."
+LETS_TAKE_BACK = "{player} lets {other} take back their {what}."
+KEEPS = "{player} keeps {other}'s {what}: it stands."
+TAKE_BACK_LINES = frozenset({TOOK_BACK, ASKS_TO_TAKE_BACK, LETS_TAKE_BACK, KEEPS})
 
 
 @dataclass(frozen=True)
@@ -1124,7 +1129,7 @@ class GameState(ABC):
             if self.take_backs == TAKE_BACKS_ASKED and self._people_asked(seat):
                 self._accepted = []
                 self._take_back_line(outcome, seat, f"{self.label(seat)} asks to take back their {what}.",
-                                     said("{player} asks to take back their {what}.", player=self.label(seat),
+                                     said(ASKS_TO_TAKE_BACK, player=self.label(seat),
                                           what=what))
                 return outcome
             self._restore(outcome)
@@ -1137,7 +1142,7 @@ class GameState(ABC):
             self._accepted = None
             self._kept = None
             self._take_back_line(outcome, seat, f"{self.label(seat)} keeps {asking}'s {what}: it stands.",
-                                 said("{player} keeps {other}'s {what}: it stands.", player=self.label(seat),
+                                 said(KEEPS, player=self.label(seat),
                                       other=asking, what=what))
             return outcome
         self._accepted.append(seat)
@@ -1145,16 +1150,21 @@ class GameState(ABC):
             self._restore(outcome)
         else:
             self._take_back_line(outcome, seat, f"{self.label(seat)} lets {asking} take back their {what}.",
-                                 said("{player} lets {other} take back their {what}.", player=self.label(seat),
+                                 said(LETS_TAKE_BACK, player=self.label(seat),
                                       other=asking, what=what))
         return outcome
 
     def _restore(self, outcome: Outcome) -> None:
-        """The state before the kept action, with the game's log as it is now and a line more."""
+        """The state before the kept action, with the game's log as it is now and the take-back's
+        line (read by the game with the rest: a game may read facts from its log)."""
         kept = self._kept
         assert kept is not None  # (checked by the caller)
+        seat, what = kept["seat"], self.take_back_words(kept["what"])
+        line: Event = {"seat": seat, "text": f"{self.label(seat)} took back their {what}.", "cards": [],
+                       "say": said(TOOK_BACK, player=self.label(seat), what=what), **self.take_back_fields()}
         data = dict(kept["state"])
         data.update(self.log_to_dict())  # the log goes on: its lines are stored as they were told
+        data["log"] = [*data["log"], line]
         restored = self.definition.from_dict(data)
         seen = {card for zone in self.zones() if zone.visible_to is EVERYONE for card in zone.cards}
         known = dict(self._known)
@@ -1167,9 +1177,7 @@ class GameState(ABC):
         self._kept = None
         self._accepted = None
         self._known = known
-        seat, what = kept["seat"], self.take_back_words(kept["what"])
-        self._take_back_line(outcome, seat, f"{self.label(seat)} took back their {what}.",
-                             said("{player} took back their {what}.", player=self.label(seat), what=what))
+        outcome.events.append(copy_log([line])[0])
 
     def _take_back_line(self, outcome: Outcome, seat: int, text: str, say: Said) -> None:
         self.log_event(outcome, seat, text, say=say, **self.take_back_fields())
@@ -1376,7 +1384,7 @@ class GameState(ABC):
 # -- what the core adds to every game's methods (take-backs) ------------------------------------------
 
 
-def _wrap_state(cls: type) -> None:
+def _wrap_state(cls: type[GameState]) -> None:
     """A game's ``to_dict`` with the take-back data added (when the table allows take-backs), and
     its ``legal`` with the take-back moves (when there are any)."""
     game_to_dict = cls.__dict__.get("to_dict")
@@ -1389,7 +1397,7 @@ def _wrap_state(cls: type) -> None:
             return data
 
         to_dict._takes_back = True  # type: ignore[attr-defined]
-        setattr(cls, "to_dict", to_dict)
+        cls.to_dict = to_dict  # type: ignore[method-assign]
     game_zones = cls.__dict__.get("zones")
     if game_zones is not None and not getattr(game_zones, "_takes_back", False):
         @functools.wraps(game_zones)
@@ -1398,7 +1406,7 @@ def _wrap_state(cls: type) -> None:
             return self.known_zones(found) if self._known else found
 
         zones._takes_back = True  # type: ignore[attr-defined]
-        setattr(cls, "zones", zones)
+        cls.zones = zones  # type: ignore[method-assign]
     game_legal = cls.__dict__.get("legal")
     if game_legal is not None and not getattr(game_legal, "_takes_back", False):
         @functools.wraps(game_legal)
@@ -1409,10 +1417,10 @@ def _wrap_state(cls: type) -> None:
             return moves + self.take_back_moves(seat)
 
         legal._takes_back = True  # type: ignore[attr-defined]
-        setattr(cls, "legal", legal)
+        cls.legal = legal  # type: ignore[method-assign]
 
 
-def _wrap_definition(cls: type) -> None:
+def _wrap_definition(cls: type[GameDefinition]) -> None:
     """A game's ``new_state`` and ``from_dict`` that read the take-backs, and its actions' readers
     and writers that know the core's take-back actions."""
     game_new = cls.__dict__.get("new_state")
@@ -1426,7 +1434,7 @@ def _wrap_definition(cls: type) -> None:
             return state
 
         new_state._takes_back = True  # type: ignore[attr-defined]
-        setattr(cls, "new_state", new_state)
+        cls.new_state = new_state  # type: ignore[method-assign]
     game_from = cls.__dict__.get("from_dict")
     if game_from is not None and not getattr(game_from, "_takes_back", False):
         @functools.wraps(game_from)
@@ -1440,7 +1448,7 @@ def _wrap_definition(cls: type) -> None:
             return state
 
         from_dict._takes_back = True  # type: ignore[attr-defined]
-        setattr(cls, "from_dict", from_dict)
+        cls.from_dict = from_dict  # type: ignore[method-assign]
     for name, wrap in (("action_from_dict", _reading_core_actions), ("action_to_dict", _writing_core_actions)):
         found = cls.__dict__.get(name)
         if found is None:

@@ -30,7 +30,7 @@ from app.core.cards import RANK_NAMES, SORT_KEY, Card, DeckSpec, ids
 from app.core.decks import shuffled
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
-    PileEmpty, Said, SeatResult, View, WrongPhase, Zone, hide_cards, read_said, said,
+    TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase, Zone, hide_cards, read_said, said,
 )
 from app.core.saved import flag, reading, whole
 
@@ -880,8 +880,20 @@ class PointsState(GameState):
         first = self.first_open
         if first is None or self.reshuffles or not self.open_pile or self.open_pile[0] is not first:
             return False
-        return not any(event["seat"] is not None and first.id in event["cards"]
-                       for event in self.log if event["deal"] == self.deal_number)
+        touched = False
+        last: dict[int, bool | None] = {}  # per seat: touched before its last line, if that named the card
+        for event in self.log:
+            if event["deal"] != self.deal_number or event["seat"] is None:
+                continue
+            seat, say = event["seat"], event.get("say")
+            template = say[0] if say else None
+            if template == TOOK_BACK and say is not None and say[1].get("what") == "draw":
+                before = last.get(seat)
+                touched = before if before is not None else touched  # the draw that took it, taken back
+            elif template not in TAKE_BACK_LINES:
+                last[seat] = touched if first.id in event["cards"] else None
+                touched = touched or first.id in event["cards"]
+        return not touched
 
     # -- plain data ---------------------------------------------------------------------------------------------
 
