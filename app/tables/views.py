@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 from flask import url_for
 
 from .. import store
-from ..core.protocol import GameDefinition, GameState, Move, Option, SeatResult, View
+from ..core.protocol import CORE_ACTIONS, TAKE_BACKS, GameDefinition, GameState, Move, Option, SeatResult, View
 from ..store.models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
 from .errors import RELEASED
 from .seats import SPECTATOR, Held, SeatLine, presence, seat_lines
@@ -103,6 +103,12 @@ class Dock:
         """Some move takes cards of the hand: the hand's cards can be selected."""
         return any(move.pick is not None for move in self.moves)
 
+    @property
+    def take_backs(self) -> list[Move]:
+        """The seat's take-back moves (taking back its last action, or answering another seat's
+        request): the dock shows them while it is not the seat's turn too."""
+        return [move for move in self.moves if move.action in CORE_ACTIONS]
+
 
 @dataclass(frozen=True)
 class Seating:
@@ -174,6 +180,16 @@ class TableView:
     @property
     def kind(self) -> str:
         return self.definition.key
+
+    @property
+    def house_rules(self) -> list[tuple[str, str]]:
+        """The house rules this table plays by that differ from the rule book, and its take-backs
+        when they are allowed, as (label, value in words): the table and its replay show them."""
+        rules = self.definition.house_rules(self.options)
+        take_backs = self.options.get(TAKE_BACKS.key, TAKE_BACKS.default)
+        if self.definition.takes_back and take_backs != TAKE_BACKS.default:
+            rules.append((TAKE_BACKS.label, TAKE_BACKS.words(take_backs)))
+        return rules
 
     def context(self) -> dict[str, Any]:
         """The template context: the fields by name, ``kind``, and ``table`` itself."""

@@ -316,7 +316,8 @@ def start_other_game(key: str) -> ResponseReturnValue:
             names.append(name)
             device = OWN if form.get(f"device{number}") == OWN and not is_computer_name(name) else HERE
             specs.append(tables.SeatSpec(name, is_computer_name(name), device))
-        raw_options = {option.key: option_value(form, option.key) for option in definition.options}
+        # (a field the form did not post is its default: a form of a game with fewer options)
+        raw_options = {option.key: option_value(form, option.key) for option in definition.options if option.key in form}
         options = definition.validate_options(raw_options)
         deck = deck_name = None
         if form.get("deck"):

@@ -1,0 +1,72 @@
+"""Take-backs and house rules at the web table: the set-up form offers them, the table shows the
+house rules it plays by, a "Take back" button comes from ``legal()`` when allowed, the other player
+accepts with one tap, and the replay, the export and the statistics keep working."""
+
+from __future__ import annotations
+
+import re
+
+from support.web import Page
+
+QUICK = "quick_rummy.deck"
+
+
+def set_up(player, devices, **options):
+    return player.set_up("rummy", ["Ann", "Bob"], devices, target=100, rummy_bonus=["0", "1"], deck=QUICK,
+                         **options)
+
+
+def join_bob(player, bob, slug):
+    code = re.search(r'<code class="join-code">(\w+)</code>', player.table(slug).html).group(1)
+    assert bob.post("/join", {"code": code}).status_code == 303
+
+
+def press(browser, slug, value, cards=(), name="move"):
+    page = browser.table_past_handover(slug)
+    data = {"version": str(page.version), "seat": "" if page.seat is None else str(page.seat), name: value,
+            "cards": list(cards)}
+    response = browser.post(f"/games/{slug}/act", data, htmx=True)
+    assert response.status_code == 200, Page(response.get_data(as_text=True)).alerts
+    return Page(response.get_data(as_text=True))
+
+
+def test_the_set_up_form_offers_the_house_rules_and_take_backs(player):
+    html = player.get("/setup/rummy").get_data(as_text=True)
+    for field in ("must_discard", "discard_back", "stock_out", "deal_size", "take_backs"):
+        assert f'name="{field}"' in html, field
+
+
+def test_the_table_shows_its_house_rules_and_none_at_the_rule_books_game(player):
+    slug = set_up(player, None, must_discard=["0", "1"], stock_out="end_hand")
+    html = player.table_past_handover(slug).html
+    assert "House rules" in html and "Go out by discarding" in html and "The hand ends, no score" in html
+    plain = set_up(player, None)
+    assert "House rules" not in player.table_past_handover(plain).html
+
+
+def test_asked_a_take_back_offered_asked_and_accepted(player, make_player):
+    bob = make_player()
+    slug = set_up(player, ["here", "own"], take_backs="asked")
+    join_bob(player, bob, slug)
+    press(player, slug, "draw|source=discard")
+    page = player.table_past_handover(slug)
+    assert page.has_button("Ask to take back your draw")
+    hand = page.hand
+    page = press(player, slug, "discard", [hand[0]], name="action")
+    assert page.has_button("Ask to take back your discard")
+    page = press(player, slug, "take_back", name="action")
+    assert "Ann asks to take back their discard." in page.log
+    bobs = bob.table(slug)
+    assert bobs.has_button("Let Ann take back their discard")
+    press(bob, slug, "accept_take_back", name="action")
+    page = player.table_past_handover(slug)
+    assert page.log[-1] == "Ann took back their discard." and hand[0] in page.hand
+    export = player.get(f"/games/{slug}/export")
+    if export.status_code == 200:
+        assert b"take_back" in export.get_data()
+
+
+def test_off_no_take_back_button(player, make_player):
+    slug = set_up(player, None)
+    press(player, slug, "draw|source=discard")
+    assert not any("take back" in text.lower() for _name, _value, text in player.table_past_handover(slug).buttons)
