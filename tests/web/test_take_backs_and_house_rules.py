@@ -4,9 +4,15 @@ accepts with one tap, and the replay, the export and the statistics keep working
 
 from __future__ import annotations
 
+import json
 import re
 
+import sqlalchemy as sa
+from support.games import admin_login, import_file
 from support.web import Page
+
+from app.extensions import db
+from app.store.models import GameStat
 
 QUICK = "quick_rummy.deck"
 
@@ -70,3 +76,47 @@ def test_off_no_take_back_button(player, make_player):
     slug = set_up(player, None)
     press(player, slug, "draw|source=discard")
     assert not any("take back" in text.lower() for _name, _value, text in player.table_past_handover(slug).buttons)
+
+
+def play_quick_rummy_with_a_take_back(player):
+    """quick_rummy.deck against the computer, take-backs free, house rule: seven cards each is
+    not chosen (the deck deals Ann her quick hand): Ann draws the 7H from the discard pile,
+    takes the draw back, then draws the 2D and goes out in one turn (C5.2): the game is over."""
+    slug = player.set_up("rummy", ["Ann", "AI"], None, target=100, rummy_bonus=["0", "1"], deck=QUICK,
+                         take_backs="free", discard_back=["0", "1"])
+    press(player, slug, "draw|source=discard")
+    page = press(player, slug, "take_back", name="action")
+    assert page.log[-1] == "Ann took back their draw." and "7H" not in page.hand
+    press(player, slug, "draw|source=stock")
+    for meld in (["AC", "2C", "3C", "4C"], ["5D", "5H", "5S"], ["9S", "TS", "JS"]):
+        press(player, slug, "meld", meld, name="action")
+    press(player, slug, "discard", ["2D"], name="action")
+    return slug
+
+
+def test_a_game_with_a_take_back_replays_exports_imports_and_keeps_its_statistics_apart(app, player, job_runner):
+    slug = play_quick_rummy_with_a_take_back(player)
+    state, _version = player.state(slug)
+    assert state.is_over()
+    replay = player.get(f"/games/{slug}/replay?step=2")
+    assert replay.status_code == 200 and "House rules" in replay.get_data(as_text=True)
+    exported = json.loads(player.get(f"/games/{slug}/export.json").get_data(as_text=True))
+    assert exported["actions"][:3] == [{"seat": 0, "action": {"action": "draw", "source": "discard"}},
+                                       {"seat": 0, "action": {"action": "take_back"}},
+                                       {"seat": 0, "action": {"action": "draw", "source": "stock"}}]
+    assert exported["options"]["take_backs"] == "free" and exported["options"]["discard_back"] is True
+    assert exported["house_rules"] == ["Discard the card just taken: yes"]
+    admin_login(player)
+    done = import_file(player, job_runner, json.dumps(exported))
+    assert done.slug is not None, done.alerts
+    imported, _version = player.state(done.slug)
+    assert imported.to_dict() == state.to_dict()
+    with app.app_context():
+        rows = {(row.game, row.name) for row in db.session.scalars(sa.select(GameStat))}
+    assert ("rummy", "Ann") not in rows  # played by a house rule: kept apart from the rule book's game
+    assert any(game.startswith("rummy~") and name == "Ann" for game, name in rows)
+    rematch = player.post(f"/games/{slug}/rematch", {})
+    assert rematch.status_code == 303, Page(rematch.get_data(as_text=True)).alerts
+    again = rematch.headers["Location"].rsplit("/", 1)[-1]
+    state_again, _version = player.state(again)
+    assert state_again.take_backs == "free" and state_again.discard_back is True
