@@ -451,7 +451,7 @@ class Option:
 
 TAKE_BACKS_OFF, TAKE_BACKS_ASKED, TAKE_BACKS_FREE = "off", "asked", "free"
 TAKE_BACKS = Option("take_backs", "Take-backs", "choice", TAKE_BACKS_OFF,
-                    choices=((TAKE_BACKS_OFF, "Off"), (TAKE_BACKS_ASKED, "Asked: the other players accept"),
+                    choices=((TAKE_BACKS_OFF, "Off"), (TAKE_BACKS_ASKED, "Asked (the others accept)"),
                              (TAKE_BACKS_FREE, "Free")),
                     help="A player may take back their last action until the next player acts, unless it "
                          "showed anyone a card that was hidden.")
