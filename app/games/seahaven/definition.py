@@ -75,6 +75,16 @@ class SeahavenDefinition(GameDefinition):
     def baseline_bot(self, rng: random.Random) -> RandomBot:
         return RandomBot(rng)
 
+    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        values = super().validate_options(raw)
+        if values["classic"] and values["cells"] < CLASSIC_CELLS_NEEDED:  # S2.4 deals into cells 2 and 3
+            raise OptionError(f"The classic deal puts two cards into cells 2 and 3: it needs {CLASSIC_CELLS_NEEDED} "
+                              f"cells or more.")
+        if values["winnable_only"] and self.house_rules(values):  # S7: the solver knows the rule book's game only
+            raise OptionError("Deal only winnable games works with the rule book's rules: four cells, only kings "
+                              "in an empty column.")
+        return values
+
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
                   seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None,
                   answers: Mapping[str, Mapping[str, Any]] | None = None) -> SeahavenState:
@@ -85,12 +95,6 @@ class SeahavenDefinition(GameDefinition):
         values = self.validate_options(options)
         classic, winnable_only = values["classic"], values["winnable_only"]
         cells, kings_only = values["cells"], values["kings_only"]
-        if classic and cells < CLASSIC_CELLS_NEEDED:  # S2.4 deals into cells 2 and 3
-            raise OptionError(f"The classic deal puts two cards into cells 2 and 3: it needs {CLASSIC_CELLS_NEEDED} "
-                              f"cells or more.")
-        if winnable_only and self.house_rules(values):  # S7: the solver knows the rule book's game only
-            raise OptionError("Deal only winnable games works with the rule book's rules: four cells, only kings "
-                              "in an empty column.")
         if stacked_deck is not None:
             cards = list(stacked_deck)
             if len(cards) != DECK.size or set(cards) != set(DECK.cards):
