@@ -120,3 +120,13 @@ def test_a_game_with_a_take_back_replays_exports_imports_and_keeps_its_statistic
     again = rematch.headers["Location"].rsplit("/", 1)[-1]
     state_again, _version = player.state(again)
     assert state_again.take_backs == "free" and state_again.discard_back is True
+
+
+def test_seahaven_with_two_cells_shows_two_cells_and_its_house_rules(player):
+    slug = player.set_up("seahaven", ["Sam"], None, deal="1", classic="0", winnable_only="0", cells="2",
+                         kings_only=["0"])
+    page = player.table_past_handover(slug)
+    cells = page.find("ol", "sh-cells")
+    assert cells is not None and len(cells.find_all("li")) == 2
+    assert "House rules: Cells: 2; Only kings fill an empty column: no." in re.sub(r"\s+", " ", page.html)
+    assert 'value="t1|c3"' not in page.html and "t1|c3" not in page.html
