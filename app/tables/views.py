@@ -97,6 +97,9 @@ class Dock:
     message: str | None = None
     notice: str | None = None  # a message that is no refusal (a seat released)
     asking: Ask | None = None  # a confirmation step (templates/table/_confirm.html)
+    # On a shared device waiting to be handed over: the seat of this device that may take back its
+    # last action (its take-back moves are ``moves``), or None.
+    take_back_seat: int | None = None
 
     @property
     def pick(self) -> bool:
@@ -258,6 +261,13 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
         moves = state.legal(None)  # the table's moves: the next deal
     else:
         moves = []
+    take_back_seat = None
+    if handover is not None and not abandoned and not finished:
+        # (a shared device waiting for the next player: the one who just played may take it back)
+        for seat in seen.seats:
+            if state.take_back_moves(seat):
+                take_back_seat, moves = seat, state.take_back_moves(seat)
+                break
     if message is None and held.released and not watching:
         message = RELEASED
     if message is None and record.steps >= store.MAX_ACTIONS and not finished and not abandoned:
@@ -279,7 +289,7 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
                 manages=seen.manages, is_host=seen.host,
                 standin_me=seen.shown is not None and record.seats[seen.shown].ai_standin and not finished,
                 handover=handover, setup_devices={number: HERE for number in seen.seats}),
-        dock=Dock(moves=moves, selected=set(selected), focus=focus, message=message),
+        dock=Dock(moves=moves, selected=set(selected), focus=focus, message=message, take_back_seat=take_back_seat),
         seating=Seating(seats=seat_lines(record, state, host=seen.host, open_for_joining=not (finished or abandoned)),
                         idle_seat=None if watching else idle_seat(record, state, held, idle_seconds)),
         log=Log(lines, lines[0]["number"] if lines else log_total + 1, log_total),

@@ -130,3 +130,17 @@ def test_seahaven_with_two_cells_shows_two_cells_and_its_house_rules(player):
     assert cells is not None and len(cells.find_all("li")) == 2
     assert "House rules: Cells: 2; Only kings fill an empty column: no." in re.sub(r"\s+", " ", page.html)
     assert 'value="t1|c3"' not in page.html and "t1|c3" not in page.html
+
+
+def test_hot_seat_the_player_who_just_played_takes_it_back_on_the_hand_over_screen(player):
+    slug = set_up(player, None, take_backs="free")
+    press(player, slug, "draw|source=discard")
+    hand = player.table_past_handover(slug).hand
+    press(player, slug, "discard", [hand[0]], name="action")
+    page = player.table(slug)
+    assert page.has_button("show my hand") and page.has_button("Take back your discard")
+    assert f'data-card="{hand[1]}"' not in page.html  # the hand-over screen shows no cards
+    data = {"version": str(page.version), "seat": "0", "action": "take_back", "cards": []}
+    assert player.post(f"/games/{slug}/act", data, htmx=True).status_code == 200
+    page = player.table_past_handover(slug)
+    assert page.log[-1] == "Ann took back their discard." and hand[0] in page.hand
