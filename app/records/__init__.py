@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -28,14 +30,16 @@ def keeps_score_table(definition: GameDefinition) -> bool:
     return definition.score_keeping == SCORE_TABLE
 
 
-def record_results(definition: GameDefinition, results: list[SeatResult], seconds: int | None = None) -> None:
+def record_results(definition: GameDefinition, results: list[SeatResult], seconds: int | None = None,
+                   options: Mapping[str, Any] | None = None) -> None:
     """A finished game's results, inside the caller's transaction. Every seated name gets a row;
     computer seats all count on the one ``AI`` row. ``seconds``: how long the game was played
-    (its timed statistics), if known."""
+    (its timed statistics), if known; ``options``: its set-up options (the results of a game
+    played by house rules are kept apart from the rule book's)."""
     if keeps_score_table(definition):
         score_table.record_results(results)
     else:
-        statistics.record_results(definition, results, seconds)
+        statistics.record_results(definition, results, seconds, definition.variant_key(options or {}))
 
 
 def record_finished(definition: GameDefinition, slug: str, **_told: object) -> None:
@@ -60,7 +64,8 @@ def record_game(slug: str) -> bool:
         started = store.first_action_at(record)
         seconds = (max(0, int((record.finished_at - started).total_seconds()))
                    if started is not None and record.finished_at is not None else 0)
-        record_results(store.definition_of(record), by_strength(record, state.results()), seconds)
+        record_results(store.definition_of(record), by_strength(record, state.results()), seconds,
+                       store.options_of(record))
         record.results_recorded = True
         session.commit()
         return True

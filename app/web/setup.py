@@ -380,7 +380,8 @@ def start_other_game(key: str) -> ResponseReturnValue:
             name, spec = seat_from_form(definition, form, number, names)
             names.append(name)
             specs.append(spec)
-        raw_options = {option.key: option_value(form, option.key) for option in definition.options}
+        # (a field the form did not post is its default: a form of a game with fewer options)
+        raw_options = {option.key: option_value(form, option.key) for option in definition.options if option.key in form}
         options = definition.validate_options(raw_options)
         deck = deck_name = None
         if form.get("deck"):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,10 @@ import pytest
 from support.moves import sensible_move
 
 ROOT = Path(__file__).resolve().parents[2]
+# A browser test may use another's helpers by its module name (``from test_rummy import tap``),
+# whatever pytest's import mode: this folder is on ``sys.path``.
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -148,6 +153,8 @@ class Device:
             if isinstance(value, bool):
                 box = page.locator(f"input[type=checkbox][name={key}]")
                 box.check() if value else box.uncheck()
+            elif page.locator(f"select#opt-{key}").count():
+                page.locator(f"select#opt-{key}").select_option(str(value))
             else:
                 page.locator(f"#opt-{key}").fill(str(value))
         if deck:

@@ -68,7 +68,7 @@ def test_the_set_up_form_offers_the_options_and_a_link_fills_in_a_deal(player):
     page = Page(player.client.get("/setup/seahaven?deal=77&classic=1").get_data(as_text=True))
     assert page.find("input", name="deal").get("value") == "77"
     boxes = {e.get("name"): "checked" in e.attrs for e in page.find_all("input", type="checkbox") if e.get("name")}
-    assert boxes == {"classic": True, "winnable_only": False}
+    assert boxes == {"classic": True, "winnable_only": False, "kings_only": True}
     assert "Deal only winnable games" in page.html
 
 

@@ -7,7 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from app.core.cards import Card
-from app.core.protocol import EASY, MENUS, SCORE_TABLE, STRONG, GameDefinition, GameState, MenuFlow, ScoreTableFormat
+from app.core.protocol import (
+    EASY, MENUS, SCORE_TABLE, STRONG, TAKE_BACKS, GameDefinition, GameState, MenuFlow, ScoreTableFormat,
+)
 
 from . import actions
 from .bot import COMPUTER, MasonBot, random_discard_chooser
@@ -30,6 +32,7 @@ class MasonDefinition(GameDefinition):
     bot = COMPUTER
     other_bots = {EASY: EasyBot(), STRONG: StrongBot()}
     action_types = actions.ACTION_TYPES
+    options = (TAKE_BACKS,)  # a table's choice, no change to the rule book's game
     # What the house needs (R9): Menu A (its own page, its tile's Play on the home page), then
     # Menus B and C; the decks are in decks/ itself, where the terminal reads them (R9.4); the
     # R7.4 score table and its scores.csv (R7.5) instead of per-name statistics.
