@@ -35,9 +35,11 @@ solver: install-dev
 
 # Serve on every interface with gunicorn (gevent workers), after upgrading the database: `flask
 # upgrade` prints the version, suggests `make backup` before a migration changes a database that
-# holds games, migrates (flask db upgrade) and rebuilds old games' replays (app/serving/upgrades.py).
+# holds games, migrates (flask db upgrade), rebuilds old games' replays (app/serving/upgrades.py),
+# says the database is ready and, on a first start, shows the admin password made for it
+# (CARD_TABLE_FIRST_START_SUMMARY); the server then says where to open the table.
 run: install
-	$(VENV)/bin/flask --app wsgi upgrade
+	CARD_TABLE_FIRST_START_SUMMARY=1 $(VENV)/bin/flask --app wsgi upgrade
 	PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m app.serving.serve
 
 # One dated file in instance/backups/: the database (a consistent copy), the instance folder's

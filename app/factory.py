@@ -21,7 +21,7 @@ from .settings import PROJECT_ROOT, trusted_proxies
 from .solving import kept
 from .solving import signals as solving_signals
 from .store import game_changed
-from .store.credentials import ensure_admin_password, shared_secret_key
+from .store.credentials import NEW_ADMIN_PASSWORD, ensure_admin_password, shared_secret_key
 from .store.database import configure_engine
 from .tables import news
 from .tables.play import play_off_request_turns
@@ -66,7 +66,12 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
             app.config["SECRET_KEY"] = shared_secret_key(db.engine, app.config.get("SECRET_KEY"), app.instance_path)
 
     if not app.config.get("ADMIN_PASSWORD"):
-        ensure_admin_password(app.instance_path)
+        # `make run`'s first start shows a new password in its summary (``flask upgrade``);
+        # anything else that makes one prints it at once.
+        summary = setting("FIRST_START_SUMMARY") == "1"
+        password = ensure_admin_password(app.instance_path, announce=not summary)
+        if password is not None and summary:
+            app.extensions[NEW_ADMIN_PASSWORD] = password
 
     register_web(app, version=version_text())
     # After the web's own checks (the host, then input no view may read: a field without a name,

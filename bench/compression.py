@@ -50,7 +50,7 @@ def pages() -> tuple[dict[str, bytes], int]:
     url = f"sqlite:///{folder}/table.db"
     migrate(url, folder / "instance")
     app = create_app(Config, instance_path=str(folder / "instance"), SQLALCHEMY_DATABASE_URI=url,
-                     DECKS_FOLDER=str(ROOT / "decks"), ADMIN_PASSWORD="compression")
+                     DECKS_FOLDER=str(ROOT / "tests" / "decks"), ADMIN_PASSWORD="compression")
     host, bob = Player(app), Player(app)
     slug = host.start_game(["Ann", "Bob"], deck="ai_showcase.deck", devices=["here", "own"])
     bob.join_seat(slug, 1)

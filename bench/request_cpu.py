@@ -175,6 +175,7 @@ def measure(root: str, actions: int, parts: bool = False, trims: bool = False) -
     sys.path[:0] = [root, os.path.join(str(HERE.parent), "tests"), str(HERE)]
     from support.client import BROWSER_ENCODINGS, decoded
     from support.databases import migrate
+    from support.live import sample_decks
     from support.moves import mover, sensible_move
     from support.pages import Page
     from support.web import Player
@@ -213,7 +214,7 @@ def measure(root: str, actions: int, parts: bool = False, trims: bool = False) -
     minimal_app.create(str(folder / "minimal.db"))
     minimal = minimal_app.app.test_client()
     app = create_app(Config, instance_path=str(folder / "instance"), SQLALCHEMY_DATABASE_URI=url,
-                     DECKS_FOLDER=os.path.join(root, "decks"), ADMIN_PASSWORD="request-cpu")
+                     DECKS_FOLDER=str(sample_decks(Path(root))), ADMIN_PASSWORD="request-cpu")
     host, bob = Player(app), Player(app)
     games = 0
 

@@ -122,7 +122,7 @@ def game_ends(server: harness.LiveServer, games: int) -> list[float]:
     host.go("/")
     ends = []
     for _ in range(games):
-        host.go("/", {"choice": "2"})
+        host.go("/menus/mason", {"choice": "2"})
         host.go("/setup/seat", {"kind": "1", "name": "AI", "device": "here"})
         path, _body = host.go("/setup/seat", {"kind": "1", "name": "AI", "device": "here"})
         slug = path.rstrip("/").rsplit("/", 1)[1]
@@ -202,7 +202,7 @@ def admin_import(server: harness.LiveServer, rows: int) -> dict:
 
     host = harness.Browser(server.url, "host")
     host.go("/")
-    host.go("/", {"choice": "2"})
+    host.go("/menus/mason", {"choice": "2"})
     host.go("/setup/seat", {"kind": "1", "name": "AI", "device": "here"})
     path, _body = host.go("/setup/seat", {"kind": "1", "name": "AI", "device": "here"})
     slug = path.rstrip("/").rsplit("/", 1)[1]
@@ -279,7 +279,7 @@ def main() -> int:
                             ("/scores Points Rummy page 300", "/scores?page_points=300")):
             times, size = timed(browser, path, args.repeat)
             print(row(label, times, size, 100), flush=True)
-        browser.go("/", {"choice": "2"})
+        browser.go("/menus/mason", {"choice": "2"})
         for label, path in (("Menu C", "/setup/seat?kind=2"), ("Menu C search", "/setup/seat?kind=2&q=eve4")):
             times, size = timed(browser, path, args.repeat)
             print(row(label, times, size, 100), flush=True)

@@ -16,6 +16,10 @@ config = context.config
 # This line sets up loggers basically.
 fileConfig(config.config_file_name)
 logger = logging.getLogger('alembic.env')
+# `flask upgrade` (what `make run` starts with) says in one line that the database is ready:
+# "-x quiet" leaves out Alembic's line for each migration (app/serving/cli.py).
+if 'quiet' in context.get_x_argument():
+    logging.getLogger('alembic').setLevel(logging.WARNING)
 
 
 def get_engine():

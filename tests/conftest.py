@@ -24,7 +24,7 @@ from support.databases import TestDatabases  # noqa: E402
 from support.live import LiveServer  # noqa: E402
 from support.web import Player  # noqa: E402
 
-SAMPLE_DECKS = ROOT / "decks"
+SAMPLE_DECKS = ROOT / "tests" / "decks"
 TEST_DECKS = ROOT / "tests" / "data" / "decks"
 
 

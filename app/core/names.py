@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
@@ -30,6 +31,23 @@ def is_computer_name(name: str) -> bool:
     return name.isascii() and name.upper() == COMPUTER_NAME
 
 
+# A computer player of another strength than the normal one, as the records keep it apart: "AI (strong)".
+COMPUTER_OF_STRENGTH = re.compile(r"AI \(([a-z]+)\)", re.IGNORECASE | re.ASCII)
+
+
+def computer_name(strength: str | None = None) -> str:
+    """The name a computer seat's results are kept under: ``AI`` for the normal player (R3.4: all
+    its seats one row), ``AI (easy)``, ``AI (strong)`` for the others, so that a win against
+    the strong player is never counted as one against the easy one."""
+    return COMPUTER_NAME if strength in (None, "", "normal") else f"{COMPUTER_NAME} ({strength})"
+
+
+def is_computer_record(name: str) -> bool:
+    """Whether ``name`` is a computer player's in the records (``AI``, ``AI (strong)``): no person
+    may take it."""
+    return is_computer_name(name) or COMPUTER_OF_STRENGTH.fullmatch(name.strip()) is not None
+
+
 def check_player_name(raw: str) -> str:
     """R3.2: a trimmed name of 1-24 printable characters; returns it trimmed or raises."""
     name = raw.strip()
@@ -54,6 +72,8 @@ def admit_new_name(raw: str, seated: Iterable[str], *, known: Callable[[str], bo
         if not computer_allowed:
             raise NameRefused("This game has no computer player: type a person's name.")
         return COMPUTER_NAME
+    if is_computer_record(name):
+        raise NameRefused(f"The name {name} is a computer player's: choose a computer player for this seat instead.")
     taken_here = any(name.casefold() == other.casefold() for other in seated if not is_computer_name(other))
     if taken_here or (known is not None and known(name)):
         raise NameRefused(f"The name {name} is already taken{known_hint}.")

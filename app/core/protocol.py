@@ -39,6 +39,7 @@ The keys of a view that the shared table shows (``View``; a game adds its own fo
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -388,7 +389,10 @@ class OptionError(ValueError):
 @dataclass(frozen=True)
 class Option:
     """A set-up option: ``kind`` is ``int`` (``low`` to ``high``), ``bool`` or ``choice``
-    (one of ``choices``: (value, label) pairs)."""
+    (one of ``choices``: (value, label) pairs). ``house``: a house rule, a change to the rule
+    book's game (its default is the rule book's rule); a table shows the house rules it plays by,
+    and statistics keep the results of other rules apart (``GameDefinition.variant_key``).
+    ``rule``: the rule book's number of the variant (code and tests cite it; pages never show it)."""
 
     key: str
     label: str
@@ -398,6 +402,16 @@ class Option:
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
     help: str = ""
+    house: bool = False
+    rule: str = ""
+
+    def words(self, value: Any) -> str:
+        """The value in players' words: "yes", "no", a choice's label, a number."""
+        if self.kind == "bool":
+            return "yes" if value else "no"
+        if self.kind == "choice":
+            return next((label for choice, label in self.choices if choice == value), str(value))
+        return str(value)
 
     def read(self, raw: Any) -> Any:
         """The option's value from a form field's text or a Python value."""
@@ -423,6 +437,63 @@ class Option:
             if text == choice:
                 return choice
         raise OptionError(f"{self.label}: choose one of {', '.join(label for _v, label in self.choices)}.")
+
+
+# -- take-backs ------------------------------------------------------------------------------------------
+#
+# A player may take back their own last action until the next seat acts, unless that action showed
+# them or anyone a card that was hidden from them (a draw from the stock, a card turned up, a deal,
+# a hit): the core keeps the state before each seat's action (``GameState.apply``) and proves from
+# the zones whether it revealed a card (``revealed``). The table's creator chooses the option
+# ``TAKE_BACKS``: off, asked (every other person at the table accepts; a computer player accepts at
+# once) or free. It is kept with the state (``TAKE_BACK_KEY`` in its saved data), so a saved game,
+# its replay and its import take back alike.
+
+TAKE_BACKS_OFF, TAKE_BACKS_ASKED, TAKE_BACKS_FREE = "off", "asked", "free"
+TAKE_BACKS = Option("take_backs", "Take-backs", "choice", TAKE_BACKS_OFF,
+                    choices=((TAKE_BACKS_OFF, "Off"), (TAKE_BACKS_ASKED, "Asked (the others accept)"),
+                             (TAKE_BACKS_FREE, "Free")),
+                    help="A player may take back their last action until the next player acts, unless it "
+                         "showed anyone a card that was hidden.")
+TAKE_BACK_KEY = "take_back"  # the key of a saved state's take-back data
+TOOK_BACK = "{player} took back their {what}."  # the log line of a take-back, in players' words
+ASKS_TO_TAKE_BACK = "{player} asks to take back their {what}."
+LETS_TAKE_BACK = "{player} lets {other} take back their {what}."
+KEEPS = "{player} keeps {other}'s {what}: it stands."
+TAKE_BACK_LINES = frozenset({TOOK_BACK, ASKS_TO_TAKE_BACK, LETS_TAKE_BACK, KEEPS})
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """A seat takes back its last action (free), or asks to (asked)."""
+
+
+@dataclass(frozen=True)
+class AcceptTakeBack:
+    """Another seat accepts the take-back asked for."""
+
+
+@dataclass(frozen=True)
+class RefuseTakeBack:
+    """Another seat refuses it: the action stands."""
+
+
+CORE_ACTIONS: Mapping[str, type] = {"take_back": TakeBack, "accept_take_back": AcceptTakeBack,
+                                    "refuse_take_back": RefuseTakeBack}
+CORE_ACTION_NAMES: Mapping[type, str] = {cls: name for name, cls in CORE_ACTIONS.items()}
+
+
+def revealed(hidden_before: Mapping[int | None, frozenset[Card]], hidden_after: Mapping[int | None, frozenset[Card]],
+             mover: int) -> frozenset[Card]:
+    """The cards an action of ``mover`` showed someone that were hidden from the mover too: a card
+    hidden from a seat (or a spectator, None) before and not after, which ``mover`` could not see
+    before either (so a discard, showing the mover's own card, reveals nothing; a draw from the
+    stock does). ``hidden_*``: ``hidden_from`` of every seat and None, before and after."""
+    unseen = hidden_before[mover]
+    shown: set[Card] = set()
+    for seat, before in hidden_before.items():
+        shown |= (before - hidden_after[seat]) & unseen
+    return frozenset(shown)
 
 
 # -- the computer player --------------------------------------------------------------------------------
@@ -719,6 +790,9 @@ class GameDefinition(ABC):
     key: str = ""
     name: str = ""
     summary: str = ""  # one line for the list of games
+    # A few of its cards (their ids in ``deck``) that picture the game on its tile of the home
+    # page; none: the deck's highest card of each of its first suits (``picture``).
+    showcase: tuple[str, ...] = ()
     # What ``SeatResult.score`` counts, singular and plural, for lists of results ("Sam won, 2
     # points"; "52 cards home").
     score_unit: tuple[str, str] = ("point", "points")
@@ -761,6 +835,7 @@ class GameDefinition(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        _wrap_definition(cls)
         if "action_types" in cls.__dict__:
             cls.table_actions = frozenset(name for action_type in cls.action_types if action_type.kind is TABLE
                                           for name in action_type.names)
@@ -774,6 +849,26 @@ class GameDefinition(ABC):
             values[option.key] = option.read(raw[option.key]) if option.key in raw else option.default
         return values
 
+    def house_rules(self, values: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The options of ``values`` that differ from their defaults, as (label, value in words),
+        in the definition's order: what a table, a replay and an export show beside the game."""
+        shown = []
+        for option in self.options:
+            if option.house and option.key in values and values[option.key] != option.default:
+                shown.append((option.label, option.words(values[option.key])))
+        return shown
+
+    def variant_key(self, values: Mapping[str, Any]) -> str:
+        """A short, stable name of the options of ``values`` that differ from their defaults
+        ("" for the rule book's own game): statistics keep results of other rules apart by it."""
+        return ";".join(f"{option.key}={option.read(values[option.key])!s}".lower() for option in self.options
+                        if option.house and option.key in values and option.read(values[option.key]) != option.default)
+
+    @property
+    def takes_back(self) -> bool:
+        """Whether the game's tables may allow take-backs (``TAKE_BACKS`` is one of its options)."""
+        return any(option.key == TAKE_BACKS.key for option in self.options)
+
     def check_seats(self, names: Sequence[str]) -> None:
         self.check_seat_count(len(names))
 
@@ -785,6 +880,14 @@ class GameDefinition(ABC):
         if self.min_seats == self.max_seats:
             return str(self.min_seats)
         return f"{self.min_seats} to {self.max_seats}"
+
+    def picture(self) -> tuple[str, ...]:
+        """The cards (ids in ``deck``) that picture the game: ``showcase``, else the deck's
+        highest card of each of its first four suits; none without a deck."""
+        if self.showcase or self.deck is None:
+            return self.showcase
+        deck = self.deck
+        return tuple(next(card.id for card in reversed(deck.cards) if card.suit == suit) for suit in deck.suits[:4])
 
     def bot_of(self, strength: str = NORMAL) -> Bot | None:
         """The computer player of ``strength`` (``STRENGTHS``): the rule book's own for normal;
@@ -898,6 +1001,21 @@ class GameState(ABC):
         self._labels: list[str] | None = None  # (set here: an attribute added later slows every lookup)
         self.log: list[Event] = []
         self.log_before = 0
+        # Take-backs (see ``TAKE_BACKS``): the table's choice, the state before the last action
+        # of a seat that may take it back ({"seat", "what", "state"}), and the seats that
+        # accepted a take-back asked for (None: none is asked).
+        self.take_backs = TAKE_BACKS_OFF
+        self._kept: dict[str, Any] | None = None
+        self._accepted: list[int] | None = None
+        # Cards everyone saw before a take-back put them back where they were hidden (a discard
+        # taken back into the hand): card -> the name of the zone it went back to. Everyone still
+        # knows the card lies there (``zones`` shows it so) until it leaves that zone or the round
+        # ends.
+        self._known: dict[Card, str] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _wrap_state(cls)
 
     @property
     def names(self) -> list[str]:
@@ -920,6 +1038,8 @@ class GameState(ABC):
             raise GameIsOver(self.game_over_text)
         kind = self._action_kinds.get(type(action))
         if kind is None:
+            if type(action) in CORE_ACTION_NAMES and self.take_backs != TAKE_BACKS_OFF:
+                return self._take_back_step(seat, action)
             raise BadAction(f"That is not an action of {self.definition.name}.")
         if kind is TURN:
             if seat != mover or type(seat) is not int:  # (the seat to move is a seat: no more checks)
@@ -934,7 +1054,189 @@ class GameState(ABC):
                     raise WrongPhase(self.mid_round_refusal())
             elif seat is None:
                 raise NotASeat("Only a player at the table can do that.")
-        return self._step(seat, action)
+        if self.take_backs == TAKE_BACKS_OFF or kind is OWN:
+            return self._step(seat, action)
+        return self._step_kept(seat, action)
+
+    # -- take-backs -------------------------------------------------------------------------------------
+
+    def hidden_by_seat(self) -> dict[int | None, frozenset[Card]]:
+        """``hidden_from`` every seat and a spectator (None), from one reading of the zones."""
+        zones = self.zones()
+        seats: list[int | None] = [*range(len(self._names)), None]
+        return {seat: frozenset(card for zone in zones if seat not in zone.visible_to for card in zone.cards)
+                for seat in seats}
+
+    def _step_kept(self, seat: int | None, action: Any) -> Outcome:
+        """``_step``, keeping the state before it for a take-back if the action is a seat's and
+        showed nobody a card hidden from that seat (``revealed``, proved from the zones)."""
+        before = self._bare_dict()
+        hidden = self.hidden_by_seat()
+        outcome = self._step(seat, action)  # (a refusal changes nothing: the kept state stays)
+        self._accepted = None
+        self._kept = None
+        if self._known and outcome.round_over:
+            self._known = {}
+        if seat is not None and not self.is_over() and not revealed(hidden, self.hidden_by_seat(), seat):
+            self._kept = {"seat": seat, "what": self.definition.action_to_dict(action)["action"], "state": before}
+        return outcome
+
+    def _bare_dict(self) -> dict[str, Any]:
+        data = self.to_dict()
+        data.pop(TAKE_BACK_KEY, None)
+        return data
+
+    def may_take_back(self, seat: int | None) -> bool:
+        """Whether ``seat`` may take back (or ask to take back) its last action now."""
+        kept = self._kept
+        return kept is not None and kept["seat"] == seat and self._accepted is None
+
+    def take_back_asked(self) -> int | None:
+        """The seat whose take-back is asked for and not yet answered, or None."""
+        return self._kept["seat"] if self._kept is not None and self._accepted is not None else None
+
+    def take_back_words(self, what: str) -> str:
+        """An action's name (``action_to_dict``'s) as the thing taken back: "discard", "lay off"."""
+        return what.replace("_", " ")
+
+    def take_back_fields(self) -> dict[str, Any]:
+        """What the game's own log lines hold beyond ``log_event``'s fields (21: its ``kind``)."""
+        return {}
+
+    def take_back_moves(self, seat: int | None) -> list[Move]:
+        """The take-back moves of ``seat`` now: taking back (or asking to) its last action, or
+        answering another seat's request; ``legal`` adds them to the game's moves."""
+        kept = self._kept
+        if kept is None or not self.is_seat(seat):
+            return []
+        what = self.take_back_words(kept["what"])
+        if kept["seat"] == seat:
+            if self._accepted is not None:
+                return []
+            if self.take_backs == TAKE_BACKS_ASKED and self._people_asked(seat):
+                return [Move("take_back", f"Ask to take back your {what}", primary=False)]
+            return [Move("take_back", f"Take back your {what}", primary=False)]
+        if self._accepted is not None and seat not in self._accepted and seat in self._people_asked(kept["seat"]):
+            name = self.label(kept["seat"])
+            return [Move("accept_take_back", f"Let {name} take back their {what}"),
+                    Move("refuse_take_back", f"Keep {name}'s {what}", primary=False)]
+        return []
+
+    def _people_asked(self, asking: int) -> list[int]:
+        """The seats that answer ``asking``'s request: every person but ``asking`` (a computer
+        player accepts at once)."""
+        return [seat for seat, name in enumerate(self._names) if seat != asking and not is_computer_name(name)]
+
+    def _take_back_step(self, seat: int | None, action: Any) -> Outcome:
+        if not self.is_seat(seat):
+            raise NotASeat("Only a player at the table can do that.")
+        outcome = Outcome(action, seat)
+        kept = self._kept
+        if type(action) is TakeBack:
+            if kept is None or not self.may_take_back(seat):
+                raise WrongPhase("You have nothing to take back now: only your last action, before the next "
+                                 "player acts, and only if it showed nobody a hidden card.")
+            what = self.take_back_words(kept["what"])
+            if self.take_backs == TAKE_BACKS_ASKED and self._people_asked(seat):
+                self._accepted = []
+                self._take_back_line(outcome, seat, f"{self.label(seat)} asks to take back their {what}.",
+                                     said(ASKS_TO_TAKE_BACK, player=self.label(seat),
+                                          what=what))
+                return outcome
+            self._restore(outcome)
+            return outcome
+        if kept is None or self._accepted is None or seat == kept["seat"] or seat in self._accepted \
+                or seat not in self._people_asked(kept["seat"]):
+            raise WrongPhase("Nobody asks you to let them take something back now.")
+        what, asking = self.take_back_words(kept["what"]), self.label(kept["seat"])
+        if type(action) is RefuseTakeBack:
+            self._accepted = None
+            self._kept = None
+            self._take_back_line(outcome, seat, f"{self.label(seat)} keeps {asking}'s {what}: it stands.",
+                                 said(KEEPS, player=self.label(seat),
+                                      other=asking, what=what))
+            return outcome
+        self._accepted.append(seat)
+        if set(self._people_asked(kept["seat"])) <= set(self._accepted):
+            self._restore(outcome)
+        else:
+            self._take_back_line(outcome, seat, f"{self.label(seat)} lets {asking} take back their {what}.",
+                                 said(LETS_TAKE_BACK, player=self.label(seat),
+                                      other=asking, what=what))
+        return outcome
+
+    def _restore(self, outcome: Outcome) -> None:
+        """The state before the kept action, with the game's log as it is now and the take-back's
+        line (read by the game with the rest: a game may read facts from its log)."""
+        kept = self._kept
+        assert kept is not None  # (checked by the caller)
+        seat, what = kept["seat"], self.take_back_words(kept["what"])
+        line: Event = {"seat": seat, "text": f"{self.label(seat)} took back their {what}.", "cards": [],
+                       "say": said(TOOK_BACK, player=self.label(seat), what=what), **self.take_back_fields()}
+        data = dict(kept["state"])
+        data.update(self.log_to_dict())  # the log goes on: its lines are stored as they were told
+        data["log"] = [*data["log"], line]
+        restored = self.definition.from_dict(data)
+        seen = {card for zone in self.zones() if zone.visible_to is EVERYONE for card in zone.cards}
+        known = dict(self._known)
+        for zone in restored.zones():
+            if zone.visible_to is not EVERYONE:
+                known.update((card, zone.name) for card in zone.cards if card in seen)
+        mode = self.take_backs
+        self.__dict__.update(restored.__dict__)
+        self.take_backs = mode
+        self._kept = None
+        self._accepted = None
+        self._known = known
+        outcome.events.append(copy_log([line])[0])
+
+    def _take_back_line(self, outcome: Outcome, seat: int, text: str, say: Said) -> None:
+        self.log_event(outcome, seat, text, say=say, **self.take_back_fields())
+
+    def take_back_to_dict(self) -> dict[str, Any]:
+        return {"mode": self.take_backs, "kept": self._kept, "accepted": self._accepted,
+                "known": {card.id: zone for card, zone in self._known.items()}}
+
+    def known_zones(self, zones: list[Zone]) -> list[Zone]:
+        """``zones`` with the cards everyone saw before a take-back (``_known``) shown to everyone
+        while they lie in the zone they went back to."""
+        known = self._known
+        if not known:
+            return zones
+        shown: list[Zone] = []
+        for zone in zones:
+            seen = [card for card in zone.cards if known.get(card) == zone.name] if zone.visible_to is not EVERYONE \
+                else []
+            if not seen:
+                shown.append(zone)
+                continue
+            shown.append(Zone(zone.name, [card for card in zone.cards if card not in seen], zone.visible_to))
+            shown.append(Zone(f"{zone.name}, seen before a take-back", seen, EVERYONE))
+        return shown
+
+    def read_take_back(self, data: Any) -> None:
+        """The take-back data of a saved state (``take_back_to_dict``); ``ValueError`` if wrong."""
+        if not isinstance(data, Mapping):
+            raise ValueError("take-back data is a mapping")
+        mode = data.get("mode")
+        if mode not in (TAKE_BACKS_OFF, TAKE_BACKS_ASKED, TAKE_BACKS_FREE):
+            raise ValueError(f"unknown take-backs {mode!r}")
+        kept, accepted = data.get("kept"), data.get("accepted")
+        if kept is not None:
+            if not (isinstance(kept, Mapping) and self.is_seat(kept.get("seat")) and isinstance(kept.get("what"), str)
+                    and isinstance(kept.get("state"), Mapping) and TAKE_BACK_KEY not in kept["state"]):
+                raise ValueError("a kept state is a seat's, with its action and the state before it")
+            kept = {"seat": kept["seat"], "what": kept["what"], "state": dict(kept["state"])}
+        if accepted is not None and (kept is None or not isinstance(accepted, list)
+                                     or not all(self.is_seat(seat) for seat in accepted)):
+            raise ValueError("a take-back accepted is one asked for, by seats")
+        known = data.get("known") or {}
+        if not isinstance(known, Mapping) or not all(isinstance(zone, str) for zone in known.values()):
+            raise ValueError("the cards known after a take-back are card ids and zones")
+        self.take_backs = str(mode)
+        self._kept = kept
+        self._accepted = list(accepted) if accepted is not None else None
+        self._known = {self.deck.parse(str(card)): zone for card, zone in known.items()}
 
     def is_seat(self, seat: object) -> TypeGuard[int]:
         """Is ``seat`` one of this game's seat numbers (not None, not True, not "0")?"""
@@ -1088,3 +1390,108 @@ class GameState(ABC):
                 and self.to_dict() == other.to_dict())
 
     __hash__ = None  # type: ignore[assignment]  # a state is mutable
+
+
+# -- what the core adds to every game's methods (take-backs) ------------------------------------------
+
+
+def _wrap_state(cls: type[GameState]) -> None:
+    """A game's ``to_dict`` with the take-back data added (when the table allows take-backs), and
+    its ``legal`` with the take-back moves (when there are any)."""
+    game_to_dict = cls.__dict__.get("to_dict")
+    if game_to_dict is not None and not getattr(game_to_dict, "_takes_back", False):
+        @functools.wraps(game_to_dict)
+        def to_dict(self: GameState) -> dict[str, Any]:
+            data: dict[str, Any] = game_to_dict(self)
+            if self.take_backs != TAKE_BACKS_OFF:
+                data[TAKE_BACK_KEY] = self.take_back_to_dict()
+            return data
+
+        to_dict._takes_back = True  # type: ignore[attr-defined]
+        cls.to_dict = to_dict  # type: ignore[method-assign]
+    game_zones = cls.__dict__.get("zones")
+    if game_zones is not None and not getattr(game_zones, "_takes_back", False):
+        @functools.wraps(game_zones)
+        def zones(self: GameState) -> list[Zone]:
+            found: list[Zone] = game_zones(self)
+            return self.known_zones(found) if self._known else found
+
+        zones._takes_back = True  # type: ignore[attr-defined]
+        cls.zones = zones  # type: ignore[method-assign]
+    game_legal = cls.__dict__.get("legal")
+    if game_legal is not None and not getattr(game_legal, "_takes_back", False):
+        @functools.wraps(game_legal)
+        def legal(self: GameState, seat: int | None) -> list[Move]:
+            moves: list[Move] = game_legal(self, seat)
+            if self._kept is None:
+                return moves
+            return moves + self.take_back_moves(seat)
+
+        legal._takes_back = True  # type: ignore[attr-defined]
+        cls.legal = legal  # type: ignore[method-assign]
+
+
+def _wrap_definition(cls: type[GameDefinition]) -> None:
+    """A game's ``new_state`` and ``from_dict`` that read the take-backs, and its actions' readers
+    and writers that know the core's take-back actions."""
+    game_new = cls.__dict__.get("new_state")
+    if game_new is not None and not getattr(game_new, "_takes_back", False):
+        @functools.wraps(game_new)
+        def new_state(self: GameDefinition, names: Sequence[str], *args: Any, **kwargs: Any) -> GameState:
+            state: GameState = game_new(self, names, *args, **kwargs)
+            options = kwargs.get("options") or {}
+            if self.takes_back and TAKE_BACKS.key in options:
+                state.take_backs = TAKE_BACKS.read(options[TAKE_BACKS.key])
+            return state
+
+        new_state._takes_back = True  # type: ignore[attr-defined]
+        cls.new_state = new_state  # type: ignore[method-assign]
+    game_from = cls.__dict__.get("from_dict")
+    if game_from is not None and not getattr(game_from, "_takes_back", False):
+        @functools.wraps(game_from)
+        def from_dict(self: GameDefinition, data: Mapping[str, Any]) -> GameState:
+            take_back = data.get(TAKE_BACK_KEY) if isinstance(data, Mapping) else None
+            if take_back is not None:
+                data = {key: value for key, value in data.items() if key != TAKE_BACK_KEY}
+            state: GameState = game_from(self, data)
+            if take_back is not None:
+                state.read_take_back(take_back)
+            return state
+
+        from_dict._takes_back = True  # type: ignore[attr-defined]
+        cls.from_dict = from_dict  # type: ignore[method-assign]
+    for name, wrap in (("action_from_dict", _reading_core_actions), ("action_to_dict", _writing_core_actions)):
+        found = cls.__dict__.get(name)
+        if found is None:
+            continue
+        function = found.__func__ if isinstance(found, staticmethod) else found
+        if getattr(function, "_takes_back", False):
+            continue
+        wrapped = wrap(function)
+        setattr(cls, name, staticmethod(wrapped) if isinstance(found, staticmethod) else wrapped)
+
+
+def _reading_core_actions(function: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(function)
+    def action_from_dict(*args: Any) -> Any:
+        data = args[-1]
+        name = data.get("action") if isinstance(data, Mapping) else None
+        if isinstance(name, str) and name in CORE_ACTIONS:
+            return CORE_ACTIONS[name]()
+        return function(*args)
+
+    action_from_dict._takes_back = True  # type: ignore[attr-defined]
+    return action_from_dict
+
+
+def _writing_core_actions(function: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(function)
+    def action_to_dict(*args: Any) -> dict[str, Any]:
+        name = CORE_ACTION_NAMES.get(type(args[-1]))
+        if name is not None:
+            return {"action": name}
+        result: dict[str, Any] = function(*args)
+        return result
+
+    action_to_dict._takes_back = True  # type: ignore[attr-defined]
+    return action_to_dict

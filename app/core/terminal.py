@@ -8,13 +8,15 @@ checks), only the terminal programs (``app.terminal`` and each game's ``__main__
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
-from typing import IO
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import IO, Any
 
 from .menus import NotAChoice, parse_choice
+from .protocol import GameDefinition, Option
 
 
 class EndOfInput(Exception):
@@ -142,3 +144,56 @@ def write_atomically(path: str | os.PathLike[str], data: str | bytes | Iterable[
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+# -- house rules as command-line options ---------------------------------------------------------------
+
+
+def house_rule_flag(option: Option) -> str:
+    """The command-line option of a house rule: ``--must-discard``, ``--stock-out end_hand``;
+    a rule on by default is switched off by ``--no-...``."""
+    name = option.key.replace("_", "-")
+    return f"--no-{name}" if option.kind == "bool" and option.default else f"--{name}"
+
+
+def add_house_rules(parser: argparse.ArgumentParser, definition: GameDefinition, *,
+                    skip: Iterable[str] = ()) -> None:
+    """Every house rule of ``definition`` (``Option.house``) as an option of ``parser`` (its help
+    says the rule book's default); ``skip``: rules the program already has an option of."""
+    group = parser.add_argument_group("house rules (each default is the rule book's rule)")
+    for option in definition.options:
+        if not option.house or option.key in skip:
+            continue
+        dest = f"house_{option.key}"
+        if option.kind == "bool":
+            group.add_argument(house_rule_flag(option), dest=dest, action="store_true", help=option.help)
+        elif option.kind == "choice":
+            group.add_argument(house_rule_flag(option), dest=dest, default=None,
+                               choices=[value for value, _label in option.choices],
+                               help=f"{option.help} (default {option.default})")
+        else:
+            group.add_argument(house_rule_flag(option), dest=dest, default=None, metavar="N",
+                               help=f"{option.help} ({option.low} to {option.high}, default {option.default})")
+
+
+def house_rules_chosen(args: argparse.Namespace, definition: GameDefinition) -> dict[str, Any]:
+    """The house rules given on the command line, as raw option values (the definition's
+    ``validate_options`` reads them; ``OptionError`` says what is wrong)."""
+    chosen: dict[str, Any] = {}
+    for option in definition.options:
+        given = getattr(args, f"house_{option.key}", None)
+        if not option.house or given is None or given is False:
+            continue
+        chosen[option.key] = (not option.default) if option.kind == "bool" else given
+    return chosen
+
+
+def house_rules_line(definition: GameDefinition, values: Mapping[str, Any]) -> str | None:
+    """The line a terminal program prints under its first line when a house rule differs from
+    the rule book ("House rules: Go out by discarding: yes."); None at the rule book's game, so
+    the program's output stays word for word."""
+    rules = definition.house_rules(values)
+    if not rules:
+        return None
+    return "House rules: " + "; ".join(f"{label}: {words}" for label, words in rules) + "."
+

@@ -9,11 +9,15 @@ server next starts (``record_pending``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 import sqlalchemy as sa
 
 from .. import store
+from ..core.names import computer_name
 from ..core.protocol import SCORE_TABLE, GameDefinition, SeatResult
 from ..extensions import db
 from ..store.models import FINISHED, GameRecord
@@ -26,14 +30,16 @@ def keeps_score_table(definition: GameDefinition) -> bool:
     return definition.score_keeping == SCORE_TABLE
 
 
-def record_results(definition: GameDefinition, results: list[SeatResult], seconds: int | None = None) -> None:
+def record_results(definition: GameDefinition, results: list[SeatResult], seconds: int | None = None,
+                   options: Mapping[str, Any] | None = None) -> None:
     """A finished game's results, inside the caller's transaction. Every seated name gets a row;
     computer seats all count on the one ``AI`` row. ``seconds``: how long the game was played
-    (its timed statistics), if known."""
+    (its timed statistics), if known; ``options``: its set-up options (the results of a game
+    played by house rules are kept apart from the rule book's)."""
     if keeps_score_table(definition):
         score_table.record_results(results)
     else:
-        statistics.record_results(definition, results, seconds)
+        statistics.record_results(definition, results, seconds, definition.variant_key(options or {}))
 
 
 def record_finished(definition: GameDefinition, slug: str, **_told: object) -> None:
@@ -62,7 +68,8 @@ def record_game(slug: str) -> bool:
         started = store.first_action_at(record)
         seconds = (max(0, int((record.finished_at - started).total_seconds()))
                    if started is not None and record.finished_at is not None else 0)
-        record_results(store.definition_of(record), state.results(), seconds)
+        record_results(store.definition_of(record), by_strength(record, state.results()), seconds,
+                       store.options_of(record))
         record.results_recorded = True
         session.commit()
         return True
@@ -71,6 +78,14 @@ def record_game(slug: str) -> bool:
         raise
     finally:
         session.expire_on_commit = True
+
+
+def by_strength(record: GameRecord, results: list[SeatResult]) -> list[SeatResult]:
+    """The results with each computer seat named by its strength (``computer_name``: "AI" for
+    the normal player, "AI (strong)"), so that each strength's results are kept apart."""
+    seats = record.seats
+    return [dataclasses.replace(result, name=computer_name(seats[result.seat].strength))
+            if result.seat < len(seats) and seats[result.seat].is_ai else result for result in results]
 
 
 def record_pending() -> int:

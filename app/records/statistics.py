@@ -10,6 +10,7 @@ game's statistics (its CSV file) is read in chunks."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 from collections.abc import Iterator
@@ -50,20 +51,32 @@ def game_figures(definition: GameDefinition, result: SeatResult, seconds: int | 
     return figures
 
 
-def record_results(definition: GameDefinition, results: list[SeatResult], seconds: int | None = None) -> None:
+def stats_key(definition: GameDefinition, variant: str = "") -> str:
+    """The ``game`` of the rows that keep a game's statistics: its key for the rule book's game,
+    and for a game played by house rules (``GameDefinition.variant_key``) its key and a short
+    digest of them, so that each set of house rules keeps its results apart."""
+    if not variant:
+        return definition.key
+    return f"{definition.key}~{hashlib.sha256(variant.encode()).hexdigest()[:6]}"
+
+
+def record_results(definition: GameDefinition, results: list[SeatResult], seconds: int | None = None,
+                   variant: str = "") -> None:
     """Join a finished game's figures into its names' rows, inside the caller's transaction.
-    ``seconds``: how long the game was played (None: not known, the timed figures are left out)."""
+    ``seconds``: how long the game was played (None: not known, the timed figures are left out);
+    ``variant``: the house rules it was played by (``stats_key``)."""
+    game = stats_key(definition, variant)
     names: dict[str, tuple[str, list[SeatResult]]] = {}
     for result in results:
         name = COMPUTER_NAME if is_computer_name(result.name) else result.name
         names.setdefault(name.casefold(), (name, []))[1].append(result)
     existing = {row.name_key: row for row in db.session.scalars(
-        sa.select(GameStat).where(GameStat.game == definition.key, GameStat.name_key.in_(list(names))))}
+        sa.select(GameStat).where(GameStat.game == game, GameStat.name_key.in_(list(names))))}
     per_name, per_item = name_stats(definition), item_stats(definition)
     for key, (name, seat_results) in names.items():
         row = existing.get(key)
         if row is None:
-            row = GameStat(game=definition.key, name=name, name_key=key, search_key=search_key(name), figures="{}")
+            row = GameStat(game=game, name=name, name_key=key, search_key=search_key(name), figures="{}")
             db.session.add(row)
         figures = json.loads(row.figures or "{}")
         for result in seat_results:
@@ -73,15 +86,16 @@ def record_results(definition: GameDefinition, results: list[SeatResult], second
             for result in seat_results:
                 if result.item is not None:
                     record_item(definition, per_item, name, key, result.item[:40],
-                                game_figures(definition, result, seconds))
+                                game_figures(definition, result, seconds), game)
 
 
 def record_item(definition: GameDefinition, stats: tuple[Stat, ...], name: str, name_key: str, item: str,
-                figures: dict[str, int]) -> None:
+                figures: dict[str, int], game: str | None = None) -> None:
+    game = game or definition.key
     row = db.session.scalar(sa.select(GameStatItem).where(
-        GameStatItem.game == definition.key, GameStatItem.item == item, GameStatItem.name_key == name_key))
+        GameStatItem.game == game, GameStatItem.item == item, GameStatItem.name_key == name_key))
     if row is None:
-        row = GameStatItem(game=definition.key, item=item, name=name, name_key=name_key, figures="{}")
+        row = GameStatItem(game=game, item=item, name=name, name_key=name_key, figures="{}")
         db.session.add(row)
     row.figures = json.dumps(join_figures(stats, json.loads(row.figures or "{}"), figures), separators=(",", ":"))
     row.updated_at = utcnow()

@@ -20,7 +20,7 @@ from ..core.decks import DeckError
 from ..core.terminal import write_atomically
 from ..extensions import db
 from ..records import score_table, scores_file
-from ..store.credentials import forget_secret_key, set_admin_password
+from ..store.credentials import NEW_ADMIN_PASSWORD, forget_secret_key, new_password_lines, set_admin_password
 from ..store.models import AdminSession
 from ..tables import decks as stacked_decks
 from . import upgrades
@@ -168,12 +168,15 @@ def version_command() -> None:
 @click.command("upgrade")
 @with_appcontext
 def upgrade_command() -> None:
-    """What `make run` does before serving: print the version, suggest a backup when a migration
-    is about to change a database that holds games (it goes on all the same), upgrade the
-    database (flask db upgrade), give every game stored before replays were kept its state
-    as dealt again, checked by replaying its actions, and compile the templates the workers will
-    load (app/web/__init__.py's ``CompiledTemplates``). A game whose results a stopped server
-    did not record yet is recorded."""
+    """What `make run` does before serving, said in a few lines: the version; a backup
+    suggested when a migration is about to change a database that holds games (it goes on all
+    the same); the database upgraded (flask db upgrade, without Alembic's line a migration) and
+    ready; every game stored before replays were kept given its state as dealt again, checked by
+    replaying its actions; a game whose results a stopped server did not record yet recorded;
+    the templates the workers will load compiled (app/web/__init__.py's ``CompiledTemplates``);
+    and on a first start the admin password made for it (create_app keeps it for this summary
+    when FIRST_START_SUMMARY is set, as `make run` sets it). The address comes last, from the
+    server once it answers (app/serving/serve.py)."""
     # (Flask-Migrate is loaded only by the `flask db` commands and this one, which serving
     # workers never run: Config.DATABASE_COMMANDS.)
     from flask_migrate import upgrade as migrate_database
@@ -185,7 +188,10 @@ def upgrade_command() -> None:
                    "backup first is wise (`make backup`; README, \"Upgrading\").")
     db.session.remove()
     if pending:
-        migrate_database()
+        migrate_database(x_arg=[QUIET_MIGRATIONS])
+    where = db.engine.url.render_as_string(hide_password=True)
+    done = f"upgraded to the latest version ({len(pending)} migrations)" if pending else "at the latest version"
+    click.echo(f"  Database ready: {where}, {done}.")
     if upgrades.any_game_without_deal():
         rebuilt, problems = upgrades.give_old_games_their_deal(click.echo)
         click.echo(f"  {rebuilt} games stored before replays were kept can be replayed now"
@@ -195,6 +201,13 @@ def upgrade_command() -> None:
         click.echo(f"  The results of {recorded} games that ended while a server stopped are recorded now.")
     for name in current_app.jinja_env.list_templates():  # into the compiled templates' cache
         current_app.jinja_env.get_template(name)
+    password = current_app.extensions.pop(NEW_ADMIN_PASSWORD, None)
+    if password is not None:
+        click.echo("\n".join(new_password_lines(password)))
+
+
+# Alembic's -x argument that leaves out its line for each migration it runs (migrations/env.py).
+QUIET_MIGRATIONS = "quiet"
 
 
 @click.command("backup")

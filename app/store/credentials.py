@@ -155,20 +155,33 @@ def forget_secret_key(engine: sa.Engine) -> None:
         connection.execute(sa.delete(table).where(table.c.name.in_((SESSION_KEY, SESSION_KEY_FINGERPRINT))))
 
 
-def ensure_admin_password(instance_path: str) -> None:
-    """Generate an admin password at first start and print it once."""
+# Where create_app keeps a new admin password for `make run`'s first start summary to show
+# (``app.extensions``).
+NEW_ADMIN_PASSWORD = "card_table.new_admin_password"
+
+
+def ensure_admin_password(instance_path: str, announce: bool = True) -> str | None:
+    """Generate an admin password at first start: printed once here (``announce``), else given
+    back for the caller to print among its own lines (`make run`'s first start: ``flask
+    upgrade``'s summary). None: there was one already."""
     path = os.path.join(instance_path, ADMIN_HASH_FILE)
     if os.path.exists(path):
-        return
+        return None
     password = secrets.token_urlsafe(12)
-    if _create_once(path, generate_password_hash(password) + "\n"):
-        print(
-            "\n  The card table's admin password (shown once; only its hash is kept):"
-            f"\n      {password}"
-            f"\n  To change it, run in {PROJECT_ROOT}:"
-            f"\n      {set_password_command()}\n",
-            file=sys.stderr, flush=True,
-        )
+    if not _create_once(path, generate_password_hash(password) + "\n"):
+        return None
+    if announce:
+        print("\n" + "\n".join(new_password_lines(password)) + "\n", file=sys.stderr, flush=True)
+    return password
+
+
+def new_password_lines(password: str) -> list[str]:
+    """How a new admin password is shown, once: the password, and the command that changes it
+    (on a line of its own, to copy)."""
+    return ["  The card table's admin password (shown once; only its hash is kept):",
+            f"      {password}",
+            f"  To change it, run in {PROJECT_ROOT}:",
+            f"      {set_password_command()}"]
 
 
 def set_password_command() -> str:

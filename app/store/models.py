@@ -120,7 +120,7 @@ class GameRecord(Model):
     ids (a rematch deals from it again)."""
 
     __tablename__ = "games"
-    # Menu A's query (unfinished games, most recently played first, 50 at most) walks this index
+    # The home page's query (unfinished games, most recently played first, 50 at most) walks this index
     # and stops after 50 rows, however many games are stored, finished or not.
     __table_args__ = (sa.Index("ix_games_status_updated_at", "status", "updated_at"),
                       # the finished games' list, most recent first
@@ -133,7 +133,7 @@ class GameRecord(Model):
     state: Mapped[str] = mapped_column(sa.Text)
     initial_state: Mapped[str | None] = mapped_column(sa.Text, default=None)
     # Where the game stands, in a few words ("Round 2 of 3, Ann's turn"): lists of many games
-    # (Menu A) show it without rebuilding each game's state.
+    # (the home page) show it without rebuilding each game's state.
     headline: Mapped[str | None] = mapped_column(sa.String(120), default=None)
     deck_cards: Mapped[str | None] = mapped_column(sa.Text, default=None)
     version: Mapped[int] = mapped_column(default=1)
@@ -202,6 +202,10 @@ class SeatRecord(Model):
     # A join code stops working after this (and when the game ends, which removes it).
     code_expires_at: Mapped[datetime | None] = mapped_column(default=None)
     ai_standin: Mapped[bool] = mapped_column(default=False)
+    # A computer seat's strength (easy, normal, strong: ``GameDefinition.strengths``), chosen at
+    # set-up and kept by a rematch; None for a person, and for the normal player of a game set up
+    # before strengths were chosen.
+    strength: Mapped[str | None] = mapped_column(sa.String(8), default=None)
 
     game: Mapped[GameRecord] = relationship(back_populates="seats")
 

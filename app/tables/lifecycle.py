@@ -13,7 +13,7 @@ from flask import current_app
 
 from .. import store
 from ..core.cards import Card
-from ..core.protocol import GameDefinition, GameState
+from ..core.protocol import NORMAL, GameDefinition, GameState
 from ..extensions import db
 from ..solving import kept
 from ..store import limits
@@ -87,7 +87,8 @@ def create_game(setup: SetUp, *, browser: str | None, creator: str | None, in_tr
     record.guide_step = setup.guide_step
     mine = {holdings.HOST: record.host_token_hash}
     for number, spec in enumerate(setup.seats):
-        seat = SeatRecord(number=number, name=state.names[number], is_ai=spec.is_ai, device=spec.device)
+        seat = SeatRecord(number=number, name=state.names[number], is_ai=spec.is_ai, device=spec.device,
+                          strength=(spec.strength or NORMAL) if spec.is_ai else None)
         if spec.is_ai:
             pass
         elif number in claim:
@@ -198,7 +199,7 @@ def rematch(slug: str, holder: holdings.Holder, address: str) -> str:
     if record.rematch_slug:
         db.session.commit()
         return follow_rematch(slug, holder)
-    specs = [SeatSpec(s.name, s.is_ai, s.device) for s in record.seats]
+    specs = [SeatSpec(s.name, s.is_ai, s.device, s.strength) for s in record.seats]  # (each computer's strength kept)
     # The new game and the old game's link to it are one transaction, made while the old game
     # is locked: a doubled Rematch click (or both players at once) makes one rematch, not two.
     setup = SetUp(store.definition_of(record), specs, options=store.options_of(record),

@@ -28,7 +28,7 @@ from typing import Any
 from .. import store
 from ..core.autoplay import autoplay
 from ..core.protocol import (
-    OWN, Bot, GameDefinition, GameState, IllegalAction, Move, Outcome, SeatResult, plays_off_request,
+    NORMAL, OWN, Bot, GameDefinition, GameState, IllegalAction, Move, Outcome, SeatResult, plays_off_request,
 )
 from ..extensions import db
 from ..solving import kept
@@ -38,18 +38,28 @@ from . import holdings, news
 from .saving import Reading, save_and_score, under_the_lock
 from .guides import check_guided
 from .errors import RELEASED, STALE, ConfirmFirst, Conflict, Forbidden, TooMany, game_over, refusal
-from .seats import Held, held_seats, needs_handover
+from .seats import Held, held_seats, needs_handover, seat_strength
 
 
 def computer_players(record: GameRecord, off_request: bool = False) -> Callable[[int], Bot | None]:
-    """The game's computer player for its AI seats and AI stand-ins; None for a person. A bot
-    that plays off the request path (``Bot.off_request``) plays only for the job runner
-    (``off_request``): on a request it is as if a person were to move."""
-    bot = store.definition_of(record).bot
-    if plays_off_request(bot) and not off_request:
-        return lambda seat: None
-    seats = record.seats
-    return lambda seat: bot if seats[seat].is_ai or seats[seat].ai_standin else None
+    """The computer player of each AI seat (of the strength chosen for it at set-up) and of each
+    AI stand-in (the normal one); None for a person. A bot that plays off the request path
+    (``Bot.off_request``) plays only for the job runner (``off_request``): on a request it is as
+    if a person were to move."""
+    bots = [seat_bot(record, number) for number in range(len(record.seats))]
+    if not off_request:
+        bots = [None if plays_off_request(bot) else bot for bot in bots]
+    return lambda seat: bots[seat] if 0 <= seat < len(bots) else None
+
+
+def seat_bot(record: GameRecord, number: int) -> Bot | None:
+    """The computer player that plays seat ``number`` now: the seat's own strength for a computer
+    seat, the normal player standing in for an idle person; None for a person playing."""
+    seat = record.seats[number]
+    definition = store.definition_of(record)
+    if seat.is_ai:
+        return definition.bot_of(seat_strength(seat) or NORMAL) or definition.bot
+    return definition.bot if seat.ai_standin else None
 
 
 def play_computer_turns(state: GameState, record: GameRecord) -> list[Outcome]:
@@ -65,8 +75,7 @@ def queue_computer_turn(state: GameState, record: GameRecord) -> None:
     """If a computer player that plays off the request path is to move, ask the job runner for
     its turn (in the caller's write transaction: the turn is never lost)."""
     turn = state.to_move()
-    if turn is not None and plays_off_request(state.definition.bot) and (
-            record.seats[turn].is_ai or record.seats[turn].ai_standin):
+    if turn is not None and plays_off_request(seat_bot(record, turn)):
         kept.ask_turn(record)
 
 

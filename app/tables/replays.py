@@ -168,6 +168,8 @@ def export(record: GameRecord) -> Iterator[str]:
         "game": definition.key,
         "game_name": definition.name,
         "options": store.options_of(record),
+        # the house rules it was played by, in words (the options that differ from the rule book)
+        "house_rules": [f"{label}: {words}" for label, words in definition.house_rules(store.options_of(record))],
         "seats": [{"number": seat.number, "name": seat.name, "computer": seat.is_ai} for seat in record.seats],
         "deck": record.deck_cards.split() if record.deck_cards else None,
     }

@@ -17,15 +17,19 @@ from dataclasses import dataclass, field
 from flask import current_app
 
 from .. import store
-from ..core.protocol import GameState
+from ..core.protocol import NORMAL, GameState
 from ..store.models import HERE, OWN, GameRecord, SeatRecord
 
 
 @dataclass
 class SeatSpec:
+    """A seat to set up: who sits there, where it is played, and a computer seat's strength
+    (``GameDefinition.strengths``; None: the normal player)."""
+
     name: str
     is_ai: bool = False
     device: str = HERE
+    strength: str | None = None
 
 
 @dataclass
@@ -150,6 +154,18 @@ class SeatLine:
     join_code: str | None  # for the host's eyes only, while nobody holds the seat
     code_expired: bool  # (the host sees it, and may make a new code)
     restorable: bool = False  # released by the host, nobody took it since: the host may undo it
+    strength: str | None = None  # a computer seat's (easy, normal, strong); None for a person
+
+    @property
+    def computer(self) -> str:
+        """A computer seat as its badge and the results name it: "Computer (strong)"."""
+        return f"Computer ({self.strength})" if self.strength else "Computer"
+
+
+def seat_strength(seat: SeatRecord) -> str | None:
+    """The strength of ``seat``'s computer player (a seat set up before strengths were chosen
+    plays the normal one); None for a person."""
+    return (seat.strength or NORMAL) if seat.is_ai else None
 
 
 def seat_lines(record: GameRecord, state: GameState, *, host: bool, open_for_joining: bool) -> list[SeatLine]:
@@ -163,7 +179,8 @@ def seat_lines(record: GameRecord, state: GameState, *, host: bool, open_for_joi
                               is_ai=seat.is_ai, device=seat.device, claimed=seat.token_hash is not None,
                               standin=seat.ai_standin, join_code=seat.join_code if host and live_code else None,
                               code_expired=host and open_seat and not live_code,
-                              restorable=host and open_seat and seat.previous_token_hash is not None))
+                              restorable=host and open_seat and seat.previous_token_hash is not None,
+                              strength=seat_strength(seat)))
     return lines
 
 

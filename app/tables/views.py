@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 from flask import url_for
 
 from .. import store
-from ..core.protocol import GameDefinition, GameState, Move, Option, SeatResult, View
+from ..core.protocol import CORE_ACTIONS, TAKE_BACKS, GameDefinition, GameState, Move, Option, SeatResult, View
 from ..store.models import ABANDONED, FINISHED, HERE, OWN, GameRecord, utcnow
 from .errors import RELEASED
 from .guides import GuideShown, shown as guide_shown
@@ -98,11 +98,20 @@ class Dock:
     message: str | None = None
     notice: str | None = None  # a message that is no refusal (a seat released)
     asking: Ask | None = None  # a confirmation step (templates/table/_confirm.html)
+    # On a shared device waiting to be handed over: the seat of this device that may take back its
+    # last action (its take-back moves are ``moves``), or None.
+    take_back_seat: int | None = None
 
     @property
     def pick(self) -> bool:
         """Some move takes cards of the hand: the hand's cards can be selected."""
         return any(move.pick is not None for move in self.moves)
+
+    @property
+    def take_backs(self) -> list[Move]:
+        """The seat's take-back moves (taking back its last action, or answering another seat's
+        request): the dock shows them while it is not the seat's turn too."""
+        return [move for move in self.moves if move.action in CORE_ACTIONS]
 
 
 @dataclass(frozen=True)
@@ -178,6 +187,16 @@ class TableView:
     def kind(self) -> str:
         return self.definition.key
 
+    @property
+    def house_rules(self) -> list[tuple[str, str]]:
+        """The house rules this table plays by that differ from the rule book, and its take-backs
+        when they are allowed, as (label, value in words): the table and its replay show them."""
+        rules = self.definition.house_rules(self.options)
+        take_backs = self.options.get(TAKE_BACKS.key, TAKE_BACKS.default)
+        if self.definition.takes_back and take_backs != TAKE_BACKS.default:
+            rules.append((TAKE_BACKS.label, TAKE_BACKS.words(take_backs)))
+        return rules
+
     def context(self) -> dict[str, Any]:
         """The template context: the fields by name, ``kind``, and ``table`` itself."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)} | {"kind": self.kind, "table": self}
@@ -198,6 +217,8 @@ class TableView:
         for seat in self.seating.seats:
             fields += [(f"name{seat.number}", seat.player),
                        (f"device{seat.number}", self.you.setup_devices.get(seat.number, seat.device))]
+            if seat.strength:  # a computer seat: of the same strength
+                fields.append((f"strength{seat.number}", seat.strength))
         values = dict(self.options, **(changes or {}))
         for option in self.definition.options:
             fields.append((option.key, option_text(option, values.get(option.key, option.default))))
@@ -245,6 +266,13 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
         moves = state.legal(None)  # the table's moves: the next deal
     else:
         moves = []
+    take_back_seat = None
+    if handover is not None and not abandoned and not finished:
+        # (a shared device waiting for the next player: the one who just played may take it back)
+        for seat in seen.seats:
+            if state.take_back_moves(seat):
+                take_back_seat, moves = seat, state.take_back_moves(seat)
+                break
     if message is None and held.released and not watching:
         message = RELEASED
     if message is None and record.steps >= store.MAX_ACTIONS and not finished and not abandoned:
@@ -266,7 +294,7 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
                 manages=seen.manages, is_host=seen.host,
                 standin_me=seen.shown is not None and record.seats[seen.shown].ai_standin and not finished,
                 handover=handover, setup_devices={number: HERE for number in seen.seats}),
-        dock=Dock(moves=moves, selected=set(selected), focus=focus, message=message),
+        dock=Dock(moves=moves, selected=set(selected), focus=focus, message=message, take_back_seat=take_back_seat),
         seating=Seating(seats=seat_lines(record, state, host=seen.host, open_for_joining=not (finished or abandoned)),
                         idle_seat=None if watching else idle_seat(record, state, held, idle_seconds)),
         log=Log(lines, lines[0]["number"] if lines else log_total + 1, log_total),

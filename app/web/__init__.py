@@ -431,20 +431,19 @@ def _register_static_versions(app: Flask) -> None:
 
     app.jinja_env.globals["static_url"] = static_url
 
-    assets: dict[str, list[str]] = {}
+    assets: dict[tuple[str, str], list[str]] = {}
 
-    def game_assets(kind: str) -> list[str]:
-        """The games' own stylesheets or scripts (``css/games/*.css``, ``js/games/*.js``), for
-        base.html to load on every page: a page that htmx swaps in (a boosted link, a live
-        update) runs no script and loads no stylesheet of its own."""
-        if kind not in assets:
+    def game_assets(kind: str, key: str | None) -> list[str]:
+        """Game ``key``'s own stylesheet or script (``css/games/<key>.css``, ``js/games/<key>.js``)
+        if it has one, for base.html to load on the pages that show its table; none for a page
+        of no game (``key`` None)."""
+        if key is None:
+            return []
+        found = assets.get((kind, key))
+        if found is None:
             assert app.static_folder is not None  # (the app's static/)
-            folder = os.path.join(app.static_folder, kind, "games")
-            try:
-                names = sorted(name for name in os.listdir(folder) if name.endswith("." + kind))
-            except OSError:
-                names = []
-            assets[kind] = [f"{kind}/games/{name}" for name in names]
-        return assets[kind]
+            name = f"{kind}/games/{key}.{kind}"
+            found = assets[kind, key] = [name] if os.path.isfile(os.path.join(app.static_folder, name)) else []
+        return found
 
     app.jinja_env.globals["game_assets"] = game_assets

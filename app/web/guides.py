@@ -33,7 +33,7 @@ def how_to_play(key: str) -> ResponseReturnValue:
     except registry.UnknownGame:
         abort(404)
     back = local_path(request.args.get("back"))
-    set_up = url_for("setup.game", key=key) if definition.setup_flow == ONE_FORM else url_for("menu.index")
+    set_up = url_for("setup.game", key=key) if definition.setup_flow == ONE_FORM else url_for("menu.menus", key=key)
     try:
         return render_template("guides/how_to_play.html", definition=definition, guide=guide_template(key), back=back,
                                set_up=set_up)

@@ -1,7 +1,9 @@
-"""Setting up a game, as its definition's ``setup_flow`` says. The menus (Mason Rummy's R9):
+"""Setting up a game: one form for every game (``/setup/<key>``): each seat played by a person on
+this device, a person on their own device (a join code) or the computer at a strength; a person
+in a game with a score table is a new or a returning player (R3.2, R3.3); the game's options and a
+stacked deck. A game set up through menus (Mason Rummy's R9) keeps them at their own routes too:
 after the home page's first menu, the stacked-deck prompt (R2.2) and the seats, Menus B and C
-(R3), one question a page as the terminal asks them. One form (every other game): the seats,
-the game's options and a stacked deck from the game's decks folder."""
+(R3), one question a page as the terminal asks them."""
 
 from __future__ import annotations
 
@@ -18,8 +20,10 @@ from ..core import registry
 from ..core.cards import Card
 from ..core.decks import DeckError
 from ..core.menus import NotAChoice, parse_choice
-from ..core.names import MAX_NAME_LENGTH, NameRefused, admit_new_name, check_player_name, is_computer_name
-from ..core.protocol import MENUS, ONE_FORM, GameDefinition, MenuFlow, OptionError
+from ..core.names import (
+    COMPUTER_NAME, MAX_NAME_LENGTH, NameRefused, admit_new_name, check_player_name, is_computer_name, is_computer_record,
+)
+from ..core.protocol import MENUS, NORMAL, GameDefinition, MenuFlow, OptionError
 from ..records import score_table
 from ..tables import decks as stacked_decks
 from ..tables import HERE, OWN
@@ -123,7 +127,7 @@ def choose_deck() -> ResponseReturnValue:
     answer = request.form.get("deck", "").strip()
     if "cancel" in request.form or answer.casefold() == "no":  # R2.2: "no" goes back to Menu A
         session.pop("setup", None)
-        return redirect(url_for("menu.index"), 303)
+        return redirect(url_for("menu.menus", key=menu_flow_game().key), 303)
     if not answer:
         return render_deck(setup, "Type a deck file name, or no to go back to Menu A.", answer, 422)
     try:
@@ -151,11 +155,17 @@ def returning_names(setup: dict[str, Any], search: str = "") -> tuple[list[str],
 
 def is_returning_name(setup: dict[str, Any], name: str) -> bool:
     """Whether ``name`` is exactly a score-table name (R3.3) not seated yet (R3.4)."""
+    return is_known_name(name, seated_keys(setup))
+
+
+def is_known_name(name: str, seated: set[str]) -> bool:
+    """Whether ``name`` is exactly a score-table name (R3.3) whose casefolded form is not among
+    ``seated`` (R3.4)."""
     try:
         check_player_name(name)  # (a well-formed name before any query)
     except NameRefused:
         return False
-    if name != name.strip() or name.casefold() in seated_keys(setup):
+    if name != name.strip() or name.casefold() in seated:
         return False
     return score_table.row(name) is not None
 
@@ -243,22 +253,26 @@ def start_game(setup: dict[str, Any]) -> ResponseReturnValue:
 
 @bp.post("/cancel")
 def cancel() -> ResponseReturnValue:
+    """Cancelling the menus' set-up goes back to their first menu (Menu A)."""
     session.pop("setup", None)
-    return redirect(url_for("menu.index"), 303)
+    definition = menu_game()
+    return redirect(url_for("menu.menus", key=definition.key) if definition is not None else url_for("menu.index"), 303)
 
 
-# -- every other game: one form ----------------------------------------------------------------------
+# -- one form, every game ------------------------------------------------------------------------
+
+COMPUTER = "computer"  # a seat's "played by" choice beside HERE and OWN: the computer
+NEW_PLAYER, RETURNING_PLAYER = "new", "returning"  # a person's seat in a game with a score table (R3.2, R3.3)
+RETURNING_LISTED = 200  # the returning players the form lists (sorted ignoring case, R3.3)
 
 
 def form_game(key: str) -> GameDefinition:
-    """The game ``key``, if it is set up by one form (a game set up through menus is not)."""
+    """The game ``key``: every game is set up by the one form (a game with menus keeps them at
+    their own routes too)."""
     try:
-        definition = registry.get(key)
+        return registry.get(key)
     except registry.UnknownGame:
         abort(404)
-    if definition.setup_flow != ONE_FORM:
-        abort(404)
-    return definition
 
 
 def seat_count(definition: GameDefinition, raw: str | int | None) -> int:
@@ -276,14 +290,37 @@ def option_value(form: Mapping[str, Any], key: str, default: Any = "") -> Any:
     return values[-1] if values else default
 
 
+def has_score_table(definition: GameDefinition) -> bool:
+    """Whether a person's seat is a new or a returning player (R3.2, R3.3): the game keeps one
+    score table of names, where a new name may not be one of them already."""
+    return records.keeps_score_table(definition)
+
+
+def returning_players(definition: GameDefinition) -> list[str]:
+    """R3.3: the score table's names a returning player is picked from, sorted ignoring case; the
+    computer players' rows are not people's."""
+    if not has_score_table(definition):
+        return []
+    names, _total = score_table.names(limit=RETURNING_LISTED)
+    return [name for name in names if not is_computer_record(name)]
+
+
+def strength_choices(definition: GameDefinition) -> list[tuple[str, str, str | None]]:
+    """Each strength of the game's computer players: (value, words, the ladder's line or None)."""
+    return [(strength, strength.capitalize(), definition.strength_note(strength)) for strength in definition.strengths]
+
+
 def render_game_setup(definition: GameDefinition, *, message: str | None = None, status: int = 200,
                       form: Mapping[str, Any] | None = None) -> ResponseReturnValue:
     form = form or {}
     seats = seat_count(definition, form.get("seats", definition.min_seats if definition.min_seats > 1 else 1))
     token = form.get("setup_token") or secrets.token_urlsafe(12)
+    known = [name for name in records.known_names(definition, 200) if not is_computer_record(name)]
     return render_template(
         "setup/game.html", definition=definition, seats=seats, form=form, message=message, token=token,
-        decks=deck_names(definition), known=records.known_names(definition, 200),
+        decks=deck_names(definition), known=known, returning=returning_players(definition),
+        score_table=has_score_table(definition), strengths=strength_choices(definition),
+        stacked=bool(form.get("stacked")),
         option_values={option.key: option_value(form, option.key, option.default) for option in definition.options},
     ), status
 
@@ -294,9 +331,41 @@ def game(key: str) -> ResponseReturnValue:
     return render_game_setup(definition, form=request.args)
 
 
+def seat_from_form(definition: GameDefinition, form: Mapping[str, Any], number: int,
+                   seated: list[str]) -> tuple[str, tables.SeatSpec]:
+    """Seat ``number`` as the form chose it: played by a person on this device or their own, or
+    by the computer at a strength (``OptionError`` says what is wrong). A person's name typed as
+    ``AI`` makes a computer seat too (R3.4). In a game with a score table, a person is a new
+    player (a name not in it, R3.2) or a returning one picked from it (R3.3)."""
+    played_by = form.get(f"device{number}", HERE)
+    strength = form.get(f"strength{number}") or NORMAL
+    if strength not in definition.strengths:
+        strength = NORMAL
+    if played_by == COMPUTER:
+        if definition.bot is None:
+            raise OptionError(f"Seat {number + 1}: {definition.name} has no computer player.")
+        return COMPUTER_NAME, tables.SeatSpec(COMPUTER_NAME, True, HERE, strength)
+    device = OWN if played_by == OWN else HERE
+    if has_score_table(definition) and form.get(f"kind{number}") == RETURNING_PLAYER:
+        name = form.get(f"returning{number}", "")
+        people = {other.casefold() for other in seated if not is_computer_name(other)}
+        if is_computer_record(name) or not is_known_name(name, people):
+            raise OptionError(f"Seat {number + 1}: choose one of the returning players listed.")
+    else:
+        try:  # R3.2, R3.4: the one admission rule, as the terminal uses it
+            name = admit_new_name(form.get(f"name{number}", ""), seated, computer_allowed=definition.bot is not None,
+                                  known=score_table.has_name if has_score_table(definition) else None,
+                                  known_hint=": choose Returning player to use it, or another name")
+        except NameRefused as error:
+            raise OptionError(f"Seat {number + 1}: {error}") from None
+    if is_computer_name(name):
+        return COMPUTER_NAME, tables.SeatSpec(COMPUTER_NAME, True, HERE, strength)
+    return name, tables.SeatSpec(name, False, device)
+
+
 @bp.post("/<key>")
 def start_other_game(key: str) -> ResponseReturnValue:
-    """Validate the whole form (names, options, deck), then create the game. The form's token
+    """Validate the whole form (seats, options, deck), then create the game. The form's token
     makes a doubled post land on the game the first one created."""
     definition = form_game(key)
     form = request.form
@@ -308,15 +377,11 @@ def start_other_game(key: str) -> ResponseReturnValue:
     specs: list[tables.SeatSpec] = []
     try:
         for number in range(seats):
-            raw = form.get(f"name{number}", "")
-            try:
-                name = admit_new_name(raw, names, computer_allowed=definition.bot is not None)
-            except NameRefused as error:
-                raise OptionError(f"Seat {number + 1}: {error}") from None
+            name, spec = seat_from_form(definition, form, number, names)
             names.append(name)
-            device = OWN if form.get(f"device{number}") == OWN and not is_computer_name(name) else HERE
-            specs.append(tables.SeatSpec(name, is_computer_name(name), device))
-        raw_options = {option.key: option_value(form, option.key) for option in definition.options}
+            specs.append(spec)
+        # (a field the form did not post is its default: a form of a game with fewer options)
+        raw_options = {option.key: option_value(form, option.key) for option in definition.options if option.key in form}
         options = definition.validate_options(raw_options)
         deck = deck_name = None
         if form.get("deck"):
@@ -332,4 +397,5 @@ def start_other_game(key: str) -> ResponseReturnValue:
         return to_the_game_set_up(done.slug)
     except tables.TooMany as error:
         return render_game_setup(definition, message=error.message, status=error.status, form=form)
+    session.pop("setup", None)  # (the menus' set-up in progress, if any, is this one)
     return redirect(url_for("play.table", slug=slug), 303)

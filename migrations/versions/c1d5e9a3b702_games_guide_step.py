@@ -2,7 +2,7 @@
 (NULL: a game like any other)
 
 Revision ID: c1d5e9a3b702
-Revises: b7d1e4a2c9f0
+Revises: b3d5f7a9c1e2
 Create Date: 2026-12-07 06:00:00
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 
 revision = 'c1d5e9a3b702'
-down_revision = 'b7d1e4a2c9f0'
+down_revision = 'b3d5f7a9c1e2'
 branch_labels = None
 depends_on = None
 

@@ -22,7 +22,9 @@
 // - a button that asks first (data-confirm: a move that costs points, the host releasing a seat)
 //   asks in a dialog; "Yes" sends its form with confirmed=1 (without this file, the server asks);
 // - times (<time class="local-time">, UTC in the page) are shown in the browser's own time;
-// - a set-up form's seat named AI does not offer "this device / their own device".
+// - a set-up form's seat named AI does not offer "this device / their own device";
+// - a boosted link to a page that needs a stylesheet or script this page has not loaded (a game's
+//   table) loads that page whole.
 (function () {
   "use strict";
   var SOUND_KEY = "card-table-sound";
@@ -313,6 +315,35 @@
   }
 
   // -- htmx swaps ---------------------------------------------------------------------------------------
+
+  // Each page loads only the stylesheets and scripts it uses (a game's own on its table). A page
+  // that a boosted link or form brings in keeps this page's <head>: one that needs a file this
+  // page has not loaded (a table, after the home page) is loaded as a whole page instead.
+  function loadedAssets() {
+    var urls = {};
+    Array.prototype.forEach.call(document.querySelectorAll("link[href], script[src]"), function (e) {
+      urls[e.getAttribute("href") || e.getAttribute("src")] = true;
+    });
+    return urls;
+  }
+
+  function needsMore(html) {
+    var head = /<head[\s\S]*?<\/head>/i.exec(html);
+    if (!head) return false;
+    var loaded = loadedAssets();
+    var wanted = head[0].match(/<(?:link|script)\b[^>]*\s(?:href|src)="[^"]+"/gi) || [];
+    return wanted.some(function (tag) {
+      var url = /(?:href|src)="([^"]+)"/i.exec(tag)[1].replace(/&amp;/g, "&");
+      return !loaded[url];
+    });
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.boosted || !detail.shouldSwap || detail.isError || !needsMore(detail.serverResponse || "")) return;
+    detail.shouldSwap = false;
+    window.location.assign((detail.xhr && detail.xhr.responseURL) || detail.pathInfo.finalRequestPath);
+  });
 
   // While this page's own form is on its way, a live refresh (the event stream saying the table
   // changed: by that very action, most likely) waits for the form's answer instead of racing it.

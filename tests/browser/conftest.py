@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,10 @@ import pytest
 from support.moves import sensible_move
 
 ROOT = Path(__file__).resolve().parents[2]
+# A browser test may use another's helpers by its module name (``from test_rummy import tap``),
+# whatever pytest's import mode: this folder is on ``sys.path``.
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -104,42 +109,52 @@ class Device:
     def table(self) -> "TableView":
         return TableView(self.page)
 
-    # -- setting up a game through Menu A, the deck prompt and Menus B (R9, R2.2, R3) ----------
+    # -- setting up a game: Menu A (/menus/mason), then the one set-up form (R9, R2.2, R3) ----------
 
     def start_game(self, seats: list[tuple[str, str]], deck: str | None = None) -> str:
-        """Set up a game through the pages: ``seats`` = [(name, "here" | "own")]; returns the slug."""
+        """Set up a Mason Rummy game through the pages: Menu A's option, then the set-up form with
+        ``seats`` = [(name, "here" | "own")] (``AI``: the computer, normal) and the stacked
+        ``deck``; returns the slug."""
         page = self.page
-        self.goto("/")
+        self.goto("/menus/mason")  # Mason Rummy's Menu A (its tile's Play)
         label = f"Play {len(seats)}-player game" + (" with stacked deck" if deck else "")
         page.get_by_role("button", name=re.compile(re.escape(label) + "$")).click()
+        page.locator("fieldset.seat-setup").nth(len(seats) - 1).wait_for()
+        self.fill_seats(seats)
         if deck:
-            page.locator("#deck").fill(deck)
-            page.get_by_role("button", name="Use this deck").click()
-        for number, (name, device) in enumerate(seats, start=1):
-            page.get_by_role("heading", name=f"Player {number} of {len(seats)}").wait_for()
-            page.get_by_role("button", name=re.compile("New player$")).click()
-            page.locator("#name").fill(name)
-            page.locator(f"input[name=device][value={device}]").check()
-            page.get_by_role("button", name=f"Take seat {number}").click()
-        return self.game_slug()
+            page.locator(f"input[name=deck][value='{deck}']").check()
+        return self.start_set_up_game()
+
+    def fill_seats(self, seats: list[tuple[str, str]], strengths: dict[int, str] | None = None) -> None:
+        """The set-up form's seats: [(name, "here" | "own")] fills a person's name and device; the
+        name ``AI`` chooses the computer (of ``strengths[number]``, normal by default)."""
+        page = self.page
+        for number, (who, where) in enumerate(seats):
+            if who.upper() == "AI":
+                page.locator(f"input[name=device{number}][value=computer]").check()
+                strength = (strengths or {}).get(number, "normal")
+                page.locator(f"input[name=strength{number}][value={strength}]").check()
+            else:
+                page.locator(f"input[name=device{number}][value={where}]").check()
+                page.locator(f"#name{number}").fill(who)
 
     def set_up_game(self, name: str, seats: list[tuple[str, str]], deck: str | None = None, **options) -> str:
-        """From the home page: the game's link (``name``), then its set-up form: the seats
+        """From the home page: the game's Play (its tile's, ``name``), then its set-up form: the seats
         [(name, "here" | "own")] (the form grows its seats through htmx), the options (a value
         fills ``#opt-<key>``; True or False ticks or clears the checkbox ``<key>``), the deck.
         Returns the new game's slug."""
         page = self.page
         self.goto("/")
-        page.get_by_role("link", name=re.compile("^" + re.escape(name))).click()
+        page.get_by_role("link", name=f"Play {name}", exact=True).click()
         page.get_by_role("heading", name=name).wait_for()
         self.choose_seat_count(len(seats))
-        for number, (who, where) in enumerate(seats):
-            page.locator(f"#name{number}").fill(who)
-            page.locator(f"input[name=device{number}][value={where}]").check()
+        self.fill_seats(seats)
         for key, value in options.items():
             if isinstance(value, bool):
                 box = page.locator(f"input[type=checkbox][name={key}]")
                 box.check() if value else box.uncheck()
+            elif page.locator(f"select#opt-{key}").count():
+                page.locator(f"select#opt-{key}").select_option(str(value))
             else:
                 page.locator(f"#opt-{key}").fill(str(value))
         if deck:
@@ -158,7 +173,7 @@ class Device:
             page.wait_for_function(f"() => !document.querySelector('{BUSY}')", timeout=TIMEOUT_MS)
 
     def join_with_code(self, code: str, name: str) -> None:
-        """Menu A's join box: type the code shown on the host's screen, take ``name``'s seat."""
+        """The home page's join box: type the code shown on the host's screen, take ``name``'s seat."""
         self.goto("/")
         self.page.get_by_label("Joining a game on your own device? Code:").fill(code)
         self.page.get_by_role("button", name="Join", exact=True).click()

@@ -158,7 +158,7 @@ def test_seahaven_counts_the_player_s_moves_and_the_solver_s_line_is_the_solver_
 
 
 def test_points_marks_the_drawn_card_its_jokers_and_counts_the_declarer_s_cards(live_server, device, screenshot):
-    """declare_after_one_draw.deck (decks/points/README.md): Ann draws 4H, groups her hand and
+    """declare_after_one_draw.deck (tests/decks/points/README.md): Ann draws 4H, groups her hand and
     declares with 8H; nines are wild (P2.2)."""
     one = device_for(device, "phone", PHONE)
     page = one.page

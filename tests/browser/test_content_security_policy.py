@@ -18,7 +18,7 @@ def test_menu_setup_and_table_pages_have_no_console_errors_or_csp_violations(liv
     one.context.add_init_script(SSE_OPEN_JS)
     page = one.page
 
-    response = one.goto("/")  # Menu A (R9)
+    response = one.goto("/menus/mason")  # Menu A (R9)
     policy = response.headers["content-security-policy"]
     assert "script-src 'self'" in policy and "style-src 'self'" in policy and "unsafe" not in policy
     options = page.locator("button[name=choice]").all_inner_texts()
@@ -26,19 +26,13 @@ def test_menu_setup_and_table_pages_have_no_console_errors_or_csp_violations(liv
         "View scores", "Play 2-player game", "Play 3-player game", "Play 2-player game with stacked deck",
         "Play 3-player game with stacked deck", "Quit"]
 
-    # Setup: the deck prompt (R2.2), Menu B and the new-player form for each seat (R3).
+    # Setup: the one set-up form (R3): three seats, each chosen from its control, and a stacked deck (R2).
     page.get_by_role("button", name=re.compile("Play 3-player game with stacked deck$")).click()
-    page.locator("#deck").wait_for()
-    assert page.locator("#deck-names option").count() >= 6  # the sample decks are suggested
-    page.locator("#deck").fill("three_players")
-    page.get_by_role("button", name="Use this deck").click()
-    for number, (name, device_kind) in enumerate([("Ann", "here"), ("Bob", "own"), ("AI", "here")], start=1):
-        page.get_by_role("heading", name=f"Player {number} of 3").wait_for()
-        page.get_by_role("heading", name="Menu B: Choose Player Type").wait_for()
-        page.get_by_role("button", name=re.compile("New player$")).click()
-        page.locator("#name").fill(name)
-        page.locator(f"input[name=device][value={device_kind}]").check()
-        page.get_by_role("button", name=f"Take seat {number}").click()
+    page.locator("fieldset.seat-setup").nth(2).wait_for()
+    assert page.locator("input[name=deck]").count() >= 6  # the decks are offered by name
+    one.fill_seats([("Ann", "here"), ("Bob", "own"), ("AI", "here")])
+    page.locator("input[name=deck][value='three_players.deck']").check()
+    page.get_by_role("button", name="Start the game").click()
 
     # The table: htmx swaps it in place and the event stream connects.
     page.locator("#table").wait_for()

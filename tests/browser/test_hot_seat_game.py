@@ -63,7 +63,7 @@ def refusable_pair(game: Game, seat: int) -> tuple[list[str], str] | None:
 
 def replay(actions: list[tuple[int, object]]) -> Game:
     """The same game in the rules module alone: the humans' recorded actions, the AI by R8."""
-    game = Game.new([name for name, _ in SEATS], stacked_deck=read_deck_file(ROOT / "decks" / DECK, MASON))
+    game = Game.new([name for name, _ in SEATS], stacked_deck=read_deck_file(ROOT / "tests" / "decks" / DECK, MASON))
     pending = list(actions)
     while game.phase != GAME_OVER:
         if game.phase == ROUND_OVER:
@@ -273,7 +273,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
     # -- the admin uploads decks: a valid one is stored and previewed, an invalid one refused (R2.2) --
     page.get_by_role("link", name="Admin", exact=True).click()
     page.get_by_role("heading", name="Stacked decks").wait_for()
-    codes = read_deck_file(ROOT / "decks" / DECK, MASON)
+    codes = read_deck_file(ROOT / "tests" / "decks" / DECK, MASON)
     mine = [card.code for card in reversed(codes)]
     page.locator("#deck-file").set_input_files(
         files=[{"name": "My Deck.deck", "mimeType": "text/plain", "buffer": " ".join(mine).encode()}])

@@ -71,22 +71,8 @@ def test_home_tiles_guides_and_scores_at_both_sizes_with_axe(live_server, databa
         one = device(label, **options)
         page = one.page
         one.goto("/")
-        tiles = page.locator("article.tile")
-        expect(tiles).to_have_count(5)
-        for number in range(5):
-            tile = tiles.nth(number)
-            assert re.search(r"\d+ (or|to) \d+ players|1 player", tile.locator(".tile-players").inner_text())
-            assert tile.locator(".tile-meta").inner_text().count("·") == 1
-        # Menu A's first option is the page's first control after the header, in view at once
-        first = page.locator("main button, main a").first
-        assert first.inner_text().replace("\n", "") == "1View scores"
-        assert first.bounding_box()["y"] + first.bounding_box()["height"] <= options["viewport"]["height"]
-        # by keyboard: past the header's links, the first stop in the page is Menu A's first option
-        for _ in range(10):
-            page.keyboard.press("Tab")
-            if page.evaluate("() => !!document.activeElement.closest('main')"):
-                break
-        assert page.evaluate("() => document.activeElement.textContent.trim()") == "1View scores"
+        # (the tiles themselves, equal and within the screen: tests/browser/test_front_door.py)
+        expect(page.locator("li.tile")).to_have_count(len(registry.games()))
         violations += axe_scan(page, f"home ({label})")
         screenshot(page, "home", sizes=((label, options["viewport"]),))
 
@@ -223,51 +209,58 @@ def test_times_show_in_the_browser_s_own_zone(live_server, database_url, decks_f
     assert plain.page.locator("time.local-time").first.inner_text().endswith(" UTC")
 
 
-def test_a_seat_named_ai_offers_no_device_choice(live_server, device, screenshot):
-    for label, options in (("phone", PHONE), ("laptop", DESKTOP)):
+def test_a_seat_played_by_the_computer_asks_its_strength_not_a_name(live_server, device, screenshot):
+    """The set-up form's seat shows what its choice needs: a person's name, or the computer's
+    strength (by the page's style alone: without JavaScript too)."""
+    for label, options in (("phone", PHONE), ("laptop", DESKTOP), ("phone-no-js", {**PHONE, "java_script_enabled": False})):
         one = device(label, **options)
         page = one.page
         one.goto("/setup/rummy")
-        choice = page.locator("#device-choice1")
-        expect(choice).to_be_visible()
-        page.locator("#name1").fill("ai")
-        expect(choice).to_be_hidden()
-        expect(page.locator("#device-choice0")).to_be_visible()
-        page.locator("#name1").fill("Aino")
-        expect(choice).to_be_visible()
-        page.locator("#name1").fill("AI")
+        name, strong = page.locator("#name1"), page.locator("input[name=strength1][value=strong]")
+        expect(name).to_be_visible()
+        expect(strong).to_be_hidden()
+        page.locator("input[name=device1][value=computer]").check()
+        expect(name).to_be_hidden()
+        expect(strong).to_be_visible()
+        expect(page.locator("#name0")).to_be_visible()
+        strong.check()
         assert width_of(page) <= options["viewport"]["width"]
-        assert axe_scan(page, f"Classic Rummy's set-up ({label})") == []
+        if options.get("java_script_enabled", True):
+            assert axe_scan(page, f"Classic Rummy's set-up ({label})") == []
         screenshot(page, "setup-rummy", sizes=((label, options["viewport"]),))
         assert one.unexpected_problems() == []
 
 
-def test_mason_s_deck_prompt_names_decks_readably_and_posts_the_file(live_server, device, screenshot):
-    """Menu A's stacked-deck prompt at both sizes, with JavaScript and without: players tap "Quick
-    out" (its file's name below it), and the game is set up with quick_out.deck."""
+def test_mason_s_stacked_game_offers_decks_by_name_in_the_one_form(live_server, device, screenshot):
+    """Menu A's stacked-deck option at both sizes, with JavaScript and without: the one set-up form
+    with its decks named as players read them ("Quick out", never its file's name), and the game
+    is set up with quick_out.deck. The deck prompt (R2.2) keeps its own route."""
     violations = []
     for label, options in (("phone", PHONE), ("laptop", DESKTOP), ("phone-no-js", {**PHONE, "java_script_enabled": False})):
         one = device(label, **options)
         page = one.page
-        one.goto("/")
+        one.goto("/menus/mason")
         page.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
-        page.get_by_role("heading", name="Decks on this server").wait_for()
-        picks = page.locator("button.deck-pick")
-        titles = picks.locator(".deck-title").all_inner_texts()
-        assert "Quick out" in titles and "AI showcase" in titles and not any(".deck" in t for t in titles)
-        quick = picks.filter(has_text="Quick out")
-        assert quick.get_attribute("value") == "quick_out.deck"
-        # the title reads first, the file's name under it, inside the button
-        title_box, file_box = quick.locator(".deck-title").bounding_box(), quick.locator(".deck-file").bounding_box()
-        assert file_box["y"] >= title_box["y"] + title_box["height"] - 1
+        decks = page.locator("#deck-choice")
+        decks.wait_for()
+        labels = [" ".join(text.split()) for text in decks.locator("label").all_inner_texts()]
+        assert any(text.startswith("Quick out ") for text in labels) and not any(".deck" in text for text in labels)
         assert width_of(page) <= options["viewport"]["width"]
         if options.get("java_script_enabled", True):
-            violations += axe_scan(page, f"the deck prompt ({label})")
-        screenshot(page, "deck-prompt", sizes=((label, options["viewport"]),))
-        quick.click()
-        page.wait_for_url(re.compile(r"/setup/seat$"))
-        expect(page.locator("#seat-form")).to_contain_text("with the stacked deck Quick out")
+            violations += axe_scan(page, f"Mason Rummy's stacked set-up ({label})")
+        screenshot(page, "stacked-setup", sizes=((label, options["viewport"]),))
+        page.locator("input[name=deck][value='quick_out.deck']").check()
+        one.fill_seats([("Ann", "here"), ("AI", "here")])
+        page.get_by_role("button", name="Start the game").click()
+        page.locator("#table").wait_for()
+        expect(page.locator("#table .board .badge.computer")).to_have_text("Computer (normal)")
         assert one.unexpected_problems() == []
+    prompt = device("menus", **PHONE)
+    prompt.goto("/")
+    prompt.page.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
+    prompt.page.locator("#deck-choice").wait_for()
+    prompt.goto("/setup/deck")  # the menus' own route: the deck prompt
+    prompt.page.get_by_role("heading", name="Decks on this server").wait_for()
     assert violations == [], "\n".join(violations)
 
 

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DECK = "declare_after_one_draw.deck"
-# decks/points/README.md: seat 1 draws 4H and declares with 8H as the finish card.
+# tests/decks/points/README.md: seat 1 draws 4H and declares with 8H as the finish card.
 # The groups in the order this test makes them, with the server's labels (P3).
 WINNING_GROUPS = [["AH", "2H", "3H", "4H"], ["5C", "6C", "9H"], ["QD", "KD", "AD"], ["7C", "7D", "7S"]]
 LABELS = ["pure sequence", "impure sequence", "pure sequence", "set"]

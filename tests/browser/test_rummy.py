@@ -6,7 +6,7 @@ refusal shown, a reload in the middle of a turn; the hand's lines on both device
 hand dealt from the phone. Then a six-seat table on a phone, and a table without JavaScript. Screenshots at phone (390x844) and desktop sizes go to
 test-artifacts/screenshots/.
 
-``four_seats.deck`` (decks/rummy/README.md): Ann holds 4H 5H 6H KC KD 2S 9C and 7H is turned up;
+``four_seats.deck`` (tests/decks/rummy/README.md): Ann holds 4H 5H 6H KC KD 2S 9C and 7H is turned up;
 Bob holds 8H 9D 9H 9S 2C 5C JD; the stock's top cards are 7C 4D 8S KH. Ann takes 7H and melds
 4H-7H, Bob melds his nines and lays 8H off on Ann's run, the computers draw and discard, and Ann
 goes out with KC KD KH: 87 points."""
@@ -147,8 +147,8 @@ def test_four_seats_two_devices_and_two_computers_play_a_whole_hand_live(live_se
     b = snap(bob)
     assert sorted(a["hand"]) == sorted(ANN_HAND) and sorted(b["hand"]) == sorted(BOB_HAND)
     assert "Hand 1 - target 200" in a["status"] and "Your turn, Ann" in a["status"]
-    assert a["seats"] == ["Ann you 7 cards · 0 pts", "Bob 7 cards · 0 pts", "AI 3 computer 7 cards · 0 pts",
-                          "AI 4 computer 7 cards · 0 pts"]
+    assert a["seats"] == ["Ann you 7 cards · 0 pts", "Bob 7 cards · 0 pts", "AI 3 Computer (normal) 7 cards · 0 pts",
+                          "AI 4 Computer (normal) 7 cards · 0 pts"]
     assert not b["myTurn"] and "Ann's turn" in b["status"]
     check_privacy(b, ANN_HAND, "Bob")
     screenshot(ann.page, "deal")

@@ -4,7 +4,7 @@ that goes home sent there by a double tap; the same by keyboard alone on a lapto
 without JavaScript (the first tap loads the table with the card selected). Screenshots go to
 test-artifacts/screenshots/.
 
-``short_win.deck`` (decks/seahaven/README.md): the hint's first move is 2C from column 1 to cell
+``short_win.deck`` (tests/decks/seahaven/README.md): the hint's first move is 2C from column 1 to cell
 1; then AC and 2C go home, and every column's cards go home in turn, columns 1 to 10."""
 
 from __future__ import annotations

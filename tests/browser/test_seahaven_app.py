@@ -15,7 +15,7 @@ workers and the job runner the master keeps going):
 - an axe-core scan of each of these screens, and no page wider than a phone's screen.
 
 Screenshots go to test-artifacts/screenshots/. The cards of ``short_win.deck`` go home column by
-column (decks/seahaven/README.md)."""
+column (tests/decks/seahaven/README.md)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ test-artifacts/screenshots/: the table as people feel it, for every game through
 6. the whole game's log; every hand left at the end of a round
 7. finished games listed, replayed forwards and backwards, exported and imported
 8. the host abandons a game after confirming; the admin's deck delete asks first
-9. a wrong join code typed on Menu A says so
+9. a wrong join code typed on the home page says so
 10. QR codes and codes at once; "Waiting for Hana to join"; the invite page updates when she joins
 11. the AI stand-in banner with "I'm back"; the log says "AI for Finn"
 12. without JavaScript, a waiting page reloads itself
@@ -59,18 +59,8 @@ def finger_tap(page, locator) -> None:
 
 
 def start_three_player_game(phone, deck: str = "three_players.deck") -> str:
-    """Menu A, the deck picker's tappable choice, Menu B (New player) per seat: Ann, AI, AI."""
-    page = phone.page
-    phone.goto("/")
-    page.get_by_role("button", name=re.compile("Play 3-player game with stacked deck$")).click()
-    page.locator(f"button.deck-pick[value='{deck}']").click()  # item 4: the decks as tappable choices
-    for number, name in enumerate(["Ann", "AI", "AI"], start=1):
-        page.get_by_role("heading", name=f"Player {number} of 3").wait_for()
-        page.get_by_role("button", name=re.compile("New player$")).click()  # item 4: Menu A's capitalisation
-        page.locator("#name").fill(name)
-        page.get_by_role("button", name=f"Take seat {number}").click()
-    page.locator("#table").wait_for()
-    return page.url.rsplit("/", 1)[1]
+    """Menu A, then the set-up form: the deck as a tappable choice, the seats Ann, AI, AI."""
+    return phone.start_game([("Ann", "here"), ("AI", "here"), ("AI", "here")], deck=deck)
 
 
 def wait_calm(page) -> None:
@@ -261,16 +251,9 @@ def test_round_end_shows_every_hand_left_and_no_empty_hand_panel(live_server, de
     """Items 4 and 6: after going out, no empty "Your hand" panel; the summary shows every hand."""
     phone = device("phone", **PHONE)
     page = phone.page
-    phone.goto("/")
-    page.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
-    page.locator("button.deck-pick[value='quick_out.deck']").click()
-    for number, name in enumerate(["Ann", "AI"], start=1):
-        page.get_by_role("heading", name=f"Player {number} of 2").wait_for()
-        page.get_by_role("button", name=re.compile("New player$")).click()
-        page.locator("#name").fill(name)
-        page.get_by_role("button", name=f"Take seat {number}").click()
+    phone.start_game([("Ann", "here"), ("AI", "here")], deck="quick_out.deck")
     table = phone.table
-    snap = table.press("Draw from stock pile")  # QP: Ann lays everything down (decks/README.md)
+    snap = table.press("Draw from stock pile")  # QP: Ann lays everything down (tests/decks/README.md)
     table.select(["2C", "3C", "4C", "5C"])
     snap = table.press("Play down cards", snap["version"])
     table.select(["7D", "7H", "7S"])
@@ -304,15 +287,13 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
             return context.new_page()
 
         ann = device("host")
-        ann.goto(server.url + "/")
+        ann.goto(server.url + "/menus/mason")
         ann.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
-        ann.locator("button.deck-pick[value='ai_showcase.deck']").click()
-        for number, (name, where) in enumerate([("Ann", "here"), ("Hana", "own")], start=1):
-            ann.get_by_role("heading", name=f"Player {number} of 2").wait_for()
-            ann.get_by_role("button", name=re.compile("New player$")).click()
-            ann.locator("#name").fill(name)
-            ann.locator(f"input[name=device][value={where}]").check()
-            ann.get_by_role("button", name=f"Take seat {number}").click()
+        ann.locator("input[name=deck][value='ai_showcase.deck']").check()  # the one set-up form
+        for number, (name, where) in enumerate([("Ann", "here"), ("Hana", "own")]):
+            ann.locator(f"input[name=device{number}][value={where}]").check()
+            ann.locator(f"#name{number}").fill(name)
+        ann.get_by_role("button", name="Start the game").click()
         ann.locator("#table").wait_for()
         slug = ann.url.rsplit("/", 1)[1]
 
@@ -332,7 +313,7 @@ def test_join_invites_selection_standin_abandon_and_no_javascript(database_url, 
         for card in hand[:2]:
             ann.locator(f"#table label.card[data-card='{card}']").click()
 
-        # item 9: a wrong code typed on Menu A says so
+        # item 9: a wrong code typed on the home page says so
         hana = device("hana")
         hana.goto(server.url + "/")
         hana.get_by_label("Joining a game on your own device? Code:").fill("ZZZZZZ")
@@ -409,7 +390,7 @@ def test_finished_games_replay_export_import_and_accessibility(live_server, data
     page = laptop.page
 
     laptop.goto("/")
-    violations += axe_scan(page, "Menu A")
+    violations += axe_scan(page, "the home page")
     page.get_by_role("link", name="Finished games: replays and exports").click()
     page.get_by_role("heading", name="Finished games").wait_for()
     row = page.locator(".finished-list li").first

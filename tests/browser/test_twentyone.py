@@ -7,7 +7,7 @@ so the order is checked without any timing; a paused clock stops it midway for a
 shows the rest; with prefers-reduced-motion it shows at once. The dealer's hidden card is in no
 page before it is turned over (T7.2).
 
-Decks (decks/twentyone/README.md): ``two_players.deck`` and ``natural_after_hit.deck``, played
+Decks (tests/decks/twentyone/README.md): ``two_players.deck`` and ``natural_after_hit.deck``, played
 as the computer player plays (hit while 16 or less)."""
 
 from __future__ import annotations

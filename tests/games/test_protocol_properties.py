@@ -33,7 +33,12 @@ or too few cards, another move's fields). After every step:
   (``game_checks.check_log``);
 - ``to_move()`` is a seat or None, and its seat has moves;
 - a move is ``private`` exactly when its action is of kind ``OWN`` (a seat's own business, which
-  the house keeps as that seat's data, not as a move of the game).
+  the house keeps as that seat's data, not as a move of the game);
+- take-backs (the option ``take_backs``, drawn like every option; a take-back move, when one is
+  listed, is often chosen): no hidden card ever becomes known by a take-back, proved from the
+  zones: after a take-back (or the acceptance that makes it), every card a seat or a spectator
+  may see was one it could see at some earlier step (``check_take_back``), and the state is the
+  one before the action taken back, its log going on.
 
 A planted leak (another seat's hand, the stock, a face-down card added to a view) fails that
 check in every game that hides a card, in every spelling of the card; and so do leaks that
@@ -53,7 +58,7 @@ from contextlib import contextmanager
 
 import pytest
 from game_checks import check_log, check_privacy, check_swaps, check_zones, hidden_cards
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 
 import app.games  # noqa: F401  (registers every game)
@@ -61,7 +66,7 @@ from app.core import IllegalAction, registry
 from app.core.autoplay import autoplay
 from app.core.cards import RANK_NAMES
 from app.core.names import COMPUTER_NAME
-from app.core.protocol import NORMAL, OWN, STRONG, BadAction, Move, Option, copy_log
+from app.core.protocol import NORMAL, OWN, STRONG, BadAction, Move, Option, OptionError, copy_log
 from support.sample import SAMPLE, sample_registered
 
 GAMES = [definition.key for definition in registry.games()] + [SAMPLE.key]
@@ -109,7 +114,10 @@ def new_game(definition, data):
     names = seat_names(definition, seats, computers)
     chosen = data.draw(st.fixed_dictionaries({}, optional={option.key: option_values(option)
                                                            for option in definition.options}), label="options")
-    options = definition.validate_options(chosen)
+    try:
+        options = definition.validate_options(chosen)
+    except OptionError:
+        assume(False)  # options that do not go together (a soft 17 where an ace is always 1): refused at set-up
     seed = data.draw(st.integers(0, 2**32), label="seed")
     stacked = None
     if definition.deck is not None and data.draw(st.booleans(), label="stacked"):
@@ -312,17 +320,61 @@ def test_random_play_keeps_every_promise(key, data):
         play_randomly(definition, data)
 
 
+TAKE_BACK_MOVES = ("take_back", "accept_take_back", "refuse_take_back")
+
+
+def known_cards(state, known: dict) -> None:
+    """Add to ``known`` (seat or None -> cards) every card each may see now, from the zones."""
+    everything = set(state.card_locations())
+    for seat, hidden in state.hidden_by_seat().items():
+        known.setdefault(seat, set()).update(everything - hidden)
+
+
+def check_take_back(state, known: dict, kept_before: dict | None) -> None:
+    """After a take-back: nobody may see a card they could not see at some earlier step (the
+    zones say who sees what), and the game is the kept state, its log going on."""
+    everything = set(state.card_locations())
+    for seat, hidden in state.hidden_by_seat().items():
+        shown = (everything - hidden) - known[seat]
+        assert not shown, f"a take-back showed {'a spectator' if seat is None else f'seat {seat}'} " \
+                          f"{sorted(card.id for card in shown)}"
+    assert kept_before is not None, "a take-back restored no kept state"
+    now = state.to_dict()
+    now.pop("take_back", None)
+    game_keys = set(kept_before) - set(state.log_to_dict())
+    assert {key: now[key] for key in game_keys} == {key: kept_before[key] for key in game_keys}, \
+        "the state after a take-back is not the one before the action taken back"
+
+
+def pick_take_back(state, rng: random.Random):
+    """A take-back move listed now (seat, action data), or None."""
+    listed = [(seat, move) for seat in range(len(state.names)) for move in state.legal(seat)
+              if move.action in TAKE_BACK_MOVES]
+    if not listed:
+        return None
+    seat, move = rng.choice(listed)
+    return seat, move.as_dict()
+
+
 def play_randomly(definition, data) -> None:
     state = new_game(definition, data)
     whole_log = copy_log(state.log)  # the deal's lines
     check_state(state, whole_log)
     params_seen: dict[str, set[str]] = {}
+    known: dict = {}
+    known_cards(state, known)
     for _step in range(STEPS):
         if state.is_over():
             break
         rng = random.Random(data.draw(st.integers(0, 2**32), label="step"))
         hands = Hands(state)
-        seat, action_data, kind = pick_action(state, rng, params_seen, hands)
+        taking_back = pick_take_back(state, rng) if rng.randrange(3) == 0 else None
+        if taking_back is not None:
+            seat, action_data = taking_back
+            kind = "legal"
+        else:
+            seat, action_data, kind = pick_action(state, rng, params_seen, hands)
+        kept = state.take_back_to_dict()["kept"]
         before = state.to_dict()
         moves, hand = state.legal(seat), hands[seat]
         try:
@@ -339,6 +391,14 @@ def play_randomly(definition, data) -> None:
             f"apply took {definition.action_to_dict(outcome.action)} for seat {seat}, which legal() did not list: " \
             f"{[move.button for move in moves]}"
         whole_log += copy_log(outcome.events)
+        if state.take_back_to_dict()["kept"] is None and kept is not None and \
+                action_data.get("action") in ("take_back", "accept_take_back") and \
+                state.take_back_asked() is None and "refuse" not in action_data["action"] and \
+                any(line["text"].endswith(" took back their " + state.take_back_words(kept["what"]) + ".")
+                    for line in outcome.events):
+            note(f"took back seat {kept['seat']}'s {kept['what']}")
+            check_take_back(state, known, kept["state"])
+        known_cards(state, known)
         check_state(state, whole_log)
         if rng.randrange(SWAP_EVERY) == 0:
             check_swaps(state, rng, [rng.choice(seats_and_spectator(state))])

@@ -9,6 +9,9 @@
 16. The terminal game run from decks/ (as the README says) leaves nothing untracked there.
 17. The README's simulator figures are what the commands printed beside them print; a bench
     tool whose server cannot start says why.
+18. `make run`'s first start says in a few lines: the version, the database ready (migrated to
+    the latest), the admin password made for it (once), and the addresses to open; no line of
+    Alembic's for each migration.
 """
 
 from __future__ import annotations
@@ -206,6 +209,84 @@ def test_ctrl_c_stops_the_server_quietly(database_url, decks_folder, tmp_path):
     assert "starting it again" not in stopping, stopping
 
 
+def first_start_env(tmp_path: Path, port: int, decks_folder: Path) -> dict[str, str]:
+    """A first start's environment, as `make run` makes it: a new instance folder and SQLite
+    database, no ADMIN_PASSWORD, the first start's summary asked for (the Makefile's run)."""
+    env = dict(os.environ, PORT=str(port), WORKERS="1", MASON_INSTANCE=str(tmp_path / "instance"),
+               DATABASE_URL=f"sqlite:///{tmp_path / 'first.db'}", DECKS_FOLDER=str(decks_folder),
+               PYTHONUNBUFFERED="1", CARD_TABLE_FIRST_START_SUMMARY="1")
+    env.pop("ADMIN_PASSWORD", None)
+    env.pop("MASON_ADMIN_PASSWORD", None)
+    env.pop("CARD_TABLE_ADMIN_PASSWORD", None)
+    return env
+
+
+def upgrade(env: dict[str, str]) -> list[str]:
+    """`make run`'s first step (`flask --app wsgi upgrade`): what it prints, both streams."""
+    flask = str(Path(sys.executable).parent / "flask")
+    done = subprocess.run([flask, "--app", "wsgi", "upgrade"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout
+    return done.stdout.splitlines()
+
+
+def until_ready(env: dict[str, str]) -> list[str]:
+    """`make run`'s second step, the server: what it prints until it says it is ready."""
+    process = subprocess.Popen([sys.executable, "-m", "app.serving.serve"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
+    printed: list[str] = []
+    try:
+        deadline = time.monotonic() + 120
+        while not any("is ready" in line for line in printed) and time.monotonic() < deadline:
+            try:
+                printed.append(lines.get(timeout=1))
+            except queue.Empty:
+                assert process.poll() is None, "the server stopped: " + "".join(printed)
+        assert any("is ready" in line for line in printed), "no ready line: " + "".join(printed)
+        more = "".join(printed).split("is ready", 1)[1]
+        while "Stop with Ctrl+C" not in more:  # (the ready message's second line)
+            line = lines.get(timeout=30)
+            printed.append(line)
+            more += line
+    finally:
+        stop(process)
+    return "".join(printed).splitlines()
+
+
+def test_the_first_start_says_version_database_password_and_addresses_in_a_few_lines(tmp_path, decks_folder):
+    from app.serving.version import version_text
+    from app.store.credentials import check_admin_password
+
+    port = free_port()
+    env = first_start_env(tmp_path, port, decks_folder)
+    first = upgrade(env)
+    migrations = len(list((ROOT / "migrations" / "versions").glob("*.py")))
+    assert first[0] == f"The card table {version_text()}", first
+    assert first[1] == f"  Database ready: {env['DATABASE_URL']}, upgraded to the latest version ({migrations} migrations).", first
+    assert first[2] == "  The card table's admin password (shown once; only its hash is kept):", first
+    shown = re.fullmatch(r"      (\S+)", first[3])
+    assert shown, first
+    assert first[4].startswith("  To change it, run in") and first[5].strip().endswith("admin set-password"), first
+    assert len(first) == 6, first
+    text = "\n".join(first)
+    assert "alembic" not in text.lower() and "INFO" not in text and "Running upgrade" not in text, text
+    assert check_admin_password({}, env["MASON_INSTANCE"], shown.group(1))  # the password that works
+
+    served = until_ready(env)
+    said = [line for line in served if line.strip()]
+    assert len(said) <= 8, served  # gunicorn's few lines, then the table's own
+    assert shown.group(1) not in "\n".join(served) and "admin password" not in "\n".join(served)  # once
+    ready = "\n".join(served).split("The card table is ready.", 1)[1]
+    assert "Open http://" in ready and f"http://127.0.0.1:{port}" in ready, served
+
+    # A later start: the database is at the latest version, and no password is shown again.
+    again = upgrade(env)
+    assert again == [f"The card table {version_text()}",
+                     f"  Database ready: {env['DATABASE_URL']}, at the latest version."], again
+
+
 def test_make_run_says_clearly_when_the_port_is_taken(database_url, decks_folder, tmp_path):
     taken = socket.socket()
     taken.bind(("0.0.0.0", 0))
@@ -267,6 +348,7 @@ def test_the_readme_says_how_to_run_the_admin_chores_without_a_terminal(tmp_path
     assert "--yes" in section and "--password-file" in section and "ADMIN_PASSWORD" in section
     workdir = tmp_path / "chores"
     shutil.copytree(ROOT / "decks", workdir / "decks")
+    shutil.copytree(ROOT / "tests" / "decks", workdir / "tests" / "decks")  # (the decks the README's check reads)
     (workdir / "new-password.txt").write_text("another good password\n")
     instance = tmp_path / "instance"
     instance.mkdir()

@@ -148,7 +148,7 @@ def test_deck_names_are_limited_at_upload_and_leave_no_temporary_file(app, playe
     by_hand = "h" * 120 + ".deck"
     (decks_folder / by_hand).write_text(deck_text("quick_out.deck"))
     assert by_hand not in player.get("/admin").get_data(as_text=True)
-    player.post("/", {"choice": "4"})
+    player.post("/menus/mason", {"choice": "4"})
     response = player.post("/setup/deck", {"deck": by_hand})
     assert response.status_code == 422
     assert "at most 80 characters" in " ".join(Page(response.get_data(as_text=True)).alerts)
@@ -215,7 +215,7 @@ def test_only_this_servers_own_names_are_answered(live_server_with_allowed_hosts
     parsed = urllib.parse.urlsplit(server.url)
     connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=20)
     body = urllib.parse.urlencode({"choice": "2", "csrf_token": browser.csrf_token()})
-    connection.request("POST", "/", body=body, headers={
+    connection.request("POST", "/menus/mason", body=body, headers={
         "Host": "evil.example", "Content-Type": "application/x-www-form-urlencoded",
         "Cookie": "; ".join(f"{k}={v}" for k, v in browser.cookies.items())})
     assert connection.getresponse().status == 400

@@ -130,7 +130,7 @@ def test_other_games_statistics_are_paginated(app, player):
 def test_menu_c_lists_a_short_list_with_a_search_box(app, player):
     rows = many_rows(100)
     seed_scores(app, rows)
-    assert player.post("/", {"choice": "2"}).status_code == 303
+    assert player.post("/menus/mason", {"choice": "2"}).status_code == 303
     with StatementSpy(app) as spy:
         view = player.page("/setup/seat?kind=2")
     assert spy.whole_table_reads("scores") == []
@@ -215,7 +215,7 @@ def test_games_set_up_are_limited_per_client_address(limited_server, db_reader, 
     games = len(db_reader.games())
     assert games == 3
 
-    assert browser.post("/", {"choice": "2"}).status == 303
+    assert browser.post("/menus/mason", {"choice": "2"}).status == 303
     assert browser.post("/setup/seat", {"kind": "1", "name": "Dee", "device": "here"}).status == 303
     refused = browser.post("/setup/seat", {"kind": "1", "name": "AI", "device": "here"})
     assert refused.status == 429

@@ -34,14 +34,14 @@ def snapshot(app, decks_folder) -> tuple:
 
 
 def deck_upload(name="fresh.deck"):
-    text = (ROOT / "decks" / "quick_out.deck").read_bytes()
+    text = (ROOT / "tests" / "decks" / "quick_out.deck").read_bytes()
     return {"deck": (io.BytesIO(text), name), "replace": "1"}
 
 
 def post_cases(slug: str, import_token: str) -> dict:
     """For every POST endpoint: a URL and a form that would change something if accepted."""
     return {
-        "menu.choose": ("/", {"choice": "2"}),
+        "menu.choose": ("/menus/mason", {"choice": "2"}),
         "menu.quit_session": ("/quit", {}),
         "setup.choose_deck": ("/setup/deck", {"deck": "quick_out.deck"}),
         "setup.add_seat": ("/setup/seat", {"kind": "1", "name": "Zed", "device": "here"}),
@@ -180,7 +180,7 @@ def test_names_deck_names_and_csv_content_are_escaped_everywhere(app, player, de
     check(response, "import error")
 
     # the deck prompt lists the evil deck name and echoes a typed evil answer
-    assert player.post("/", {"choice": "4"}).status_code == 303
+    assert player.post("/menus/mason", {"choice": "4"}).status_code == 303
     check(player.get("/setup/deck"), "deck prompt", [EVIL_DECK])
     response = player.post("/setup/deck", {"deck": "<script>a(1)</script>"})
     assert response.status_code == 422
@@ -245,7 +245,7 @@ def test_security_headers_on_every_kind_of_response(app, player):
     responses = {
         "page": player.get("/"), "table": player.get(f"/games/{slug}"),
         "fragment": player.get(f"/games/{slug}/table", htmx=True), "404": player.get("/nothing-here"),
-        "400 csrf": player.client.post("/", data={"choice": "2"}), "redirect": player.post("/", {"choice": "1"}),
+        "400 csrf": player.client.post("/menus/mason", data={"choice": "2"}), "redirect": player.post("/menus/mason", {"choice": "1"}),
         "csv": player.get("/scores.csv"), "static": player.get("/static/css/app.css"),
         "admin login": player.get("/admin/login"),
     }

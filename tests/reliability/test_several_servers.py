@@ -129,7 +129,7 @@ def test_a_deck_uploaded_on_one_server_is_offered_and_dealt_by_the_other(two_app
     assert second.post("/admin/decks/shared.deck/delete").status_code == 200
     assert os.path.exists(os.path.join(two_apps[0].config["DECKS_FOLDER"], "shared.deck"))
     assert "<code>shared.deck</code>" not in offered(first)
-    assert first.post("/", {"choice": "4"}).status_code == 303  # Menu A: a 2-player game with a stacked deck
+    assert first.post("/menus/mason", {"choice": "4"}).status_code == 303  # Menu A: a 2-player game with a stacked deck
     answer = first.post("/setup/deck", {"deck": "shared.deck"})
     assert answer.status_code == 422 and "no deck file named 'shared.deck'" in page(answer).alerts[0]
     # A shipped deck deleted on one server is no longer offered by the other either.

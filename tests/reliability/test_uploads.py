@@ -30,7 +30,7 @@ from app.games.mason.scores import decode_scores_bytes
 from app.web.admin import MAX_DECK_BYTES, MAX_SCORES_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
-DECK_TEXT = (ROOT / "decks" / "quick_out.deck").read_text()
+DECK_TEXT = (ROOT / "tests" / "decks" / "quick_out.deck").read_text()
 CSV_TEXT = '"name","games won","games lost","best score"\n"Doris","3","1","42"\n"Ed","0","2",""\n'
 MB = 1024 * 1024
 SAFE_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*\.deck$")
@@ -296,7 +296,7 @@ def test_fuzz_upload_routes_never_answer_5xx(app, decks_folder):
     outside = [p for p in decks_folder.parent.iterdir() if p.name not in ("decks", "instance")
                and p.suffix in (".deck", ".csv")]
     assert outside == []
-    new_files = set(os.listdir(decks_folder)) - set(os.listdir(ROOT / "decks"))
+    new_files = set(os.listdir(decks_folder)) - set(os.listdir(ROOT / "tests" / "decks"))
     assert all(SAFE_NAME.match(name) for name in new_files), new_files
     FUZZ_FIGURES["upload_routes"] = counts["cases"]
     record_figures(app.config["SQLALCHEMY_DATABASE_URI"], "upload_fuzz", **FUZZ_FIGURES)

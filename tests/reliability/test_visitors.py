@@ -145,7 +145,7 @@ def test_bad_input_gets_a_clear_4xx_never_a_500(live_server):
         ("GET", "/scores?q=%00", None), ("GET", "/scores?q=Ann%01", None), ("GET", "/?x=%7F", None),
         ("GET", "/finished?page=%00", None), ("GET", f"/games/{slug}/replay?step=1%00", None),
         ("GET", "/menu?%00=1", None),
-        ("POST", "/", {"choice": "\x00"}), ("POST", "/setup/points", {"seats": "2", "name0": "A\x00n", "name1": "Bo"}),
+        ("POST", "/menus/mason", {"choice": "\x00"}), ("POST", "/setup/points", {"seats": "2", "name0": "A\x00n", "name1": "Bo"}),
         ("POST", "/setup/seat", {"kind": "1", "name": "Do\x07ris", "device": "here"}),
         ("POST", "/join", {"code": "AB\x00CD"}),
     ]

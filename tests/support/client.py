@@ -152,9 +152,9 @@ class Browser:
                     self.cookies[name] = morsel.value
 
     def csrf_token(self) -> str:
-        """The CSRF token, read from Menu A's form the first time (which also starts the session)."""
+        """The CSRF token, read from Menu A's form (/mason/) the first time (which also starts the session)."""
         if self._csrf is None:
-            self._csrf = Page(self.get("/").body).value("csrf_token")
+            self._csrf = Page(self.get("/menus/mason").body).value("csrf_token")
         return self._csrf
 
     def forget_csrf(self) -> None:

@@ -17,10 +17,10 @@ from support.moves import sensible_move
 from support.pages import Page
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLE_DECKS = ROOT / "decks"
+SAMPLE_DECKS = ROOT / "tests" / "decks"
 BAD_DECKS = ROOT / "tests" / "data" / "decks"
 
-# quick_out.deck (decks/README.md): seat 1 is dealt 2C 3C 4C 5C 7D 7H 7S 9P TP JP, seat 2 the
+# quick_out.deck (tests/decks/README.md): seat 1 is dealt 2C 3C 4C 5C 7D 7H 7S 9P TP JP, seat 2 the
 # second line; 9C is turned up; QP tops the stock. With QP seat 1 lays everything down.
 QUICK_OUT_SEAT_1 = ["2C", "3C", "4C", "5C", "7D", "7H", "7S", "9P", "TP", "JP"]
 QUICK_OUT_SEAT_2 = ["2D", "4D", "6H", "8H", "TS", "QS", "3P", "5P", "KC", "AD"]

@@ -64,10 +64,18 @@ def process_table() -> list[tuple[int, str, int, int]]:
     return table
 
 
+def sample_decks(root: Path) -> Path:
+    """A checkout's decks the tests and benchmarks play: ``tests/decks/`` (``decks/`` before they
+    moved there)."""
+    moved = root / "tests" / "decks"
+    return moved if moved.is_dir() else root / "decks"
+
+
 class LiveServer:
     """One server process group. ``instance``: its instance folder (None: a temporary one, removed
     by ``stop()``); ``database_url``: a migrated database (None: SQLite in the instance folder,
-    upgraded by ``start()``); ``decks_folder``: the decks it offers (None: the checkout's);
+    upgraded by ``start()``); ``decks_folder``: the decks it offers (None: the checkout's tests'
+    decks, ``tests/decks/``, or its ``decks/`` in a checkout from before they moved there);
     ``env``: more environment; ``access_log``: gunicorn logs every request to ``access_log``
     (True: in its default format; a string: in that format); ``events_max_seconds``: how long the
     server keeps one event stream open before the browser reconnects."""
@@ -83,7 +91,7 @@ class LiveServer:
         self.database = str(self.instance / "mason.db")  # the SQLite file when no database_url is given
         self.needs_upgrade = database_url is None
         self.database_url = database_url or f"sqlite:///{self.database}"
-        self.decks_folder = Path(decks_folder) if decks_folder is not None else self.root / "decks"
+        self.decks_folder = Path(decks_folder) if decks_folder is not None else sample_decks(self.root)
         self.workers = workers
         self.admin_password = admin_password
         self.port = free_port()

@@ -74,6 +74,16 @@ def squeeze(text: str) -> str:
     return " ".join(text.split())
 
 
+def in_a_picture(element: "Element") -> bool:
+    """Whether the element is part of a game's picture (``.tile-picture``): cards shown as a
+    drawing of the game, the same cards always, of no game at the table."""
+    while element is not None:
+        if "tile-picture" in (element.attrs.get("class") or "").split():
+            return True
+        element = element.parent
+    return False
+
+
 class Element:
     """One element: its tag, attributes (``None`` for a bare boolean attribute), and children
     (elements and text, in order)."""
@@ -169,13 +179,14 @@ class Page:
         builder.close()
         self.elements: list[Element] = list(self.root.iter())
         self.inputs: dict[str, list[str]] = {}
-        self.cards: list[str] = []  # every data-card attribute, in order
+        self.cards: list[str] = []  # every data-card attribute, in order (but the pictures')
+        self.pictured: list[str] = []  # the cards of a game's picture (the home page's tiles): no game's
         self.hand: list[str] = []  # the checkboxes of the own hand (the values of "cards" inputs)
         self.buttons: list[tuple[str | None, str | None, str]] = []  # (name, value, text)
         for element in self.elements:
             attrs = element.attrs
             if "data-card" in attrs:
-                self.cards.append(attrs["data-card"])
+                (self.pictured if in_a_picture(element) else self.cards).append(attrs["data-card"])
             if element.tag == "input":
                 name = attrs.get("name")
                 if name:

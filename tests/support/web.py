@@ -19,7 +19,7 @@ def setup_forms(names: list[str], deck: str | None = None, devices: list[str] | 
     name of the score table (``returning``), and its device ("here" or "own"). Each is answered
     with a redirect (303); the last one's leads to the table."""
     choice = {(2, False): 2, (3, False): 3, (2, True): 4, (3, True): 5}[(len(names), deck is not None)]
-    forms = [("/", {"choice": str(choice)})]
+    forms = [("/menus/mason", {"choice": str(choice)})]
     if deck is not None:
         forms.append(("/setup/deck", {"deck": deck}))
     for index, name in enumerate(names):
@@ -46,7 +46,7 @@ class Player:
 
     def csrf_token(self) -> str:
         if self._csrf is None:
-            page = Page(self.client.get("/").get_data(as_text=True))
+            page = Page(self.client.get("/menus/mason").get_data(as_text=True))  # (Menu A: a form)
             self._csrf = page.value("csrf_token")
         return self._csrf
 

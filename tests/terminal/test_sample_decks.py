@@ -1,6 +1,6 @@
 """The sample decks in decks/ are valid (R2) and really set up the situation each one claims.
 
-decks/README.md says what each deck shows; these tests keep those claims true. The invalid decks
+tests/decks/README.md says what each deck shows; these tests keep those claims true. The invalid decks
 used by the terminal tests live in tests/data/decks/, never in decks/ (players browse it).
 """
 
@@ -22,7 +22,7 @@ from app.games.mason.definition import MASON
 from app.tables.decks import read_deck_file
 
 ROOT = Path(__file__).resolve().parents[2]
-DECKS = ROOT / "decks"
+DECKS = ROOT / "tests" / "decks"
 BAD_DECKS = ROOT / "tests" / "data" / "decks"
 SAMPLES = ["quick_out", "queen_king_ace", "run_or_meld", "stock_rebuild", "three_players", "ai_showcase"]
 
@@ -110,7 +110,7 @@ def test_sample_deck_is_valid_and_laid_out_ten_codes_a_line(name):
 def test_readme_has_a_line_for_every_deck(name):
     readme = (DECKS / "README.md").read_text(encoding="utf-8")
     lines = [line for line in readme.splitlines() if f"{name}.deck" in line]
-    assert lines, f"decks/README.md does not mention {name}.deck"
+    assert lines, f"tests/decks/README.md does not mention {name}.deck"
 
 
 # -- the invalid decks used by the terminal tests (R2.2) -------------------------------------
@@ -259,7 +259,7 @@ def test_stock_rebuild_the_stock_runs_out_and_is_rebuilt_in_round_one(discards):
 
 
 def test_stock_rebuild_two_humans_who_never_lay_down_see_the_rebuild_on_draw_45():
-    """The way decks/README.md shows it by hand: both answer 1, 2, 1 (stock, discard, card 1)."""
+    """The way tests/decks/README.md shows it by hand: both answer 1, 2, 1 (stock, discard, card 1)."""
     game = Game.new(["Ann", "Bob"], stacked_deck=deck("stock_rebuild"))
     face_up = game.discard[-1]
     assert face_up == Card.parse("AS") and len(game.stock) == 44

@@ -26,7 +26,7 @@ from app.tables.decks import read_deck_file
 from app.terminal import Terminal
 
 ROOT = Path(__file__).resolve().parents[2]
-DECKS = ROOT / "decks"
+DECKS = ROOT / "tests" / "decks"
 DATA = ROOT / "tests" / "data"
 HEADER = '"name","games won","games lost","best score"\n'
 MENU_A = (
@@ -755,7 +755,7 @@ def test_answers_at_random_never_crash_the_program(folder):
         assert out.startswith("Welcome to Mason Rummy!\n")
 
 
-# -- decks/README.md: the answers it gives do what it says ------------------------------------------
+# -- tests/decks/README.md: the answers it gives do what it says ------------------------------------------
 
 
 README_SHOWS = {

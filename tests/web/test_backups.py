@@ -100,7 +100,7 @@ def test_a_backup_restores_every_row_secret_and_deck_into_a_new_install(database
         # The restored table starts as `make run` starts it (nothing to migrate or rebuild) and the
         # phone's old cookie still holds its seat: the session key came back with the database.
         started = first_version.flask(new_env, "upgrade")
-        assert "backup" not in started.stdout and "replayed" not in started.stdout
+        assert "make backup" not in started.stdout and "replayed" not in started.stdout
         app = first_version.upgraded_app(new_url, new_instance, new_decks)
         try:
             phone = Player(app)

@@ -170,7 +170,7 @@ def test_the_guides_are_linked_from_set_up_home_and_the_table_and_lead_back(play
 
 
 def test_mason_s_set_up_links_its_guide_at_the_deck_prompt(player):
-    response = player.post("/", {"choice": "4"})  # Menu A option 4: a stacked deck to choose
+    response = player.post("/menus/mason", {"choice": "4"})  # Menu A option 4: a stacked deck to choose
     deck_page = text(player.get(response.headers["Location"]))
     assert 'href="/how-to-play/mason?back=' in deck_page
 
@@ -349,14 +349,19 @@ def test_a_refused_deck_upload_keeps_its_game_and_names_file_and_game(player):
 def test_set_up_forms_keep_radios_with_their_words_and_name_decks_readably(player):
     html = text(player.get("/setup/rummy"))
     page = Page(html)
-    for fieldset in page.find_all("fieldset", cls="device-choice"):
+    choices = page.find_all("fieldset", cls="played-by")
+    assert choices
+    for fieldset in choices:
         labels = fieldset.find_all("label")
-        assert [label.text for label in labels] == ["this device", "their own device"]
+        assert [" ".join(label.text.split()) for label in labels] == [
+            "A person on this device", "A person on their own device (they join with a code)", "The computer"]
         assert all(label.find_all("input") and label.find_all("span") for label in labels)  # one box, words inside
         assert fieldset.find_all("legend")
     deck = page.find("fieldset", cls="deck-choice")
-    assert "Stacked: Void hand void_hand.deck" in [label.text for label in deck.find_all("label")]
-    assert "Shuffled" in [label.text for label in deck.find_all("label")]
+    labels = [" ".join(label.text.split()) for label in deck.find_all("label")]
+    assert "Void hand a stacked deck: the same cards in the same order every time" in labels
+    assert "Shuffled a fresh shuffle every time" in labels
+    assert not [label for label in labels if ".deck" in label]  # players read a deck's name, not its file
     assert 'aria-describedby="help-rummy_bonus"' in html and 'id="help-rummy_bonus"' in html
 
 
@@ -375,26 +380,20 @@ def test_a_computer_seat_never_plays_on_its_own_device(app, player):
         seats = store.find_game(slug).seats
         assert [(seat.is_ai, seat.device, seat.join_code) for seat in seats] == [(False, "here", None),
                                                                                  (True, "here", None)]
-    # the choice is marked for the script that hides it while the name is AI
-    assert 'data-device-choice="device-choice1"' in text(player.get("/setup/rummy"))
+    # the form offers the computer as a seat's own choice, beside the two devices a person plays on
+    page = Page(text(player.get("/setup/rummy")))
+    assert [radio.get("value") for radio in page.find_all("input", name="device1")] == ["here", "own", "computer"]
 
 
 # -- home ------------------------------------------------------------------------------------------------------
 
 
-def test_home_shows_every_game_as_a_tile_and_menu_a_first(player):
-    html = text(player.get("/"))
-    page = Page(html)
-    tiles = page.find_all("article", cls="tile")
-    assert len(tiles) == len(registry.games())
-    for tile, definition in zip(tiles, [registry.get("mason")] + [g for g in registry.games() if g.key != "mason"]):
-        assert definition.name in tile.text and definition.summary in tile.text
-        assert re.search(r"\d+ (?:or \d+ )?players?|\d+ to \d+ players|\d+ player", tile.text), tile.text
-    first_form = page.forms[0]
-    assert first_form["action"] == "/"
-    assert [label for name, _value, label in page.buttons if name == "choice"] == [
-        f"{number}{words}" for number, words in enumerate(MENU_A_WORDS, start=1)]
-    assert html.index("Menu A: Main Menu") < html.index("21 against the dealer")
+def test_home_shows_every_game_as_a_tile_and_no_menu(player):
+    """(The tiles themselves: tests/web/test_front_door.py.)"""
+    page = Page(text(player.get("/")))
+    assert len(page.find_all("li", cls="tile")) == len(registry.games())
+    assert not [button for name, _value, button in page.buttons if name == "choice"]
+    assert "Menu A" not in page.html
 
 
 # -- scores ----------------------------------------------------------------------------------------------------

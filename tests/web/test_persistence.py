@@ -174,7 +174,7 @@ def test_the_next_round_posted_twice_deals_once(player):
 
 def test_a_setup_started_on_one_app_object_is_finished_on_another(player, restart):
     """The setup lives in the browser's signed session, so a restart does not lose it."""
-    assert player.post("/", {"choice": "4"}).status_code == 303
+    assert player.post("/menus/mason", {"choice": "4"}).status_code == 303
     assert player.post("/setup/deck", {"deck": "quick_out.deck"}).status_code == 303
     assert player.post("/setup/seat", {"kind": "1", "name": "Doris"}).status_code == 303
     browser = same_browser(player, restart())

@@ -4,7 +4,7 @@ discarding, dropping and declaring through the forms (P4, P5), refusals that cha
 privacy of the other hands and the closed deck in every page and fragment, every hand after a
 deal, and the statistics after a game (P6.2).
 
-The stacked deck ``decks/points/declare_after_one_draw.deck`` (2 players, nines wild): seat 1
+The stacked deck ``tests/decks/points/declare_after_one_draw.deck`` (2 players, nines wild): seat 1
 holds 5C 6C 7C AD 7D QD KD AH 2H 3H 8H 9H 7S, the open pile starts with 6S, the closed deck's
 top card is 4H; with it, seat 1 declares with the finish card 8H.
 """

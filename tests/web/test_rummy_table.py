@@ -1,12 +1,12 @@
 """Classic Rummy at the web table, through the pages and forms as a browser uses them: set-up at
 /setup/rummy (seats, the target score and rummy bonus options, a stacked deck from
-decks/rummy/), drawing by tapping a pile (C3.1), melds and lay-offs on anyone's meld where the
+tests/decks/rummy/), drawing by tapping a pile (C3.1), melds and lay-offs on anyone's meld where the
 player chooses (C3.2), the discard and its restriction (C3.3), going out, the hand's lines and the
 results (C3.4, C5, C8.4), refusals (the reason shown, nothing changed), privacy of every hand and
 of the stock (C7.1) in every page, fragment and spectator's view, hand-over, rematch, and the
 statistics per name (C5.4).
 
-The sample decks are described in decks/rummy/README.md."""
+The sample decks are described in tests/decks/rummy/README.md."""
 
 from __future__ import annotations
 
@@ -376,7 +376,8 @@ def test_c5_3_c5_4_a_won_game_shows_the_winner_and_counts_in_the_statistics(app,
     html = page.html
     assert "Game over" in html and "Winner: Ann, with 180 points (target 100)" in html
     assert re.search(r'<tr class="winner"><th scope="row">Ann</th><td>won</td><td>180</td><td>1</td><td>1</td></tr>', html)
-    assert re.search(r'<tr><th scope="row">AI</th><td>lost</td><td>0</td><td>0</td><td>0</td></tr>', html)
+    assert re.search(r'<tr><th scope="row">AI <span class="badge computer">Computer \(normal\)</span></th>'
+                     r'<td>lost</td><td>0</td><td>0</td><td>0</td></tr>', html)
     assert page.has_button("Rematch with the same players")
     assert page.hand == []  # no hand after the game
     assert "<span class=\"hand-owner\">AI</span>" in html  # the hand left, shown after the game

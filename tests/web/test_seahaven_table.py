@@ -10,7 +10,7 @@ The "still winnable?" mark and the hint are the job runner's kept answers (app/s
 tests run its runner in a thread (the ``job_runner`` fixture) and wait for it (``settle``) where
 they look at them; tests/web/test_seahaven_solving.py is about that path itself.
 
-``short_win.deck`` (decks/seahaven/README.md) is won in 53 moves: 2C to a cell, AC home, 2C
+``short_win.deck`` (tests/decks/seahaven/README.md) is won in 53 moves: 2C to a cell, AC home, 2C
 home, then every card straight home. ``stuck_after_four.deck`` (deal 242) has no legal move
 left once 8C, JC, 5D and TH (columns 1-4's bottom cards) fill the cells."""
 
@@ -67,8 +67,8 @@ def test_s2_4_set_up_with_a_deal_number_and_the_classic_deal_deals_those_cards(p
 def test_the_set_up_form_offers_the_options_and_a_link_fills_in_a_deal(player):
     page = Page(player.client.get("/setup/seahaven?deal=77&classic=1").get_data(as_text=True))
     assert page.find("input", name="deal").get("value") == "77"
-    boxes = {e.get("name"): "checked" in e.attrs for e in page.find_all("input", type="checkbox")}
-    assert boxes == {"classic": True, "winnable_only": False}
+    boxes = {e.get("name"): "checked" in e.attrs for e in page.find_all("input", type="checkbox") if e.get("name")}
+    assert boxes == {"classic": True, "winnable_only": False, "kings_only": True}
     assert "Deal only winnable games" in page.html
 
 

@@ -16,7 +16,7 @@ from app.tables.decks import deck_title
 
 
 def choose(player, option: int):
-    response = player.post("/", {"choice": str(option)})
+    response = player.post("/menus/mason", {"choice": str(option)})
     assert response.status_code == 303
     return response
 
@@ -160,7 +160,7 @@ def test_r2_2_deck_names_with_folders_are_refused(player, decks_folder, answer):
 def test_r2_2_no_in_any_case_goes_back_to_menu_a(player, answer):
     choose(player, 4)
     response = player.post("/setup/deck", {"deck": answer})
-    assert response.status_code == 303 and response.headers["Location"] == "/"
+    assert response.status_code == 303 and response.headers["Location"] == "/menus/mason"
     with player.client.session_transaction() as session:
         assert "setup" not in session
     assert player.get("/setup/deck").headers["Location"] == "/"
@@ -169,7 +169,7 @@ def test_r2_2_no_in_any_case_goes_back_to_menu_a(player, answer):
 def test_r2_2_the_cancel_button_goes_back_to_menu_a(player):
     choose(player, 5)
     response = player.post("/setup/deck", {"deck": "", "cancel": "1"})
-    assert response.status_code == 303 and response.headers["Location"] == "/"
+    assert response.status_code == 303 and response.headers["Location"] == "/menus/mason"
     with player.client.session_transaction() as session:
         assert "setup" not in session
 
@@ -448,7 +448,7 @@ def test_cancel_this_game_forgets_the_setup(player):
     choose(player, 3)
     assert seat(player, "1", "Doris").status_code == 303
     response = player.post("/setup/cancel")
-    assert response.status_code == 303 and response.headers["Location"] == "/"
+    assert response.status_code == 303 and response.headers["Location"] == "/menus/mason"  # back to Menu A
     assert player.get("/setup/seat").headers["Location"] == "/"
     assert game_count(player.app) == 0
 

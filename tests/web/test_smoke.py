@@ -7,7 +7,7 @@ from support.web import Page
 
 
 def test_menu_a_lists_the_six_options_in_order(player):
-    page = player.page("/")
+    page = player.page("/menus/mason")
     labels = [text for name, _value, text in page.buttons if name == "choice"]
     assert labels == ["1View scores", "2Play 2-player game", "3Play 3-player game",
                       "4Play 2-player game with stacked deck", "5Play 3-player game with stacked deck", "6Quit"]
@@ -24,7 +24,7 @@ def test_a_stacked_game_against_the_ai_starts_and_accepts_a_draw(player):
 
 @pytest.mark.slow
 def test_live_server_serves_menu_a(live_server):
-    response = Browser(live_server.url).get("/")
+    response = Browser(live_server.url).get("/menus/mason")
     assert response.status == 200
     assert "Menu A: Main Menu" in response.body
     assert [text for name, _value, text in response.page.buttons if name == "choice"][0] == "1View scores"

@@ -714,7 +714,7 @@ def test_r7_3_the_game_over_panel_leads_with_the_standings_and_shows_every_hand(
         rows = [tuple(re.sub(r"<[^>]+>", "", cell).strip() for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row))
                 for row in re.findall(r"<tr[^>]*>(.*?)</tr>", standings, re.S)]
         assert rows[0] == ("Player", "R1", "R2", "R3", "Total")
-        assert [row[0] for row in rows[1:]] == ["Doris", "AI"] and rows[1][-1] == "0" and rows[2][-1] == "214"
+        assert [row[0] for row in rows[1:]] == ["Doris", "AI Computer (normal)"] and rows[1][-1] == "0" and rows[2][-1] == "214"
         assert [sum(int(points) for points in row[1:4]) for row in rows[1:]] == [0, 214]
         assert '<tr class="winner"><th scope="row">Doris</th>' in standings
         # every hand left is shown once the game is over, to players and spectators alike

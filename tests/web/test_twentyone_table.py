@@ -5,7 +5,7 @@ message shown, nothing changed), the dealer's hidden card in no page before it i
 (T3.2-T3.4, T7.2), the dealer's turn marked step by step, hot-seat hand-over, own devices,
 spectators, the statistics per name (T5.3), rematch, and the admin's deck upload (T2.2).
 
-``two_players.deck`` (decks/twentyone/README.md) plays out exactly when each player hits while
+``two_players.deck`` (tests/decks/twentyone/README.md) plays out exactly when each player hits while
 16 or less: the hidden cards of its five rounds are 9D, 8C, 2C, AD and 4S."""
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ def test_an_upgrade_from_the_first_web_version_keeps_everything_and_replays_ever
     assert "a backup first is wise (`make backup`" in started.stdout
     assert "4 games stored before replays were kept can be replayed now." in started.stdout
     again = first_version.flask(env, "upgrade")  # the next start: nothing to migrate or rebuild
-    assert "backup" not in again.stdout and "replayed" not in again.stdout
+    assert "make backup" not in again.stdout and "replayed" not in again.stdout
     assert first_version.flask(env, "version").stdout.strip() == version.group(0)
     assert first_version.flask(env, "db", "heads").stdout.split()[0] in first_version.flask(env, "db", "current").stdout
 
@@ -112,7 +112,7 @@ def test_an_upgrade_from_the_first_web_version_keeps_everything_and_replays_ever
 
         # scores.csv is byte for byte what the first version served; the uploaded deck is offered.
         assert host.get("/scores.csv").get_data() == data["scores_csv"].encode("utf-8")
-        assert host.post("/", {"choice": "4"}).status_code == 303
+        assert host.post("/menus/mason", {"choice": "4"}).status_code == 303
         assert "family.deck" in host.get("/setup/deck").get_data(as_text=True)
         host.post("/setup/cancel")
 
@@ -211,7 +211,7 @@ def test_after_flask_db_upgrade_alone_the_old_games_say_that_make_run_gives_them
         response = browser.get(f"/games/{slug}/export.json")
         assert response.status_code == 404 and Page(response.get_data(as_text=True)).alerts == [replays.NOT_REBUILT_YET]
         started = first_version.flask(env, "upgrade")
-        assert "backup" not in started.stdout  # (nothing left to migrate)
+        assert "make backup" not in started.stdout  # (nothing left to migrate)
         assert "4 games stored before replays were kept can be replayed now." in started.stdout
         check_replays_and_exports(app, browser, slug)
     finally:

@@ -8,7 +8,9 @@ from typing import Any, ClassVar, cast
 
 from app.core.cards import Card
 from app.core.guides import Guide
-from app.core.protocol import EASY, MENUS, SCORE_TABLE, STRONG, GameDefinition, GameState, MenuFlow, ScoreTableFormat
+from app.core.protocol import (
+    EASY, MENUS, SCORE_TABLE, STRONG, TAKE_BACKS, GameDefinition, GameState, MenuFlow, ScoreTableFormat,
+)
 
 from . import actions
 from .guide import GUIDE
@@ -25,6 +27,7 @@ class MasonDefinition(GameDefinition):
     key = "mason"
     name = "Mason Rummy"
     summary = "65 cards in five suits, 3 rounds: runs and melds, the lowest total wins."
+    showcase = ("9P", "TP", "JP", "QH")  # a run in the green fifth suit, Patriots (R1.2)
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     deck = DECK
@@ -32,9 +35,10 @@ class MasonDefinition(GameDefinition):
     other_bots = {EASY: EasyBot(), STRONG: StrongBot()}
     action_types = actions.ACTION_TYPES
     guide: ClassVar[Guide] = GUIDE  # its guided first game ("Learn by playing")
-    # What the house needs (R9): Menu A is the home page's first form, then Menus B and C; the
-    # decks are in decks/ itself, where the terminal reads them (R9.4); the R7.4 score table and
-    # its scores.csv (R7.5) instead of per-name statistics.
+    options = (TAKE_BACKS,)  # a table's choice, no change to the rule book's game
+    # What the house needs (R9): Menu A (its own page, its tile's Play on the home page), then
+    # Menus B and C; the decks are in decks/ itself, where the terminal reads them (R9.4); the
+    # R7.4 score table and its scores.csv (R7.5) instead of per-name statistics.
     setup_flow = MENUS
     menus = MenuFlow(first_menu=MENU_A, games=GAME_OPTIONS, view_scores=VIEW_SCORES, quit=QUIT, seat_menu=MENU_B)
     decks_folder = ""

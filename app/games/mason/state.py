@@ -315,6 +315,12 @@ class MasonState(GameState):
             self._finish_round(signal.went_out, outcome)
         return outcome
 
+    def take_back_fields(self) -> dict[str, Any]:
+        return {"round": self.round_number}
+
+    def take_back_words(self, what: str) -> str:
+        return {"draw_stock": "draw", "draw_discard": "draw", "lay_down": "lay-down"}.get(what, what)
+
     def _log_event(self, outcome: Outcome, text: str, say: Said, cards: Iterable[Card] = (),
                    seat: int | None = None) -> None:
         """``log_event`` for this round, by the seat to move unless said: the engine's hot path

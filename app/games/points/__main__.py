@@ -3,7 +3,7 @@
     python -m app.games.points                      # you against the computer, a random deal
     python -m app.games.points --players 4 --deals 3 --seed 7
     python -m app.games.points --names Ann,AI,Bob   # people and computer seats (AI), hot seat
-    python -m app.games.points --deck decks/points/declare_after_one_draw.deck < answers.txt
+    python -m app.games.points --deck tests/decks/points/declare_after_one_draw.deck < answers.txt
 
 Every answer is one line, so a file of answers replays a game exactly (with ``--seed`` or
 ``--deck``): on your turn ``1`` draws from the closed deck, ``2`` takes the open pile's top card,
@@ -28,7 +28,10 @@ from app.core.decks import DeckError
 from app.core.menus import NotAChoice, parse_selection
 from app.core.names import NameRefused, admit_new_name, is_computer_name
 from app.core.protocol import Event, IllegalAction, Outcome
-from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
+from app.core.terminal import (
+    Console, EndOfInput, FileProblem, add_house_rules, house_rules_chosen, house_rules_line, read_text_file,
+    tolerate_bad_bytes,
+)
 
 from .actions import CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, NextDeal
 from .cards import is_joker
@@ -93,7 +96,7 @@ class TerminalGame:
         hand = state.hands[seat]
         numbered = (f"{number}:{card_text(card, state.wild_rank)}" for number, card in enumerate(hand, start=1))
         self.say(f"{state.label(seat)}'s hand: " + "  ".join(numbered))
-        points = min(HandContext(hand, state.wild_rank).points_without(None), 80)
+        points = min(HandContext(hand, state.wild_rank).points_without(None), state.rules["most_points"])  # P5.4
         self.say(f"Your hand counts {points} now.")
 
     def show_summary(self) -> None:
@@ -132,7 +135,7 @@ class TerminalGame:
         state = self.state
         self.show_table(seat)
         top = state.open_pile[-1].code if state.open_pile else "nothing"
-        points = 20 if not state.has_drawn[seat] else 40
+        points = state.drop_points(seat)  # P4.3, P8.1, P8.2
         self.say(f"{state.label(seat)}, your turn: 1. Draw from the closed deck  2. Take {top} from the open pile  "
                  f"3. Drop ({points} points)")
         while True:
@@ -185,6 +188,9 @@ class TerminalGame:
         names = state.names
         self.say(f"Points Rummy: {', '.join(state.label(seat) for seat in range(len(names)))}; "
                  f"{state.deals} deal{'s' if state.deals > 1 else ''}.")
+        house = house_rules_line(DEFINITION, state.rules)  # P8 (none at the rule book's game: as before)
+        if house is not None:
+            self.say(house)
         for event in state.log:
             self.say(event_text(event, state))
         while not state.is_over():
@@ -213,6 +219,7 @@ def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", default=None, help="the shuffle's seed (a game replays with the same seed)")
     parser.add_argument("--deck", default=None, help="a stacked deck file: 53 codes for 2 players, 106 for 3-6")
     parser.add_argument("--deals", default="1", help="the number of deals, 1 to 10 (default 1)")
+    add_house_rules(parser, DEFINITION)  # P8
     return parser.parse_args(argv)
 
 
@@ -231,7 +238,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
         if args.players is not None and args.players != len(names):
             raise ValueError(f"--players {args.players} but {len(names)} names")
         DEFINITION.check_seats(names)
-        options = DEFINITION.validate_options({"deals": args.deals})
+        options = DEFINITION.validate_options({"deals": args.deals, **house_rules_chosen(args, DEFINITION)})
         stacked = None
         if args.deck is not None:
             stacked = DEFINITION.parse_deck(read_text_file(args.deck, what="deck file"), len(names))

@@ -9,13 +9,13 @@ from typing import Any, ClassVar
 from app.core.cards import Card, DeckSpec
 from app.core.decks import DeckError, parse_deck
 from app.core.guides import Guide
-from app.core.protocol import EASY, NORMAL, STRONG, GameDefinition, Measured, Option, Stat
+from app.core.protocol import EASY, NORMAL, STRONG, TAKE_BACKS, GameDefinition, Measured, Option, Stat
 
 from . import actions
 from .guide import GUIDE
 from .bot import PointsBot, RandomDiscardBot
 from .cards import ONE_DECK, TWO_DECKS, deck_for_seats
-from .state import PointsState
+from .state import FIRST_DROP, MIDDLE_DROP, MOST_POINTS, WRONG_DECLARATION, PointsState
 from .strengths import Beginner, Strategist
 
 MAX_DEALS = 10  # P6.1
@@ -25,11 +25,28 @@ class PointsDefinition(GameDefinition):
     key = "points"
     name = "Points Rummy"
     summary = "13-card Indian rummy with jokers: sequences and sets, the first valid declaration wins the deal."
+    showcase = ("5D", "6D", "7D", "JK")  # a sequence with the printed joker (P3.2)
     min_seats = 2
     max_seats = 6
     deck = ONE_DECK
-    options = (Option("deals", "Number of deals", "int", 1, 1, MAX_DEALS,
-                      help="Points rummy settles after each deal; play 1 to 10 deals and add them up."),)
+    options = (
+        Option("deals", "Number of deals", "int", 1, 1, MAX_DEALS,
+               help="Points rummy settles after each deal; play 1 to 10 deals and add them up."),
+        Option("first_drop", "First drop costs", "int", FIRST_DROP, 0, 80,
+               help="The points a player pays for dropping before their first draw of the deal.",
+               house=True, rule="P8.1"),
+        Option("middle_drop", "Middle drop costs", "int", MIDDLE_DROP, 0, 80,
+               help="The points a player pays for dropping after drawing.", house=True, rule="P8.2"),
+        Option("most_points", "A loser pays at most", "int", MOST_POINTS, 20, 160,
+               help="The most points a loser's hand counts in one deal.", house=True, rule="P8.3"),
+        Option("wrong_declaration", "A wrong declaration costs", "int", WRONG_DECLARATION, 0, 160,
+               help="The points a player pays for declaring with groups that are not a valid declaration.",
+               house=True, rule="P8.4"),
+        Option("joker_pickup", "Jokers may be taken from the open pile", "bool", False,
+               help="By the rule book a joker on the open pile stays there (but the pile's first card).",
+               house=True, rule="P8.5"),
+        TAKE_BACKS,
+    )
     statistics = (Stat("deals_played", "Deals played"), Stat("deals_won", "Deals won"),
                   Stat("net_points", "Net points"), Stat("best_deal", "Best deal", combine="max"))  # P6.2
     bot = PointsBot()
@@ -84,7 +101,7 @@ class PointsDefinition(GameDefinition):
             raise ValueError("a shuffled game needs a seed")
         else:
             stacked = None
-        state = PointsState(self, names, deals=values["deals"], seed=seed, stacked=stacked)
+        state = PointsState(self, names, deals=values["deals"], seed=seed, stacked=stacked, rules=values)
         state.start()
         return state
 

@@ -30,9 +30,9 @@ from app.core.cards import RANK_NAMES, SORT_KEY, Card, DeckSpec, ids
 from app.core.decks import shuffled
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
-    PileEmpty, Said, SeatResult, View, WrongPhase, Zone, hide_cards, read_said, said,
+    TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase, Zone, hide_cards, read_said, said,
 )
-from app.core.saved import reading
+from app.core.saved import flag, reading, whole
 
 from .actions import (
     ARRANGING, CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, MakeGroup, MoveToGroup, NextDeal, SortBySuit,
@@ -46,6 +46,9 @@ FIRST_DROP = 20  # P4.3
 MIDDLE_DROP = 40  # P4.3
 WRONG_DECLARATION = 80  # P5.3
 MOST_POINTS = 80  # P5.4: a loser counts at most 80
+# The house rules of P8 (the definition's options), each the rule book's figure by default.
+RULE_BOOK: dict[str, Any] = {"first_drop": FIRST_DROP, "middle_drop": MIDDLE_DROP, "most_points": MOST_POINTS,
+                             "wrong_declaration": WRONG_DECLARATION, "joker_pickup": False}
 
 DRAW = "draw"  # the seat to move draws (or drops)
 DISCARD = "discard"  # the seat to move has drawn: it discards or declares
@@ -95,8 +98,9 @@ class PointsState(GameState):
     """One game of Points Rummy: a number of deals (P6.1) at a table of 2 to 6 seats."""
 
     def __init__(self, definition: GameDefinition, names: Sequence[str], *, deals: int, seed: int | str | None,
-                 stacked: Sequence[Card] | None):
+                 stacked: Sequence[Card] | None, rules: Mapping[str, Any] | None = None):
         super().__init__(definition, names)
+        self.rules = {**RULE_BOOK, **{key: value for key, value in (rules or {}).items() if key in RULE_BOOK}}
         self.deck: DeckSpec = deck_for_seats(len(self._names))
         self.deals = deals
         self.seed = seed
@@ -158,7 +162,7 @@ class PointsState(GameState):
         if not self.open_pile:
             return False
         top = self.open_pile[-1]
-        return top is self.first_open or not is_joker(top, self.wild_rank)
+        return top is self.first_open or not is_joker(top, self.wild_rank) or self.rules["joker_pickup"]  # P8.5
 
     def can_draw_closed(self) -> bool:
         return bool(self.closed) or len(self.open_pile) > 1  # P4.4 rebuilds it
@@ -179,7 +183,7 @@ class PointsState(GameState):
                     moves.append(Move("draw", f"Take {self.open_pile[-1].code} from the open pile",
                                       params=(("source", OPEN),), menu="Draw",
                                       say=said("Take the {card} from the open pile", card=self.open_pile[-1].id)))
-                points = FIRST_DROP if not self.has_drawn[seat] else MIDDLE_DROP
+                points = self.drop_points(seat)
                 # P4.3: dropping costs points, so it asks first, and it is a menu of its own (not
                 # one tap away from a draw).
                 moves.append(Move("drop", f"Drop ({points} points)", menu="Leave the deal", primary=False,
@@ -191,6 +195,17 @@ class PointsState(GameState):
         moves.extend(self.arranging_moves(seat))
         return moves
 
+    def drop_points(self, seat: int) -> int:
+        """P4.3: a first drop's points, or a middle drop's once the seat has drawn (P8.1, P8.2)."""
+        points: int = self.rules["middle_drop"] if self.has_drawn[seat] else self.rules["first_drop"]
+        return points
+
+    @property
+    def wrong_declaration(self) -> int:
+        """P5.3: what a wrong declaration costs (P8.4)."""
+        points: int = self.rules["wrong_declaration"]
+        return points
+
     def declare_move(self, seat: int) -> Move:
         """P5.1: a seat may declare whenever it holds 14 cards. When its own arrangement leaves
         exactly one card out, that card is the finish card (no selection needed) and the move
@@ -201,7 +216,7 @@ class PointsState(GameState):
             return Move("declare", "Declare (the selected card is the finish card)", pick=(1, 1), menu="Play",
                         primary=False,
                         confirm=f"Declare with the selected card as the finish card? If your groups do not make "
-                                f"a valid declaration, it costs you {WRONG_DECLARATION} points.",
+                                f"a valid declaration, it costs you {self.wrong_declaration} points.",
                         confirm_label="Yes, declare")
         judgement = judge_declaration(self.arrangements[seat], self.wild_rank)
         if judgement.valid:
@@ -210,9 +225,9 @@ class PointsState(GameState):
                                       "declaration.", card=finish.id)
         else:
             question = (f"Not a valid declaration yet: {judgement.reason}. Declaring now costs you "
-                        f"{WRONG_DECLARATION} points. Declare anyway?")
+                        f"{self.wrong_declaration} points. Declare anyway?")
             asked = _prefixed("Not a valid declaration yet: ", judgement.say,
-                              f". Declaring now costs you {WRONG_DECLARATION} points. Declare anyway?")
+                              f". Declaring now costs you {self.wrong_declaration} points. Declare anyway?")
         return Move("declare", f"Declare with {finish.code} as the finish card", params=(("finish", finish.id),),
                     menu="Play", primary=judgement.valid,
                     say=said("Declare with the {card} as the finish card", card=finish.id),
@@ -406,7 +421,7 @@ class PointsState(GameState):
     def _drop(self, seat: int) -> Outcome:
         if self.phase != DRAW:
             raise WrongPhase("A player drops before drawing: now discard a card or declare.")  # P4.3
-        points = MIDDLE_DROP if self.has_drawn[seat] else FIRST_DROP
+        points = self.drop_points(seat)
         outcome = Outcome(Drop(), seat)
         self.status[seat] = DROPPED
         self.penalty[seat] = points
@@ -492,12 +507,13 @@ class PointsState(GameState):
             self._end_deal(seat, "declared", outcome)
         else:  # P5.3
             self.status[seat] = WRONG
-            self.penalty[seat] = WRONG_DECLARATION
+            self.penalty[seat] = self.wrong_declaration
             self.declared_wrong[seat] = [list(group) for group in groups]
             self.notices[seat] = f"Your declaration was wrong: {judgement.reason}."
-            self._event(outcome, seat, f"{name} declares wrongly ({WRONG_DECLARATION} points) and leaves the deal.", [],
+            self._event(outcome, seat, f"{name} declares wrongly ({self.wrong_declaration} points) and leaves the "
+                                       f"deal.", [],
                         said("{player} declared wrongly ({points} points) and leaves the deal.", player=name,
-                             points=WRONG_DECLARATION))
+                             points=self.wrong_declaration))
             self._after_leaving(seat, outcome)
         return outcome
 
@@ -522,7 +538,7 @@ class PointsState(GameState):
             elif self.status[seat] == DROPPED:
                 points[seat] = self.penalty[seat]
                 row.update(_evaluation_rows(evaluate(hand, wild), wild))
-                row["reason"] = "first drop" if points[seat] == FIRST_DROP else "middle drop"
+                row["reason"] = "middle drop" if self.has_drawn[seat] else "first drop"
             elif self.status[seat] == WRONG:
                 points[seat] = self.penalty[seat]
                 groups = self.declared_wrong[seat] or []
@@ -532,12 +548,13 @@ class PointsState(GameState):
                 row["reason"] = "wrong declaration"
             else:  # P5.4
                 evaluation = evaluate(hand, wild)
-                points[seat] = min(evaluation.points, MOST_POINTS)
+                most = self.rules["most_points"]  # P5.4; P8.3
+                points[seat] = min(evaluation.points, most)
                 row.update(_evaluation_rows(evaluation, wild))
                 row["reason"] = ("cards outside groups" if evaluation.qualifies
                                  else "not two sequences with a pure one: every card counts")
-                if evaluation.points > MOST_POINTS:
-                    row["reason"] += f" ({evaluation.points}, at most {MOST_POINTS})"
+                if evaluation.points > most:
+                    row["reason"] += f" ({evaluation.points}, at most {most})"
             row["points"] = points[seat]
             rows.append(row)
         collected = sum(points)
@@ -637,6 +654,9 @@ class PointsState(GameState):
         self.hands[seat].remove(card)
         groups = [[other for other in group if other is not card] for group in self.arrangements[seat]]
         self.arrangements[seat] = [group for group in groups if group]
+
+    def take_back_fields(self) -> dict[str, Any]:
+        return {"deal": self.deal_number}
 
     def _event(self, outcome: Outcome, seat: int | None, text: str, cards: list[Card], say: Said) -> None:
         self.log_event(outcome, seat, text, cards, deal=self.deal_number, say=say)
@@ -860,8 +880,20 @@ class PointsState(GameState):
         first = self.first_open
         if first is None or self.reshuffles or not self.open_pile or self.open_pile[0] is not first:
             return False
-        return not any(event["seat"] is not None and first.id in event["cards"]
-                       for event in self.log if event["deal"] == self.deal_number)
+        touched = False
+        last: dict[int, bool | None] = {}  # per seat: touched before its last line, if that named the card
+        for event in self.log:
+            if event["deal"] != self.deal_number or event["seat"] is None:
+                continue
+            seat, say = event["seat"], event.get("say")
+            template = say[0] if say else None
+            if template == TOOK_BACK and say is not None and say[1].get("what") == "draw":
+                before = last.get(seat)
+                touched = before if before is not None else touched  # the draw that took it, taken back
+            elif template not in TAKE_BACK_LINES:
+                last[seat] = touched if first.id in event["cards"] else None
+                touched = touched or first.id in event["cards"]
+        return not touched
 
     # -- plain data ---------------------------------------------------------------------------------------------
 
@@ -874,6 +906,7 @@ class PointsState(GameState):
             "game": "points",
             "names": list(self._names),
             "deals": self.deals,
+            "rules": dict(self.rules),
             "seed": self.seed,
             "stacked": ids(self.stacked) if self.stacked is not None else None,
             "deal_number": self.deal_number,
@@ -920,7 +953,11 @@ class PointsState(GameState):
             return deck.parse(card_id) if card_id is not None else None
 
         stacked = cards(data["stacked"]) if data["stacked"] is not None else None
-        state = cls(definition, names, deals=int(data["deals"]), seed=data["seed"], stacked=stacked)
+        rules = data.get("rules", RULE_BOOK)  # (a game saved before the house rules of P8: the rule book's)
+        if not isinstance(rules, Mapping) or set(rules) != set(RULE_BOOK):
+            raise ValueError("the house rules are the figures of P8")
+        read = {key: flag(value) if key == "joker_pickup" else whole(value, 0, 1000) for key, value in rules.items()}
+        state = cls(definition, names, deals=int(data["deals"]), seed=data["seed"], stacked=stacked, rules=read)
         state.deal_number = int(data["deal_number"])
         state.phase = str(data["phase"])
         if state.phase not in (DRAW, DISCARD, BETWEEN, OVER):

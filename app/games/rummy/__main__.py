@@ -2,7 +2,7 @@
 [--no-rummy-bonus]``.
 
 It reads only the answers below, one a line, so a game replays from a file of answers
-(``python -m app.games.rummy --deck decks/rummy/quick_rummy.deck < answers``): the number of
+(``python -m app.games.rummy --deck tests/decks/rummy/quick_rummy.deck < answers``): the number of
 players, the names (``AI`` for a computer player), then at each human turn the draw menu, the
 play menu, and the card and meld numbers they ask for. An answer that is not one of the offered
 numbers asks again; the end of input ends the program with status 0.
@@ -24,8 +24,11 @@ from app.core.cards import Card
 from app.core.decks import DeckError
 from app.core.menus import NotAChoice, parse_selection
 from app.core.names import NameRefused, admit_new_name
-from app.core.protocol import IllegalAction, Outcome
-from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
+from app.core.protocol import IllegalAction, OptionError, Outcome
+from app.core.terminal import (
+    Console, EndOfInput, FileProblem, add_house_rules, house_rules_chosen, house_rules_line, read_text_file,
+    tolerate_bad_bytes,
+)
 
 from .actions import DISCARD_PILE, STOCK, Action, DealHand, DiscardCard, DrawCard, LayOff, MeldCards
 from .cards import CARDS
@@ -231,6 +234,7 @@ def parser() -> argparse.ArgumentParser:
                              f"{LOWEST_TARGET} to {HIGHEST_TARGET} (default {DEFAULT_TARGET})")
     parser.add_argument("--no-rummy-bonus", action="store_true",
                         help="no double score for going out in one turn without having melded or laid off before")
+    add_house_rules(parser, DEFINITION, skip=("rummy_bonus",))  # C9
     return parser
 
 
@@ -247,10 +251,18 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
             return 1
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     console = Console(stdin, stdout)
-    options = {"target": args.target, "rummy_bonus": not args.no_rummy_bonus}
+    try:
+        options = DEFINITION.validate_options({"target": args.target, "rummy_bonus": not args.no_rummy_bonus,
+                                               **house_rules_chosen(args, DEFINITION)})
+    except OptionError as error:
+        print(f"That option cannot be used: {error}", file=stderr)
+        return 1
     bonus = "no rummy bonus" if args.no_rummy_bonus else "rummy bonus on"
     how = f"stacked deck {args.deck}" if deck is not None else f"shuffled with seed {seed}"
     console.say(f"Classic Rummy to {args.target} points, {bonus}, {how}.")
+    house = house_rules_line(DEFINITION, dict(options, rummy_bonus=True))  # (the bonus is said above)
+    if house is not None:
+        console.say(house)
     try:
         count = ask_players(console)
         names = ask_names(console, count)

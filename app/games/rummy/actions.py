@@ -91,6 +91,12 @@ class TakenCardRefused(IllegalAction):
     code = "taken_card"
 
 
+class LastCardRefused(IllegalAction):
+    """C9.2: at a table where a player goes out by discarding, a play that would leave no card."""
+
+    code = "last_card"
+
+
 # -- plain data -------------------------------------------------------------------------------------
 
 
@@ -163,6 +169,6 @@ def _meld_number(raw: Any) -> int:
 
 __all__ = [
     "ACTION_TYPES", "DISCARD_PILE", "STOCK", "Action", "BadAction", "BadSelection", "CardNotInHand", "DealHand",
-    "DiscardCard", "DrawCard", "LayOff", "LayOffRefused", "MeldCards", "MeldRefused", "PileEmpty",
+    "DiscardCard", "DrawCard", "LastCardRefused", "LayOff", "LayOffRefused", "MeldCards", "MeldRefused", "PileEmpty",
     "TakenCardRefused", "action_from_dict", "action_to_dict",
 ]

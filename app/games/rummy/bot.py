@@ -147,7 +147,9 @@ def next_play(game: RummyState, seat: int) -> MeldCards | LayOff | None:
     """C6.2: the next meld or lay-off, or None when there is nothing (more) to play."""
     hand = game.players[seat].hand.mask
     taken = game.taken
-    alone = BIT[taken] if taken is not None else -1  # C3.3: a play may not leave only this card
+    # The hands a play may not leave: the card taken this turn alone (C3.3, unless it may go
+    # back, C9.3), and no card at all where the last card must be discarded (C9.2).
+    alone = (BIT[taken] if taken is not None and not game.discard_back else -1, 0 if game.must_discard else -1)
     # Runs first, longest first (on a tie, the first suit in C D H S order, then the lowest).
     if hand & (hand >> 1) & (hand >> 2) & RUN_STARTS:
         best_length = 0
@@ -176,7 +178,7 @@ def next_play(game: RummyState, seat: int) -> MeldCards | LayOff | None:
         while fits:
             bit = fits & -fits
             fits ^= bit
-            if hand & ~bit == alone:
+            if _forbidden(hand & ~bit, alone):
                 continue
             for number, meld in enumerate(game.melds, start=1):
                 if meld.fits & bit:
@@ -184,13 +186,20 @@ def next_play(game: RummyState, seat: int) -> MeldCards | LayOff | None:
     return None
 
 
-def _allowed(play: int, hand: int, alone: int) -> int:
-    """``play``, or ``play`` less its highest card when C3.3 forbids leaving ``alone`` by itself
-    and the shorter play is still a meld; 0 when neither can be played."""
-    if hand & ~play != alone:
+def _forbidden(left: int, alone: tuple[int, int]) -> bool:
+    """Whether a play may not leave ``left`` in hand: ``alone`` holds the hands it may not leave."""
+    return left in alone
+
+
+def _allowed(play: int, hand: int, alone: tuple[int, int]) -> int:
+    """``play``, or ``play`` less its highest (or lowest) card when the rules forbid leaving what it
+    leaves (C3.3, C9.2) and the shorter play is still a meld; 0 when none can be played."""
+    if not _forbidden(hand & ~play, alone):
         return play
     if play.bit_count() > 3:
-        return play & ~(1 << (play.bit_length() - 1))  # a shorter run, or a set of three
+        for shorter in (play & ~(1 << (play.bit_length() - 1)), play & (play - 1)):  # a shorter run, a set of three
+            if not _forbidden(hand & ~shorter, alone):
+                return shorter
     return 0
 
 

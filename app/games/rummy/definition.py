@@ -8,14 +8,17 @@ from typing import Any, ClassVar
 
 from app.core.cards import Card
 from app.core.guides import Guide
-from app.core.protocol import EASY, STRONG, GameDefinition, Option, Stat
+from app.core.protocol import EASY, STRONG, TAKE_BACKS, GameDefinition, Option, Stat
 
 from . import actions
 from .guide import GUIDE
 from .bot import ComputerPlayer, RandomDiscardPlayer
 from .cards import DECK
 from .easy import EasyPlayer
-from .state import DEFAULT_TARGET, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, RummyState
+from .state import (
+    BY_SEATS, DEFAULT_TARGET, END_HAND, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, SEVEN, TURN_OVER,
+    RummyState,
+)
 from .strong import StrongPlayer
 
 
@@ -23,6 +26,7 @@ class RummyDefinition(GameDefinition):
     key = "rummy"
     name = "Classic Rummy"
     summary = "Melds and lay-offs on anyone's melds: the first to the target score wins."
+    showcase = ("7H", "8H", "9H", "KC")  # a run of hearts (C3.2)
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     deck = DECK
@@ -30,7 +34,22 @@ class RummyDefinition(GameDefinition):
         Option("target", "Target score", "int", DEFAULT_TARGET, LOWEST_TARGET, HIGHEST_TARGET,
                help="The game ends after the hand in which a player reaches it."),
         Option("rummy_bonus", "Rummy bonus", "bool", True,
-               help="Going out in one turn, with no earlier meld or lay-off, scores double."),
+               help="Going out in one turn, with no earlier meld or lay-off, scores double.", house=True,
+               rule="C9.1"),
+        Option("must_discard", "Go out by discarding", "bool", False,
+               help="Your last card must be a discard: you may not meld or lay off your whole hand.",
+               house=True, rule="C9.2"),
+        Option("discard_back", "Discard the card just taken", "bool", False,
+               help="A card taken from the discard pile may go back on it in the same turn.",
+               house=True, rule="C9.3"),
+        Option("stock_out", "When the stock runs out", "choice", TURN_OVER,
+               choices=((TURN_OVER, "Turn the discard pile over once"), (END_HAND, "The hand ends, no score")),
+               help="What happens when a player draws from an empty stock.", house=True, rule="C9.4"),
+        Option("deal_size", "Cards dealt", "choice", BY_SEATS,
+               choices=((BY_SEATS, "By seat count (10, 7 or 6)"), (SEVEN, "Seven each")),
+               help="Ten each for two players, seven for three or four, six for five or six; or seven each.",
+               house=True, rule="C9.5"),
+        TAKE_BACKS,
     )
     statistics = (  # C5.4
         Stat("games_played", "Games played"),
@@ -54,7 +73,9 @@ class RummyDefinition(GameDefinition):
         self.check_seats(names)
         values = self.validate_options(options)
         return RummyState.new(self, names, target=values["target"], rummy_bonus=values["rummy_bonus"], seed=seed,
-                              stacked_deck=stacked_deck)
+                              stacked_deck=stacked_deck, must_discard=values["must_discard"],
+                              discard_back=values["discard_back"], stock_out=values["stock_out"],
+                              deal_size=values["deal_size"])
 
     def from_dict(self, data: Mapping[str, Any]) -> RummyState:
         if not isinstance(data, Mapping):

@@ -48,6 +48,8 @@ class Knowledge:
     rummy_bonus: bool
     seen: int  # every card face up at some moment of this hand (the view's "seen")
     seed: str = field(default="")
+    must_discard: bool = False  # C9.2
+    discard_back: bool = False  # C9.3
 
     def placed(self) -> int:
         """The cards whose place the seat knows: its hand, the melds, the discard pile's cards it
@@ -90,7 +92,7 @@ class Knowledge:
         return Table(hands, [Meld(owner, kind, mask) for owner, kind, mask in self.melds], pile,
                      [card for card in stock if card >= 0], taken=self.taken, seen=self.seen,
                      turned_over=self.turned_over, turn=self.seat, opened=list(self.opened),
-                     rummy_bonus=self.rummy_bonus)
+                     rummy_bonus=self.rummy_bonus, must_discard=self.must_discard, discard_back=self.discard_back)
 
 
 def _take(first: list[int], then: list[int]) -> int:
@@ -189,7 +191,7 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
                      turned_over=view["stock_turned_over"], taken=_number(taken) if taken else None,
                      hand_sizes=[p["hand_size"] for p in players], held=held, opened=opened,
                      scores=[p["score"] for p in players], target=view["target"], rummy_bonus=view["rummy_bonus"],
-                     seen=seen, seed=seed)
+                     seen=seen, seed=seed, must_discard=view["must_discard"], discard_back=view["discard_back"])
 
 
 # -- a fast model of one hand, for playing choices out ------------------------------------------------
@@ -227,10 +229,11 @@ class Table:
     rule book's player reads of a ``RummyState`` (the same attribute names), for playing out."""
 
     __slots__ = ("players", "melds", "discard", "stock", "taken", "seen", "turned_over", "turn", "opened",
-                 "played", "rummy_bonus")
+                 "played", "rummy_bonus", "must_discard", "discard_back")
 
     def __init__(self, hands: Sequence[int], melds: list[Meld], pile: list[int], stock: list[int], *,
-                 taken: int | None, seen: int, turned_over: bool, turn: int, opened: list[bool], rummy_bonus: bool):
+                 taken: int | None, seen: int, turned_over: bool, turn: int, opened: list[bool], rummy_bonus: bool,
+                 must_discard: bool = False, discard_back: bool = False):
         self.players = [_Seat(mask) for mask in hands]
         self.melds = melds
         self.discard = _Pile(pile)
@@ -242,12 +245,14 @@ class Table:
         self.opened = opened
         self.played = False
         self.rummy_bonus = rummy_bonus
+        self.must_discard = must_discard
+        self.discard_back = discard_back
 
     def copy(self) -> Table:
         return Table([seat.hand.mask for seat in self.players], [Meld(m.owner, m.kind, m.mask) for m in self.melds],
                      list(self.discard.cards), list(self.stock), taken=self.taken, seen=self.seen,
                      turned_over=self.turned_over, turn=self.turn, opened=list(self.opened),
-                     rummy_bonus=self.rummy_bonus)
+                     rummy_bonus=self.rummy_bonus, must_discard=self.must_discard, discard_back=self.discard_back)
 
     def draw(self, source: str) -> bool:
         """C3.1, C4.1: draw for the seat to move; False when the hand is void (C4.2)."""

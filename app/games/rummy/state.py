@@ -30,7 +30,7 @@ from app.core.protocol import (
 from app.core.saved import flag, reading, text, whole
 
 from .actions import (
-    DISCARD_PILE, STOCK, Action, BadSelection, CardNotInHand, DealHand, DiscardCard, DrawCard, LayOff,
+    DISCARD_PILE, STOCK, Action, BadSelection, CardNotInHand, DealHand, DiscardCard, DrawCard, LastCardRefused, LayOff,
     LayOffRefused, MeldCards, MeldRefused, PileEmpty, TakenCardRefused,
 )
 from .cards import (
@@ -41,6 +41,15 @@ from .melds import KINDS, Meld, fitting_any, holds_meld, meld_kind, why_it_does_
 MIN_SEATS, MAX_SEATS = 2, 6  # C2.1
 HAND_SIZE = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # C2.2
 DEFAULT_TARGET, LOWEST_TARGET, HIGHEST_TARGET = 100, 50, 500  # C5.3
+SEVEN_EACH = 7  # C9.5: seven cards each, whatever the seat count
+
+# What a table does when a player draws from an empty stock (C9.4): turn the discard pile over
+# once in a hand (C4.1, C4.2), or end the hand at once, with no score.
+TURN_OVER, END_HAND = "turn_over", "end_hand"
+STOCK_OUT = (TURN_OVER, END_HAND)
+# How many cards each seat is dealt (C9.5): by the seat count (C2.2), or seven each.
+BY_SEATS, SEVEN = "by_seats", "seven"
+DEALS = (BY_SEATS, SEVEN)
 
 DRAW = "draw"  # the seat to move draws (C3.1)
 PLAY = "play"  # it melds, lays off, and discards (C3.2, C3.3)
@@ -172,6 +181,10 @@ class RummyView(View):
     hand_number: int
     target: int
     rummy_bonus: bool
+    must_discard: bool
+    discard_back: bool
+    stock_out: str
+    deal_size: str
     discard_top: str | None
     discard_size: int
     stock_size: int
@@ -191,11 +204,17 @@ class RummyState(GameState):
     deck = DECK
 
     def __init__(self, definition: GameDefinition, names: Sequence[str], *, target: int = DEFAULT_TARGET,
-                 rummy_bonus: bool = True, seed: int | str | None = None, stacked_deck: Sequence[int] | None = None):
+                 rummy_bonus: bool = True, seed: int | str | None = None, stacked_deck: Sequence[int] | None = None,
+                 must_discard: bool = False, discard_back: bool = False, stock_out: str = TURN_OVER,
+                 deal_size: str = BY_SEATS):
         super().__init__(definition, names)
         self.players = [Player(name) for name in names]
         self.target = target
         self.rummy_bonus = rummy_bonus
+        self.must_discard = must_discard  # C9.2
+        self.discard_back = discard_back  # C9.3
+        self.stock_out = STOCK_OUT[STOCK_OUT.index(stock_out)]  # C9.4
+        self.deal_size = DEALS[DEALS.index(deal_size)]  # C9.5
         self.seed = seed
         self.stacked_deck = tuple(stacked_deck) if stacked_deck is not None else None
         self.hand_number = 0
@@ -217,7 +236,8 @@ class RummyState(GameState):
     @classmethod
     def new(cls, definition: GameDefinition, names: Sequence[str], *, target: int = DEFAULT_TARGET,
             rummy_bonus: bool = True, seed: int | str | None = None,
-            stacked_deck: Sequence[Card] | None = None) -> RummyState:
+            stacked_deck: Sequence[Card] | None = None, must_discard: bool = False, discard_back: bool = False,
+            stock_out: str = TURN_OVER, deal_size: str = BY_SEATS) -> RummyState:
         """A game with hand 1 dealt (C2). ``AI`` names (any case) are computer seats."""
         if not MIN_SEATS <= len(names) <= MAX_SEATS:
             raise ValueError(f"Classic Rummy seats {MIN_SEATS} to {MAX_SEATS} players, not {len(names)}")
@@ -229,7 +249,8 @@ class RummyState(GameState):
             if sorted(deck) != list(range(52)):
                 raise ValueError("a stacked deck holds the 52 cards of Classic Rummy once each")
         clean = [COMPUTER_NAME if is_computer_name(name) else name.strip() for name in names]
-        game = cls(definition, clean, target=target, rummy_bonus=rummy_bonus, seed=seed, stacked_deck=deck)
+        game = cls(definition, clean, target=target, rummy_bonus=rummy_bonus, seed=seed, stacked_deck=deck,
+                   must_discard=must_discard, discard_back=discard_back, stock_out=stock_out, deal_size=deal_size)
         game.hand_number = 1
         game._deal(Outcome(DealHand()))
         return game
@@ -334,7 +355,7 @@ class RummyState(GameState):
         for player in self.players:
             player.hand = PlayerHand()
             player.opened = False
-        for dealt in range(HAND_SIZE[seats] * seats):
+        for dealt in range(self.hand_size() * seats):
             self.players[(first + dealt) % seats].hand.add(deck.take_top())
         up = deck.take_top()
         self.discard = Pile([up], face_up=True)
@@ -354,6 +375,10 @@ class RummyState(GameState):
                        say=said("Hand {hand}: {player} plays first; the {card} is turned up on the discard pile.",
                                 hand=number, player=self.label(first), card=CARDS[up].id))
 
+    def hand_size(self) -> int:
+        """How many cards each seat is dealt: C2.2, or seven each (C9.5)."""
+        return SEVEN_EACH if self.deal_size is SEVEN else HAND_SIZE[len(self.players)]
+
     def _draw(self, source: str, outcome: Outcome) -> None:
         if self.phase is not DRAW:
             raise WrongPhase("You have drawn already this turn: meld, lay off or discard.")
@@ -361,6 +386,13 @@ class RummyState(GameState):
         name = self.label(seat)
         if source == STOCK:
             if not self.stock.cards:
+                if self.stock_out is END_HAND:  # C9.4: the hand ends when the stock runs out
+                    self.log_event(outcome, seat, f"{name} chose the stock pile, but it is empty: "
+                                                f"hand {self.hand_number} is void, no score.",
+                                   say=said("{player} chose the stock pile, but it is empty: hand {hand} is void, "
+                                            "and nobody scores.", player=name, hand=self.hand_number))
+                    self._end_hand(None, outcome)
+                    return
                 if self.turned_over or not self.discard.cards:
                     self.log_event(outcome, seat, f"{name} chose the stock pile, but it is empty again: "
                                                 f"hand {self.hand_number} is void, no score.",
@@ -416,9 +448,13 @@ class RummyState(GameState):
 
     def _check_taken_card(self, remaining: int, played: int) -> None:
         """C3.3, second half: no play may leave the card taken from the discard pile this turn as
-        the only card in hand (it could not be discarded)."""
+        the only card in hand (it could not be discarded), unless it may be discarded back (C9.3).
+        C9.2: at a table where the last card must be discarded, no play may leave no card."""
+        if not remaining and self.must_discard:
+            raise LastCardRefused(f"Playing {codes_of(played)} would leave you no card to discard: at this "
+                                   f"table you go out by discarding your last card.")
         taken = self.taken
-        if taken is not None and remaining == BIT[taken]:
+        if taken is not None and remaining == BIT[taken] and not self.discard_back:
             raise TakenCardRefused(
                 f"Playing {codes_of(played)} would leave {CODE_OF[taken]}, the card you took from the "
                 f"discard pile this turn, as your only card, and you may not discard it this turn.")
@@ -473,7 +509,7 @@ class RummyState(GameState):
     def _discard(self, card: Card, outcome: Outcome) -> None:
         mask = self._selection((card,), "discard")
         number = NUMBER[card]
-        if number == self.taken:
+        if number == self.taken and not self.discard_back:  # C3.3; C9.3 lets it go back
             raise TakenCardRefused(f"You took {card.code} from the discard pile this turn: you may not "
                                    f"discard it this turn.")
         seat = self.turn
@@ -606,6 +642,10 @@ class RummyState(GameState):
             "hand_number": self.hand_number,
             "target": self.target,
             "rummy_bonus": self.rummy_bonus,
+            "must_discard": self.must_discard,
+            "discard_back": self.discard_back,
+            "stock_out": self.stock_out,
+            "deal_size": self.deal_size,
             "discard_top": CARDS[top].id if top is not None else None,
             "discard_size": len(self.discard),
             "stock_size": len(self.stock),
@@ -723,6 +763,10 @@ class RummyState(GameState):
             "names": self.names,
             "target": self.target,
             "rummy_bonus": self.rummy_bonus,
+            "must_discard": self.must_discard,
+            "discard_back": self.discard_back,
+            "stock_out": self.stock_out,
+            "deal_size": self.deal_size,
             "seed": self.seed,
             "stacked_deck": [CARDS[n].id for n in self.stacked_deck] if self.stacked_deck is not None else None,
             "hand_number": self.hand_number,
@@ -756,9 +800,15 @@ class RummyState(GameState):
                 raise ValueError("a game has 2 to 6 seats")
             target = whole(data["target"], LOWEST_TARGET, HIGHEST_TARGET)
             stacked = data["stacked_deck"]
+            stock_out, deal_size = data.get("stock_out", TURN_OVER), data.get("deal_size", BY_SEATS)
+            if stock_out not in STOCK_OUT or deal_size not in DEALS:
+                raise ValueError(f"unknown house rules {stock_out!r}, {deal_size!r}")
+            # (games saved before the house rules of C9 have none: the rule book's)
             game = cls(definition, names, target=target, rummy_bonus=flag(data["rummy_bonus"]),
                        seed=_seed(data["seed"]),
-                       stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None)
+                       stacked_deck=[parse_card(c) for c in stacked] if stacked is not None else None,
+                       must_discard=flag(data.get("must_discard", False)),
+                       discard_back=flag(data.get("discard_back", False)), stock_out=stock_out, deal_size=deal_size)
             if game.stacked_deck is not None and sorted(game.stacked_deck) != list(range(52)):
                 raise ValueError("the stacked deck does not hold the 52 cards once each")
             game.hand_number = whole(data["hand_number"], 1, 10**9)

@@ -21,8 +21,11 @@ from typing import IO
 
 from app.core.cards import quoted
 from app.core.decks import DeckError
-from app.core.protocol import IllegalAction
-from app.core.terminal import Console, EndOfInput, FileProblem, read_text_file, tolerate_bad_bytes
+from app.core.protocol import IllegalAction, OptionError
+from app.core.terminal import (
+    Console, EndOfInput, FileProblem, add_house_rules, house_rules_chosen, house_rules_line, read_text_file,
+    tolerate_bad_bytes,
+)
 
 from .actions import MoveCard, Undo
 from .deals import MAX_DEAL
@@ -89,7 +92,7 @@ def layout_lines(layout: Layout) -> list[str]:
     """S4.5: the cells, the foundations (a foundation holds its suit from the ace up, so it is
     written by its first and last card), then each column from its top card to its bottom card."""
     cells = ", ".join(f"{index} {card.code if card is not None else 'empty'}"
-                      for index, card in enumerate(layout.cells, start=1))
+                      for index, card in enumerate(layout.cells[:layout.open_cells], start=1))  # S7.1
     homes = []
     for index, pile in enumerate(layout.foundations, start=1):
         if not pile:
@@ -127,6 +130,8 @@ def argument_parser(solve: bool) -> argparse.ArgumentParser:
                         help="the classic deal: cards 51 and 52 start in cells 2 and 3")
     if solve:
         parser.add_argument("--moves", action="store_true", help="also print the winning line, one command a line")
+    else:
+        add_house_rules(parser, DEFINITION)  # S7 (the solver knows the rule book's game only)
     return parser
 
 
@@ -135,7 +140,7 @@ class StartError(ValueError):
 
 
 def new_game(options: argparse.Namespace, rng: random.Random | None = None) -> SeahavenState:
-    values = {"classic": options.classic}
+    values = {"classic": options.classic, **house_rules_chosen(options, DEFINITION)}
     if options.deck is not None:
         try:
             cards = DEFINITION.parse_deck(read_text_file(options.deck, what="deck file"))
@@ -164,6 +169,9 @@ def describe_deal(state: SeahavenState, options: argparse.Namespace) -> str:
 def play(state: SeahavenState, console: Console, title: str) -> int:
     """S4: the game loop, until a win, ``q``, the end of input or Ctrl+C (status 0 every time)."""
     console.say(f"Seahaven Towers, {title}. Type h for the commands.")
+    house = house_rules_line(DEFINITION, {"cells": state.cells, "kings_only": state.kings_only})
+    if house is not None:  # S7 (none at the rule book's game: the output as before)
+        console.say(house)
     show(console, state)
     try:
         while True:
@@ -231,7 +239,7 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     console = Console(stdin, stdout)
     try:
         state = new_game(options, rng)
-    except StartError as error:
+    except (StartError, OptionError) as error:
         console.say(f"Error: {error}")
         return 1
     if solving:

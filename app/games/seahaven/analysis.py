@@ -77,12 +77,14 @@ class SeahavenAnalyst:
         """The question the table shows the answer to: none once the game is over, nor for a
         position with no legal move (lost at a glance, S3.6: the board says so itself). The
         deal as dealt asks for a whole line too (its "show a solution")."""
-        if state.is_over() or state.is_stuck():
+        if state.is_over() or state.is_stuck() or not state.layout.rule_book:  # (S7: no solver for house rules)
             return None
         return question_for(state.layout, state.dealt, state.classic,
                             line=state.layout == start_layout(state.dealt, state.classic))
 
-    def start_question(self, state: Any) -> Question:
+    def start_question(self, state: Any) -> Question | None:
+        if not state.layout.rule_book:
+            return None
         return question_for(start_layout(state.dealt, state.classic), state.dealt, state.classic, line=True)
 
     def answer(self, data: Mapping[str, Any], budget: int) -> dict[str, Any]:
@@ -128,6 +130,8 @@ class SeahavenAnalyst:
     def solution_offered(self, state: Any, answer: Mapping[str, Any] | None) -> bool:
         """Once the game is over (given up; or won, to compare), or in a position that cannot be
         won (S3.6, S5.2). While the deal can still be won the hint gives the next move of a line."""
+        if not state.layout.rule_book:
+            return False  # S7: the solver knows the rule book's game only
         if state.is_over():
             return True
         return bool(state.is_stuck() or (answer is not None and answer.get("winnable") is False))

@@ -17,8 +17,10 @@ from .guide import GUIDE
 from .analysis import ANALYST, question_for, start_layout
 from .bot import RandomBot, SolverBot
 from .deals import MAX_DEAL, deal_cards, deal_number_from_seed, first_winnable_deal
-from .rules import DECK
+from .rules import CELLS, DECK
 from .state import SeahavenState
+
+CLASSIC_CELLS_NEEDED = 3  # S2.4 deals into cells 2 and 3 (S7.1)
 
 # Deal only winnable games walks this many deal numbers from the chosen one at most (the chance
 # that so many deals in a row cannot be won is far below one in a billion); it asks for the
@@ -31,6 +33,7 @@ class SeahavenDefinition(GameDefinition):
     key = "seahaven"
     name = "Seahaven Towers"
     summary = "Solitaire: free four towers of cards, building down by suit, with four cells."
+    showcase = ("KS", "QS", "JS", "TS")  # a column built down by suit (S3.3)
     score_unit = ("card home", "cards home")
     min_seats = 1
     max_seats = 1
@@ -43,6 +46,11 @@ class SeahavenDefinition(GameDefinition):
                help="The same number always deals the same cards: race a friend on it."),
         Option("winnable_only", "Deal only winnable games", "bool", False,
                help="The first deal from the chosen (or random) number on that can be won."),
+        Option("cells", "Cells", "int", CELLS, 1, CELLS,
+               help="Play with fewer cells: 3, 2 or even 1 (the classic deal needs 3). The solver's help, "
+                    "hints and winnable deals, knows the rule book's four only.", house=True, rule="S7.1"),
+        Option("kings_only", "Only kings fill an empty column", "bool", True,
+               help="By the rule book an empty column takes only a king; or any card.", house=True, rule="S7.2"),
     )
     statistics = (
         Stat("played", "Games played"),
@@ -71,6 +79,16 @@ class SeahavenDefinition(GameDefinition):
     def baseline_bot(self, rng: random.Random) -> RandomBot:
         return RandomBot(rng)
 
+    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        values = super().validate_options(raw)
+        if values["classic"] and values["cells"] < CLASSIC_CELLS_NEEDED:  # S2.4 deals into cells 2 and 3
+            raise OptionError(f"The classic deal puts two cards into cells 2 and 3: it needs {CLASSIC_CELLS_NEEDED} "
+                              f"cells or more.")
+        if values["winnable_only"] and self.house_rules(values):  # S7: the solver knows the rule book's game only
+            raise OptionError("Deal only winnable games works with the rule book's rules: four cells, only kings "
+                              "in an empty column.")
+        return values
+
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
                   seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None,
                   answers: Mapping[str, Mapping[str, Any]] | None = None) -> SeahavenState:
@@ -80,6 +98,7 @@ class SeahavenDefinition(GameDefinition):
         self.check_seats(names)
         values = self.validate_options(options)
         classic, winnable_only = values["classic"], values["winnable_only"]
+        cells, kings_only = values["cells"], values["kings_only"]
         if stacked_deck is not None:
             cards = list(stacked_deck)
             if len(cards) != DECK.size or set(cards) != set(DECK.cards):
@@ -96,7 +115,7 @@ class SeahavenDefinition(GameDefinition):
                     first_kept_winnable_deal(deal, classic, answers)
             cards = deal_cards(deal)
         return SeahavenState(self, names[0], cards, classic=classic, deal=deal, seed=seed,
-                             winnable_only=winnable_only)
+                             winnable_only=winnable_only, cells=cells, kings_only=kings_only)
 
     item_noun = "deal"
 

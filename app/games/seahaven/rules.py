@@ -82,16 +82,24 @@ def describe_move(card: Card, source: str, target: str) -> str:
 class Layout:
     """The cards on the table. Plain lists of ``Card``; copy before trying things."""
 
-    __slots__ = ("columns", "cells", "foundations")
+    __slots__ = ("columns", "cells", "foundations", "open_cells", "kings_only")
 
     def __init__(self, columns: Sequence[Sequence[Card]], cells: Sequence[Card | None],
-                 foundations: Sequence[Sequence[Card]]):
+                 foundations: Sequence[Sequence[Card]], *, open_cells: int = CELLS, kings_only: bool = True):
         self.columns = [list(column) for column in columns]
         self.cells = list(cells)
         self.foundations = [list(pile) for pile in foundations]
+        self.open_cells = open_cells  # S7.1: the cells a card may go into, from the first
+        self.kings_only = kings_only  # S3.3; S7.2: an empty column takes any card
+
+    @property
+    def rule_book(self) -> bool:
+        """Played by the rule book's rules (no house rule of S7): what the solver judges."""
+        return self.open_cells == CELLS and self.kings_only
 
     @classmethod
-    def deal(cls, cards: Sequence[Card], classic: bool = False) -> Layout:
+    def deal(cls, cards: Sequence[Card], classic: bool = False, *, open_cells: int = CELLS,
+             kings_only: bool = True) -> Layout:
         """S2.2-S2.4: card i goes to column (i mod 10) + 1; in the classic deal the last two
         cards go to cells 2 and 3 instead."""
         columns: list[list[Card]] = [[] for _ in range(COLUMNS)]
@@ -101,10 +109,11 @@ class Layout:
             columns[position % COLUMNS].append(card)
         for cell, card in zip(CLASSIC_CELLS, cards[on_columns:]):
             cells[cell] = card
-        return cls(columns, cells, [[] for _ in range(FOUNDATIONS)])
+        return cls(columns, cells, [[] for _ in range(FOUNDATIONS)], open_cells=open_cells, kings_only=kings_only)
 
     def copy(self) -> Layout:
-        return Layout(self.columns, self.cells, self.foundations)
+        return Layout(self.columns, self.cells, self.foundations, open_cells=self.open_cells,
+                      kings_only=self.kings_only)
 
     def cards(self) -> list[Card]:
         """Every card on the table, once each."""
@@ -161,6 +170,9 @@ class Layout:
         kind, index = _PLACE_INDEX[target]
         if kind == "c":
             held = self.cells[index]
+            if index >= self.open_cells:
+                raise IllegalMove(f"{card.code} cannot go into {place_name(target)}: this table plays with "
+                                  f"{self.open_cells} cell{'s' if self.open_cells != 1 else ''}", "S7.1", [card])
             if held is not None:
                 raise IllegalMove(f"{card.code} cannot go into {place_name(target)}: it holds {held.code}, "
                                   "and a cell holds one card", "S3.4", [card, held])
@@ -178,7 +190,7 @@ class Layout:
         else:
             column = self.columns[index]
             if not column:
-                if card.order != KING:
+                if card.order != KING and self.kings_only:
                     raise IllegalMove(f"{card.code} cannot go into empty {place_name(target)}: an empty "
                                       "column takes only a king", "S3.3", [card])
             else:
@@ -226,7 +238,7 @@ class Layout:
         sources += [(f"c{i + 1}", card) for i, card in enumerate(self.cells) if card is not None]
         bottoms = {column[-1]: f"t{i + 1}" for i, column in enumerate(self.columns) if column}
         empty_columns = [f"t{i + 1}" for i, column in enumerate(self.columns) if not column]
-        empty_cells = [f"c{i + 1}" for i, card in enumerate(self.cells) if card is None]
+        empty_cells = [f"c{i + 1}" for i, card in enumerate(self.cells) if card is None and i < self.open_cells]
         empty_foundations = [f"f{i + 1}" for i, pile in enumerate(self.foundations) if not pile]
         for source, card in sources:
             if card.order == ACE:
@@ -235,9 +247,9 @@ class Layout:
                 home = self.foundation_for(card)
                 if home is not None:
                     moves.append((source, home))
-            if card.order == KING:
+            if card.order == KING or not self.kings_only:  # S3.3; S7.2
                 moves += [(source, place) for place in empty_columns if place != source]
-            else:
+            if card.order != KING:
                 for bottom, place in bottoms.items():
                     if bottom.suit == card.suit and bottom.order == card.order + 1:
                         moves.append((source, place))
@@ -284,7 +296,7 @@ class Layout:
 
     def has_legal_move(self) -> bool:
         """Cheaper than ``legal_moves``: any empty cell takes a card, else look closer."""
-        if any(card is None for card in self.cells) and any(self.columns):
+        if any(card is None for card in self.cells[:self.open_cells]) and any(self.columns):
             return True
         return bool(self.legal_moves())
 

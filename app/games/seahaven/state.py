@@ -21,7 +21,7 @@ from app.core.protocol import (
 )
 
 from .actions import Action, Finish, MoveCard, Undo
-from .rules import DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name
+from .rules import CELLS, DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name
 if TYPE_CHECKING:
     from .solver import Solver
 
@@ -62,7 +62,8 @@ class SeahavenState(GameState):
     ``last_auto``: how many automatic moves the last action made (shown one by one)."""
 
     def __init__(self, definition: GameDefinition, name: str, dealt: Sequence[Card], *, classic: bool,
-                 deal: int | None, seed: int | str | None, winnable_only: bool):
+                 deal: int | None, seed: int | str | None, winnable_only: bool, cells: int = CELLS,
+                 kings_only: bool = True):
         super().__init__(definition, [name])
         self.deck = DECK
         self.dealt = list(dealt)
@@ -70,7 +71,9 @@ class SeahavenState(GameState):
         self.deal = deal
         self.seed = seed
         self.winnable_only = winnable_only
-        self.layout = Layout.deal(self.dealt, classic)
+        self.cells = cells  # S7.1
+        self.kings_only = kings_only  # S7.2
+        self.layout = Layout.deal(self.dealt, classic, open_cells=cells, kings_only=kings_only)
         self.history: list[tuple[str, str, Card, bool]] = []
         self.last_auto = 0
         self.undos = 0
@@ -237,7 +240,10 @@ class SeahavenState(GameState):
         return self.solver().winnable(self.layout, budget)
 
     def hint(self, budget: int | None = None) -> MoveCard | None:
-        """S5.2: the next move of a winning line from here, or None if the game cannot be won."""
+        """S5.2: the next move of a winning line from here, or None if the game cannot be won
+        (or is played by a house rule of S7, which the solver does not know)."""
+        if not self.layout.rule_book:
+            return None
         step = self.solver().hint(self.layout, budget)
         return MoveCard(*step) if step is not None else None
 
@@ -304,7 +310,7 @@ class SeahavenState(GameState):
             "status": status,
             "stuck": stuck,
             "columns": [[card.id for card in column] for column in layout.columns],
-            "cells": [card.id if card is not None else None for card in layout.cells],
+            "cells": [card.id if card is not None else None for card in layout.cells[:self.cells]],  # S7.1
             "foundations": [[card.id for card in pile] for pile in layout.foundations],
             "cards_home": layout.cards_home(),
             "moves_made": self.moves_made(),
@@ -354,6 +360,8 @@ class SeahavenState(GameState):
             "seed": self.seed,
             "classic": self.classic,
             "winnable_only": self.winnable_only,
+            "cells": self.cells,
+            "kings_only": self.kings_only,
             "deck": [card.id for card in self.dealt],
             "moves": [[source, target, card.id, 1] if auto else [source, target, card.id]
                       for source, target, card, auto in self.history],
@@ -378,8 +386,12 @@ class SeahavenState(GameState):
             deal = data["deal"]
             if deal is not None and (not isinstance(deal, int) or isinstance(deal, bool)):
                 raise ValueError("the deal number must be a whole number")
+            cells = data.get("cells", CELLS)  # (a game saved before the house rules of S7: the rule book's)
+            if type(cells) is not int or not 1 <= cells <= CELLS:
+                raise ValueError(f"{cells!r} cells")
             state = cls(definition, names[0], cards, classic=bool(data["classic"]), deal=deal,
-                                  seed=data.get("seed"), winnable_only=bool(data.get("winnable_only", False)))
+                        seed=data.get("seed"), winnable_only=bool(data.get("winnable_only", False)), cells=cells,
+                        kings_only=bool(data.get("kings_only", True)))
             for number, (source, target, card_id, *auto) in enumerate(data["moves"]):
                 source, target = parse_place(source), parse_place(target)
                 card = state.layout.move(source, target)

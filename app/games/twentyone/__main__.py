@@ -14,12 +14,14 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-from typing import IO
-from collections.abc import Sequence
+from typing import IO, Any
+from collections.abc import Mapping, Sequence
 
 from app.core.cards import Card as CoreCard
-from app.core.protocol import Event
-from app.core.terminal import Console, EndOfInput, tolerate_bad_bytes
+from app.core.protocol import Event, OptionError
+from app.core.terminal import (
+    Console, EndOfInput, add_house_rules, house_rules_chosen, house_rules_line, tolerate_bad_bytes,
+)
 
 from .actions import Deal, Hit, Stay
 from .cards import InvalidDeckData, parse_deck_file
@@ -63,10 +65,11 @@ def read_deck(console: Console) -> list[CoreCard] | None:
 
 
 class TerminalGame:
-    def __init__(self, console: Console, *, seed: int, shuffle: bool):
+    def __init__(self, console: Console, *, seed: int, shuffle: bool, house_rules: Mapping[str, Any] | None = None):
         self.console = console
         self.seed = seed
         self.shuffle = shuffle
+        self.options = DEFINITION.validate_options({**(house_rules or {}), "rounds": 0})  # T8
 
     def show(self, events: list[Event]) -> None:
         for entry in events:
@@ -76,13 +79,16 @@ class TerminalGame:
     def run(self) -> int:
         for line in BANNER:
             self.console.say(line)
+        house = house_rules_line(DEFINITION, self.options)  # (none at the rule book's game: T6.1 word for word)
+        if house is not None:
+            self.console.say(house)
         try:
             stacked = None
             if not self.shuffle:
                 stacked = read_deck(self.console)
                 if stacked is None:
                     return self.goodbye()
-            state = DEFINITION.new_state(["Player"], options={"rounds": 0}, seed=self.seed, stacked_deck=stacked)
+            state = DEFINITION.new_state(["Player"], options=self.options, seed=self.seed, stacked_deck=stacked)
             self.console.say()
             self.show(state.log)
             while True:
@@ -132,9 +138,15 @@ def main(argv: Sequence[str] | None = None, stdin: IO[str] | None = None, stdout
     parser.add_argument("--seed", type=int, default=None,
                         help="the seed of the shuffles (the deck with --shuffle, and every refill), "
                              "for repeatable games")
+    add_house_rules(parser, DEFINITION)  # T8
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
-    return TerminalGame(Console(stdin, stdout), seed=seed, shuffle=args.shuffle).run()
+    try:
+        game = TerminalGame(Console(stdin, stdout), seed=seed, shuffle=args.shuffle,
+                            house_rules=house_rules_chosen(args, DEFINITION))
+    except OptionError as error:
+        parser.error(str(error))
+    return game.run()
 
 
 if __name__ == "__main__":

@@ -8,13 +8,14 @@ from typing import Any, ClassVar
 
 from app.core.cards import Card as CoreCard
 from app.core.guides import Guide
-from app.core.protocol import EASY, STRONG, GameDefinition, Option, OptionError, Stat
+from app.core.protocol import EASY, STRONG, TAKE_BACKS, GameDefinition, Option, OptionError, Stat
 
 from . import actions
 from .guide import GUIDE
 from .bot import CardCounter, DealerRule, Hopeful, RandomChoice
 from .cards import DECK
-from .state import LOST, WON, TwentyOneState
+from .state import DEALER_TIES, LOST, PUSH, WON, TwentyOneState
+from .table import DEALER_STANDS_ON
 
 RETURNS = {WON: 1, LOST: -1}  # a round won, lost; a tie returns 0 (T3.4)
 
@@ -23,6 +24,7 @@ class TwentyOneDefinition(GameDefinition):
     key = "twentyone"
     name = "21 against the dealer"
     summary = "Hit or stay: come closer to 21 than the dealer without going over."
+    showcase = ("7D", "4C", "KH")  # 21 (T1.2)
     score_unit = ("round won", "rounds won")
     min_seats = 1
     max_seats = 5  # T7.1
@@ -31,6 +33,21 @@ class TwentyOneDefinition(GameDefinition):
     options = (
         Option("rounds", "Rounds (0: until the table is ended)", "int", 5, 0, 50,
                help="The game ends after this many rounds; between rounds anyone may also end the table."),
+        Option("aces", "Aces count", "choice", "one", choices=(("one", "1 always"), ("eleven", "1 or 11")),
+               help="By the rule book an ace is always 1; or it counts 11 when that does not take the hand over "
+                    "21, and 21 on the deal wins at once.", house=True, rule="T8.1"),
+        Option("dealer_stands_on", "The dealer stands on", "int", DEALER_STANDS_ON, 15, 19,
+               help="The dealer takes cards while below this value (17: the dealer hits 16 or less).",
+               house=True, rule="T8.2"),
+        Option("dealer_hits_soft_17", "The dealer hits a soft 17", "bool", False,
+               help="Only where aces count 1 or 11: the dealer takes a card on 17 counting an ace as 11.",
+               house=True, rule="T8.3"),
+        Option("five_card_charlie", "Five cards win", "bool", False,
+               help="A player holding five cards without going over wins the round at once.",
+               house=True, rule="T8.4"),
+        Option("ties", "Ties", "choice", PUSH, choices=((PUSH, "Nobody wins"), (DEALER_TIES, "The dealer wins")),
+               help="What an equal value against the dealer is.", house=True, rule="T8.5"),
+        TAKE_BACKS,
     )
     statistics = (  # T5.3
         Stat("rounds_won", "Rounds won"),
@@ -41,6 +58,12 @@ class TwentyOneDefinition(GameDefinition):
     other_bots = {EASY: Hopeful(), STRONG: CardCounter()}
     action_types = actions.ACTION_TYPES
     guide: ClassVar[Guide] = GUIDE  # its guided first game ("Learn by playing")
+
+    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        values = super().validate_options(raw)
+        if values["dealer_hits_soft_17"] and values["aces"] != "eleven":  # T8.3
+            raise OptionError("The dealer hits a soft 17 only where aces count 1 or 11.")
+        return values
 
     def deck_preview(self, cards: Sequence[CoreCard]) -> list[tuple[str, list[CoreCard]]]:
         """How a stacked deck deals at a table of one player (T3.1): the player's two cards, the

@@ -30,15 +30,18 @@ from app.core.saved import one_of, reading, whole
 
 from .actions import Action, Deal, EndTable, Hit
 from .cards import DECK, Card, Deck
-from .table import BUST_LIMIT, DEALER_WINS, END, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table
+from .table import ACTION, BUST_LIMIT, DEALER_STANDS_ON, DEALER_WINS, END, PLAYER_WINS, RESULT, ROUND, TWENTY_ONE, Table
 
 STATE_FORMAT = 1
 
 # the game's phase
 PLAYING, BETWEEN, OVER = "playing", "between", "over"
 # a seat's part in the current round
-TO_PLAY, STAYED, BUST, NATURAL = "to play", "stayed", "bust", "21"
-STATUSES = (TO_PLAY, STAYED, BUST, NATURAL)
+TO_PLAY, STAYED, BUST, NATURAL, CHARLIE = "to play", "stayed", "bust", "21", "five cards"
+STATUSES = (TO_PLAY, STAYED, BUST, NATURAL, CHARLIE)
+CHARLIE_CARDS = 5  # T8.4
+# Who wins a tie (T8.5): nobody (T3.4, the default), or the dealer.
+PUSH, DEALER_TIES = "push", "dealer"
 # a seat's result in a round
 WON, LOST, TIED = "won", "lost", "tied"
 RESULTS = (WON, LOST, TIED)
@@ -103,6 +106,14 @@ def note_key(dealer_value: int) -> str:
     return "21" if dealer_value == TWENTY_ONE else ""
 
 
+def table_rules(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The house rules the table itself plays by (T8.1-T8.3), from the game's options; a game
+    saved before them has none: the rule book's."""
+    return {"aces_high": options.get("aces", "one") == "eleven",
+            "dealer_stands_on": options.get("dealer_stands_on", DEALER_STANDS_ON),
+            "dealer_hits_soft_17": bool(options.get("dealer_hits_soft_17", False))}
+
+
 class TwentyOneView(View):
     """What a seat sees of a game of 21 (T3.2, T7.2): the shared keys and the table's."""
 
@@ -150,7 +161,8 @@ class TwentyOneState(GameState):
             deck = Deck(cards)
         else:
             deck = Deck.shuffled(random.Random(f"{seed}/deck"))  # T2.4
-        state = cls(definition, names, options, seed, Table(cls._line_names(names), deck, seed=seed))
+        state = cls(definition, names, options, seed, Table(cls._line_names(names), deck, seed=seed,
+                                                            **table_rules(options)))
         state._start_round(Outcome(Deal()))
         return state
 
@@ -194,6 +206,9 @@ class TwentyOneState(GameState):
         if seat is not None and seat == self.turn:
             return [HIT_MOVE, STAY_MOVE]
         return []
+
+    def take_back_fields(self) -> dict[str, Any]:
+        return {"kind": ACTION}  # a line of the web's log only, as "Player stays." is
 
     def _line_name(self, seat: int) -> str | None:
         """How result lines name a seat: None (the word "Player") when one player sits."""
@@ -241,7 +256,17 @@ class TwentyOneState(GameState):
         self.status = [TO_PLAY] * len(self._names)
         self.results_now = [None] * len(self._names)
         self.phase = PLAYING
-        self.turn = 0  # nobody holds 21 after the deal (T1.2): the first seat plays
+        # Nobody holds 21 after the deal (T1.2), but where aces may count 11 (T8.1): a player
+        # dealt 21 wins at once, as 21 after a hit does (T3.3).
+        for seat in range(len(self._names)):
+            if self.table.player_natural(seat):
+                self.status[seat], self.results_now[seat] = NATURAL, WON
+                name = self._line_name(seat)
+                self.table.note(seat, natural_line(self.round_number, name), kind=RESULT,
+                                say=said("{player} has 21 and wins round {round}!", player=self.label(seat),
+                                         round=self.round_number))
+        self.turn = -1
+        self._next_player(outcome)
         self._record(outcome)
 
     def _hit(self, seat: int, outcome: Outcome) -> None:
@@ -260,6 +285,11 @@ class TwentyOneState(GameState):
             self.status[seat], self.results_now[seat] = NATURAL, WON
             self.table.note(seat, natural_line(self.round_number, name), kind=RESULT,
                             say=said("{player} has 21 and wins round {round}!", player=label, round=self.round_number))
+        elif self.options.get("five_card_charlie") and len(player.hand) >= CHARLIE_CARDS:  # T8.4
+            self.status[seat], self.results_now[seat] = CHARLIE, WON
+            self.table.note(seat, f"{name or SOLO_NAME} wins round {self.round_number} with five cards!",
+                            kind=RESULT, say=said("{player} holds five cards without going over and wins round "
+                                                  "{round}!", player=label, round=self.round_number))
         if self.status[seat] != TO_PLAY:
             self._next_player(outcome)
         self._record(outcome)
@@ -291,6 +321,8 @@ class TwentyOneState(GameState):
                 self.table.note(None, note, kind=RESULT, say=said(DEALER_NOTE_SAID[key], dealer=dealer))
             for seat in standing:
                 result = WHO_WON.get(self.table.who_won(seat), TIED)
+                if result == TIED and self.options.get("ties") == DEALER_TIES:  # T8.5
+                    result = LOST
                 self.results_now[seat] = result
                 line = showdown_line(result, self.round_number, self._line_name(seat))
                 if note and not self.several:
@@ -487,7 +519,7 @@ class TwentyOneState(GameState):
         seed = data["seed"]
         if not isinstance(seed, (int, str)) or isinstance(seed, bool):
             raise ValueError("the seed is a number or a text")
-        table = Table.from_dict(data, cls._line_names(names), seed)
+        table = Table.from_dict(data, cls._line_names(names), seed, **table_rules(options))
         state = cls(definition, names, options, seed, table)
         state.round_number = whole(data["round"])
         state.phase = one_of(data["phase"], (PLAYING, BETWEEN, OVER))
@@ -529,7 +561,8 @@ class TwentyOneState(GameState):
         for seat, player in enumerate(table.players):
             value, status = player.hand_value, self.status[seat]
             fits = {TO_PLAY: value < TWENTY_ONE and self.phase == PLAYING, STAYED: value < TWENTY_ONE,
-                    BUST: value > BUST_LIMIT, NATURAL: value == TWENTY_ONE}[status]
+                    BUST: value > BUST_LIMIT, NATURAL: value == TWENTY_ONE,
+                    CHARLIE: value < TWENTY_ONE and len(player.hand) == CHARLIE_CARDS}[status]
             if not fits:
                 raise ValueError(f"seat {seat} cannot be '{status}' with a hand worth {value}")
         if any(not card.face_up for player in table.players for card in player.hand):

@@ -23,6 +23,7 @@ from .cards import DECK, Card, Deck, face
 BUST_LIMIT = 21  # over 21 is bust (T3.2)
 TWENTY_ONE = 21  # exactly 21 after a hit ends the turn (T3.3)
 DEALER_STANDS_ON = 17  # the dealer takes cards while 16 or less (T3.4)
+ACE_BONUS = 10  # T8.1: an ace may count 11, ten more than its 1
 
 # who_won's answers
 PLAYER_WINS, DEALER_WINS, TIE = "player", "dealer", "tie"
@@ -51,8 +52,9 @@ class Player:
     is face up. ``hand_value`` counts every card, face down too (the rules need it; what a
     seat may see is ``shown_value``)."""
 
-    def __init__(self, name: str = "Player"):
+    def __init__(self, name: str = "Player", aces_high: bool = False):
         self.name = name
+        self.aces_high = aces_high  # T8.1: an ace counts 11 when that does not go over 21
         self._hand: list[Card] = []
         self._value = 0
 
@@ -62,12 +64,22 @@ class Player:
 
     @property
     def hand_value(self) -> int:
-        return self._value
+        return self._value + ACE_BONUS if self.soft else self._value
+
+    @property
+    def soft(self) -> bool:
+        """T8.1: an ace of the hand counts 11 (so the hand is "soft")."""
+        return (self.aces_high and self._value + ACE_BONUS <= BUST_LIMIT
+                and any(card.rank == "A" for card in self._hand))
 
     @property
     def shown_value(self) -> int:
         """The value of the face-up cards: what everybody at the table can add up."""
-        return sum(card.value for card in self._hand if card.face_up)
+        up = [card for card in self._hand if card.face_up]
+        value = sum(card.value for card in up)
+        if self.aces_high and value + ACE_BONUS <= BUST_LIMIT and any(card.rank == "A" for card in up):
+            return value + ACE_BONUS
+        return value
 
     @property
     def all_face_up(self) -> bool:
@@ -91,7 +103,7 @@ class Player:
     def __str__(self) -> str:
         text = "hand:" + "".join(str(card) for card in self._hand)
         if self.all_face_up:
-            text += f", value = {self._value}"
+            text += f", value = {self.hand_value}"
         return text
 
     def __repr__(self) -> str:
@@ -109,11 +121,14 @@ class Table:
     """
 
     def __init__(self, names: Sequence[str] = ("Player",), deck: Deck | None = None, *,
-                 seed: int | str = 0, refills: int = 0):
+                 seed: int | str = 0, refills: int = 0, aces_high: bool = False,
+                 dealer_stands_on: int = DEALER_STANDS_ON, dealer_hits_soft_17: bool = False):
         if not names:
             raise ValueError("a table needs at least one player")
-        self.players = [Player(name) for name in names]
-        self.dealer = Player("Dealer")
+        self.players = [Player(name, aces_high) for name in names]
+        self.dealer = Player("Dealer", aces_high)
+        self.dealer_stands_on = dealer_stands_on  # T3.4; T8.2
+        self.dealer_hits_soft_17 = dealer_hits_soft_17  # T8.3
         self.deck = deck if deck is not None else Deck.shuffled(random.Random(f"{seed}/deck"))
         self.discard_pile: list[Card] = []
         self.seed = seed
@@ -209,11 +224,19 @@ class Table:
         self.dealer.reveal_all_cards()
         self._dealer_step(said("The dealer turns over the {card}: {value}.", card=hidden[0].id,
                                value=self.dealer.hand_value) if hidden else None)
-        while self.dealer.hand_value < DEALER_STANDS_ON:
+        while self.dealer_takes():
             self.note(None, DEALER_MUST_TAKE, kind=DEALER_TAKES)
             card = self._deal_to(self.dealer)
             self._dealer_step(said("The dealer takes the {card}: {value}.", card=card.id, value=self.dealer.hand_value))
         return self.dealer.hand_value > BUST_LIMIT
+
+    def dealer_takes(self) -> bool:
+        """T3.4: the dealer takes a card while below the value it stands on (17; T8.2), and on a
+        soft 17 at a table where the dealer hits it (T8.3)."""
+        value = self.dealer.hand_value
+        if value < self.dealer_stands_on:
+            return True
+        return self.dealer_hits_soft_17 and value == DEALER_STANDS_ON and self.dealer.soft
 
     def _dealer_step(self, say: Said | None) -> None:
         self.show_after(None, say)
@@ -263,7 +286,8 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], names: Sequence[str], seed: int | str) -> Table:
+    def from_dict(cls, data: Mapping[str, Any], names: Sequence[str], seed: int | str,
+                  **rules: Any) -> Table:
         """A table from ``to_dict`` data; ``ValueError`` if a card is unknown, missing or in two
         places, or the data is malformed."""
         face_down = {DECK.parse(card_id) for card_id in texts(data["face_down"])}
@@ -287,7 +311,7 @@ class Table:
         hands = data["hands"]
         if not isinstance(hands, list) or len(hands) != len(names):
             raise ValueError("one hand a player")
-        table = cls(names, deck, seed=seed, refills=whole(data["refills"]))
+        table = cls(names, deck, seed=seed, refills=whole(data["refills"]), **rules)
         for player, hand in zip(table.players, hands):
             for card in cards(hand):
                 player.add_to_hand(card)

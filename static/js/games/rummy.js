@@ -4,7 +4,7 @@
 //   game's view) and their folded groups opened;
 // - the meld groups a player opened or closed stay so when the table is refreshed live; on a wide
 //   screen every group is open unless the player closed it (the server folds them for phones).
-// Loaded once for every page (base.html); the table is swapped in again on every update, so
+// Loaded on the pages of its tables (base.html); the table is swapped in again on every update, so
 // everything listens on the document.
 (function () {
   "use strict";

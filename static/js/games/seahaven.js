@@ -16,7 +16,7 @@
 //   F sends the focused card home, Escape puts the card back;
 // - the cards a move sent home by themselves (data-auto-moves) go home one after another;
 // - the timer ticks (the server gives the seconds played when the table was drawn).
-// Loaded once for every page (base.html); the table is swapped in again on every update, so
+// Loaded on the pages of its tables (base.html); the table is swapped in again on every update, so
 // everything listens on the document.
 (function () {
   "use strict";

@@ -39,11 +39,11 @@ def stacked_order(deck, hands: Sequence[str], indicator: str, open_card: str, cl
 
 
 def stacked_game(hands: Sequence[str], indicator: str, open_card: str, closed_top: str = "", *,
-                 names: Sequence[str] | None = None, deals: int = 1, seed=0):
+                 names: Sequence[str] | None = None, deals: int = 1, seed=0, **options):
     names = list(names) if names is not None else [f"P{seat + 1}" for seat in range(len(hands))]
     deck = POINTS_RUMMY.deck_for(len(names))
     order = stacked_order(deck, hands, indicator, open_card, closed_top)
-    return POINTS_RUMMY.new_state(names, options={"deals": deals}, seed=seed, stacked_deck=order)
+    return POINTS_RUMMY.new_state(names, options={"deals": deals, **options}, seed=seed, stacked_deck=order)
 
 
 def act(state, seat, **data):

@@ -720,8 +720,8 @@ def test_p5_5_a_declaring_winner_collects_every_losers_points_and_the_penalties(
 
 
 def test_p6_1_deals_option():
-    assert POINTS_RUMMY.validate_options({}) == {"deals": 1}
-    assert POINTS_RUMMY.validate_options({"deals": "10"}) == {"deals": 10}
+    assert POINTS_RUMMY.validate_options({})["deals"] == 1
+    assert POINTS_RUMMY.validate_options({"deals": "10"})["deals"] == 10
     with pytest.raises(OptionError):
         POINTS_RUMMY.validate_options({"deals": "11"})
     with pytest.raises(OptionError):

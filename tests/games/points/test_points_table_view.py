@@ -9,7 +9,7 @@ from points_helpers import act
 
 from app.games.points import DEFINITION as POINTS_RUMMY
 
-DECK = Path(__file__).resolve().parents[3] / "decks" / "points" / "declare_after_one_draw.deck"
+DECK = Path(__file__).resolve().parents[3] / "tests" / "decks" / "points" / "declare_after_one_draw.deck"
 
 
 def game(deals: int = 1):

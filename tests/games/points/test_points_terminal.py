@@ -15,7 +15,7 @@ import pytest
 from app.games.points.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[3]
-DECKS = ROOT / "decks" / "points"
+DECKS = ROOT / "tests" / "decks" / "points"
 DECLARE_DECK = str(DECKS / "declare_after_one_draw.deck")
 JOKER_DECK = str(DECKS / "joker_first_open.deck")
 THREE_DECK = str(DECKS / "three_players_two_decks.deck")

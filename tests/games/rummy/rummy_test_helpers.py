@@ -18,7 +18,7 @@ from app.games.rummy.cards import DECK, codes_of
 from app.games.rummy.state import RummyState
 
 ROOT = Path(__file__).resolve().parents[3]
-DECKS = ROOT / "decks" / "rummy"
+DECKS = ROOT / "tests" / "decks" / "rummy"
 RUMMY = registry.get("rummy")
 RESULT_LINE = re.compile(r"^(Hand \d+:|Hand \d+: no score|.+: \d+ points, total \d+|Winner: .+)$")
 

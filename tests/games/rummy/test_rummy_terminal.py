@@ -1,4 +1,4 @@
-"""C8: the terminal game, replayed from files of answers on the stacked decks of decks/rummy/.
+"""C8: the terminal game, replayed from files of answers on the stacked decks of tests/decks/rummy/.
 Most sessions run ``main`` in process; a few run the real program in a subprocess."""
 
 from __future__ import annotations

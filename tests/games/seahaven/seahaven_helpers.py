@@ -12,7 +12,7 @@ from app.games.seahaven.__main__ import main
 from app.games.seahaven.rules import DECK, FOUNDATIONS, Layout
 
 ROOT = Path(__file__).resolve().parents[3]
-SAMPLE_DECKS = ROOT / "decks" / "seahaven"
+SAMPLE_DECKS = ROOT / "tests" / "decks" / "seahaven"
 SHORT_WIN = SAMPLE_DECKS / "short_win.deck"
 STUCK_AFTER_FOUR = SAMPLE_DECKS / "stuck_after_four.deck"
 

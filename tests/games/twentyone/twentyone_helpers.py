@@ -20,7 +20,7 @@ from app.games.twentyone import DECK, DEFINITION
 from app.games.twentyone.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[3]
-SAMPLE_DECKS = ROOT / "decks" / "twentyone"
+SAMPLE_DECKS = ROOT / "tests" / "decks" / "twentyone"
 LOWS = [rank + suit for rank in "A23456" for suit in "CDHS"]  # 24 cards worth 1-6
 TENS = [rank + suit for rank in "TJQK" for suit in "CDHS"]  # 16 cards worth 10
 BANNER = ["=======================", "Welcome to CARD GAME 21", "======================="]
