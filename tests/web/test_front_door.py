@@ -75,9 +75,10 @@ def test_a_tile_pictures_the_game_with_its_own_cards_and_says_players_line_play_
                        f"{low} or {high} players" if high == low + 1 else f"{low} to {high} players")
     assert tile.find_all(cls="tile-line")[0].text == definition.summary
     found = links(tile)
-    assert list(found) == ["Play", "How to play"]
+    assert list(found) == ["Play", "How to play", "Learn by playing"]
     play = f"/menus/{key}" if definition.setup_flow == MENUS else f"/setup/{key}"
     assert found["Play"] == play and found["How to play"] == f"/how-to-play/{key}"
+    assert found["Learn by playing"] == f"/learn/{key}"  # its guided first game
     # both lead somewhere real, and a screen reader hears which game each is for
     assert player.get(play).status_code == 200 and player.get(found["How to play"]).status_code == 200
     for a in tile.find_all("a"):

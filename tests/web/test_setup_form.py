@@ -67,7 +67,7 @@ def test_every_game_is_set_up_by_the_one_form_each_seat_chosen_from_a_control(pl
 
 def test_mason_s_menu_a_leads_to_the_one_form_and_its_menus_keep_their_routes(player):
     """R9 Menu A option 3: the one form with three seats; Menu B's route still answers (R3.1)."""
-    response = player.post("/", {"choice": "3"})
+    response = player.post("/menus/mason", {"choice": "3"})
     assert response.status_code == 303 and response.headers["Location"] == "/setup/mason?seats=3"
     page = Page(text(player.get(response.headers["Location"])))
     assert len(page.find_all("fieldset", "seat-setup")) == 3
