@@ -9,7 +9,9 @@
 // - after an action, focus goes to the next useful control (after a control of a group marked
 //   data-keep-focus, arranging one's own cards, it stays on that control); arrow keys move
 //   between cards;
-//   on a replay, arrow keys step back and forth;
+//   on a replay, arrow keys step back and forth, and Play steps on by itself, a step every
+//   AUTOPLAY_MS, each step's page fetched and swapped in (without this file, Play is hidden and
+//   the step links work as they are);
 // - the tab title says when it is your turn, and an optional sound plays when it becomes so;
 // - a refused action's message goes away when the player changes the selection;
 // - a button that asks first (data-confirm: a move that costs points, the host releasing a seat)
@@ -21,6 +23,7 @@
   var SOUND_KEY = "card-table-sound";
   var OLD_SOUND_KEY = "mason-rummy-sound";  // where browsers kept the choice before: still read
   var STEP_MS = 550;
+  var AUTOPLAY_MS = 1200;
   var wasMyTurn = null;
   var lastStatus = null;
   var shownVersion = null; // the version of the table shown (or being shown step by step)
@@ -302,11 +305,64 @@
       return;
     }
     var replay = document.querySelector(".replay-bar");
+    if (replay && autoplay && (event.key === "ArrowRight" || event.key === "ArrowLeft")) stopAutoplay();
     if (replay && (event.key === "ArrowRight" || event.key === "ArrowLeft") && !event.altKey && !event.ctrlKey
         && !(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
       var url = replay.getAttribute(event.key === "ArrowRight" ? "data-next" : "data-prev");
       if (url) { event.preventDefault(); window.location.assign(url); }
     }
+  });
+
+  // -- a replay that plays itself ------------------------------------------------------------------
+
+  var autoplay = null; // the timer of the next step
+
+  function stopAutoplay() {
+    if (autoplay) window.clearTimeout(autoplay);
+    autoplay = null;
+  }
+
+  // Show the replay's page at ``url`` in place of this one (its bar, jumps, hands and table), and
+  // keep the focus on the play/pause control (or what had it, by its id).
+  function replayTo(url, focusControl) {
+    stopAutoplay();
+    if (!window.fetch || !window.DOMParser) { window.location.assign(url); return; }
+    window.fetch(url, { credentials: "same-origin" }).then(function (answer) {
+      if (!answer.ok) throw new Error("no step");
+      return answer.text();
+    }).then(function (html) {
+      var fresh = new window.DOMParser().parseFromString(html, "text/html").querySelector(".replay");
+      var here = document.querySelector(".replay");
+      if (!fresh || !here) { window.location.assign(url); return; }
+      var active = document.activeElement;
+      var activeId = active && active.id && here.contains(active) ? active.id : null;
+      here.replaceWith(fresh);
+      if (window.history && window.history.replaceState) window.history.replaceState(null, "", url);
+      replayReady(fresh, focusControl, activeId);
+    }).catch(function () { window.location.assign(url); });
+  }
+
+  function replayReady(replay, focusControl, activeId) {
+    var play = replay.querySelector(".replay-play");
+    if (play) play.hidden = false;
+    var target = null;
+    if (focusControl) target = replay.querySelector(".replay-pause, .replay-play") || replay.querySelector(".replay-bar a.button");
+    else if (activeId) target = document.getElementById(activeId);
+    if (target) target.focus({ preventScroll: true });
+    var next = replay.getAttribute("data-autoplay");
+    if (next) autoplay = window.setTimeout(function () { replayTo(next, false); }, AUTOPLAY_MS);
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target && event.target.closest ? event.target.closest(".replay-play, .replay-pause") : null;
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button) return;
+    event.preventDefault();
+    replayTo(link.getAttribute("href"), true);
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var replay = document.querySelector(".replay");
+    if (replay) replayReady(replay, replay.getAttribute("data-autoplay") !== "", null);
   });
 
   // -- asking first ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from app.core.protocol import EASY, STRONG, GameDefinition, Option, Stat
 from . import actions
 from .bot import PointsBot, RandomDiscardBot
 from .cards import ONE_DECK, TWO_DECKS, deck_for_seats
-from .state import PointsState
+from .state import PointsState, DEAL_DEALT
 from .strengths import Beginner, Strategist
 
 MAX_DEALS = 10  # P6.1
@@ -22,6 +22,7 @@ MAX_DEALS = 10  # P6.1
 class PointsDefinition(GameDefinition):
     key = "points"
     name = "Points Rummy"
+    round_lines = {DEAL_DEALT: "Deal {deal} of {deals}"}
     summary = "13-card Indian rummy with jokers: sequences and sets, the first valid declaration wins the deal."
     min_seats = 2
     max_seats = 6

@@ -13,13 +13,14 @@ from . import actions
 from .bot import ComputerPlayer, RandomDiscardPlayer
 from .cards import DECK
 from .easy import EasyPlayer
-from .state import DEFAULT_TARGET, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, RummyState
+from .state import DEFAULT_TARGET, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, RummyState, HAND_DEALT
 from .strong import StrongPlayer
 
 
 class RummyDefinition(GameDefinition):
     key = "rummy"
     name = "Classic Rummy"
+    round_lines = {HAND_DEALT: "Hand {hand}"}
     summary = "Melds and lay-offs on anyone's melds: the first to the target score wins."
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS

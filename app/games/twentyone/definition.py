@@ -12,7 +12,7 @@ from app.core.protocol import EASY, STRONG, GameDefinition, Option, OptionError,
 from . import actions
 from .bot import CardCounter, DealerRule, Hopeful, RandomChoice
 from .cards import DECK
-from .state import LOST, WON, TwentyOneState
+from .state import LOST, WON, TwentyOneState, ROUND_DEALT
 
 RETURNS = {WON: 1, LOST: -1}  # a round won, lost; a tie returns 0 (T3.4)
 
@@ -20,6 +20,7 @@ RETURNS = {WON: 1, LOST: -1}  # a round won, lost; a tie returns 0 (T3.4)
 class TwentyOneDefinition(GameDefinition):
     key = "twentyone"
     name = "21 against the dealer"
+    round_lines = {ROUND_DEALT: "Round {round}"}
     summary = "Hit or stay: come closer to 21 than the dealer without going over."
     score_unit = ("round won", "rounds won")
     min_seats = 1
