@@ -331,8 +331,8 @@
       if (!answer.ok) throw new Error("no step");
       return answer.text();
     }).then(function (html) {
-      var fresh = new window.DOMParser().parseFromString(html, "text/html").querySelector(".replay");
-      var here = document.querySelector(".replay");
+      var fresh = new window.DOMParser().parseFromString(html, "text/html").querySelector(".replay-page");
+      var here = document.querySelector(".replay-page");
       if (!fresh || !here) { window.location.assign(url); return; }
       var active = document.activeElement;
       var activeId = active && active.id && here.contains(active) ? active.id : null;
@@ -360,9 +360,16 @@
     replayTo(link.getAttribute("href"), true);
   });
 
-  document.addEventListener("DOMContentLoaded", function () {
-    var replay = document.querySelector(".replay");
+  // A replay's page, loaded or swapped in by a boosted link or form (a jump, a step link).
+  function replayShown() {
+    stopAutoplay();
+    var replay = document.querySelector(".replay-page");
     if (replay) replayReady(replay, replay.getAttribute("data-autoplay") !== "", null);
+  }
+  document.addEventListener("DOMContentLoaded", replayShown);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.querySelector && target.querySelector(".replay-page")) replayShown();
   });
 
   // -- asking first ------------------------------------------------------------------------------

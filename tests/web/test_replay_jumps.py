@@ -126,15 +126,15 @@ def test_play_steps_on_by_itself_and_pause_stops_it(app, player):
     page = Page(player.get(f"/games/{slug}/replay?step=3").get_data(as_text=True))
     play = page.find("a", cls="replay-play")
     assert play.get("href") == f"/games/{slug}/replay?step=4&play=1"
-    assert page.find(cls="replay").get("data-autoplay") == ""  # (not playing: nothing steps on)
+    assert page.find(cls="replay-page").get("data-autoplay") == ""  # (not playing: nothing steps on)
     page = Page(player.get(play.get("href")).get_data(as_text=True))
     assert "step 4 of" in page.find(cls="replay-where").text
-    assert page.find(cls="replay").get("data-autoplay") == f"/games/{slug}/replay?step=5&play=1"
+    assert page.find(cls="replay-page").get("data-autoplay") == f"/games/{slug}/replay?step=5&play=1"
     assert page.find("a", cls="replay-pause").get("href") == f"/games/{slug}/replay?step=4"
     with app.app_context():
         total = store.find_game(slug).steps
     last = Page(player.get(f"/games/{slug}/replay?step={total}&play=1").get_data(as_text=True))
-    assert last.find(cls="replay").get("data-autoplay") == ""  # the end: it stops
+    assert last.find(cls="replay-page").get("data-autoplay") == ""  # the end: it stops
     assert last.find("a", cls="replay-play") is None and last.find("a", cls="replay-pause") is None
 
 
