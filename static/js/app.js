@@ -7,8 +7,9 @@
 // - one stable live region (#announcer) says whose turn it is and each move of the others;
 // - a live update keeps the cards the player has selected (where they can still be selected);
 // - after an action, focus goes to the next useful control (after a control of a group marked
-//   data-keep-focus, arranging one's own cards, it stays on that control); arrow keys move
-//   between cards;
+//   data-keep-focus, arranging one's own cards, it stays on that control), and a new table never
+//   leaves it on the page's body (the same control again, else the next sensible one, else the
+//   table); arrow keys move between cards;
 //   on a replay, arrow keys step back and forth, and Play steps on by itself, a step every
 //   AUTOPLAY_MS, each step's page fetched and swapped in (without this file, Play is hidden and
 //   the step links work as they are);
@@ -105,6 +106,65 @@
       target = table.querySelector(".handover button, .summary button, .results button");
     }
     if (target) target.focus({ preventScroll: true });
+    if (afterOwnAction || hadFocus !== null) keepFocusInTable(table);
+    hadFocus = null;
+  }
+
+  // The focus is never lost to the page's body by a new table: if the control that had it (in
+  // the table swapped out) is gone, the same control on the new table takes it, else the first
+  // move button that can be pressed, the hand, the round's or the game's buttons, any control
+  // of the table, and at the last the table itself (the next Tab goes on from there).
+  var hadFocus = null; // what had the focus in the table swapped out: a selector of the same control
+
+  function focusSelector(element) {
+    if (!element || !element.tagName) return null;
+    if (element.id) return "#" + window.CSS.escape(element.id);
+    var tag = element.tagName.toLowerCase();
+    var parts = ["name", "value", "data-card", "data-to", "data-from", "data-meld"].filter(function (name) {
+      return element.hasAttribute(name);
+    }).map(function (name) { return "[" + name + '="' + window.CSS.escape(element.getAttribute(name)) + '"]'; });
+    if (parts.length) return tag + parts.join("");
+    var classes = Array.prototype.slice.call(element.classList).filter(function (c) { return !/^htmx-/.test(c); });
+    return classes.length ? tag + "." + classes.map(function (c) { return window.CSS.escape(c); }).join(".") : null;
+  }
+
+  // (the table itself holds the focus only while nothing in it can: that counts as lost too)
+  function focusLost(table) {
+    var active = document.activeElement;
+    return !active || active === document.body || !active.isConnected || active === table;
+  }
+
+  function holdFocus(table) {
+    if (!table.hasAttribute("tabindex")) table.setAttribute("tabindex", "-1");
+    table.focus({ preventScroll: true });
+  }
+
+  function usable(element) {
+    return !!element && !element.disabled && !element.closest("[hidden], [inert]") && element.getClientRects().length > 0;
+  }
+
+  function tryFocus(element) {
+    if (!usable(element)) return false;
+    element.focus({ preventScroll: true });
+    return document.activeElement === element;
+  }
+
+  function keepFocusInTable(table) {
+    if (!focusLost(table) || !table.isConnected) return;
+    var candidates = [];
+    if (hadFocus) {
+      try { candidates.push(table.querySelector(hadFocus)); } catch (e) { /* not a selector any more */ }
+    }
+    var groups = [".dock .actions button", ".dock button:not(.pace-skip)", "input[name=cards]",
+                  ".confirm-step button, .handover button, .summary button, .results button",
+                  "button, a[href], input, select, textarea, summary"];
+    groups.forEach(function (selector) {
+      candidates.push.apply(candidates, Array.prototype.slice.call(table.querySelectorAll(selector)));
+    });
+    for (var i = 0; i < candidates.length; i++) {
+      if (tryFocus(candidates[i])) return;
+    }
+    holdFocus(table);
   }
 
   // -- the table as it is now --------------------------------------------------------------------
@@ -160,6 +220,7 @@
     dock.insertBefore(bar, dock.firstChild);
     table.classList.add("pacing");
     waiting.forEach(function (b) { b.disabled = true; });
+    if (focusLost(table)) holdFocus(table); // (until the table as it is now is shown)
     var timer = null;
     var over = false;
     var state = {
@@ -242,6 +303,7 @@
     }
     ownAction = own;
     var active = document.activeElement;
+    hadFocus = active && active !== document.body && target.contains(active) ? focusSelector(active) || "" : null;
     keptFocus = own && active && active.id && active.closest("[data-keep-focus]") && target.contains(active) ? active.id : null;
     // A live update (someone else's action, a seat claimed) keeps this player's selection.
     kept = ownAction ? null : cardInputs(target).filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
