@@ -101,6 +101,8 @@
     } else if (focus && (afterOwnAction || becameMyTurn)) {
       if (focus === "confirm") target = table.querySelector(".confirm-step .confirm-no");
       if (focus === "hand") target = cardInputs(table).filter(function (i) { return !i.disabled; })[0];
+      // (a move of the turn before a group of controls that keep the focus: arranging one's cards)
+      if (!target) target = table.querySelector(".dock .actions:not([data-keep-focus]) button:not([disabled])");
       if (!target) target = table.querySelector(".dock .actions button, .dock button:not(.pace-skip)");
     } else if (afterOwnAction) {
       target = table.querySelector(".handover button, .summary button, .results button");
