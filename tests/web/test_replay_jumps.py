@@ -6,6 +6,7 @@ show only what a spectator may see. The list of finished games narrows by game a
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 
@@ -225,3 +226,27 @@ def test_finished_games_are_found_by_game_and_by_name_with_pages_that_keep_the_s
     assert listed(second) | listed(first.html) == set(rummy) and len(listed(second)) == 1
     newer = Page(second).find("a", rel="prev").get("href")
     assert "game=rummy" in newer and "name=zoe" in newer
+
+
+@pytest.mark.parametrize("key", [definition.key for definition in registry.games()])
+def test_every_hand_holds_each_seats_secret_cards_and_nothing_twice(key):
+    """``every_hand`` (from the zones: ``Zone.holder``): every card only a seat may see is in
+    that seat's hand, no card is in two hands, and every card of a hand is somewhere."""
+    definition = registry.get(key)
+    names = ["AI", "AI", "AI"][:max(definition.min_seats, min(3, definition.max_seats))]
+    state = definition.new_state(names, seed=12)
+    for _step in range(60):
+        hands = dict(state.every_hand())
+        held = Counter(card for cards in hands.values() for card in cards)
+        where = state.card_locations()
+        assert all(count <= where[card] for card, count in held.items()), key  # (two decks: a card twice)
+        for zone in state.zones():
+            if isinstance(zone.visible_to, frozenset) and len(zone.visible_to) == 1:
+                (seat,) = zone.visible_to
+                assert set(zone.cards) <= set(hands[state.label(seat)]), (key, zone.name)
+        if state.is_over():
+            break
+        seat = state.to_move()
+        action = (definition.bot.choose(state, seat) if seat is not None
+                  else definition.action_from_dict(state.legal(None)[0].as_dict()))
+        state.apply(seat, action)
