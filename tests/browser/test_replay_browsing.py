@@ -65,3 +65,21 @@ def test_a_replay_jumps_to_a_round_plays_itself_and_pauses(live_server, device, 
     assert page.evaluate(WIDTH_JS) <= PHONE["width"]
     assert problems == [], "\n".join(problems)
     assert phone.unexpected_problems() == []
+
+
+def test_the_finished_games_search_at_a_phones_width(live_server, device, screenshot, database_url, decks_folder,
+                                                     tmp_path):
+    over = finished_game(database_url, decks_folder, tmp_path, "twentyone", 2)
+    phone = device("phone", viewport=dict(PHONE), is_mobile=True, has_touch=True)
+    page = phone.page
+    phone.goto("/finished")
+    page.locator("#finished-game").select_option("twentyone")
+    page.locator("#finished-name").fill("ai")
+    page.get_by_role("button", name="Find").click()
+    page.wait_for_url(lambda url: "game=twentyone" in url and "name=ai" in url)
+    page.locator(f"a[href='/games/{over}/replay?step=0']").wait_for()
+    assert page.locator("#finished-game").input_value() == "twentyone"
+    assert page.evaluate(WIDTH_JS) <= PHONE["width"]
+    screenshot(page, "finished-search", sizes=(("phone", PHONE),))
+    assert axe_scan(page, "finished games") == []
+    assert phone.unexpected_problems() == []
