@@ -114,8 +114,9 @@
 
   // The focus is never lost to the page's body by a new table: if the control that had it (in
   // the table swapped out) is gone, the same control on the new table takes it, else the first
-  // move button that can be pressed, the hand, the round's or the game's buttons, any control
-  // of the table, and at the last the table itself (the next Tab goes on from there).
+  // move button that can be pressed, the hand, the round's or the game's buttons, and else the
+  // table itself (the next Tab goes on from there; a game's script may place it later, as 21's
+  // once the dealer has played).
   var hadFocus = null; // what had the focus in the table swapped out: a selector of the same control
 
   function focusSelector(element) {
@@ -158,8 +159,7 @@
       try { candidates.push(table.querySelector(hadFocus)); } catch (e) { /* not a selector any more */ }
     }
     var groups = [".dock .actions button", ".dock button:not(.pace-skip)", "input[name=cards]",
-                  ".confirm-step button, .handover button, .summary button, .results button",
-                  "button, a[href], input, select, textarea, summary"];
+                  ".confirm-step button, .handover button, .summary button, .results button"];
     groups.forEach(function (selector) {
       candidates.push.apply(candidates, Array.prototype.slice.call(table.querySelectorAll(selector)));
     });
