@@ -39,6 +39,7 @@ The keys of a view that the shared table shows (``View``; a game adds its own fo
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from abc import ABC, abstractmethod
@@ -675,6 +676,7 @@ class Zone:
     name: str
     cards: Collection[Card]
     visible_to: Everyone | frozenset[int]
+    holder: str | None = None  # whose hand the cards are part of (a seat's label, "Dealer"): None for a pile
 
     def visible(self, seat: int | None) -> bool:
         return seat in self.visible_to
@@ -832,6 +834,24 @@ class GameDefinition(ABC):
     # module: the table reads them as ``games/<key>/...``. None: they are the house's
     # ``templates/games/<key>/``.
     templates_folder: str | None = None
+    # Where a replay may jump to: the log line that starts a round (a hand, a deal), by its
+    # ``said`` template, and the round's short name from that line's fields ("Hand {hand}").
+    # Empty: the game is one deal (a replay has no rounds to jump between).
+    round_lines: Mapping[str, str] = {}
+
+    def round_name(self, event: Event) -> str | None:
+        """The short name of the round ``event`` (a logged line, plain data) starts, or None
+        if it starts none (``round_lines``)."""
+        say = event.get("say")
+        if not isinstance(say, list) or len(say) != 2 or not isinstance(say[0], str):
+            return None
+        name = self.round_lines.get(say[0])
+        if name is None or not isinstance(say[1], dict):
+            return None
+        try:
+            return name.format(**say[1])
+        except (KeyError, IndexError, ValueError):
+            return None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -1346,11 +1366,22 @@ class GameState(ABC):
         returns through this."""
         if not self.is_over():
             return zones
-        return [zone if zone.visible_to is EVERYONE else Zone(zone.name, zone.cards, EVERYONE) for zone in zones]
+        return [zone if zone.visible_to is EVERYONE else dataclasses.replace(zone, visible_to=EVERYONE)
+                for zone in zones]
 
     def hidden_from(self, seat: int | None) -> set[Card]:
         """The cards ``seat`` may not see now (others' hands, face-down cards, the stock)."""
         return {card for zone in self.zones() if seat not in zone.visible_to for card in zone.cards}
+
+    def every_hand(self) -> list[tuple[str, list[Card]]]:
+        """Every hand at the table, whole, whoever may see its cards: (its holder, its cards), in
+        the zones' order, from the zones that say whose hand they are part of (``Zone.holder``).
+        Only for eyes that may see everything: a finished game's replay shows them at each step."""
+        hands: dict[str, list[Card]] = {}
+        for zone in self.zones():
+            if zone.holder is not None:
+                hands.setdefault(zone.holder, []).extend(zone.cards)
+        return list(hands.items())
 
     def seats_with_private_cards(self) -> set[int]:
         """The seats that have a place of their own others may not see (a hand), even while every

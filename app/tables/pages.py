@@ -222,10 +222,12 @@ class FinishedGame:
     why_not: str | None  # why it has no replay
 
 
-def finished(page: int, per_page: int) -> tuple[list[FinishedGame], bool]:
+def finished(page: int, per_page: int, *, kind: str | None = None,
+             name: str | None = None) -> tuple[list[FinishedGame], bool]:
     """A page of the finished games, most recent first (1 is the first page), and whether there
-    are more."""
-    records = replays.finished_games(per_page + 1, (page - 1) * per_page)
+    are more; only games of ``kind`` (a game's key), and only those a player of which has a name
+    containing ``name``, if given."""
+    records = replays.finished_games(per_page + 1, (page - 1) * per_page, kind=kind, name=name)
     games = []
     for record in records[:per_page]:
         definition = store.definition_of(record)
@@ -263,15 +265,31 @@ def finished_row(slug: str) -> GameRecord:
 
 
 @dataclass(frozen=True)
+class ShownHand:
+    """A hand as a finished game's replay shows it: whose, and its cards' ids."""
+
+    holder: str
+    cards: list[str]
+
+
+@dataclass(frozen=True)
 class ReplayStep:
     """A finished game after ``step`` of its ``total`` actions, as a spectator saw it then;
-    ``made``: the step's action (None for the deal)."""
+    ``made``: the step's action (None for the deal); ``rounds``: where each round starts, to
+    jump to; ``hands``: every hand at that step (once the game is over, nothing is hidden)."""
 
     step: int
     total: int
     made: replays.Step | None
     table: TableView
     definition: GameDefinition
+    rounds: list[replays.RoundStart] = field(default_factory=list)
+    hands: list[ShownHand] = field(default_factory=list)
+
+    @property
+    def round_now(self) -> replays.RoundStart | None:
+        """The round this step is part of (the last to start at or before it)."""
+        return next((start for start in reversed(self.rounds) if start.step <= self.step), None)
 
 
 def replayed(table: TableView, state: GameState) -> TableView:
@@ -283,11 +301,16 @@ def replayed(table: TableView, state: GameState) -> TableView:
 
 
 def replay_step(slug: str, step: int) -> ReplayStep:
-    """``ReplayError`` for a game that cannot be replayed (stored before replays were kept)."""
+    """A finished game's replay at ``step``: the board as a spectator saw it, and, since nothing
+    is secret once the game is over, every hand as it was then. ``ReplayError`` for a game that
+    cannot be replayed (stored before replays were kept)."""
     record = finished_row(slug)
     state, made, total = replays.state_at(record, step)
     table = replayed(table_view(record, state, Held(), watching=True), state)
-    return ReplayStep(made.number if made else 0, total, made, table, store.definition_of(record))
+    hands = ([ShownHand(holder, [card.id for card in cards]) for holder, cards in state.every_hand()]
+             if record.status == FINISHED else [])
+    return ReplayStep(made.number if made else 0, total, made, table, store.definition_of(record),
+                      replays.round_starts(record), hands)
 
 
 def definition_of(slug: str) -> GameDefinition:

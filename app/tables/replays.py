@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Iterator
@@ -123,13 +124,75 @@ def steps_between(record: GameRecord, after_version: int, upto_version: int) -> 
         yield Step(0, row.version, row.seat, list(outcome.events)), state
 
 
+# -- where a replay may jump: the rounds ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    """A round (a hand, a deal) of a game: the replay's step at which it is dealt, and its name."""
+
+    step: int
+    name: str
+
+
+MAX_ROUNDS_LISTED = 500  # (the longest games have a few dozen rounds)
+ROUNDS_KEPT = 128  # finished games whose rounds are kept in memory
+_rounds: OrderedDict[tuple[int, int], list[RoundStart]] = OrderedDict()
+
+
+def round_starts(record: GameRecord) -> list[RoundStart]:
+    """The rounds of a finished game, in order: the step at which each is dealt (0: at the set-up)
+    and its name, from the lines its game logs as a round starts (``round_lines``), read from
+    the stored actions' lines by the database (``MAX_ROUNDS_LISTED`` at most), never by
+    replaying the game. A finished game does not change: its rounds are kept for the next
+    request (``ROUNDS_KEPT`` games)."""
+    definition = store.definition_of(record)
+    if not definition.round_lines or not replayable(record):
+        return []
+    key = (record.id, record.steps)
+    known = _rounds.get(key)
+    if known is not None:
+        _rounds.move_to_end(key)
+        return known
+    starts = []
+    for event in json.loads(record.opening_log or "[]"):
+        name = definition.round_name(event) if isinstance(event, dict) else None
+        if name is not None:
+            starts.append(RoundStart(0, name))
+    numbered = sa.select(sa.func.row_number().over(order_by=ActionRecord.version).label("step"),
+                         ActionRecord.events).where(ActionRecord.game_id == record.id).subquery()
+    marks = [numbered.c.events.contains(json.dumps(template), autoescape=True) for template in definition.round_lines]
+    rows = db.session.execute(sa.select(numbered.c.step, numbered.c.events).where(sa.or_(*marks))
+                              .order_by(numbered.c.step).limit(MAX_ROUNDS_LISTED))
+    for step, events in rows:
+        for event in json.loads(events or "[]"):
+            name = definition.round_name(event) if isinstance(event, dict) else None
+            if name is not None:
+                starts.append(RoundStart(step, name))
+    if record.status == FINISHED:
+        _rounds[key] = starts
+        while len(_rounds) > ROUNDS_KEPT:
+            _rounds.popitem(last=False)
+    return starts
+
+
 # -- the list of finished games ------------------------------------------------------------------
 
 
-def finished_games(limit: int = 30, offset: int = 0) -> list[GameRecord]:
-    """Finished games, most recently finished first, with their seats (not the guided first games)."""
+def finished_games(limit: int = 30, offset: int = 0, *, kind: str | None = None,
+                   name: str | None = None) -> list[GameRecord]:
+    """Finished games, most recently finished first, with their seats; only games of ``kind``
+    (a game's key) and only those a seat of which has a name containing ``name`` (any case), if
+    given; never the guided first games."""
+    query = sa.select(GameRecord).where(GameRecord.status == FINISHED, GameRecord.guide_step.is_(None))
+    if kind:
+        query = query.where(GameRecord.kind == kind)
+    if name:
+        query = query.where(sa.select(SeatRecord.id).where(
+            SeatRecord.game_id == GameRecord.id,
+            sa.func.lower(SeatRecord.name).contains(name.lower(), autoescape=True)).exists())
     return list(db.session.scalars(
-        sa.select(GameRecord).where(GameRecord.status == FINISHED, GameRecord.guide_step.is_(None)).options(selectinload(GameRecord.seats))
+        query.options(selectinload(GameRecord.seats))
         .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc()).limit(limit).offset(offset)))
 
 

@@ -285,7 +285,9 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
     my_turn = seen.shown is not None and seen.shown == turn and not abandoned
     focus = ""
     if my_turn and moves and not finished:
-        focus = "hand" if any(move.pick is not None for move in moves) and view.get("hand") else "moves"
+        # (a private move, arranging one's cards, picks cards at any time: the turn's moves decide)
+        focus = ("hand" if any(move.pick is not None for move in moves if not move.private) and view.get("hand")
+                 else "moves")
     return TableView(
         slug=record.slug, version=record.version, steps=record.steps, definition=state.definition,
         deck_key=state.deck.key if getattr(state, "deck", None) is not None else None,

@@ -8,6 +8,7 @@ from flask.typing import ResponseReturnValue
 from markupsafe import Markup
 
 from .. import tables
+from ..core import registry
 from . import identity, words
 from .admin import admin_required
 from .input_checks import whole_number
@@ -16,6 +17,7 @@ bp = Blueprint("history", __name__)
 
 MAX_IMPORT_BYTES = 2 * 1024 * 1024  # (the request limit: an export of the longest game is ~100 KB)
 PAGE = 30
+MAX_NAME_SEARCHED = 24  # (a player's name is 24 characters at most)
 MAX_PAGE = 100_000  # (3 million finished games: a page number past it shows that page, empty)
 
 
@@ -48,10 +50,17 @@ def steps(slug: str) -> ResponseReturnValue:
 
 @bp.get("/finished")
 def finished() -> ResponseReturnValue:
-    """Finished games, most recent first: players, scores, date; each opens as a replay."""
+    """Finished games, most recent first: players, scores, date; each opens as a replay. ``game``
+    (a game's key) and ``name`` (part of a player's name) narrow the list; the pages keep them."""
     page = whole_number("page", 1, low=1, high=MAX_PAGE) or 1
-    games, more = tables.finished(page, PAGE)
-    return render_template("history/finished.html", games=games, page=page, more=more)
+    choices = [(definition.key, definition.name) for definition in registry.games()]
+    kind = request.args.get("game", "")
+    kind = kind if kind in dict(choices) else ""
+    name = " ".join(request.args.get("name", "").split())[:MAX_NAME_SEARCHED]
+    games, more = tables.finished(page, PAGE, kind=kind or None, name=name or None)
+    filters = {key: value for key, value in (("game", kind), ("name", name)) if value}
+    return render_template("history/finished.html", games=games, page=page, more=more, choices=choices,
+                           game=kind, name=name, filters=filters)
 
 
 @bp.get("/games/<slug>/replay")
@@ -65,6 +74,8 @@ def replay(slug: str) -> ResponseReturnValue:
         return render_template("history/replay.html", error=str(error), slug=slug,
                                definition=tables.definition_of(slug)), 404
     return render_template("history/replay.html", step=shown.step, total=shown.total, made=shown.made,
+                           rounds=shown.rounds, round_now=shown.round_now, hands=shown.hands,
+                           playing=request.args.get("play") == "1" and shown.step < shown.total,
                            **shown.table.context())
 
 

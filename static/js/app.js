@@ -7,9 +7,12 @@
 // - one stable live region (#announcer) says whose turn it is and each move of the others;
 // - a live update keeps the cards the player has selected (where they can still be selected);
 // - after an action, focus goes to the next useful control (after a control of a group marked
-//   data-keep-focus, arranging one's own cards, it stays on that control); arrow keys move
-//   between cards;
-//   on a replay, arrow keys step back and forth;
+//   data-keep-focus, arranging one's own cards, it stays on that control), and a new table never
+//   leaves it on the page's body (the same control again, else the next sensible one, else the
+//   table); arrow keys move between cards;
+//   on a replay, arrow keys step back and forth, and Play steps on by itself, a step every
+//   AUTOPLAY_MS, each step's page fetched and swapped in (without this file, Play is hidden and
+//   the step links work as they are);
 // - the tab title says when it is your turn; sounds (made here, with the Web Audio API) say it and
 //   the table's news (its data-news: a card drawn, played, laid down, a round over, won, lost),
 //   as the footer's settings ask (off until switched on; on a spectator's page only if asked);
@@ -32,6 +35,7 @@
   var SOUND_WATCHING_KEY = "card-table-sound-watching";
   var OLD_SOUND_KEY = "mason-rummy-sound";  // where browsers kept the choice before: still read
   var STEP_MS = 550;
+  var AUTOPLAY_MS = 1200;
   var wasMyTurn = null;
   var lastStatus = null;
   var shownVersion = null; // the version of the table shown (or being shown step by step)
@@ -139,11 +143,72 @@
     } else if (focus && (afterOwnAction || becameMyTurn)) {
       if (focus === "confirm") target = table.querySelector(".confirm-step .confirm-no");
       if (focus === "hand") target = cardInputs(table).filter(function (i) { return !i.disabled; })[0];
+      // (a move of the turn before a group of controls that keep the focus: arranging one's cards)
+      if (!target) target = table.querySelector(".dock .actions:not([data-keep-focus]) button:not([disabled])");
       if (!target) target = table.querySelector(".dock .actions button, .dock button:not(.pace-skip)");
     } else if (afterOwnAction) {
       target = table.querySelector(".handover button, .summary button, .results button");
     }
     if (target) target.focus({ preventScroll: true });
+    if (afterOwnAction || hadFocus !== null) keepFocusInTable(table);
+    hadFocus = null;
+  }
+
+  // The focus is never lost to the page's body by a new table: if the control that had it (in
+  // the table swapped out) is gone, the same control on the new table takes it, else the first
+  // move button that can be pressed, the hand, the round's or the game's buttons, and else the
+  // table itself (the next Tab goes on from there; a game's script may place it later, as 21's
+  // once the dealer has played).
+  var hadFocus = null; // what had the focus in the table swapped out: a selector of the same control
+
+  function focusSelector(element) {
+    if (!element || !element.tagName) return null;
+    if (element.id) return "#" + window.CSS.escape(element.id);
+    var tag = element.tagName.toLowerCase();
+    var parts = ["name", "value", "data-card", "data-to", "data-from", "data-meld"].filter(function (name) {
+      return element.hasAttribute(name);
+    }).map(function (name) { return "[" + name + '="' + window.CSS.escape(element.getAttribute(name)) + '"]'; });
+    if (parts.length) return tag + parts.join("");
+    var classes = Array.prototype.slice.call(element.classList).filter(function (c) { return !/^htmx-/.test(c); });
+    return classes.length ? tag + "." + classes.map(function (c) { return window.CSS.escape(c); }).join(".") : null;
+  }
+
+  // (the table itself holds the focus only while nothing in it can: that counts as lost too)
+  function focusLost(table) {
+    var active = document.activeElement;
+    return !active || active === document.body || !active.isConnected || active === table;
+  }
+
+  function holdFocus(table) {
+    if (!table.hasAttribute("tabindex")) table.setAttribute("tabindex", "-1");
+    table.focus({ preventScroll: true });
+  }
+
+  function usable(element) {
+    return !!element && !element.disabled && !element.closest("[hidden], [inert]") && element.getClientRects().length > 0;
+  }
+
+  function tryFocus(element) {
+    if (!usable(element)) return false;
+    element.focus({ preventScroll: true });
+    return document.activeElement === element;
+  }
+
+  function keepFocusInTable(table) {
+    if (!focusLost(table) || !table.isConnected) return;
+    var candidates = [];
+    if (hadFocus) {
+      try { candidates.push(table.querySelector(hadFocus)); } catch (e) { /* not a selector any more */ }
+    }
+    var groups = [".dock .actions button", ".dock button:not(.pace-skip)", "input[name=cards]",
+                  ".confirm-step button, .handover button, .summary button, .results button"];
+    groups.forEach(function (selector) {
+      candidates.push.apply(candidates, Array.prototype.slice.call(table.querySelectorAll(selector)));
+    });
+    for (var i = 0; i < candidates.length; i++) {
+      if (tryFocus(candidates[i])) return;
+    }
+    holdFocus(table);
   }
 
   // -- the table as it is now --------------------------------------------------------------------
@@ -204,6 +269,7 @@
     dock.insertBefore(bar, dock.firstChild);
     table.classList.add("pacing");
     waiting.forEach(function (b) { b.disabled = true; });
+    if (focusLost(table)) holdFocus(table); // (until the table as it is now is shown)
     var timer = null;
     var over = false;
     var state = {
@@ -376,6 +442,7 @@
     }
     ownAction = own;
     var active = document.activeElement;
+    hadFocus = active && active !== document.body && target.contains(active) ? focusSelector(active) || "" : null;
     keptFocus = own && active && active.id && active.closest("[data-keep-focus]") && target.contains(active) ? active.id : null;
     // A live update (someone else's action, a seat claimed) keeps this player's selection.
     kept = ownAction ? null : cardInputs(target).filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
@@ -460,11 +527,71 @@
       return;
     }
     var replay = document.querySelector(".replay-bar");
+    if (replay && autoplay && (event.key === "ArrowRight" || event.key === "ArrowLeft")) stopAutoplay();
     if (replay && (event.key === "ArrowRight" || event.key === "ArrowLeft") && !event.altKey && !event.ctrlKey
         && !(target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {
       var url = replay.getAttribute(event.key === "ArrowRight" ? "data-next" : "data-prev");
       if (url) { event.preventDefault(); window.location.assign(url); }
     }
+  });
+
+  // -- a replay that plays itself ------------------------------------------------------------------
+
+  var autoplay = null; // the timer of the next step
+
+  function stopAutoplay() {
+    if (autoplay) window.clearTimeout(autoplay);
+    autoplay = null;
+  }
+
+  // Show the replay's page at ``url`` in place of this one (its bar, jumps, hands and table), and
+  // keep the focus on the play/pause control (or what had it, by its id).
+  function replayTo(url, focusControl) {
+    stopAutoplay();
+    if (!window.fetch || !window.DOMParser) { window.location.assign(url); return; }
+    window.fetch(url, { credentials: "same-origin" }).then(function (answer) {
+      if (!answer.ok) throw new Error("no step");
+      return answer.text();
+    }).then(function (html) {
+      var fresh = new window.DOMParser().parseFromString(html, "text/html").querySelector(".replay-page");
+      var here = document.querySelector(".replay-page");
+      if (!fresh || !here) { window.location.assign(url); return; }
+      var active = document.activeElement;
+      var activeId = active && active.id && here.contains(active) ? active.id : null;
+      here.replaceWith(fresh);
+      if (window.history && window.history.replaceState) window.history.replaceState(null, "", url);
+      replayReady(fresh, focusControl, activeId);
+    }).catch(function () { window.location.assign(url); });
+  }
+
+  function replayReady(replay, focusControl, activeId) {
+    var play = replay.querySelector(".replay-play");
+    if (play) play.hidden = false;
+    var target = null;
+    if (focusControl) target = replay.querySelector(".replay-pause, .replay-play") || replay.querySelector(".replay-bar a.button");
+    else if (activeId) target = document.getElementById(activeId);
+    if (target) target.focus({ preventScroll: true });
+    var next = replay.getAttribute("data-autoplay");
+    if (next) autoplay = window.setTimeout(function () { replayTo(next, false); }, AUTOPLAY_MS);
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target && event.target.closest ? event.target.closest(".replay-play, .replay-pause") : null;
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button) return;
+    event.preventDefault();
+    replayTo(link.getAttribute("href"), true);
+  });
+
+  // A replay's page, loaded or swapped in by a boosted link or form (a jump, a step link).
+  function replayShown() {
+    stopAutoplay();
+    var replay = document.querySelector(".replay-page");
+    if (replay) replayReady(replay, replay.getAttribute("data-autoplay") !== "", null);
+  }
+  document.addEventListener("DOMContentLoaded", replayShown);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.querySelector && target.querySelector(".replay-page")) replayShown();
   });
 
   // -- asking first ------------------------------------------------------------------------------

@@ -19,13 +19,14 @@ from .cards import DECK, Card as MasonCard
 from .easy import EasyBot
 from .menus import GAME_OPTIONS, MENU_A, MENU_B, QUIT, VIEW_SCORES
 from .scores import ESCAPE, ScoreRow, ScoresFileError, ScoreTable, decode_scores_bytes, diff_tables
-from .state import MAX_SEATS, MIN_SEATS, MasonState, deal_layout
+from .state import MAX_SEATS, MIN_SEATS, MasonState, deal_layout, ROUND_DEALT
 from .strong import StrongBot
 
 
 class MasonDefinition(GameDefinition):
     key = "mason"
     name = "Mason Rummy"
+    round_lines = {ROUND_DEALT: "Round {round}"}
     summary = "65 cards in five suits, 3 rounds: runs and melds, the lowest total wins."
     showcase = ("9P", "TP", "JP", "QH")  # a run in the green fifth suit, Patriots (R1.2)
     min_seats = MIN_SEATS

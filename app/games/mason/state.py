@@ -60,6 +60,9 @@ BLOCKED = {True: "Round {round} is blocked: nobody can go out, so every player c
 CODES = frozenset(card.code for card in FULL_DECK)
 CODE_IN_TEXT = re.compile(r"\b[0-9A-Z]{2}\b")
 
+# The log line that starts a round (a replay jumps to it: the definition's ``round_lines``).
+ROUND_DEALT = "Round {round}: {player} starts; the {card} is turned up on the discard pile."
+
 
 def add_named(named: set[str], lines: Iterable[Event]) -> None:
     """Add to ``named`` every card code ``lines`` name, beside them or in their words."""
@@ -221,10 +224,10 @@ class MasonState(GameState):
                               EVERYONE))
             cards = player.hand.cards
             known = cards if shown else [card for card in cards if card.code in seen]
-            zones.append(Zone(f"{name}'s hand, seen by everyone", known, EVERYONE))
+            zones.append(Zone(f"{name}'s hand, seen by everyone", known, EVERYONE, holder=name))
             if not shown:
                 zones.append(Zone(f"{name}'s hand", [card for card in cards if card.code not in seen],
-                                  frozenset({seat})))
+                                  frozenset({seat}), holder=name))
         return self.public_once_over(zones)
 
     def _named_in_log(self) -> frozenset[str]:
@@ -351,7 +354,7 @@ class MasonState(GameState):
         # The log is the whole game's: each event says its round.
         self.log_event(outcome, None, f"Round {self.round_number} dealt; {self.label(self.turn)} starts.", [face_up],
                        round=self.round_number,
-                       say=said("Round {round}: {player} starts; the {card} is turned up on the discard pile.",
+                       say=said(ROUND_DEALT,
                                 round=self.round_number, player=self.label(self.turn), card=face_up.id))
 
     def _draw(self, source: str, outcome: Outcome) -> None:

@@ -15,7 +15,7 @@ from . import actions
 from .guide import GUIDE
 from .bot import PointsBot, RandomDiscardBot
 from .cards import ONE_DECK, TWO_DECKS, deck_for_seats
-from .state import FIRST_DROP, MIDDLE_DROP, MOST_POINTS, WRONG_DECLARATION, PointsState
+from .state import DEAL_DEALT, FIRST_DROP, MIDDLE_DROP, MOST_POINTS, WRONG_DECLARATION, PointsState
 from .strengths import Beginner, Strategist
 
 MAX_DEALS = 10  # P6.1
@@ -24,6 +24,7 @@ MAX_DEALS = 10  # P6.1
 class PointsDefinition(GameDefinition):
     key = "points"
     name = "Points Rummy"
+    round_lines = {DEAL_DEALT: "Deal {deal} of {deals}"}
     summary = "13-card Indian rummy with jokers: sequences and sets, the first valid declaration wins the deal."
     showcase = ("5D", "6D", "7D", "JK")  # a sequence with the printed joker (P3.2)
     min_seats = 2

@@ -63,6 +63,10 @@ STATUS_WORDS = {IN: "in the deal", DROPPED: "dropped", WRONG: "wrong declaration
 KIND_KEYS = {PURE: "pure", "impure sequence": "impure", SET: "set", INVALID: "invalid"}
 STATE_FORMAT = 1
 
+# The log line that starts a deal (a replay jumps to it: the definition's ``round_lines``).
+DEAL_DEALT = ("Deal {deal} of {deals}: {player} plays first. The wild joker indicator is the {card}: "
+              "the {wild} are jokers this deal, besides the printed jokers.")
+
 
 def plural_rank(rank: str) -> str:
     word = RANK_NAMES[rank]
@@ -342,8 +346,7 @@ class PointsState(GameState):
         self._event(outcome, None, f"Deal {self.deal_number} of {self.deals}: {self.label(first)} plays first. "
                                    f"The wild joker indicator {self.indicator.code} {what} jokers this deal, "
                                    f"besides the printed jokers.", [self.indicator],
-                    said("Deal {deal} of {deals}: {player} plays first. The wild joker indicator is the {card}: "
-                         "the {wild} are jokers this deal, besides the printed jokers.", deal=self.deal_number,
+                    said(DEAL_DEALT, deal=self.deal_number,
                          deals=self.deals, player=self.label(first), card=self.indicator.id, wild=plural_rank(wild)))
         self._event(outcome, None, f"The open pile starts with {self.first_open.code}.", [self.first_open],
                     said("The open pile starts with the {card}.", card=self.first_open.id))
@@ -696,10 +699,11 @@ class PointsState(GameState):
         playing = self.in_deal()
         for seat, hand in enumerate(self.hands):
             known = [card for card in hand if not playing or card.id in seen]
-            zones.append(Zone(f"{self.label(seat)}'s hand, seen by everyone", known, EVERYONE))
+            name = self.label(seat)
+            zones.append(Zone(f"{name}'s hand, seen by everyone", known, EVERYONE, holder=name))
             if playing:
-                zones.append(Zone(f"{self.label(seat)}'s hand", [card for card in hand if card.id not in seen],
-                                  frozenset({seat})))
+                zones.append(Zone(f"{name}'s hand", [card for card in hand if card.id not in seen],
+                                  frozenset({seat}), holder=name))
         return self.public_once_over(zones)
 
     def stage(self) -> str:

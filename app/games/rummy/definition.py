@@ -16,8 +16,8 @@ from .bot import ComputerPlayer, RandomDiscardPlayer
 from .cards import DECK
 from .easy import EasyPlayer
 from .state import (
-    BY_SEATS, DEFAULT_TARGET, END_HAND, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, SEVEN, TURN_OVER,
-    RummyState,
+    BY_SEATS, DEFAULT_TARGET, END_HAND, HAND_DEALT, HIGHEST_TARGET, LOWEST_TARGET, MAX_SEATS, MIN_SEATS, SEVEN,
+    TURN_OVER, RummyState,
 )
 from .strong import StrongPlayer
 
@@ -25,6 +25,7 @@ from .strong import StrongPlayer
 class RummyDefinition(GameDefinition):
     key = "rummy"
     name = "Classic Rummy"
+    round_lines = {HAND_DEALT: "Hand {hand}"}
     summary = "Melds and lay-offs on anyone's melds: the first to the target score wins."
     showcase = ("7H", "8H", "9H", "KC")  # a run of hearts (C3.2)
     min_seats = MIN_SEATS

@@ -73,6 +73,9 @@ LAID_OFF_OWN = {"set": "{player} laid off the {card} on meld {meld}, their own s
 LAID_OFF = {"set": "{player} laid off the {card} on meld {meld}, {owner}'s set: {meld_cards}.",
             "run": "{player} laid off the {card} on meld {meld}, {owner}'s run: {meld_cards}."}
 
+# The log line that starts a hand (a replay jumps to it: the definition's ``round_lines``).
+HAND_DEALT = "Hand {hand}: {player} plays first; the {card} is turned up on the discard pile."
+
 
 class Pile:
     """PILE (the notes): cards in order, bottom first and top last, face up (the discard pile) or
@@ -308,9 +311,10 @@ class RummyState(GameState):
         for seat, player in enumerate(self.players):
             hand = player.hand.mask
             known = hand if shown else hand & seen
-            zones.append(Zone(f"{self.label(seat)}'s hand, seen during this hand", cards_of(known), EVERYONE))
+            name = self.label(seat)
+            zones.append(Zone(f"{name}'s hand, seen during this hand", cards_of(known), EVERYONE, holder=name))
             if not shown:
-                zones.append(Zone(f"{self.label(seat)}'s hand", cards_of(hand & ~known), frozenset({seat})))
+                zones.append(Zone(f"{name}'s hand", cards_of(hand & ~known), frozenset({seat}), holder=name))
         return self.public_once_over(zones)
 
     # -- the protocol: changing ------------------------------------------------------------------
@@ -372,7 +376,7 @@ class RummyState(GameState):
         self.log_start = self.log_total
         self.log_event(outcome, None, f"Hand {number} dealt: {self.label(first)} plays first; {CODE_OF[up]} is "
                                     f"turned up on the discard pile.", [CARDS[up]],
-                       say=said("Hand {hand}: {player} plays first; the {card} is turned up on the discard pile.",
+                       say=said(HAND_DEALT,
                                 hand=number, player=self.label(first), card=CARDS[up].id))
 
     def hand_size(self) -> int:

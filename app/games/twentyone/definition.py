@@ -14,7 +14,7 @@ from . import actions
 from .guide import GUIDE
 from .bot import CardCounter, DealerRule, Hopeful, RandomChoice
 from .cards import DECK
-from .state import DEALER_TIES, LOST, PUSH, WON, TwentyOneState
+from .state import DEALER_TIES, LOST, PUSH, ROUND_DEALT, WON, TwentyOneState
 from .table import DEALER_STANDS_ON
 
 RETURNS = {WON: 1, LOST: -1}  # a round won, lost; a tie returns 0 (T3.4)
@@ -23,6 +23,7 @@ RETURNS = {WON: 1, LOST: -1}  # a round won, lost; a tie returns 0 (T3.4)
 class TwentyOneDefinition(GameDefinition):
     key = "twentyone"
     name = "21 against the dealer"
+    round_lines = {ROUND_DEALT: "Round {round}"}
     summary = "Hit or stay: come closer to 21 than the dealer without going over."
     showcase = ("7D", "4C", "KH")  # 21 (T1.2)
     score_unit = ("round won", "rounds won")

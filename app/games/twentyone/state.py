@@ -52,6 +52,9 @@ STAY_MOVE = Move("stay", "Stay")
 END_MOVE = Move("end", "End the table", primary=False)
 SOLO_NAME = "Player"  # one player at the table is "Player" in every line, as in T4-T6
 
+# The log line that starts a round (a replay jumps to it: the definition's ``round_lines``).
+ROUND_DEALT = "Round {round}."
+
 
 # -- the lines that end a round (T5.1; with several players each names its player) ----------------
 
@@ -250,7 +253,7 @@ class TwentyOneState(GameState):
             self.table.clear_table()  # T3.5; the deck carries on (T3.7)
         self.round_number += 1
         self.table.note(None, f"Round {self.round_number}", kind=ROUND,
-                        say=said("Round {round}.", round=self.round_number))
+                        say=said(ROUND_DEALT, round=self.round_number))
         self.table.deal_hands()
         self.table.show_table([self.label(seat) for seat in range(len(self._names))])
         self.status = [TO_PLAY] * len(self._names)
@@ -381,16 +384,18 @@ class TwentyOneState(GameState):
         a count (tests check both)."""
         table = self.table
         seen = self._seen_ids()
-        places: list[tuple[str, Iterable[Card]]] = [("deck", table.deck), ("discard pile", table.discard_pile),
-                                                    ("dealer's hand", table.dealer.hand)]
-        places += [(f"{self.label(seat)}'s hand", player.hand) for seat, player in enumerate(table.players)]
+        places: list[tuple[str, Iterable[Card], str | None]] = [
+            ("deck", table.deck, None), ("discard pile", table.discard_pile, None),
+            ("dealer's hand", table.dealer.hand, "Dealer")]
+        places += [(f"{self.label(seat)}'s hand", player.hand, self.label(seat))
+                   for seat, player in enumerate(table.players)]
         zones = []
-        for name, cards in places:
+        for name, cards, holder in places:
             shown: list[CoreCard] = []
             hidden: list[CoreCard] = []
             for card in cards:
                 (shown if card.face_up or card.id in seen else hidden).append(card.core)
-            zones += [Zone(name, shown, EVERYONE), Zone(f"{name}, face down", hidden, NOBODY)]
+            zones += [Zone(name, shown, EVERYONE, holder), Zone(f"{name}, face down", hidden, NOBODY, holder)]
         return self.public_once_over(zones)
 
     def _seen_ids(self) -> set[str]:

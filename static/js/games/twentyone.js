@@ -67,10 +67,10 @@
     if (dealer && dealer.getAttribute("data-dealer-turn") === run.key) show(dealer, run.last);
     run = null;
     document.documentElement.classList.remove("tw-revealing");
-    // The round's buttons (the next deal) could not take the focus while hidden: they take it now,
-    // unless the player has moved it somewhere.
+    // The round's buttons (the next deal) could not take the focus while hidden (the table held
+    // it): they take it now, unless the player has moved it somewhere.
     var active = document.activeElement;
-    if (!active || active === document.body) {
+    if (!active || active === document.body || active.id === "table") {
       var next = document.querySelector("#table > .summary button, #table > .results button");
       if (next) next.focus({ preventScroll: true });
     }
