@@ -255,18 +255,19 @@ def play_out(table: Table, drawn: bool) -> list[int]:
 
 
 KEEP_MARGIN = 10  # a discard is taken when it is this far from being the card to discard
-CANDIDATES = 3  # the discards weighed: R8.3's best few
-DEALS = 60  # the deals of the unseen cards each of them is played out in
+CANDIDATES = 5  # the discards weighed: R8.3's best few
+DEALS = 50  # the deals of the unseen cards each of them is played out in
 # How sure a play-out must be that another discard beats R8.3's choice before it is made: its
 # mean gain over R8.3's, in standard errors of that gain.
-SURE = 1.0
+SURE = 0.0
 WIN = 30.0  # in the last round, a game won is worth this many points of a round's
 
 
 class StrongBot:
     """The strong computer player (see the module's docstring)."""
 
-    def __init__(self, deals: int = DEALS, candidates: int = CANDIDATES, sure: float = SURE):
+    def __init__(self, deals: int = DEALS, candidates: int = CANDIDATES, sure: float = SURE, draws: bool = True):
+        self.draws = draws
         self.deals = deals
         self.candidates = candidates
         self.sure = sure
@@ -284,6 +285,9 @@ class StrongBot:
             source = computer_draw_source(_game(table), seat)
             if source == STOCK and worth_taking(hand.cards, knowledge.pile[-1]):
                 source = DISCARD_PILE
+            if self.draws:
+                other = STOCK if source == DISCARD_PILE else DISCARD_PILE
+                source = [source, other][self.weigh_draw(knowledge, [source, other])]
             return Draw(source)
         if "discard" not in moves:
             raise ValueError("it is not this seat's turn")
@@ -291,6 +295,23 @@ class StrongBot:
         if selection is not None:
             return LayDown(selection)
         return Discard(self.discard(knowledge, hand.cards))
+
+    def weigh_draw(self, knowledge: Knowledge, sources: Sequence[str]) -> int:
+        """The index of the source to draw from: the first unless playing the round out shows the
+        other to be surely better."""
+        rng = random.Random(knowledge.seed)
+        deals = [knowledge.deal(rng) for _ in range(self.deals)]
+        values = []
+        for source in sources:
+            outcomes = []
+            for deal in deals:
+                trial = deal.copy()
+                if not trial.draw(source):
+                    outcomes.append(self.value(knowledge, trial.points(None)))
+                    continue
+                outcomes.append(self.value(knowledge, play_out(trial, drawn=True)))
+            values.append(outcomes)
+        return surely_better(values, self.sure)
 
     def discard(self, knowledge: Knowledge, cards: Sequence[Card]) -> Card:
         """R8.3's choice, unless playing the round out shows another of its best few to be surely
