@@ -5,15 +5,17 @@ sees a hidden card (R4.4). What it knows (``read_view``): its hand, every player
 size, the discard pile's top and size, the stock's size, the scores, and from the log's last
 lines the cards each player took from the discard pile and the discards seen going down.
 
-It lays down as the rule book's player does (R8.2). It draws as R8.1 does, and also takes the
-discard pile's top when, in its hand, that card would be worth at least its points in keeping
-(a pair, or a low card beside its suit's neighbours) and far from being the card to discard.
-Its discard starts from R8.3's choice: R8.3's best few cards are each played out to the end of
-the round (``play_out``, every seat then playing the rule book's player) in the same deals of the
-cards it cannot see (``Knowledge.deal``: the other hands, the stock and the unseen part of the
-discard pile, from a generator seeded by the view), and another card is discarded only when the
-deals show it surely better: its mean gain, deal by deal, more than ``SURE`` standard errors.
-A round is worth the others' points less its own (R7.1); the last round, winning the game (R7.3).
+It lays down as the rule book's player does (R8.2). Its draw and its discard are played out: each
+choice is played to the end of the round (``play_out``, every seat then playing the rule book's
+player) in the same deals of the cards it cannot see (``Knowledge.deal``: the other hands, the
+stock and the unseen part of the discard pile, from a generator seeded by the view), and the
+first choice is made unless the deals show another better: its mean gain over the first, deal by
+deal, more than ``SURE`` standard errors. The draw's first choice is R8.1's, or the discard
+pile's top when, in its hand, that card would be worth at least its points in keeping (a pair,
+or a low card beside its suit's neighbours) and far from being the card to discard
+(``worth_taking``); the other source is weighed against it. The discard's first choice is R8.3's,
+weighed against R8.3's next best few. A round is worth the others' points less its own (R7.1);
+the last round, winning the game (R7.3).
 """
 
 from __future__ import annotations
@@ -257,8 +259,8 @@ def play_out(table: Table, drawn: bool) -> list[int]:
 KEEP_MARGIN = 10  # a discard is taken when it is this far from being the card to discard
 CANDIDATES = 5  # the discards weighed: R8.3's best few
 DEALS = 50  # the deals of the unseen cards each of them is played out in
-# How sure a play-out must be that another discard beats R8.3's choice before it is made: its
-# mean gain over R8.3's, in standard errors of that gain.
+# How sure the play-outs must be that another choice beats the first before it is made: its mean
+# gain over the first, in standard errors of that gain (0: any gain on average).
 SURE = 0.0
 WIN = 30.0  # in the last round, a game won is worth this many points of a round's
 
