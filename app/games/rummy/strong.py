@@ -32,7 +32,8 @@ from .state import DRAW, RummyState
 HANDS = 100  # the next player's possible hands weighed
 FEED = 20  # what making the next player a meld costs, in points of C6.3's discard score
 DEALS = 40  # the deals of the unseen cards each choice is played out in
-CANDIDATES = 4  # the discards weighed
+LATE = 4  # another hand this small may go out soon: melds are no longer held back
+CANDIDATES = 1  # the discards weighed
 MARGIN = 0.5  # how much more than C6's choice another must be worth on average, in points
 Outcome = tuple[int | None, int]  # the seat that went out (None: a void hand) and what it scored
 
@@ -43,8 +44,10 @@ class StrongPlayer:
     """The strong computer player (see the module's docstring)."""
 
     def __init__(self, hands: int = HANDS, feed: int = FEED, deals: int = DEALS, candidates: int = CANDIDATES,
-                 hold: bool = True):
+                 hold: bool = False, rummy: bool = True, draws: bool = False):
         self.hold = hold
+        self.rummy = rummy
+        self.draws = draws
         self.hands = hands
         self.feed = feed
         self.deals = deals
@@ -53,19 +56,23 @@ class StrongPlayer:
     def choose(self, game: RummyState, seat: int) -> Action:
         moves = game.legal(seat)
         knowledge = read_view(game.view(seat), seat)
-        table = as_game(knowledge.deal(random.Random(0)))  # (the hidden cards play no part but in the play-outs)
+        dealt = knowledge.deal(random.Random(0))  # (the hidden cards play no part but in the play-outs)
+        table = as_game(dealt)
         if knowledge.phase == DRAW:
             sources = sorted({dict(move.params)["source"] for move in moves if move.action == "draw"})
             if not sources:
                 raise ValueError("it is not this seat's turn")
             usual = draw_source(table, seat)
-            if len(sources) == 1 or usual not in sources:
+            if len(sources) == 1 or usual not in sources or not self.draws:
                 return DrawCard(usual if usual in sources else sources[0])
             other = next(source for source in sources if source != usual)
             plays = [partial(self.after_draw, knowledge, source) for source in (usual, other)]
             return DrawCard([usual, other][self.best(knowledge, plays)])
         play = next_play(table, seat)
         if play is not None:
+            kept = self.held_discard(knowledge, dealt) if self.rummy else None
+            if kept is not None:
+                return DiscardCard(CARDS[kept])  # its melds held back, for a rummy (C5.2)
             if self.hold and knowledge.seats == 2:
                 held = choose_discard(table, seat)
                 plays = [partial(self.after_plays, knowledge), partial(self.after_discard, knowledge, held)]
@@ -81,6 +88,27 @@ class StrongPlayer:
             return DiscardCard(CARDS[first])
         plays = [partial(self.after_discard, knowledge, card) for card in candidates]
         return DiscardCard(CARDS[candidates[self.best(knowledge, plays)]])
+
+    def held_discard(self, knowledge: Knowledge, table: Table) -> int | None:
+        """The card to discard holding back every meld and lay-off, for a rummy (C5.2): while the
+        bonus is on, the seat has not opened its hand, no other hand is down to ``LATE`` cards,
+        and playing everything would not take it out; None to play as C6.2 does."""
+        seat = knowledge.seat
+        if (not knowledge.rummy_bonus or knowledge.opened[seat]
+                or any(owner == seat for owner, _kind, _mask in knowledge.melds)
+                or any(size <= LATE for other, size in enumerate(knowledge.hand_sizes) if other != seat)):
+            return None
+        trial = table.copy()
+        game = as_game(trial)
+        while (play := next_play(game, seat)) is not None:
+            trial.play(play)
+        left = trial.players[seat].hand.mask
+        if left.bit_count() <= 1:
+            return None  # it can go out now
+        feeds = self.feeds(knowledge)
+        scores = [(score - self.feed * feeds(card), card) for score, card in discard_scores(as_game(table), seat)
+                  if left >> card & 1]
+        return max(scores)[1] if scores else None
 
     def best(self, knowledge: Knowledge, choices: Sequence[Callable[[Table], Outcome]]) -> int:
         """The index of the choice worth most, each played out (``choice(table)``) in the same
