@@ -9,7 +9,7 @@ import random
 
 from rummy_test_helpers import RUMMY, situation
 
-from app.games.rummy.actions import DiscardCard
+from app.games.rummy.actions import DiscardCard, MeldCards
 from app.games.rummy.bot import choose_discard, discard_scores
 from app.games.rummy.cards import CARDS, NUMBER, mask_of, points
 from app.games.rummy.easy import CARELESS_WEIGHTS, EasyPlayer
@@ -97,3 +97,27 @@ def test_the_strong_player_never_discards_a_card_c3_3_forbids():
     game = situation(["KS QH 9D 5C", "AC 4C 6C TC KC 2S 3S 6H 8H TH"], discard="9S", taken="KS")
     choice = StrongPlayer().choose(game, 0)
     assert isinstance(choice, DiscardCard) and choice.card.code != "KS"
+
+
+OTHER_HAND = "AC 4C 6C TC KC 2S 3S 6H 8H TH"
+
+
+def test_c5_2_the_strong_player_holds_its_melds_back_for_a_rummy_while_the_other_hand_is_large():
+    """7D 8D 9D is a run (C6.2 would meld it): held back, a card outside it is discarded."""
+    game = situation(["7D 8D 9D KS QD 2C 4D 6S JC 3H 5S", OTHER_HAND], discard="9S")
+    choice = StrongPlayer().choose(game, 0)
+    assert isinstance(choice, DiscardCard) and choice.card.code not in ("7D", "8D", "9D")
+    assert isinstance(StrongPlayer(rummy=False).choose(game, 0), MeldCards)  # C6.2's play
+
+
+def test_c5_2_the_strong_player_melds_when_the_other_hand_may_go_out_soon():
+    game = situation(["7D 8D 9D KS QD 2C 4D 6S JC 3H 5S", "AC 4C 6C TC"], discard="9S")
+    assert isinstance(StrongPlayer().choose(game, 0), MeldCards)
+
+
+def test_c5_2_the_strong_player_melds_when_it_can_go_out_and_when_its_hand_is_open():
+    game = situation(["7D 8D 9D KS", OTHER_HAND], discard="9S")
+    assert isinstance(StrongPlayer().choose(game, 0), MeldCards)  # a rummy now: out by discarding KS
+    game = situation(["7D 8D 9D KS QD 2C 4D 6S", OTHER_HAND], melds=[(0, "5C 5D 5H")], discard="9S",
+                     opened=[True, False])
+    assert isinstance(StrongPlayer().choose(game, 0), MeldCards)  # no rummy is left to wait for
