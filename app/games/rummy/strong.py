@@ -1,20 +1,23 @@
 """Classic Rummy's strong computer player: ``StrongPlayer.choose(game, seat)``.
 
 It reads the game only through ``view(seat)`` (``knowledge.read_view``) and chooses among
-``legal(seat)``, so it never sees a hidden card (C7.1). It melds and lays off as the rule book's
-player does (C6.2). Its draw and its discard are played out: each choice (the stock or the
-discard pile's top; the best few discards by C6.3's score, less what the card is worth to the
-next player) is played to the end of the hand (``play_out``, every seat then playing the rule
-book's player) in the same deals of the cards it cannot see (``Knowledge.deal``: the other hands,
-the stock and the unseen part of the discard pile, cards known taken from the discard pile left
-in their taker's hand, from a generator seeded by the view), and the choice worth most on
-average is made (C6's own unless another beats it by more than ``MARGIN``). A hand is worth the
-points the seat scores less those the other scores (C5.1, C5.2), and a game won or lost by it
-(C5.3) ``GAME`` points more.
+``legal(seat)``, so it never sees a hidden card (C7.1). It draws as the rule book's player does
+(C6.1). It plays for a rummy (C5.2, scored double): while the bonus is on, its hand is not open
+and no other hand is down to ``LATE`` cards, it holds back every meld and lay-off C6.2 would make
+unless making them all takes it out, and discards a card outside them (``held_discard``);
+otherwise it melds and lays off as C6.2 does. It weighs its discard as C6.3 does, less what the
+card is worth to the next player (``feeds``): the share of the next player's possible hands
+(``Knowledge.deal``: the cards the seat cannot place, laid at random where they may lie, from a
+generator seeded by the view) with which that card makes a new meld, so that the next player
+would take it (C6.1) and meld it at once. A card all of whose partners are in sight feeds nobody.
 
-What a card is worth to the next player (``feeds``): the share of the next player's possible
-hands with which that card makes a new meld, so that it would take it (C6.1) and meld it at once;
-a card all of whose partners are in sight feeds nobody. It ranks the discards weighed.
+It can also play its choices out (``best``): the draw (``draws``), its best few discards
+(``candidates``) and melding against holding back for one turn (``hold``), each played to the
+end of the hand (``play_out``, every seat then playing the rule book's player) in the same deals
+of the unseen cards, taking the one worth most on average (the hand's points won less those
+lost, C5.1, and ``GAME`` more for the game, C5.3). Against the rule book's player this measured
+no gain (with the draw, four discards and holding back weighed, 40 deals each, it won 99 of 197
+games of the ladder's), so it is off by default.
 """
 
 from __future__ import annotations
