@@ -7,7 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from app.core.cards import Card
-from app.core.protocol import EASY, MENUS, SCORE_TABLE, STRONG, GameDefinition, GameState, MenuFlow, ScoreTableFormat
+from app.core.protocol import (
+    EASY, MENUS, NORMAL, SCORE_TABLE, STRONG, GameDefinition, GameState, Measured, MenuFlow, ScoreTableFormat,
+)
 
 from . import actions
 from .bot import COMPUTER, MasonBot, random_discard_chooser
@@ -28,6 +30,10 @@ class MasonDefinition(GameDefinition):
     deck = DECK
     bot = COMPUTER
     other_bots = {EASY: EasyBot(), STRONG: StrongBot()}
+    # ``python -m app.simulate --game mason --games 1000 --ladder`` (seed 0), as docs/games/mason.md says.
+    measured = {STRONG: Measured(1000, share=0.570, against=NORMAL),
+                NORMAL: Measured(1000, share=0.677, against=EASY),
+                EASY: Measured(1000, share=0.884, against="random discards")}
     action_types = actions.ACTION_TYPES
     # What the house needs (R9): Menu A is the home page's first form, then Menus B and C; the
     # decks are in decks/ itself, where the terminal reads them (R9.4); the R7.4 score table and
