@@ -1,5 +1,6 @@
 """Mason Rummy's computer players beside R8's: the easy one (R8.1 and R8.2, a careless discard)
-and the strong one (R8.2, R8.1 and more draws, R8.3's discard weighed by playing the round out).
+and the strong one (R8.2; R8.1's draw and R8.3's discard weighed against others by playing the
+round out).
 The generic checks (legal moves, the view alone, the same move for the same position) are in
 tests/games/test_strengths.py."""
 
@@ -21,12 +22,14 @@ def test_r8_1_and_more_the_strong_player_takes_a_discard_that_pairs_a_card_of_it
     5H: with 5C it is a pair, worth more than its 5 points in keeping."""
     game = deal(["AI", "Bob"], AI_HAND, OTHER.replace("5S", "QH"), discard="5H")
     assert computer_draw_source(game, 0) == STOCK
-    assert StrongBot().choose(game, 0) == Draw(DISCARD_PILE)
+    assert StrongBot(draws=False).choose(game, 0) == Draw(DISCARD_PILE)
+    assert StrongBot().choose(game, 0) == Draw(DISCARD_PILE)  # and the play-outs agree
 
 
 def test_r8_1_the_strong_player_leaves_an_isolated_high_card_and_takes_what_r8_1_takes():
     game = deal(["AI", "Bob"], AI_HAND, OTHER, discard="QH")
-    assert StrongBot().choose(game, 0) == Draw(STOCK)  # no pair, no neighbour: worth its 10 points only
+    assert StrongBot(draws=False).choose(game, 0) == Draw(STOCK)  # no pair, no neighbour: worth its 10 points only
+    assert StrongBot().choose(game, 0) == Draw(STOCK)
     game = deal(["AI", "Bob"], AI_HAND, OTHER, discard="9H")
     assert StrongBot().choose(game, 0) == Draw(DISCARD_PILE)  # 7H 8H 9H: R8.1's own take
 

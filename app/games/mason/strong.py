@@ -5,15 +5,17 @@ sees a hidden card (R4.4). What it knows (``read_view``): its hand, every player
 size, the discard pile's top and size, the stock's size, the scores, and from the log's last
 lines the cards each player took from the discard pile and the discards seen going down.
 
-It lays down as the rule book's player does (R8.2). It draws as R8.1 does, and also takes the
-discard pile's top when, in its hand, that card would be worth at least its points in keeping
-(a pair, or a low card beside its suit's neighbours) and far from being the card to discard.
-Its discard starts from R8.3's choice: R8.3's best few cards are each played out to the end of
-the round (``play_out``, every seat then playing the rule book's player) in the same deals of the
-cards it cannot see (``Knowledge.deal``: the other hands, the stock and the unseen part of the
-discard pile, from a generator seeded by the view), and another card is discarded only when the
-deals show it surely better: its mean gain, deal by deal, more than ``SURE`` standard errors.
-A round is worth the others' points less its own (R7.1); the last round, winning the game (R7.3).
+It lays down as the rule book's player does (R8.2). Its draw and its discard are played out: each
+choice is played to the end of the round (``play_out``, every seat then playing the rule book's
+player) in the same deals of the cards it cannot see (``Knowledge.deal``: the other hands, the
+stock and the unseen part of the discard pile, from a generator seeded by the view), and the
+first choice is made unless the deals show another better: its mean gain over the first, deal by
+deal, more than ``SURE`` standard errors. The draw's first choice is R8.1's, or the discard
+pile's top when, in its hand, that card would be worth at least its points in keeping (a pair,
+or a low card beside its suit's neighbours) and far from being the card to discard
+(``worth_taking``); the other source is weighed against it. The discard's first choice is R8.3's,
+weighed against R8.3's next best few. A round is worth the others' points less its own (R7.1);
+the last round, winning the game (R7.3).
 """
 
 from __future__ import annotations
@@ -255,18 +257,19 @@ def play_out(table: Table, drawn: bool) -> list[int]:
 
 
 KEEP_MARGIN = 10  # a discard is taken when it is this far from being the card to discard
-CANDIDATES = 3  # the discards weighed: R8.3's best few
-DEALS = 60  # the deals of the unseen cards each of them is played out in
-# How sure a play-out must be that another discard beats R8.3's choice before it is made: its
-# mean gain over R8.3's, in standard errors of that gain.
-SURE = 1.0
+CANDIDATES = 5  # the discards weighed: R8.3's best few
+DEALS = 50  # the deals of the unseen cards each of them is played out in
+# How sure the play-outs must be that another choice beats the first before it is made: its mean
+# gain over the first, in standard errors of that gain (0: any gain on average).
+SURE = 0.0
 WIN = 30.0  # in the last round, a game won is worth this many points of a round's
 
 
 class StrongBot:
     """The strong computer player (see the module's docstring)."""
 
-    def __init__(self, deals: int = DEALS, candidates: int = CANDIDATES, sure: float = SURE):
+    def __init__(self, deals: int = DEALS, candidates: int = CANDIDATES, sure: float = SURE, draws: bool = True):
+        self.draws = draws
         self.deals = deals
         self.candidates = candidates
         self.sure = sure
@@ -284,6 +287,9 @@ class StrongBot:
             source = computer_draw_source(_game(table), seat)
             if source == STOCK and worth_taking(hand.cards, knowledge.pile[-1]):
                 source = DISCARD_PILE
+            if self.draws:
+                other = STOCK if source == DISCARD_PILE else DISCARD_PILE
+                source = [source, other][self.weigh_draw(knowledge, [source, other])]
             return Draw(source)
         if "discard" not in moves:
             raise ValueError("it is not this seat's turn")
@@ -291,6 +297,23 @@ class StrongBot:
         if selection is not None:
             return LayDown(selection)
         return Discard(self.discard(knowledge, hand.cards))
+
+    def weigh_draw(self, knowledge: Knowledge, sources: Sequence[str]) -> int:
+        """The index of the source to draw from: the first unless playing the round out shows the
+        other to be surely better."""
+        rng = random.Random(knowledge.seed)
+        deals = [knowledge.deal(rng) for _ in range(self.deals)]
+        values = []
+        for source in sources:
+            outcomes = []
+            for deal in deals:
+                trial = deal.copy()
+                if not trial.draw(source):
+                    outcomes.append(self.value(knowledge, trial.points(None)))
+                    continue
+                outcomes.append(self.value(knowledge, play_out(trial, drawn=True)))
+            values.append(outcomes)
+        return surely_better(values, self.sure)
 
     def discard(self, knowledge: Knowledge, cards: Sequence[Card]) -> Card:
         """R8.3's choice, unless playing the round out shows another of its best few to be surely
