@@ -552,10 +552,11 @@ class Measured:
 
 def _plain_fraction(share: float) -> tuple[int, int]:
     """``share`` as the plainest fraction within 2.5 points of it (3 of 5, 2 of 3), else as a
-    whole percentage (``(56, 100)``)."""
+    whole percentage (``(56, 100)``); never all of them or none unless it was so (99.4% is not
+    "2 of 2")."""
     for of in (2, 3, 4, 5, 10):
         won = round(share * of)
-        if abs(won / of - share) <= 0.025:
+        if 0 < won < of and abs(won / of - share) <= 0.025:
             return won, of
     return round(100 * share), 100
 
