@@ -52,12 +52,12 @@ class PointsDefinition(GameDefinition):
                   Stat("net_points", "Net points"), Stat("best_deal", "Best deal", combine="max"))  # P6.2
     bot = PointsBot()
     other_bots = {EASY: Beginner(), STRONG: Strategist()}
-    # ``python -m app.simulate --game points --games 2000 --ladder --seed 1``: each player against
-    # the next one down, 1,000 deals each played in both seat orders; the Wilson 95% intervals:
-    # strong [60.3%, 64.5%], normal [83.4%, 86.5%], easy [86.7%, 89.5%] (docs/games/points.md)
-    measured = {STRONG: Measured(2000, share=0.624, against=NORMAL),
-                NORMAL: Measured(2000, share=0.850, against=EASY),
-                EASY: Measured(2000, share=0.881, against="random play")}
+    # ``python -m app.simulate --game points --games 1000 --ladder --seed 1``: each player against
+    # the next one down, 500 deals each played in both seat orders; the Wilson 95% intervals:
+    # strong [58.8%, 64.9%], normal [82.4%, 86.9%], easy [85.4%, 89.5%] (docs/games/points.md)
+    measured = {STRONG: Measured(1000, share=0.619, against=NORMAL),
+                NORMAL: Measured(1000, share=0.848, against=EASY),
+                EASY: Measured(1000, share=0.876, against="random discards")}
     baseline_label = "random discards"
     action_types = actions.ACTION_TYPES
     guide: ClassVar[Guide] = GUIDE  # its guided first game ("Learn by playing")
