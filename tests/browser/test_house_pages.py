@@ -256,7 +256,7 @@ def test_mason_s_stacked_game_offers_decks_by_name_in_the_one_form(live_server, 
         expect(page.locator("#table .board .badge.computer")).to_have_text("Computer (normal)")
         assert one.unexpected_problems() == []
     prompt = device("menus", **PHONE)
-    prompt.goto("/")
+    prompt.goto("/menus/mason")
     prompt.page.get_by_role("button", name=re.compile("Play 2-player game with stacked deck$")).click()
     prompt.page.locator("#deck-choice").wait_for()
     prompt.goto("/setup/deck")  # the menus' own route: the deck prompt

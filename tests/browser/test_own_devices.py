@@ -17,7 +17,9 @@ from support.browsing import button_words
 
 from app.web.words import card_short
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # a real browser and server: well over 5 s a test
+# (each test seats new players Ann and Bob: R3.2 refuses a new name the score table holds, so each has a server
+# and a database of its own)
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.own_live_server]
 
 TURN_CAP = 80
 YOUR_TURN = "\u25b6 Your turn"  # static/js/app.js puts this before the title

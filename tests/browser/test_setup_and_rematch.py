@@ -44,7 +44,7 @@ def test_computer_players_at_two_strengths_set_up_played_shown_and_kept_by_a_rem
     phone = device("phone", viewport=dict(PHONE), is_mobile=True, has_touch=True)
     page = phone.page
     phone.goto("/")
-    page.get_by_role("link", name=re.compile("^" + re.escape(TWENTYONE))).click()
+    page.get_by_role("link", name=f"Play {TWENTYONE}", exact=True).click()  # its tile's Play
     page.get_by_role("heading", name=TWENTYONE).wait_for()
     phone.choose_seat_count(3)
     phone.fill_seats([("Ann", "here"), ("AI", "here"), ("AI", "here")], strengths={1: "easy", 2: "strong"})
@@ -78,7 +78,7 @@ def test_computer_players_at_two_strengths_set_up_played_shown_and_kept_by_a_rem
 def test_mason_rummy_s_set_up_is_the_same_form_with_new_and_returning_players(live_server, device, screenshot):
     phone = device("phone", viewport=dict(PHONE), is_mobile=True, has_touch=True)
     page = phone.page
-    phone.goto("/")
+    phone.goto("/menus/mason")  # Menu A (Mason Rummy's tile's Play)
     page.get_by_role("button", name=re.compile("Play 3-player game$")).click()
     page.locator("fieldset.seat-setup").nth(2).wait_for()
     assert page.locator("input[name=kind0][value=new]").is_checked()

@@ -26,6 +26,10 @@ COMMON_PASSWORDS = ["", " ", "admin", "Admin", "password", "123456", "mason", "r
                     "secret", "letmein", "test-admin-password", "live-admin-password", "None", "null"]
 
 
+# (its live tests log in and out again and again from one address: each has a server of its own)
+pytestmark = pytest.mark.own_live_server
+
+
 def fresh_app(database_url, instance, decks_folder, **overrides):
     return create_app(TestConfig, instance_path=str(instance), SQLALCHEMY_DATABASE_URI=database_url,
                       DECKS_FOLDER=str(decks_folder), **overrides)

@@ -30,6 +30,7 @@ from support.client import Browser, EventStream
 from support.waiting import wait_for
 
 from app.games.seahaven import DEFINITION, first_winnable_deal
+from app.web.words import card_short
 from app.games.seahaven.analysis import ANALYST
 
 pytestmark = [pytest.mark.slow, pytest.mark.own_live_server]  # (the runner starts idle for each)
@@ -111,7 +112,7 @@ def test_a_hard_deal_answers_at_once_and_its_verdict_and_hint_arrive_live(live_s
     expected = state.hint()
     card = state.layout.card_at(expected.source).code
     text = ann.get(f"/games/{slug}?hint=1").page.find("p", "sh-hint").text
-    assert text.startswith(f"Hint: move {card} from")
+    assert text.startswith(f"Hint: move the {card_short(DEFINITION.deck.parse(card))} from")
     # a move: the new position is asked in the move's transaction, answered, announced
     with Stopped(live_server):
         answer = post_move(ann, slug, page.table_version, expected.source, expected.target)
