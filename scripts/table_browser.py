@@ -177,36 +177,37 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 def set_up_menu_game(browser: Browser) -> str:
-    """The home page's first form is Menu A: a 2-player game, Ann and a computer player."""
+    """A game's menus (Menu A, its tile's Play on the home page): a 2-player game, whose set-up is
+    the one form, Ann and a computer player."""
     home = browser.get("/")
-    menu = home.forms[0]
-    choice = next((b for b in menu.buttons if b[1] == "2"), None)
-    if choice is None:
-        raise CheckFailed("the home page's first form has no option 2 (Play 2-player game)")
-    status, page = browser.submit(menu, choice)
-    for name in ("Ann", "AI"):
-        kinds = next((f for f in page.forms if any(b[0] == "kind" for b in f.buttons)), None)
-        if kinds is None:
-            raise CheckFailed(f"no Menu B on {page.url}")
-        status, page = browser.submit(kinds, next(b for b in kinds.buttons if b[1] == "1"))
-        form = next((f for f in page.forms if "name" in f.texts), None)
-        if form is None:
-            raise CheckFailed(f"no name field on {page.url}")
-        status, page = browser.submit(form, form.buttons[0] if form.buttons else None, {"name": name})
-    return table_url(page)
+    link = next((link for link in home.links
+                 if re.fullmatch(r"/menus/[a-z0-9]+", urllib.parse.urlsplit(link).path)), None)
+    if link is None:
+        raise CheckFailed("the home page links no game's menus (Menu A)")
+    page = browser.get(link)
+    menu = next((form for form in page.forms if any(button[0] == "choice" for button in form.buttons)), None)
+    choice = next((button for button in menu.buttons if button[1] == "2"), None) if menu else None
+    if menu is None or choice is None:
+        raise CheckFailed(f"Menu A at {link} has no option 2 (Play 2-player game)")
+    _status, page = browser.submit(menu, choice)
+    return fill_in_set_up(browser, page)
 
 
 def set_up_form_game(browser: Browser, link: str, values: dict[str, str] | None = None) -> str:
     """The set-up form at ``link``: Ann and computer players, but for the fields ``values`` gives
     ({"name1": "Bob", "device1": "own"}: Bob joins on his own device)."""
-    page = browser.get(link)
+    return fill_in_set_up(browser, browser.get(link), values)
+
+
+def fill_in_set_up(browser: Browser, page: Page, values: dict[str, str] | None = None) -> str:
+    """The set-up form on ``page``, filled in as ``set_up_form_game`` says and sent: the table's path."""
     form = next((f for f in page.form_posting_to(r"/setup/") if any(n.startswith("name") for n in f.texts)), None)
     if form is None:
-        raise CheckFailed(f"no set-up form on {link}")
+        raise CheckFailed(f"no set-up form on {page.url}")
     seats = [name for name in form.texts if re.fullmatch(r"name\d+", name)]
     names = {name: ("Ann" if index == 0 else "AI") for index, name in enumerate(seats)}
     start = next((b for b in form.buttons if b[0] != "change_seats"), None)
-    status, page = browser.submit(form, start, names | (values or {}))
+    _status, page = browser.submit(form, start, names | (values or {}))
     return table_url(page)
 
 
