@@ -56,10 +56,14 @@ def pages_to_score(browser: Browser, server: LiveServer) -> list[tuple[str, bool
     finished_game(server.database_url, server.decks_folder, Path(tempfile.mkdtemp(prefix="lighthouse-game-")))
     replays = (urllib.parse.urlsplit(link).path for link in browser.get("/finished").links)
     pages[next(path for path in replays if path.endswith("/replay"))] = False
-    # Menu A's stacked-deck prompt, a page of the player's set-up: option 4 leads there
+    # Menu A (a game's menus, its tile's Play) and the stacked set-up its option 4 leads to
     home = browser.get("/")
-    _status, prompt = browser.submit(home.forms[0], next(b for b in home.forms[0].buttons if b[1] == "4"))
-    pages[urllib.parse.urlsplit(prompt.url).path] = True
+    paths = (urllib.parse.urlsplit(link).path for link in home.links)
+    menus = next(path for path in paths if path.startswith("/menus/"))
+    pages[menus] = False
+    menu = browser.get(menus)
+    _status, prompt = browser.submit(menu.forms[0], next(b for b in menu.forms[0].buttons if b[1] == "4"))
+    pages[urllib.parse.urlsplit(prompt.url).path + "?" + urllib.parse.urlsplit(prompt.url).query] = True
     return list(pages.items())
 
 
