@@ -9,13 +9,13 @@ here, that the flood's connections are refused at once, and the other device is 
 
 from __future__ import annotations
 
-import selectors
 import socket
 import statistics
 import time
 
 from support.client import Browser
 from support.figures import record_figures
+from support.sockets import read_all
 from support.waiting import wait_for
 
 HALF_SENT = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n"  # (the blank line never comes)
@@ -37,26 +37,7 @@ def half_sent(port: int, count: int, source: str) -> list[socket.socket]:
 def answers(connections: list[socket.socket], seconds: float) -> tuple[int, int, int]:
     """Read every connection for ``seconds``: (answered 429, closed without an answer, still
     open and silent)."""
-    selector = selectors.DefaultSelector()
-    received = {connection: b"" for connection in connections}
-    closed = set()
-    for connection in connections:
-        connection.setblocking(False)
-        selector.register(connection, selectors.EVENT_READ)
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and len(closed) < len(connections):
-        for key, _ in selector.select(timeout=max(0.0, deadline - time.monotonic())):
-            try:
-                data = key.fileobj.recv(65536)
-            except (BlockingIOError, InterruptedError):
-                continue
-            except OSError:
-                data = b""
-            received[key.fileobj] += data
-            if not data:
-                closed.add(key.fileobj)
-                selector.unregister(key.fileobj)
-    selector.close()
+    received, closed = read_all(connections, seconds)
     refused = sum(1 for data in received.values() if data.startswith(b"HTTP/1.1 429"))
     silent_close = sum(1 for connection in closed if not received[connection])
     still_open = sum(1 for connection in connections if connection not in closed and not received[connection])

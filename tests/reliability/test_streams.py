@@ -16,6 +16,7 @@ import time
 
 from support.client import Browser
 from support.figures import record_figures
+from support.sockets import read_all
 
 ATTACK_STREAMS = 2000
 
@@ -202,25 +203,7 @@ def test_streams_are_limited_per_game_and_per_worker(make_live_server):
 def told_to_retry_later(connections: list[socket.socket], seconds: float = 3.0) -> int:
     """How many of the open streams ``connections`` the server ended with "retry later" (a
     stream dropped to make room), reading them all for ``seconds``."""
-    selector = selectors.DefaultSelector()
-    received: dict[socket.socket, bytes] = {}
-    for connection in connections:
-        connection.setblocking(False)
-        selector.register(connection, selectors.EVENT_READ)
-        received[connection] = b""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        for key, _ in selector.select(timeout=max(0.0, deadline - time.monotonic())):
-            try:
-                data = key.fileobj.recv(65536)
-            except (BlockingIOError, InterruptedError):
-                continue
-            except OSError:
-                data = b""
-            received[key.fileobj] += data
-            if not data:
-                selector.unregister(key.fileobj)
-    selector.close()
+    received, _closed = read_all(connections, seconds)
     return sum(1 for data in received.values() if b"retry: 30000" in data)
 
 
