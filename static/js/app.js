@@ -465,6 +465,11 @@
 
   document.addEventListener("htmx:afterSwap", function () {
     var table = document.getElementById("table");
+    // The control that had the focus takes it again at once, not only once the new table has
+    // settled: a second swap of the same move (its live update) must not leave it on the body.
+    if (table && hadFocus && focusLost(table)) {
+      try { tryFocus(table.querySelector(hadFocus)); } catch (e) { /* not a selector any more */ }
+    }
     if (table && keptFolds) {
       Array.prototype.forEach.call(table.querySelectorAll("details"), function (d) {
         var key = foldKey(d);
