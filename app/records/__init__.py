@@ -39,7 +39,7 @@ def record_results(definition: GameDefinition, results: list[SeatResult], second
     if keeps_score_table(definition):
         score_table.record_results(results)
     else:
-        statistics.record_results(definition, results, seconds, definition.variant_key(options or {}))
+        statistics.record_results(definition, results, seconds, options)
 
 
 def record_finished(definition: GameDefinition, slug: str, **_told: object) -> None:

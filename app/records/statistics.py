@@ -13,16 +13,19 @@ import csv
 import hashlib
 import io
 import json
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 
 from ..core.names import COMPUTER_NAME, is_computer_name, search_key
 from ..core.protocol import GameDefinition, SeatResult, Stat, join_figures
 from ..store.database import by_name, like_pattern
 from ..extensions import db
-from ..store.models import GameStat, GameStatItem, utcnow
+from ..store.models import GameStat, GameStatItem, HouseRuleSet, utcnow
 from .offload import let_others_run
 
 # A name a spreadsheet would run as a formula starts with this in the file (read back as text).
@@ -60,12 +63,60 @@ def stats_key(definition: GameDefinition, variant: str = "") -> str:
     return f"{definition.key}~{hashlib.sha256(variant.encode()).hexdigest()[:6]}"
 
 
+RULES = re.compile(r"[0-9a-f]{6}")  # a set of house rules as an address names it: its digest
+
+
+def rules_of(game: str) -> str:
+    """The digest of the house rules of a ``stats_key`` ("" for the rule book's game)."""
+    return game.partition("~")[2]
+
+
+def kept_under(definition: GameDefinition, rules: str = "") -> str:
+    """The ``game`` of the rows of ``definition``'s statistics under the house rules whose digest
+    is ``rules`` ("": the rule book's game)."""
+    return f"{definition.key}~{rules}" if rules else definition.key
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A set of house rules some game was played by: its digest and its rules in words."""
+
+    rules: str
+    house_rules: list[tuple[str, str]]
+
+
+def rule_sets(definition: GameDefinition, limit: int = 50) -> list[RuleSet]:
+    """The sets of house rules ``definition``'s game has statistics of, the first played first."""
+    rows = db.session.execute(sa.select(HouseRuleSet.game, HouseRuleSet.options)
+                              .where(HouseRuleSet.definition_key == definition.key)
+                              .order_by(HouseRuleSet.first_played_at, HouseRuleSet.game).limit(limit)).all()
+    return [RuleSet(rules_of(game), definition.house_rules(json.loads(options or "{}"))) for game, options in rows]
+
+
+def keep_rule_set(definition: GameDefinition, game: str, options: Mapping[str, Any]) -> None:
+    """Remember the house rules kept under ``game`` (once; two games ending at once both try)."""
+    if db.session.get(HouseRuleSet, game) is not None:
+        return
+    differing = {option.key: options[option.key] for option in definition.options
+                 if option.house and option.key in options and options[option.key] != option.default}
+    try:
+        with db.session.begin_nested():
+            db.session.add(HouseRuleSet(game=game, definition_key=definition.key,
+                                        options=json.dumps(differing, separators=(",", ":"))))
+    except IntegrityError:
+        pass  # (the other game's transaction kept it first)
+
+
 def record_results(definition: GameDefinition, results: list[SeatResult], seconds: int | None = None,
-                   variant: str = "") -> None:
+                   options: Mapping[str, Any] | None = None) -> None:
     """Join a finished game's figures into its names' rows, inside the caller's transaction.
     ``seconds``: how long the game was played (None: not known, the timed figures are left out);
-    ``variant``: the house rules it was played by (``stats_key``)."""
-    game = stats_key(definition, variant)
+    ``options``: its set-up options: a game played by house rules keeps its results under
+    ``stats_key``, apart from the rule book's."""
+    options = options or {}
+    game = stats_key(definition, definition.variant_key(options))
+    if game != definition.key:
+        keep_rule_set(definition, game, options)
     names: dict[str, tuple[str, list[SeatResult]]] = {}
     for result in results:
         name = COMPUTER_NAME if is_computer_name(result.name) else result.name
@@ -124,32 +175,32 @@ def _kept(key: str) -> sa.ColumnElement[Any]:
     return sa.func.json_extract(GameStat.figures, f"$.{key}")
 
 
-def _where(definition: GameDefinition, search: str) -> list[sa.ColumnElement[bool]]:
-    where = [GameStat.game == definition.key]
+def _where(definition: GameDefinition, search: str, rules: str = "") -> list[sa.ColumnElement[bool]]:
+    where = [GameStat.game == kept_under(definition, rules)]
     if search:
         where.append(GameStat.search_key.like(like_pattern(search_key(search)), escape="\\"))
     return where
 
 
-def count(definition: GameDefinition, search: str = "") -> int:
+def count(definition: GameDefinition, search: str = "", rules: str = "") -> int:
     """How many names have statistics of ``definition``'s game (whose names contain ``search``,
     accents and case aside)."""
     return db.session.execute(sa.select(sa.func.count()).select_from(GameStat)
-                              .where(*_where(definition, search))).scalar_one()
+                              .where(*_where(definition, search, rules))).scalar_one()
 
 
 def page(definition: GameDefinition, number: int, size: int, sort: str = "name", descending: bool = False,
-         search: str = "") -> list[tuple[str, dict[str, Any]]]:
+         search: str = "", rules: str = "") -> list[tuple[str, dict[str, Any]]]:
     """One page (from 1) of ``definition``'s statistics, sorted by ``sort`` (``name`` or a
-    figure's key; names without that figure last, ties by name) and searched: a page reads
-    ``size`` rows, however many are stored."""
+    figure's key; names without that figure last, ties by name) and searched, under the house
+    rules ``rules`` names (``kept_under``): a page reads ``size`` rows, however many are stored."""
     name_key = by_name(GameStat.name_key)
     if sort == "name":
         order = [name_key.desc() if descending else name_key]
     else:
         column = figure(definition, sort)
         order = [(column.desc() if descending else column.asc()).nulls_last(), name_key]
-    rows = db.session.execute(sa.select(GameStat.name, GameStat.figures).where(*_where(definition, search))
+    rows = db.session.execute(sa.select(GameStat.name, GameStat.figures).where(*_where(definition, search, rules))
                               .order_by(*order).offset((number - 1) * size).limit(size)).all()
     return [(name, json.loads(figures or "{}")) for name, figures in rows]
 
@@ -192,12 +243,12 @@ def csv_header(definition: GameDefinition) -> list[str]:
     return ["name"] + [stat.label.lower() for stat in name_stats(definition)]
 
 
-def csv_chunks(definition: GameDefinition, size: int = 500) -> Iterator[str]:
+def csv_chunks(definition: GameDefinition, size: int = 500, rules: str = "") -> Iterator[str]:
     """The game's statistics as a CSV file (every field quoted, as scores.csv is): the header,
     then a row a name in name order, ``size`` rows at a time from one statement, pausing between
     chunks so a big table never stalls a worker. Empty figures are empty fields."""
     yield _csv_lines([csv_header(definition)])
-    statement = (sa.select(GameStat.name, GameStat.figures).where(GameStat.game == definition.key)
+    statement = (sa.select(GameStat.name, GameStat.figures).where(GameStat.game == kept_under(definition, rules))
                  .order_by(by_name(GameStat.name_key)))
     with db.engine.connect() as connection:
         result = connection.execution_options(stream_results=True, yield_per=size).execute(statement)

@@ -58,6 +58,19 @@ class GameStat(Model):
     figures: Mapped[str] = mapped_column(sa.Text, default="{}")
 
 
+class HouseRuleSet(Model):
+    """A set of house rules some game was played by: ``game`` is the ``game`` of its statistics'
+    rows (the game's key and a digest of its rules), ``options`` the options that differ from the
+    rule book, as JSON, so the statistics of each set can be named in words."""
+
+    __tablename__ = "house_rule_sets"
+
+    game: Mapped[str] = mapped_column(sa.String(16), primary_key=True)
+    definition_key: Mapped[str] = mapped_column(sa.String(16), index=True)
+    options: Mapped[str] = mapped_column(sa.Text, default="{}")
+    first_played_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class GameStatItem(Model):
     """One name's statistics on one item of a game (a deal number of Seahaven Towers): the
     figures of the game's statistics kept per item (``Stat.per_item``), as JSON like

@@ -49,6 +49,13 @@ class Board:
     download: str  # the file's address
     file_name: str
     notes: list[str] = field(default_factory=list)
+    rules: str = ""  # the digest of the house rules shown ("": the rule book's game)
+    rule_sets: list[statistics.RuleSet] = field(default_factory=list)  # every set played, to choose from
+
+    @property
+    def house_rules(self) -> list[tuple[str, str]]:
+        """The house rules of the figures shown, in words (none: the rule book's game)."""
+        return next((rule_set.house_rules for rule_set in self.rule_sets if rule_set.rules == self.rules), [])
 
     @property
     def keeps_score_table(self) -> bool:
@@ -105,16 +112,26 @@ def board_for(definition: GameDefinition) -> Board:
     columns = [Column(stat.key, stat.label, stat.combine != "min") for stat in stats]
     sort = request.args.get("sort", "name")
     sort = sort if sort in {column.key for column in columns} else "name"
-    total = statistics.count(definition, search)
+    rule_sets = statistics.rule_sets(definition)
+    rules = rules_asked(rule_sets)
+    total = statistics.count(definition, search, rules)
     page = page_number(request.args.get("page"), total)
     rows = [(name, [stat.show(figures) or None for stat in stats])
-            for name, figures in statistics.page(definition, page, PAGE_SIZE, sort, descending, search)]
+            for name, figures in statistics.page(definition, page, PAGE_SIZE, sort, descending, search, rules)]
     return Board(definition, columns, rows, total, page, pages_of(total), sort, descending, search,
-                 url_for("scores.game_download", key=definition.key), statistics_file_name(definition))
+                 url_for("scores.game_download", key=definition.key, rules=rules or None),
+                 statistics_file_name(definition, rules), rules=rules, rule_sets=rule_sets)
 
 
-def statistics_file_name(definition: GameDefinition) -> str:
-    return f"{definition.key}-statistics.csv"
+def rules_asked(rule_sets: list[statistics.RuleSet]) -> str:
+    """The house rules this request asks for (``rules``: a set's digest), if the game was ever
+    played by them; else the rule book's game ("")."""
+    asked = request.args.get("rules", "")
+    return asked if any(rule_set.rules == asked for rule_set in rule_sets) else ""
+
+
+def statistics_file_name(definition: GameDefinition, rules: str = "") -> str:
+    return f"{definition.key}-{rules}-statistics.csv" if rules else f"{definition.key}-statistics.csv"
 
 
 def render_scores(definition: GameDefinition) -> ResponseReturnValue:
@@ -125,6 +142,8 @@ def render_scores(definition: GameDefinition) -> ResponseReturnValue:
         search starts at page 1."""
         args: dict[str, Any] = {name: value for name, value in request.args.items()
                                 if name in ("q", "sort", "order", "page")}
+        if board.rules:
+            args["rules"] = board.rules
         if set(changes) - {"page"}:
             args.pop("page", None)
         args.update(changes)
@@ -188,8 +207,9 @@ def game_download(key: str) -> Response:
     definition = record_game(key)
     if definition.score_keeping != STATISTICS:
         abort(404)
+    rules = rules_asked(statistics.rule_sets(definition))
     return Response(
-        stream_with_context(statistics.csv_chunks(definition)),
+        stream_with_context(statistics.csv_chunks(definition, rules=rules)),
         mimetype="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{statistics_file_name(definition)}"'},
+        headers={"Content-Disposition": f'attachment; filename="{statistics_file_name(definition, rules)}"'},
     )

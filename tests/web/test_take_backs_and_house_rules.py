@@ -9,6 +9,7 @@ import re
 
 import sqlalchemy as sa
 from support.games import admin_login, import_file
+from support.pages import statistics_rows
 from support.web import Page
 
 from app.extensions import db
@@ -115,6 +116,21 @@ def test_a_game_with_a_take_back_replays_exports_imports_and_keeps_its_statistic
         rows = {(row.game, row.name) for row in db.session.scalars(sa.select(GameStat))}
     assert ("rummy", "Ann") not in rows  # played by a house rule: kept apart from the rule book's game
     assert any(game.startswith("rummy~") and name == "Ann" for game, name in rows)
+    # ... and shown apart (C9): the rule book's page has no Ann, a link names the house rule and
+    # its page (and its file) has her row
+    scores = Page(player.get("/scores/rummy").get_data(as_text=True))
+    assert "Ann" not in statistics_rows(scores.html, "rummy")
+    links = {element.text: element.get("href") for element in scores.find("nav", "rule-sets").iter()
+             if element.tag == "a"}
+    assert set(links) == {"The rule book's", "Discard the card just taken: yes"}, links
+    kept = Page(player.get(links["Discard the card just taken: yes"].replace("&amp;", "&")).get_data(as_text=True))
+    assert kept.texts("p", "house-rules-shown") == ["House rules: Discard the card just taken: yes."]
+    assert sorted(statistics_rows(kept.html, "rummy")) == ["AI", "Ann"]
+    digest = re.search(r"rules=([0-9a-f]{6})", links["Discard the card just taken: yes"]).group(1)
+    download = player.get(f"/scores/rummy/statistics.csv?rules={digest}")
+    assert download.headers["Content-Disposition"].endswith(f'rummy-{digest}-statistics.csv"')
+    assert '"Ann"' in download.get_data(as_text=True)
+    assert '"Ann"' not in player.get("/scores/rummy/statistics.csv").get_data(as_text=True)
     rematch = player.post(f"/games/{slug}/rematch", {})
     assert rematch.status_code == 303, Page(rematch.get_data(as_text=True)).alerts
     again = rematch.headers["Location"].rsplit("/", 1)[-1]
