@@ -4,6 +4,7 @@ players, abandoned by its host."""
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,7 +18,7 @@ from ..core.protocol import NORMAL, GameDefinition, GameState
 from ..extensions import db
 from ..solving import kept
 from ..store import limits
-from ..store.models import ABANDONED, FINISHED, HERE, PLAYING, GameRecord, SeatRecord
+from ..store.models import ABANDONED, FINISHED, HERE, PLAYING, GameRecord, SeatRecord, utcnow
 from ..core import guides as scripts
 from . import holdings, news
 from .guides import guide_for
@@ -64,6 +65,9 @@ def set_up(setup: SetUp, holder: holdings.Holder, address: str) -> str:
         raise AlreadySetUp(done)
     record = create_game(setup, browser=holder.key, creator=address)
     holdings.reread(holder, record)
+    store.begin_write()
+    leave_idle_guides()
+    db.session.commit()
     return record.slug
 
 
@@ -168,7 +172,24 @@ def start_guide(key: str, holder: holdings.Holder, address: str) -> str:
     setup = SetUp(definition, seats, options=dict(guide.options), deck=guide.cards(definition), guide_step=0)
     record = create_game(setup, browser=holder.key, creator=address)
     holdings.reread(holder, record)
+    store.begin_write()
+    leave_idle_guides()
+    db.session.commit()
     return record.slug
+
+
+IDLE_GUIDE = timedelta(days=1)  # a guided first game untouched this long was left part-way
+IDLE_GUIDES_AT_ONCE = 20  # (each new guide leaves at most this many: the work of a set-up stays small)
+
+
+def leave_idle_guides() -> None:
+    """Guided first games left part-way and untouched for a day end as abandoned (they are listed
+    nowhere, and nobody would come back to them), a few with each new guided game."""
+    idle = (sa.select(GameRecord.id).where(GameRecord.status == PLAYING, GameRecord.guide_step.is_not(None),
+                                          GameRecord.updated_at < utcnow() - IDLE_GUIDE)
+            .order_by(GameRecord.updated_at).limit(IDLE_GUIDES_AT_ONCE).scalar_subquery())
+    db.session.execute(sa.update(GameRecord).where(GameRecord.id.in_(idle)).values(status=ABANDONED)
+                       .execution_options(synchronize_session=False))
 
 
 # -- the same players again ---------------------------------------------------------------------------

@@ -6,14 +6,17 @@ statistic and no list of games shows it."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+import sqlalchemy as sa
 from werkzeug.datastructures import MultiDict
 
 import app.games  # noqa: F401  (registers the games)
 from app.core import guides, registry
 from app.core.protocol import IllegalAction
 from app.extensions import db
+from app.store.models import ABANDONED, PLAYING, GameRecord, utcnow
 from app import records
 from app.records import known_names, score_table, statistics
 
@@ -164,3 +167,19 @@ def test_a_finished_guided_game_is_never_recorded_not_even_when_a_server_starts(
         assert records.record_pending() == 0
         db.session.rollback()
     assert statistics_now(app) == before
+
+
+def test_a_guided_game_left_part_way_for_a_day_ends_when_another_guide_starts(app, player):
+    """Guided games are listed nowhere: one left part-way would stay in play for ever. Untouched
+    for a day, it is abandoned when a guided game is next started; a fresh one is left alone."""
+    left = player.post("/learn/twentyone").headers["Location"].rsplit("/", 1)[1]
+    fresh = player.post("/learn/rummy").headers["Location"].rsplit("/", 1)[1]
+    with app.app_context():
+        db.session.execute(sa.update(GameRecord).where(GameRecord.slug == left)
+                           .values(updated_at=utcnow() - timedelta(days=1, minutes=1)))
+        db.session.commit()
+    player.post("/learn/points")
+    with app.app_context():
+        status = dict(db.session.execute(sa.select(GameRecord.slug, GameRecord.status)
+                                         .where(GameRecord.slug.in_([left, fresh]))).all())
+    assert status == {left: ABANDONED, fresh: PLAYING}
