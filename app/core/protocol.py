@@ -57,11 +57,24 @@ from .names import is_computer_name
 # -- refusals ------------------------------------------------------------------------------------
 
 
+def N_(text: str) -> str:
+    """Marks a game's words for the translation catalogue (the ``games`` domain, which
+    scripts/games_catalogue.py extracts) and returns them unchanged: the terminals print the
+    English, the web looks the words up where it shows them."""
+    return text
+
+
 class IllegalAction(Exception):
     """An action the rules refuse; the game is unchanged. ``str()`` is a message for players
-    that says which rule and which cards."""
+    that says which rule and which cards, in the words the terminals print; ``say``, where the
+    message has variable parts, is the same message as a ``said`` text for the web (without
+    one, the web looks ``str()`` up in the catalogue as it is)."""
 
     code = "illegal"
+
+    def __init__(self, message: str = "", say: Said | None = None):
+        super().__init__(message)
+        self.say = say
 
 
 class NotYourTurn(IllegalAction):
@@ -195,6 +208,20 @@ def said(template: str | tuple[str, str], **fields: Any) -> Said:
     place is a card its reader may not see (``hide_cards``); every other field is shown as it is
     (a name, a number, a place)."""
     return [template if isinstance(template, str) else list(template), fields]
+
+
+def filled(say: Said) -> str:
+    """A ``said`` text with no cards in it, filled in as the terminals print it (its plural
+    chosen by ``count``): the English of a refusal made from a template."""
+    template, fields = say
+    if not isinstance(template, str):
+        template = template[0] if fields.get("count") == 1 else template[1]
+    return str(template).format(**fields)
+
+
+def refused(kind: type[IllegalAction], say: Said) -> IllegalAction:
+    """A refusal of ``kind`` made from a ``said`` text without cards: its English ``filled``."""
+    return kind(filled(say), say=say)
 
 
 def is_card_field(name: str) -> bool:
@@ -1061,18 +1088,19 @@ class GameState(ABC):
         if kind is None:
             if type(action) in CORE_ACTION_NAMES and self.take_backs != TAKE_BACKS_OFF:
                 return self._take_back_step(seat, action)
-            raise BadAction(f"That is not an action of {self.definition.name}.")
+            raise BadAction(f"That is not an action of {self.definition.name}.",
+                            say=said("That is not an action of {game}.", game=self.definition.name))
         if kind is TURN:
             if seat != mover or type(seat) is not int:  # (the seat to move is a seat: no more checks)
                 self._check_seat(seat)
                 if mover is None:
-                    raise WrongPhase(self.between_rounds_refusal())
-                raise NotYourTurn(self.out_of_turn_refusal(seat))
+                    raise refused(WrongPhase, self.between_rounds_refusal())
+                raise refused(NotYourTurn, self.out_of_turn_refusal(seat))
         else:
             self._check_seat(seat)
             if kind is TABLE:
                 if mover is not None:
-                    raise WrongPhase(self.mid_round_refusal())
+                    raise refused(WrongPhase, self.mid_round_refusal())
             elif seat is None:
                 raise NotASeat("Only a player at the table can do that.")
         if self.take_backs == TAKE_BACKS_OFF or kind is OWN:
@@ -1265,25 +1293,28 @@ class GameState(ABC):
 
     def _check_seat(self, seat: object) -> None:
         if seat is not None and not self.is_seat(seat):
-            raise NotASeat(f"There is no seat {seat} at this table.")
+            raise NotASeat(f"There is no seat {seat} at this table.",
+                           say=said("There is no seat {seat} at this table.", seat=str(seat)[:20]))
 
     @abstractmethod
     def _step(self, seat: int | None, action: Any) -> Outcome:
         """The game's own rules for an action ``apply`` has let through (a turn action is the
         seat to move's): apply it whole, or raise an ``IllegalAction`` having changed nothing."""
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        """Words refusing ``seat`` a turn action while another seat is to move."""
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        """Words refusing ``seat`` a turn action while another seat is to move (a ``said`` text
+        without cards: the terminals print it ``filled``)."""
         mover = self.to_move()
-        return f"It is {self.label(mover)}'s turn." if mover is not None else "It is not your turn."
+        return said("It is {player}'s turn.", player=self.label(mover)) if mover is not None else \
+            said("It is not your turn.")
 
-    def between_rounds_refusal(self) -> str:
+    def between_rounds_refusal(self) -> Said:
         """Words refusing a turn action while nobody is to move (between rounds)."""
-        return "The round is over: the next round must be dealt first."
+        return said("The round is over: the next round must be dealt first.")
 
-    def mid_round_refusal(self) -> str:
+    def mid_round_refusal(self) -> Said:
         """Words refusing a table action while a round is being played."""
-        return "The round is still being played."
+        return said("The round is still being played.")
 
     def log_event(self, outcome: Outcome, seat: int | None, text: str, cards: Iterable[Card] = (),
                **more: Any) -> Event:

@@ -297,8 +297,8 @@ class MasonState(GameState):
 
     # -- changing the state -----------------------------------------------------------------
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        return f"It is {self.label(self.turn)}'s turn, not yours."
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        return said("It is {player}'s turn, not yours.", player=self.label(self.turn))
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         """Apply ``action`` (the core has checked the turn) or raise ``IllegalAction`` with

@@ -30,7 +30,7 @@ from app.core.cards import RANK_NAMES, SORT_KEY, Card, DeckSpec, ids
 from app.core.decks import shuffled
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
-    TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase, Zone, hide_cards, read_said, said,
+    TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase, Zone, hide_cards, read_said, refused, said,
 )
 from app.core.saved import flag, reading, whole
 
@@ -273,18 +273,20 @@ class PointsState(GameState):
         moves.append(Move("sort", "Group by suit", menu="Arrange", primary=False, private=True))
         return moves
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
         if seat is None:
-            return "Only a player at the table can do that."
+            return said("Only a player at the table can do that.")
         if self.status[seat] != IN:
-            return f"{self.label(seat)} has left this deal ({STATUS_WORDS[self.status[seat]]})."
-        return f"It is {self.label(self.turn)}'s turn, not {self.label(seat)}'s."  # type: ignore[arg-type]
+            return said("{player} has left this deal ({how}).", player=self.label(seat),
+                        how=said(STATUS_WORDS[self.status[seat]]))
+        return said("It is {player}'s turn, not {other}'s.", player=self.label(self.turn),  # type: ignore[arg-type]
+                    other=self.label(seat))
 
-    def between_rounds_refusal(self) -> str:
-        return f"Deal {self.deal_number} is over: deal the next one first."
+    def between_rounds_refusal(self) -> Said:
+        return said("Deal {deal} is over: deal the next one first.", deal=self.deal_number)
 
-    def mid_round_refusal(self) -> str:
-        return f"Deal {self.deal_number} is still being played."
+    def mid_round_refusal(self) -> Said:
+        return said("Deal {deal} is still being played.", deal=self.deal_number)
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         if isinstance(action, NextDeal):  # between deals (the core checked), anyone at the table
@@ -292,9 +294,10 @@ class PointsState(GameState):
         assert seat is not None  # the core let through a seat's own actions and the turn's only
         if isinstance(action, ARRANGING):  # a seat's own cards, at any moment of a deal it plays in
             if self.phase == BETWEEN:
-                raise WrongPhase(self.between_rounds_refusal())
+                raise refused(WrongPhase, self.between_rounds_refusal())
             if self.status[seat] != IN:
-                raise WrongPhase(f"{self.label(seat)} has left this deal ({STATUS_WORDS[self.status[seat]]}).")
+                raise refused(WrongPhase, said("{player} has left this deal ({how}).", player=self.label(seat),
+                                               how=said(STATUS_WORDS[self.status[seat]])))
             return self._arrange(seat, action)
         if isinstance(action, Draw):
             return self._draw(seat, action)

@@ -24,7 +24,7 @@ from typing import Any
 from app.core.cards import Card
 from app.core.names import COMPUTER_NAME, is_computer_name
 from app.core.protocol import (
-    EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase,
+    EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, WrongPhase,
     Zone, copy_log, hide_cards, read_said, said,
 )
 from app.core.saved import flag, reading, text, whole
@@ -319,14 +319,14 @@ class RummyState(GameState):
 
     # -- the protocol: changing ------------------------------------------------------------------
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        return f"It is {self.label(self.turn)}'s turn."
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        return said("It is {player}'s turn.", player=self.label(self.turn))
 
-    def between_rounds_refusal(self) -> str:
-        return f"Hand {self.hand_number} is over: deal the next hand first."
+    def between_rounds_refusal(self) -> Said:
+        return said("Hand {hand} is over: deal the next hand first.", hand=self.hand_number)
 
-    def mid_round_refusal(self) -> str:
-        return f"Hand {self.hand_number} is still being played."
+    def mid_round_refusal(self) -> Said:
+        return said("Hand {hand} is still being played.", hand=self.hand_number)
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         """Apply ``action`` (the core has checked whose turn it is) whole, or raise an

@@ -113,8 +113,8 @@ class SeahavenState(GameState):
                     say=said("The {card} from {from} to {to}", card=card.id,
                              **{"from": place_name(source), "to": place_name(target)}))
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        return "Only the player at seat 1 plays this solitaire."
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        return said("Only the player at seat 1 plays this solitaire.")
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         if isinstance(action, MoveCard):

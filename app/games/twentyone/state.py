@@ -219,15 +219,16 @@ class TwentyOneState(GameState):
 
     # -- acting -------------------------------------------------------------------------------------
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        return f"It is {self.label(self.turn)}'s turn to hit or stay."  # type: ignore[arg-type]
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        return said("It is {player}'s turn to hit or stay.", player=self.label(self.turn))  # type: ignore[arg-type]
 
-    def between_rounds_refusal(self) -> str:
-        return f"Round {self.round_number} is over: deal round {self.round_number + 1} first."
+    def between_rounds_refusal(self) -> Said:
+        return said("Round {round} is over: deal round {next} first.", round=self.round_number,
+                    next=self.round_number + 1)
 
-    def mid_round_refusal(self) -> str:
-        return (f"Round {self.round_number} is still being played: it is "
-                f"{self.label(self.turn)}'s turn to hit or stay.")  # type: ignore[arg-type]
+    def mid_round_refusal(self) -> Said:
+        return said("Round {round} is still being played: it is {player}'s turn to hit or stay.",
+                    round=self.round_number, player=self.label(self.turn))  # type: ignore[arg-type]
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         """The core has checked the seat and the moment: from here the action applies whole."""
