@@ -30,7 +30,8 @@ from app.core.cards import RANK_NAMES, SORT_KEY, Card, DeckSpec, ids
 from app.core.decks import shuffled
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
-    TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase, Zone, hide_cards, read_said, refused, said,
+    TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase,
+    Zone, hide_cards, read_said, refused, said,
 )
 from app.core.saved import flag, reading, whole
 
