@@ -34,7 +34,10 @@ The keys of a view that the shared table shows (``View``; a game adds its own fo
     prompt   what the seat to move is asked now: "draw a card"
     hand     the seat's own cards as ids (hand order), or None
     log      the last lines of the game's log (see ``Outcome``; ``GameState.view_log``), oldest first
-    summary  None, or what the game's summary fragment shows between rounds
+    summary  None, or what the game's summary fragment shows between rounds (its ``title``, and
+             ``title_say``: the title as a ``said`` text)
+    stage_say, prompt_say   (optional) ``stage`` and ``prompt`` as ``said`` texts, for the web: a
+             game's words with variable parts, which the web shows in its reader's language
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Protocol, TypedDict, TypeGuard, final
+from typing import Any, ClassVar, NotRequired, Protocol, TypedDict, TypeGuard, final
 
 from .cards import Card, DeckSpec
 from .decks import parse_deck
@@ -147,7 +150,8 @@ class Move:
     the game's ``action_from_dict`` reads.
 
     ``say``: the label in players' words (``said``), where it names a card: the web shows it
-    instead of ``label``, which the terminals keep; ``confirm_say`` the same for ``confirm``.
+    instead of ``label``, which the terminals keep (and where the label has variable parts);
+    ``confirm_say`` and ``yes_say`` the same for ``confirm`` and ``confirm_label``.
 
     ``confirm``: a move that costs points or cannot be taken back (dropping a deal, a
     declaration the rules will find wrong) asks first, in these words ("Drop this deal? It
@@ -171,6 +175,7 @@ class Move:
     confirm_label: str | None = None
     say: Said | None = None
     confirm_say: Said | None = None
+    yes_say: Said | None = None
 
     @property
     def yes_label(self) -> str:
@@ -489,6 +494,9 @@ ASKS_TO_TAKE_BACK = "{player} asks to take back their {what}."
 LETS_TAKE_BACK = "{player} lets {other} take back their {what}."
 KEEPS = "{player} keeps {other}'s {what}: it stands."
 TAKE_BACK_LINES = frozenset({TOOK_BACK, ASKS_TO_TAKE_BACK, LETS_TAKE_BACK, KEEPS})
+# What a take-back names (``GameState.take_back_words``: an action's name), in the catalogue.
+TAKE_BACK_WORDS = (N_("discard"), N_("draw"), N_("meld"), N_("lay off"), N_("hit"), N_("stay"), N_("move"),
+                   N_("lay-down"), N_("declare"), N_("drop"), N_("undo"))
 
 
 @dataclass(frozen=True)
@@ -725,6 +733,8 @@ class View(TypedDict):
     hand: list[str] | None
     log: list[Event]
     summary: dict[str, Any] | None
+    stage_say: NotRequired[Said]  # ``stage`` and ``prompt`` as ``said`` texts, for the web's words
+    prompt_say: NotRequired[Said | None]
 
 
 def seat_labels(names: Sequence[str]) -> list[str]:
@@ -1145,7 +1155,8 @@ class GameState(ABC):
         return self._kept["seat"] if self._kept is not None and self._accepted is not None else None
 
     def take_back_words(self, what: str) -> str:
-        """An action's name (``action_to_dict``'s) as the thing taken back: "discard", "lay off"."""
+        """An action's name (``action_to_dict``'s) as the thing taken back: "discard", "lay off"
+        (each game's are in ``TAKE_BACK_WORDS``, for the catalogue)."""
         return what.replace("_", " ")
 
     def take_back_fields(self) -> dict[str, Any]:
@@ -1163,12 +1174,16 @@ class GameState(ABC):
             if self._accepted is not None:
                 return []
             if self.take_backs == TAKE_BACKS_ASKED and self._people_asked(seat):
-                return [Move("take_back", f"Ask to take back your {what}", primary=False)]
-            return [Move("take_back", f"Take back your {what}", primary=False)]
+                return [Move("take_back", f"Ask to take back your {what}", primary=False,
+                             say=said("Ask to take back your {what}", what=said(what)))]
+            return [Move("take_back", f"Take back your {what}", primary=False,
+                         say=said("Take back your {what}", what=said(what)))]
         if self._accepted is not None and seat not in self._accepted and seat in self._people_asked(kept["seat"]):
             name = self.label(kept["seat"])
-            return [Move("accept_take_back", f"Let {name} take back their {what}"),
-                    Move("refuse_take_back", f"Keep {name}'s {what}", primary=False)]
+            return [Move("accept_take_back", f"Let {name} take back their {what}",
+                         say=said("Let {player} take back their {what}", player=name, what=said(what))),
+                    Move("refuse_take_back", f"Keep {name}'s {what}", primary=False,
+                         say=said("Keep {player}'s {what}", player=name, what=said(what)))]
         return []
 
     def _people_asked(self, asking: int) -> list[int]:
@@ -1190,7 +1205,7 @@ class GameState(ABC):
                 self._accepted = []
                 self._take_back_line(outcome, seat, f"{self.label(seat)} asks to take back their {what}.",
                                      said(ASKS_TO_TAKE_BACK, player=self.label(seat),
-                                          what=what))
+                                          what=said(what)))
                 return outcome
             self._restore(outcome)
             return outcome
@@ -1203,7 +1218,7 @@ class GameState(ABC):
             self._kept = None
             self._take_back_line(outcome, seat, f"{self.label(seat)} keeps {asking}'s {what}: it stands.",
                                  said(KEEPS, player=self.label(seat),
-                                      other=asking, what=what))
+                                      other=asking, what=said(what)))
             return outcome
         self._accepted.append(seat)
         if set(self._people_asked(kept["seat"])) <= set(self._accepted):
@@ -1211,7 +1226,7 @@ class GameState(ABC):
         else:
             self._take_back_line(outcome, seat, f"{self.label(seat)} lets {asking} take back their {what}.",
                                  said(LETS_TAKE_BACK, player=self.label(seat),
-                                      other=asking, what=what))
+                                      other=asking, what=said(what)))
         return outcome
 
     def _restore(self, outcome: Outcome) -> None:
@@ -1221,7 +1236,7 @@ class GameState(ABC):
         assert kept is not None  # (checked by the caller)
         seat, what = kept["seat"], self.take_back_words(kept["what"])
         line: Event = {"seat": seat, "text": f"{self.label(seat)} took back their {what}.", "cards": [],
-                       "say": said(TOOK_BACK, player=self.label(seat), what=what), **self.take_back_fields()}
+                       "say": said(TOOK_BACK, player=self.label(seat), what=said(what)), **self.take_back_fields()}
         data = dict(kept["state"])
         data.update(self.log_to_dict())  # the log goes on: its lines are stored as they were told
         data["log"] = [*data["log"], line]

@@ -151,8 +151,22 @@ def move_words(move: Move, deck_key: str | None, html: bool = True) -> str:
     return escape(words) if html else words
 
 
+def view_words(part: Mapping[str, Any] | None, key: str) -> str:
+    """The words a view (or its summary) holds at ``key`` (its ``stage``, ``prompt``, ``title``)
+    in the reader's language: from its ``said`` text at ``<key>_say`` where it has one."""
+    if not part:
+        return ""
+    say = part.get(key + "_say")
+    if say is not None:
+        return render(say, None, html=False)
+    text = part.get(key)
+    return game_words(text) if isinstance(text, str) else ""
+
+
 def yes_words(move: Move, deck_key: str | None) -> str:
     """The words of the button that answers a move's ``confirm`` yes, in the reader's language."""
+    if move.yes_say is not None:
+        return render(move.yes_say, deck_key, html=False)
     if move.confirm_label:
         return game_words(move.confirm_label)
     label = move_words(move, deck_key, html=False)
@@ -220,6 +234,7 @@ def register(app: Flask) -> None:
         return yes_words(move, deck_key or context.get("deck_key"))
 
     app.jinja_env.globals.update(said=said, said_text=said_text, card_name=name_of, game_words=game_words,
-                                 option_words=option_words, yes_words=yes_label)
+                                 option_words=option_words, yes_words=yes_label,
+                                 view_words=view_words)
     app.jinja_env.filters.update(rank_shown=rank_shown, suit_sign=suit_sign, card_words=card_words,
                                  card_spoken=card_spoken)

@@ -24,7 +24,7 @@ from app.core import registry
 from app.core.cards import Card as CoreCard, codes
 from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome as CoreOutcome, Said, SeatResult, View, Zone,
-    read_said, said,
+    N_, filled, read_said, said,
 )
 from app.core.saved import reading
 
@@ -181,7 +181,8 @@ class MasonState(GameState):
         """What ``seat`` may do now: Menu D or Menu E on its turn (R5), the next deal between
         rounds (anyone at the table, R9.3)."""
         if self.phase == ROUND_OVER:
-            return [Move("next_round", f"Deal round {self.round_number + 1}")]
+            return [Move("next_round", f"Deal round {self.round_number + 1}",
+                         say=said("Deal round {round}", round=self.round_number + 1))]
         if seat is None or seat != self.turn or self.phase == GAME_OVER:
             return []
         if self.phase == DRAW_PHASE:
@@ -322,7 +323,7 @@ class MasonState(GameState):
         return {"round": self.round_number}
 
     def take_back_words(self, what: str) -> str:
-        return {"draw_stock": "draw", "draw_discard": "draw", "lay_down": "lay-down"}.get(what, what)
+        return {"draw_stock": N_("draw"), "draw_discard": N_("draw"), "lay_down": N_("lay-down")}.get(what, what)
 
     def _log_event(self, outcome: Outcome, text: str, say: Said, cards: Iterable[Card] = (),
                    seat: int | None = None) -> None:
@@ -474,7 +475,10 @@ class MasonState(GameState):
     # -- what a seat may see ------------------------------------------------------------------
 
     def stage(self) -> str:
-        return f"Round {self.round_number} of {ROUNDS}"
+        return filled(self.stage_said())
+
+    def stage_said(self) -> Said:
+        return said("Round {round} of {rounds}", round=self.round_number, rounds=ROUNDS)
 
     def view(self, seat: int | None) -> MasonView:
         """R4.4: what ``seat`` may see (``None``: a spectator). Never another seat's hand, never
@@ -495,6 +499,7 @@ class MasonState(GameState):
             points = self.round_scores[-1]
             summary = {
                 "title": f"Round {len(self.round_scores)} is over",
+                "title_say": said("Round {round} is over", round=len(self.round_scores)),
                 "round": len(self.round_scores),
                 "went_out": None if self.went_out is None else self.label(self.went_out),
                 "points": list(points),
@@ -505,11 +510,12 @@ class MasonState(GameState):
         discarder = self.discarded_by() if to_move is not None else None
         prompt = None
         if to_move is not None:
-            prompt = "draw a card" if self.phase == DRAW_PHASE else "play down cards or discard"
+            prompt = N_("draw a card") if self.phase == DRAW_PHASE else N_("play down cards or discard")
         return {
             "round": self.round_number,
             "rounds": ROUNDS,
             "stage": self.stage(),
+            "stage_say": self.stage_said(),
             "turn": to_move,
             "turn_name": self.label(self.turn),
             "prompt": prompt,

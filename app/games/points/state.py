@@ -31,7 +31,7 @@ from app.core.decks import shuffled
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
     TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase,
-    Zone, hide_cards, read_said, refused, said,
+    Zone, filled, hide_cards, read_said, refused, said,
 )
 from app.core.saved import flag, reading, whole
 
@@ -176,7 +176,8 @@ class PointsState(GameState):
         if self.phase == OVER:
             return []
         if self.phase == BETWEEN:
-            return [Move("deal", f"Deal {self.deal_number + 1} of {self.deals}")]
+            return [Move("deal", f"Deal {self.deal_number + 1} of {self.deals}",
+                         say=said("Deal {deal} of {deals}", deal=self.deal_number + 1, deals=self.deals))]
         if seat is None or not isinstance(seat, int) or not 0 <= seat < self.seats or self.status[seat] != IN:
             return []
         moves: list[Move] = []
@@ -193,7 +194,11 @@ class PointsState(GameState):
                 # one tap away from a draw).
                 moves.append(Move("drop", f"Drop ({points} points)", menu="Leave the deal", primary=False,
                                   confirm=f"Drop out of this deal? It costs you {points} points.",
-                                  confirm_label=f"Yes, drop ({points} points)"))
+                                  confirm_label=f"Yes, drop ({points} points)",
+                                  say=said("Drop ({points} points)", points=points),
+                                  confirm_say=said("Drop out of this deal? It costs you {points} points.",
+                                                   points=points),
+                                  yes_say=said("Yes, drop ({points} points)", points=points)))
             else:
                 moves.append(Move("discard", "Discard", pick=(1, 1), menu="Play"))
                 moves.append(self.declare_move(seat))
@@ -222,6 +227,9 @@ class PointsState(GameState):
                         primary=False,
                         confirm=f"Declare with the selected card as the finish card? If your groups do not make "
                                 f"a valid declaration, it costs you {self.wrong_declaration} points.",
+                        confirm_say=said("Declare with the selected card as the finish card? If your groups do not "
+                                         "make a valid declaration, it costs you {points} points.",
+                                         points=self.wrong_declaration),
                         confirm_label="Yes, declare")
         judgement = judge_declaration(self.arrangements[seat], self.wild_rank)
         if judgement.valid:
@@ -231,8 +239,8 @@ class PointsState(GameState):
         else:
             question = (f"Not a valid declaration yet: {judgement.reason}. Declaring now costs you "
                         f"{self.wrong_declaration} points. Declare anyway?")
-            asked = _prefixed("Not a valid declaration yet: ", judgement.say,
-                              f". Declaring now costs you {self.wrong_declaration} points. Declare anyway?")
+            asked = _within("Not a valid declaration yet: {reason}. Declaring now costs you {points} points. "
+                            "Declare anyway?", judgement.say, points=self.wrong_declaration)
         return Move("declare", f"Declare with {finish.code} as the finish card", params=(("finish", finish.id),),
                     menu="Play", primary=judgement.valid,
                     say=said("Declare with the {card} as the finish card", card=finish.id),
@@ -711,7 +719,10 @@ class PointsState(GameState):
         return self.public_once_over(zones)
 
     def stage(self) -> str:
-        return f"Deal {self.deal_number} of {self.deals}"
+        return filled(self.stage_said())
+
+    def stage_said(self) -> Said:
+        return said("Deal {deal} of {deals}", deal=self.deal_number, deals=self.deals)
 
     def view(self, seat: int | None) -> PointsView:
         if not self.is_seat(seat):
@@ -734,7 +745,9 @@ class PointsState(GameState):
             "players": players,
             "turn": self.to_move(),
             "stage": self.stage(),
-            "prompt": self._prompt(seat),
+            "stage_say": self.stage_said(),
+            "prompt": filled(prompt := self._prompt(seat)),
+            "prompt_say": prompt,
             "hand": [card.id for card in hand] if hand is not None else None,
             "log": self.view_log(seat),
             "summary": self._summary() if self.phase in (BETWEEN, OVER) else None,
@@ -786,8 +799,8 @@ class PointsState(GameState):
                            "text": (f"Your groups make a valid declaration with {ungrouped[0].code} as the finish card."
                                     if judgement.valid else f"Not a valid declaration yet: {judgement.reason}."),
                            "say": (said("Your groups make a valid declaration with the {card} as the finish card.",
-                                        card=ungrouped[0].id) if judgement.valid else _prefixed(
-                                            "Not a valid declaration yet: ", judgement.say, "."))}
+                                        card=ungrouped[0].id) if judgement.valid else _within(
+                                            "Not a valid declaration yet: {reason}.", judgement.say))}
         return {
             "groups": rows,
             "ungrouped": [card.id for card in ungrouped],
@@ -796,20 +809,21 @@ class PointsState(GameState):
             "declaration": declaration,
         }
 
-    def _prompt(self, seat: int | None) -> str:
+    def _prompt(self, seat: int | None) -> Said:
         if self.phase == OVER:
-            return "The game is over."
+            return said("The game is over.")
         if self.phase == BETWEEN:
-            return f"Deal {self.deal_number} is over: deal the next one."
+            return said("Deal {deal} is over: deal the next one.", deal=self.deal_number)
         assert self.turn is not None  # (a deal is being played)
         mover = self.label(self.turn)
         if seat != self.turn:
             if seat is not None and self.status[seat] != IN:
-                return f"You have left this deal ({STATUS_WORDS[self.status[seat]]}); {mover} is playing."
-            return f"Waiting for {mover}."
+                return said("You have left this deal ({how}); {player} is playing.",
+                            how=said(STATUS_WORDS[self.status[seat]]), player=mover)
+            return said("Waiting for {player}.", player=mover)
         if self.phase == DRAW:
-            return "Draw from the closed deck or the open pile, or drop."
-        return "Discard a card, or choose a finish card and declare."
+            return said("Draw from the closed deck or the open pile, or drop.")
+        return said("Discard a card, or choose a finish card and declare.")
 
     def shown_log(self, seat: int | None, lines: Sequence[Event], first: int) -> list[Event]:
         """The log's lines as ``seat`` may read them now (P6.3): the cards of earlier deals are in
@@ -855,6 +869,7 @@ class PointsState(GameState):
                              # the jokers of that deal, marked as the hand marked them (P2.2)
                              jokers=[card for card in shown if is_joker(self.deck.parse(card), wild)]))
         return {"title": f"Deal {last['deal']} of {self.deals} is over",  # the status bar's words
+                "title_say": said("Deal {deal} of {deals} is over", deal=last["deal"], deals=self.deals),
                 "deal": last["deal"], "deals": self.deals, "winner": last["winner"],
                 "winner_label": self.label(last["winner"]), "how": last["how"], "collected": last["collected"],
                 "indicator": last["indicator"], "wild_rank": last["wild_rank"], "rows": rows,
@@ -1017,14 +1032,9 @@ class PointsState(GameState):
 _CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9])")
 
 
-def _prefixed(head: str, say: Said | None, tail: str) -> Said | None:
-    """A said text with words before and after it (each of its templates, a plural pair's too)."""
-    if say is None:
-        return None
-    template, fields = say
-    if isinstance(template, str):
-        return said(head + template + tail, **fields)
-    return said((head + template[0] + tail, head + template[1] + tail), **fields)
+def _within(template: str, say: Said | None, **fields: Any) -> Said | None:
+    """A said text holding another (``reason``: why a declaration is not valid)."""
+    return None if say is None else said(template, reason=say, **fields)
 
 
 def _plain(value: Any) -> Any:

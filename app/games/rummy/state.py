@@ -25,7 +25,7 @@ from app.core.cards import Card
 from app.core.names import COMPUTER_NAME, is_computer_name
 from app.core.protocol import (
     EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, WrongPhase,
-    Zone, copy_log, hide_cards, read_said, said,
+    Zone, copy_log, filled, hide_cards, read_said, said,
 )
 from app.core.saved import flag, reading, text, whole
 
@@ -277,7 +277,8 @@ class RummyState(GameState):
         test) that always takes the first move then still plays the game on, where a Meld of
         the first three cards in hand would be refused again and again."""
         if self.phase is BETWEEN_HANDS:
-            return [Move("deal", f"Deal hand {self.hand_number + 1}")]
+            return [Move("deal", f"Deal hand {self.hand_number + 1}",
+                         say=said("Deal hand {hand}", hand=self.hand_number + 1))]
         if self.phase is OVER or seat != self.turn:
             return []
         if self.phase is DRAW:
@@ -638,7 +639,9 @@ class RummyState(GameState):
             "players": players,
             "turn": self.to_move(),
             "stage": self.stage(),
-            "prompt": self._prompt(seat),
+            "stage_say": self.stage_said(),
+            "prompt": filled(prompt := self._prompt(seat)),
+            "prompt_say": prompt,
             "hand": ids_of(hand) if seat is not None else None,
             "log": self.view_log(seat),
             "summary": self._summary(),
@@ -666,20 +669,24 @@ class RummyState(GameState):
         }
 
     def stage(self) -> str:
-        if self.phase is OVER:
-            return f"Game over after hand {self.hand_number}"
-        return f"Hand {self.hand_number} - target {self.target}"
+        return filled(self.stage_said())
 
-    def _prompt(self, seat: int | None) -> str:
+    def stage_said(self) -> Said:
         if self.phase is OVER:
-            return f"{self.label(self.winner)} won the game." if self.winner is not None else "The game is over."
+            return said("Game over after hand {hand}", hand=self.hand_number)
+        return said("Hand {hand} - target {target}", hand=self.hand_number, target=self.target)
+
+    def _prompt(self, seat: int | None) -> Said:
+        if self.phase is OVER:
+            return said("{player} won the game.", player=self.label(self.winner)) if self.winner is not None \
+                else said("The game is over.")
         if self.phase is BETWEEN_HANDS:
-            return f"Hand {self.hand_number} is over: deal hand {self.hand_number + 1}."
+            return said("Hand {hand} is over: deal hand {next}.", hand=self.hand_number, next=self.hand_number + 1)
         if seat != self.turn:
-            return f"{self.label(self.turn)} is playing."
+            return said("{player} is playing.", player=self.label(self.turn))
         if self.phase is DRAW:
-            return "Draw a card from the stock pile or the discard pile."
-        return "Meld, lay off, or discard a card to end your turn."
+            return said("Draw a card from the stock pile or the discard pile.")
+        return said("Meld, lay off, or discard a card to end your turn.")
 
     def _summary(self) -> dict[str, Any] | None:
         """Between hands and at the end: the last hand's lines (C8.4) and the totals; ``title``
@@ -688,12 +695,15 @@ class RummyState(GameState):
             return None
         last = self.hand_results[-1]
         if last["void"]:
-            title = f"Hand {last['hand']}: no score"
+            title_say = said("Hand {hand}: no score", hand=last["hand"])
+        elif last["rummy"]:
+            title_say = said("Hand {hand}: {player} went out with a rummy", hand=last["hand"],
+                             player=self.label(last["went_out"]))
         else:
-            rummy = " with a rummy" if last["rummy"] else ""
-            title = f"Hand {last['hand']}: {self.label(last['went_out'])} went out{rummy}"
+            title_say = said("Hand {hand}: {player} went out", hand=last["hand"], player=self.label(last["went_out"]))
         return {
-            "title": title,
+            "title": filled(title_say),
+            "title_say": title_say,
             "hand": last["hand"],
             "void": last["void"],
             "went_out": last["went_out"],

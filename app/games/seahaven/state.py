@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from app.core.cards import Card, InvalidCardError
 from app.core.protocol import (
-    EVERYONE, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, WrongPhase, Zone, read_said, said,
+    EVERYONE, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, WrongPhase, Zone, N_, filled,
+    read_said, said,
 )
 
 from .actions import Action, Finish, MoveCard, Undo
@@ -265,9 +266,14 @@ class SeahavenState(GameState):
     # -- what players see ----------------------------------------------------------------------------------
 
     def stage(self) -> str:
-        kind = "classic deal" if self.classic else "open deal"
-        where = f"Deal {self.deal}" if self.deal is not None else "Deal from a deck file"
-        return f"{where}, {kind}"
+        return filled(self.stage_said())
+
+    def stage_said(self) -> Said:
+        if self.deal is None:
+            return said("Deal from a deck file, classic deal") if self.classic else \
+                said("Deal from a deck file, open deal")
+        return said("Deal {deal}, classic deal", deal=self.deal) if self.classic else \
+            said("Deal {deal}, open deal", deal=self.deal)
 
     def view(self, seat: int | None) -> SeahavenView:
         layout = self.layout
@@ -284,10 +290,10 @@ class SeahavenState(GameState):
             if found is not None:
                 home[source] = found
         prompt = {
-            PLAYING: "move a card",
-            STUCK: "no legal moves: undo a move or give up",
-            WON: "you won",
-            GIVEN_UP: "the game was given up",
+            PLAYING: N_("move a card"),
+            STUCK: N_("no legal moves: undo a move or give up"),
+            WON: N_("you won"),
+            GIVEN_UP: N_("the game was given up"),
         }[status]
         summary = None
         if self.is_over():
@@ -300,6 +306,7 @@ class SeahavenState(GameState):
             "players": [self.seat_view(0)],
             "turn": self.to_move(),
             "stage": self.stage(),
+            "stage_say": self.stage_said(),
             "prompt": prompt,
             "hand": [] if seat == 0 else None,  # the player holds no cards; a spectator sees no hand
             "log": self.view_log(seat),
