@@ -24,7 +24,7 @@ from app.core import registry
 from app.core.cards import Card as CoreCard, codes
 from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome as CoreOutcome, Said, SeatResult, View, Zone,
-    N_, filled, read_said, said,
+    N_, filled, read_said, refused, said,
 )
 from app.core.saved import reading
 
@@ -404,7 +404,7 @@ class MasonState(GameState):
         hand = self.players[self.turn].hand.cards
         for card in cards:
             if card not in hand:
-                raise CardNotInHand(f"{card.code} is not in your hand.")
+                raise refused(CardNotInHand, said("{code} is not in your hand.", code=card.code))
 
     def _lay_down(self, cards: tuple[Card, ...], outcome: Outcome) -> None:
         self._check_selection(cards)
@@ -436,7 +436,7 @@ class MasonState(GameState):
             raise WrongPhase("Draw a card first.")
         player, name = self.players[self.turn], self.label(self.turn)
         if card not in player.hand.cards:
-            raise CardNotInHand(f"{card.code} is not in your hand.")
+            raise refused(CardNotInHand, said("{code} is not in your hand.", code=card.code))
         player.hand.remove(card)
         self.discard.append(card)
         self._log_event(outcome, f"{name} discarded {card.code}.",

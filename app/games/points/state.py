@@ -60,6 +60,9 @@ IN = "in"
 DROPPED = "dropped"
 WRONG = "wrong"
 STATUS_WORDS = {IN: "in the deal", DROPPED: "dropped", WRONG: "wrong declaration"}
+# The refusal of a selection that is not one card, by what the card is for.
+ONE_CARD = {"to discard": "Choose exactly one card to discard.",
+            "for the finish slot": "Choose exactly one card for the finish slot."}
 
 KIND_KEYS = {PURE: "pure", "impure sequence": "impure", SET: "set", INVALID: "invalid"}
 STATE_FORMAT = 1
@@ -376,8 +379,9 @@ class PointsState(GameState):
                 raise PileEmpty("The open pile is empty.")
             top = self.open_pile[-1]
             if not self.open_card_takeable():
-                raise IllegalAction(f"{top.code} is a joker: a joker on the open pile may not be taken "
-                                    f"(only the open pile's first card of the deal may be).")  # P4.1
+                raise refused(IllegalAction, said("{code} is a joker: a joker on the open pile may not be taken "
+                                                  "(only the open pile's first card of the deal may be).",  # P4.1
+                                                  code=top.code))
             self.open_pile.pop()
             if top is self.first_open:  # discarded again later, it is a joker like any other
                 self.first_open = None
@@ -423,8 +427,8 @@ class PointsState(GameState):
             raise WrongPhase("Draw a card first: from the closed deck or the open pile.")
         card = self._one_card(seat, action.cards, "to discard")
         if card is self.taken_open:  # P4.2
-            raise IllegalAction(f"{card.code} was taken from the open pile this turn: it may not be "
-                                f"discarded this turn.")
+            raise refused(IllegalAction, said("{code} was taken from the open pile this turn: it may not be "
+                                              "discarded this turn.", code=card.code))
         outcome = Outcome(action, seat)
         self._remove_from_hand(seat, card)
         self.open_pile.append(card)
@@ -479,8 +483,9 @@ class PointsState(GameState):
             # P5.1: the seat's own groups leave one card out, and legal() offers the declaration
             # with that finish card alone; another one takes grouping the cards again first.
             # (Without groups given, the seat's own leave that card in no group: refused below.)
-            raise IllegalAction(f"Your groups leave {ready.code} out, so {ready.code} is your finish card: to "
-                                f"finish with {finish.code}, group your cards again first.")
+            raise refused(IllegalAction, said("Your groups leave {code} out, so {code} is your finish card: to "
+                                              "finish with {finish}, group your cards again first.",
+                                              code=ready.code, finish=finish.code))
         hand = self.hands[seat]
         if action.groups is not None:
             groups = [self._cards_of(seat, group) for group in action.groups]
@@ -492,16 +497,20 @@ class PointsState(GameState):
         for number, group in enumerate(groups, start=1):
             for card in group:
                 if card is finish:
-                    raise IllegalAction(f"{card.code} is the finish card: it cannot be in group {number} too.")
+                    raise refused(IllegalAction, said("{code} is the finish card: it cannot be in group {group} too.",
+                                                      code=card.code, group=number))
                 if card in placed:
-                    raise IllegalAction(f"{card.code} is in group {placed[card]} and in group {number}: "
-                                        f"a card goes in one group.")
+                    raise refused(IllegalAction, said("{code} is in group {group} and in group {other}: a card goes "
+                                                      "in one group.", code=card.code, group=placed[card],
+                                                      other=number))
                 placed[card] = number
         missing = [card for card in hand if card is not finish and card not in placed]
         if missing:
-            raise IllegalAction(f"Put every card but the finish card in a group before declaring: "
-                                f"{' '.join(card.code for card in missing)} "
-                                f"{'is' if len(missing) == 1 else 'are'} in no group.")
+            raise refused(IllegalAction, said(("Put every card but the finish card in a group before declaring: "
+                                               "{codes} is in no group.",
+                                               "Put every card but the finish card in a group before declaring: "
+                                               "{codes} are in no group."),
+                                              codes=" ".join(card.code for card in missing), count=len(missing)))
         judgement = judge_declaration(groups, self.wild_rank)
         # The declaration as made, with its groups: a seat's arrangement is its private data, kept
         # in no log, so the logged action must say which groups were declared (a replay or an
@@ -624,8 +633,10 @@ class PointsState(GameState):
             target = None
             if isinstance(action, MoveToGroup):
                 if not 1 <= action.group <= len(groups):
-                    have = f"{len(groups)} group{'' if len(groups) == 1 else 's'}" if groups else "no groups"
-                    raise IllegalAction(f"There is no group {action.group}: you have {have}.")
+                    raise refused(IllegalAction, said(("There is no group {group}: you have {count} group.",
+                                                       "There is no group {group}: you have {count} groups."),
+                                                      group=action.group, count=len(groups)) if groups else
+                                  said("There is no group {group}: you have no groups.", group=action.group))
                 target = action.group - 1
             chosen = set(cards)
             groups = [[card for card in group if card not in chosen] for group in groups]
@@ -647,15 +658,15 @@ class PointsState(GameState):
         for card_id in ids:
             card = self._find(hand, card_id)
             if card is None:
-                raise CardNotInHand(f"{card_id} is not in your hand.")
+                raise refused(CardNotInHand, said("{code} is not in your hand.", code=card_id))
             if card in cards:
-                raise BadSelection(f"{card.code} is selected twice.")
+                raise refused(BadSelection, said("{code} is selected twice.", code=card.code))
             cards.append(card)
         return cards
 
     def _one_card(self, seat: int, ids: Sequence[str], what: str) -> Card:
         if len(ids) != 1:
-            raise BadSelection(f"Choose exactly one card {what}.")
+            raise refused(BadSelection, said(ONE_CARD[what]))
         return self._cards_of(seat, ids)[0]
 
     @staticmethod

@@ -25,7 +25,7 @@ from app.core.cards import Card
 from app.core.names import COMPUTER_NAME, is_computer_name
 from app.core.protocol import (
     EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, WrongPhase,
-    Zone, copy_log, filled, hide_cards, read_said, said,
+    Zone, copy_log, filled, hide_cards, read_said, refused, said,
 )
 from app.core.saved import flag, reading, text, whole
 
@@ -62,6 +62,11 @@ DRAW_MENU = ("Draw from stock pile", "Draw from discard pile")
 PLAY_MENU = ("Meld", "Lay off", "Discard")
 DRAW_MENU_TITLE = "Draw menu"
 PLAY_MENU_TITLE = "Play menu"
+# The refusals of a play before the draw, and of a play without cards, by the play.
+DRAW_FIRST = {"meld": "Draw a card first, then meld.", "lay off": "Draw a card first, then lay off.",
+              "discard": "Draw a card first, then discard."}
+SELECT_FIRST = {"meld": "Select the cards to meld.", "lay off": "Select the cards to lay off.",
+                "discard": "Select the cards to discard."}
 
 STATE_FORMAT = 1
 
@@ -434,7 +439,7 @@ class RummyState(GameState):
     def _selection(self, cards: Sequence[Card], what: str) -> int:
         """The mask of ``cards`` after checking the phase and that they are the seat's own."""
         if self.phase is not PLAY:
-            raise WrongPhase(f"Draw a card first, then {what}.")
+            raise refused(WrongPhase, said(DRAW_FIRST[what]))
         mask = 0
         hand = self.players[self.turn].hand.mask
         for card in cards:
@@ -443,12 +448,12 @@ class RummyState(GameState):
                 raise BadAction(f"{card!r} is not a card of this game.")
             bit = BIT[number]
             if mask & bit:
-                raise BadSelection(f"{card.code} was selected twice.")
+                raise refused(BadSelection, said("{code} was selected twice.", code=card.code))
             if not hand & bit:
-                raise CardNotInHand(f"{card.code} is not in your hand.")
+                raise refused(CardNotInHand, said("{code} is not in your hand.", code=card.code))
             mask |= bit
         if not mask:
-            raise BadSelection(f"Select the cards to {what}.")
+            raise refused(BadSelection, said(SELECT_FIRST[what]))
         return mask
 
     def _check_taken_card(self, remaining: int, played: int) -> None:
@@ -456,13 +461,14 @@ class RummyState(GameState):
         the only card in hand (it could not be discarded), unless it may be discarded back (C9.3).
         C9.2: at a table where the last card must be discarded, no play may leave no card."""
         if not remaining and self.must_discard:
-            raise LastCardRefused(f"Playing {codes_of(played)} would leave you no card to discard: at this "
-                                   f"table you go out by discarding your last card.")
+            raise refused(LastCardRefused, said("Playing {codes} would leave you no card to discard: at this "
+                                                "table you go out by discarding your last card.",
+                                                codes=codes_of(played)))
         taken = self.taken
         if taken is not None and remaining == BIT[taken] and not self.discard_back:
-            raise TakenCardRefused(
-                f"Playing {codes_of(played)} would leave {CODE_OF[taken]}, the card you took from the "
-                f"discard pile this turn, as your only card, and you may not discard it this turn.")
+            raise refused(TakenCardRefused, said(
+                "Playing {codes} would leave {code}, the card you took from the discard pile this turn, as your "
+                "only card, and you may not discard it this turn.", codes=codes_of(played), code=CODE_OF[taken]))
 
     def _meld(self, cards: Sequence[Card], outcome: Outcome) -> None:
         mask = self._selection(cards, "meld")
@@ -488,8 +494,8 @@ class RummyState(GameState):
         if not self.melds:
             raise LayOffRefused("There is no meld on the table to lay off on.")
         if not (type(number) is int and 1 <= number <= len(self.melds)):
-            raise LayOffRefused(f"There is no meld {number}: the melds on the table are numbered 1 to "
-                                f"{len(self.melds)}.")
+            raise refused(LayOffRefused, said("There is no meld {meld}: the melds on the table are numbered 1 to "
+                                              "{melds}.", meld=str(number)[:20], melds=len(self.melds)))
         meld = self.melds[number - 1]
         card_number = NUMBER[card]
         if not meld.fits & mask:
@@ -515,8 +521,8 @@ class RummyState(GameState):
         mask = self._selection((card,), "discard")
         number = NUMBER[card]
         if number == self.taken and not self.discard_back:  # C3.3; C9.3 lets it go back
-            raise TakenCardRefused(f"You took {card.code} from the discard pile this turn: you may not "
-                                   f"discard it this turn.")
+            raise refused(TakenCardRefused, said("You took {code} from the discard pile this turn: you may not "
+                                                 "discard it this turn.", code=card.code))
         seat = self.turn
         player = self.players[seat]
         player.hand.mask &= ~mask

@@ -22,7 +22,9 @@ from app.core.protocol import (
 )
 
 from .actions import Action, Finish, MoveCard, Undo
-from .rules import CELLS, DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name
+from .rules import (
+    CELLS, DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name, place_said, refusal,
+)
 if TYPE_CHECKING:
     from .solver import Solver
 
@@ -102,7 +104,7 @@ class SeahavenState(GameState):
             source, target, card, _auto = self.history[self._group_start()]
             moves.append(Move("undo", f"Undo {describe_move(card, source, target)}", primary=False,
                               say=said("Undo: the {card} back from {to} to {from}", card=card.id,
-                                       **{"from": place_name(source), "to": place_name(target)})))
+                                       **{"from": place_said(source), "to": place_said(target)})))
         moves.append(Move("give_up", "Give up this deal", primary=False))
         return moves
 
@@ -112,7 +114,7 @@ class SeahavenState(GameState):
         return Move("move", describe_move(card, source, target), params=(("from", source), ("to", target)),
                     primary=not (source[0] == "c" and target[0] == "c"),
                     say=said("The {card} from {from} to {to}", card=card.id,
-                             **{"from": place_name(source), "to": place_name(target)}))
+                             **{"from": place_said(source), "to": place_said(target)}))
 
     def out_of_turn_refusal(self, seat: int | None) -> Said:
         return said("Only the player at seat 1 plays this solitaire.")
@@ -141,15 +143,15 @@ class SeahavenState(GameState):
         if action.card is not None:
             there = self.layout.card_at(source)
             if there is None or there.id != action.card:
-                shown = there.code if there is not None else "nothing"
-                raise IllegalMove(f"{action.card} is not the card in {place_name(source)} ({shown} is): "
-                                  "only that card may move from there", "S3.1")
+                raise refusal("S3.1", [], "{code} is not the card in {place} ({other} is): only that card may "
+                              "move from there", code=action.card, place=place_said(source),
+                              other=there.code if there is not None else said("nothing"))
         card = self.layout.move(source, target)  # checks first: a refusal changes nothing
         self.history.append((source, target, card, False))
         outcome = Outcome(action, 0)
         self._event(outcome, f"Moved {describe_move(card, source, target)}",
                     said("Moved the {card} from {from} to {to}.", card=card.id,
-                         **{"from": place_name(source), "to": place_name(target)}), [card])
+                         **{"from": place_said(source), "to": place_said(target)}), [card])
         self.last_auto = 0
         if action.auto:
             for home_from, home_to in self.layout.moves_home():
@@ -159,7 +161,7 @@ class SeahavenState(GameState):
                 self._event(outcome, f"{going.code} went home by itself, from {place_name(home_from)} to "
                                      f"{place_name(home_to)}",
                             said("The {card} went home by itself, from {from} to {to}.", card=going.id,
-                                 **{"from": place_name(home_from), "to": place_name(home_to)}), [going])
+                                 **{"from": place_said(home_from), "to": place_said(home_to)}), [going])
         return self._after_moves(outcome)
 
     def _finish(self, action: Finish) -> Outcome:
@@ -205,7 +207,7 @@ class SeahavenState(GameState):
         source, target, card, _auto = group[0]
         also = len(group) - 1
         more = f" and the {also} card{'s' if also != 1 else ''} it sent home" if also else ""
-        words = {"from": place_name(source), "to": place_name(target)}
+        words = {"from": place_said(source), "to": place_said(target)}
         self._event(outcome, f"Undid the move of {describe_move(card, source, target)}{more}",
                     said(("Undid the move of the {card} from {from} to {to}, and the card it sent home.",
                           "Undid the move of the {card} from {from} to {to}, and the {count} cards it sent home."),
