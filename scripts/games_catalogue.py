@@ -13,7 +13,7 @@ found where they are made, by reading the code (``extract``, a Babel extraction 
   core's marker for words made anywhere else (a prompt a function returns);
 - a ``Move``'s label, question (``confirm``) and yes button's words (``confirm_label``);
 - the message of a refusal (a class of the ``IllegalAction`` family, or ``OptionError``)
-  written as one text;
+  written as one text, and the template of a ``refusal(rule, cards, template, ...)``;
 - an ``Option``'s label, help and choices' labels; a ``Stat``'s label; a ``GuideStep``'s words
   and a ``Guide``'s welcome and farewell; a definition's ``name``, ``summary`` and
   ``game_over_text``.
@@ -50,6 +50,7 @@ KEYWORDS = {  # a call's name: the positions and keywords of its words
     "Stat": ((1,), ("label",)),
     "GuideStep": ((1,), ("say",)),
     "Guide": ((), ("welcome", "farewell")),
+    "refusal": ((2,), ()),  # Seahaven's refusals: rule, cards, template
 }
 CLASS_WORDS = {"name", "summary", "game_over_text", "item_noun"}  # a class's attributes that are words
 
