@@ -921,7 +921,8 @@ class PointsState(GameState):
                 continue
             seat, say = event["seat"], event.get("say")
             template = say[0] if say else None
-            if template == TOOK_BACK and say is not None and say[1].get("what") == "draw":
+            # (what was taken back: its words as a said text, or as text in a line saved before)
+            if template == TOOK_BACK and say is not None and say[1].get("what") in ("draw", said("draw")):
                 before = last.get(seat)
                 touched = before if before is not None else touched  # the draw that took it, taken back
             elif template not in TAKE_BACK_LINES:
