@@ -221,7 +221,11 @@ def filled(say: Said) -> str:
     template, fields = say
     if not isinstance(template, str):
         template = template[0] if fields.get("count") == 1 else template[1]
-    return str(template).format(**fields)
+    return str(template).format(**{name: filled(value) if _is_said(value) else value for name, value in fields.items()})
+
+
+def _is_said(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and isinstance(value[1], dict)
 
 
 def refused(kind: type[IllegalAction], say: Said) -> IllegalAction:
@@ -554,6 +558,7 @@ def plays_off_request(bot: Bot | None) -> bool:
 # player (``GameDefinition.bot``): a seat named AI, the terminals and every rule check play it.
 EASY, NORMAL, STRONG = "easy", "normal", "strong"
 STRENGTHS = (EASY, NORMAL, STRONG)
+STRENGTH_WORDS = (N_("easy"), N_("normal"), N_("strong"), N_("Easy"), N_("Normal"), N_("Strong"))  # in the catalogue
 
 
 @dataclass(frozen=True)
@@ -570,19 +575,30 @@ class Measured:
 
     def line(self) -> str:
         """The figure in players' words: "beats normal in 2 of 3 games"."""
+        return filled(self.words())
+
+    def words(self) -> Said:
+        """``line`` as a ``said`` text (the strength it was measured against a said text too)."""
         if self.per_round is not None:
             rounds = round(100 * abs(self.per_round))
             if rounds == 0:
-                return "wins as many rounds as it loses against the dealer"
-            verb = "wins" if self.per_round > 0 else "loses"
-            return f"on balance {verb} {rounds} round{'s' if rounds != 1 else ''} in 100 against the dealer"
+                return said("wins as many rounds as it loses against the dealer")
+            if self.per_round > 0:
+                return said(("on balance wins {count} round in 100 against the dealer",
+                             "on balance wins {count} rounds in 100 against the dealer"), count=rounds)
+            return said(("on balance loses {count} round in 100 against the dealer",
+                         "on balance loses {count} rounds in 100 against the dealer"), count=rounds)
         share = self.share if self.share is not None else 0.5
         beats = share >= 0.5
         won, of = _plain_fraction(share if beats else 1 - share)
+        against = said(self.against)
         if won * 2 == of:
-            return f"wins about half its games against {self.against}"
-        told = f"{won} of {of} games" if of <= 10 else f"{won}% of games"
-        return f"beats {self.against} in {told}" if beats else f"loses to {self.against} in {told}"
+            return said("wins about half its games against {strength}", strength=against)
+        if of <= 10:
+            return said("beats {strength} in {won} of {of} games" if beats else
+                        "loses to {strength} in {won} of {of} games", strength=against, won=won, of=of)
+        return said("beats {strength} in {won}% of games" if beats else "loses to {strength} in {won}% of games",
+                    strength=against, won=won)
 
 
 def _plain_fraction(share: float) -> tuple[int, int]:
@@ -962,6 +978,11 @@ class GameDefinition(ABC):
         measured of it ("beats normal in 2 of 3 games"); None if it was not measured."""
         measured = self.measured.get(strength)
         return measured.line() if measured is not None else None
+
+    def strength_words(self, strength: str) -> Said | None:
+        """``strength_note`` as a ``said`` text, for the web."""
+        measured = self.measured.get(strength)
+        return measured.words() if measured is not None else None
 
     def round_returns(self, state: Any, seat: int) -> list[int] | None:
         """For a game played against the house (21's dealer), ``seat``'s return in each round of

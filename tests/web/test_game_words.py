@@ -18,7 +18,7 @@ from flask_babel import force_locale
 
 import app.games  # noqa: F401  (registers every game: the list of games the tests are made for)
 from app.core import registry
-from app.core.protocol import BadAction, IllegalAction
+from app.core.protocol import ONE_FORM, BadAction, IllegalAction
 from app.tables.errors import refusal
 from app.web import words
 
@@ -170,3 +170,25 @@ def test_how_to_play_is_in_the_browsers_language(player, key, language):
     assert f"<h2>{first_heading}</h2>" in shown and f"<h2>{english_heading}</h2>" not in shown
     assert english_heading in player.get(f"/how-to-play/{key}", headers={"Accept-Language": "en"}).get_data(
         as_text=True)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_set_up_options_strengths_and_guides_are_in_the_readers_language(app, player, key):
+    """A game's set-up options (labels, help, choices), its computer players' measured lines and
+    its guided first game's words, in Spanish."""
+    definition = registry.get(key)
+    with app.test_request_context(), force_locale("es"):
+        options = [words.option_words(option) for option in definition.options]
+        strengths = [words.render(say, None, html=False) for say in map(definition.strength_words, definition.strengths)
+                     if say is not None]
+    for option, shown in zip(definition.options, options, strict=True):
+        assert shown["label"] != option.label and (not option.help or shown["help"] != option.help)
+    for strength, shown in zip(definition.strengths, strengths, strict=False):
+        assert shown != definition.strength_note(strength)
+    if definition.setup_flow == ONE_FORM:
+        page = player.get(f"/setup/{key}", headers={"Accept-Language": "es"}).get_data(as_text=True)
+        assert all(shown["label"] in page for shown in options if "'" not in shown["label"])
+    guide = getattr(definition, "guide", None)
+    if guide is not None:
+        page = player.get(f"/learn/{key}", headers={"Accept-Language": "es"}).get_data(as_text=True)
+        assert translation("es", guide.welcome) in page and guide.welcome not in page
