@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.core.cards import Card, ids
-from app.core.protocol import Said, said
+from app.core.protocol import N_, Said, said
 
 from .cards import ACE_HIGH, codes_text, is_joker
 
@@ -28,6 +28,7 @@ IMPURE = "impure sequence"
 SET = "set"
 INVALID = "not a valid group"
 SEQUENCES = (PURE, IMPURE)
+KIND_WORDS = (N_(PURE), N_(IMPURE), N_(SET), N_(INVALID))  # a group's label, in the catalogue
 MAX_SEQUENCE = 13  # A to K or 2 to A: the ace is never both low and high (P1.2)
 MAX_SET = 4  # P3.3
 
