@@ -77,6 +77,11 @@ def plural_rank(rank: str) -> str:
     return word + ("es" if word.endswith("x") else "s")
 
 
+# The ranks' plurals as the web's log says them ("the nines are jokers"), in the catalogue.
+RANK_PLURALS = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
+                "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings"}
+
+
 class PointsView(View):
     """What a seat sees of a Points Rummy game (P6.3): the shared keys and the table's."""
 
@@ -362,7 +367,8 @@ class PointsState(GameState):
                                    f"The wild joker indicator {self.indicator.code} {what} jokers this deal, "
                                    f"besides the printed jokers.", [self.indicator],
                     said(DEAL_DEALT, deal=self.deal_number,
-                         deals=self.deals, player=self.label(first), card=self.indicator.id, wild=plural_rank(wild)))
+                         deals=self.deals, player=self.label(first), card=self.indicator.id,
+                         wild=said(RANK_PLURALS[wild])))
         self._event(outcome, None, f"The open pile starts with {self.first_open.code}.", [self.first_open],
                     said("The open pile starts with the {card}.", card=self.first_open.id))
         return outcome
