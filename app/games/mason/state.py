@@ -412,7 +412,7 @@ class MasonState(GameState):
         sets = player.hand.laid_down
         judgement = judge_lay_down(cards, sets)  # R6.3: the one judge
         if isinstance(judgement, Refusal):
-            raise LayDownRefused(judgement.reason)
+            raise LayDownRefused(judgement.reason, say=judgement.say)
         for card in cards:
             player.hand.remove(card)
         self.stall_rebuilds = 0

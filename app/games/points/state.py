@@ -80,6 +80,9 @@ def plural_rank(rank: str) -> str:
 # The ranks' plurals as the web's log says them ("the nines are jokers"), in the catalogue.
 RANK_PLURALS = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
                 "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings"}
+RANK_PLURALS_LEADING = {"A": "Aces", "2": "Twos", "3": "Threes", "4": "Fours", "5": "Fives", "6": "Sixes",
+                        "7": "Sevens", "8": "Eights", "9": "Nines", "T": "Tens", "J": "Jacks", "Q": "Queens",
+                        "K": "Kings"}  # (leading a sentence)
 
 
 class PointsView(View):
@@ -91,6 +94,7 @@ class PointsView(View):
     indicator: str | None
     wild_rank: str
     wild_text: str
+    wild_text_say: Said | None
     open_top: str | None
     open_top_takeable: bool
     open_count: int
@@ -102,6 +106,7 @@ class PointsView(View):
     ungrouped: list[str]
     hand_points: int | None
     hand_points_text: str
+    hand_points_text_say: Said | None
     declaration: dict[str, Any] | None
     notice: str | None
     totals: list[int]
@@ -775,6 +780,8 @@ class PointsState(GameState):
             "wild_rank": wild,
             "wild_text": (f"{plural_rank(wild).capitalize()} are jokers this deal, and the printed jokers"
                           if wild else ""),
+            "wild_text_say": said("{wild} are jokers this deal, and the printed jokers",
+                                  wild=said(RANK_PLURALS_LEADING[wild])) if wild else None,
             "open_top": self.open_pile[-1].id if self.open_pile and self.in_deal() else None,
             "open_top_takeable": self.in_deal() and self.open_card_takeable(),
             "open_count": len(self.open_pile),
@@ -786,6 +793,7 @@ class PointsState(GameState):
             "ungrouped": [],
             "hand_points": None,
             "hand_points_text": "",
+            "hand_points_text_say": None,
             "declaration": None,
             "notice": self.notices[seat] if seat is not None else None,
             "totals": list(self.totals),
@@ -823,6 +831,7 @@ class PointsState(GameState):
             "ungrouped": [card.id for card in ungrouped],
             "hand_points": counted,
             "hand_points_text": f"Your hand counts {counted} now",
+            "hand_points_text_say": said("Your hand counts {points} now", points=counted),
             "declaration": declaration,
         }
 

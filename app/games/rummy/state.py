@@ -36,7 +36,7 @@ from .actions import (
 from .cards import (
     BIT, CARDS, CODE_OF, DECK, NUMBER, cards_of, codes_of, ids_of, mask_of, numbers, parse_card, points,
 )
-from .melds import KINDS, Meld, fitting_any, holds_meld, meld_kind, why_it_does_not_fit, why_not_a_meld
+from .melds import KINDS, Meld, fitting_any, holds_meld, lay_off_refusal, meld_kind, meld_refusal
 
 MIN_SEATS, MAX_SEATS = 2, 6  # C2.1
 HAND_SIZE = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # C2.2
@@ -474,7 +474,7 @@ class RummyState(GameState):
         mask = self._selection(cards, "meld")
         kind = meld_kind(mask)
         if kind is None:
-            raise MeldRefused(why_not_a_meld(mask) + ".")
+            raise refused(MeldRefused, said("{reason}.", reason=meld_refusal(mask)))
         player = self.players[self.turn]
         remaining = player.hand.mask & ~mask
         self._check_taken_card(remaining, mask)
@@ -499,7 +499,8 @@ class RummyState(GameState):
         meld = self.melds[number - 1]
         card_number = NUMBER[card]
         if not meld.fits & mask:
-            raise LayOffRefused(why_it_does_not_fit(card_number, meld, number, self.label(meld.owner)) + ".")
+            raise refused(LayOffRefused, said("{reason}.", reason=lay_off_refusal(card_number, meld, number,
+                                                                                  self.label(meld.owner))))
         player = self.players[self.turn]
         remaining = player.hand.mask & ~mask
         self._check_taken_card(remaining, mask)
