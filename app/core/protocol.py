@@ -420,7 +420,12 @@ def join_figures(stats: Iterable[Stat], totals: Mapping[str, Any], figures: Mapp
 
 
 class OptionError(ValueError):
-    """A set-up option that is not acceptable; the message says which and why."""
+    """A set-up option that is not acceptable; the message says which and why (``say``: the
+    same as a ``said`` text, for the web, where it has variable parts)."""
+
+    def __init__(self, message: str = "", say: Said | None = None):
+        super().__init__(message)
+        self.say = say
 
 
 @dataclass(frozen=True)
@@ -460,20 +465,30 @@ class Option:
                 return True
             if text in ("0", "off", "no", "false", ""):
                 return False
-            raise OptionError(f"{self.label}: answer yes or no.")
+            raise refused_option(said("{option}: answer yes or no.", option=said(self.label)))
         if self.kind == "int":
             text = str(raw).strip()
             if isinstance(raw, bool) or not (text.isdigit() and text.isascii()) or len(text) > 9:
-                raise OptionError(f"{self.label}: type a whole number from {self.low} to {self.high}.")
+                raise refused_option(said("{option}: type a whole number from {low} to {high}.",
+                                          option=said(self.label), low=self.low, high=self.high))
             number = int(text)
             if self.low is None or self.high is None or not self.low <= number <= self.high:
-                raise OptionError(f"{self.label}: {number} is not between {self.low} and {self.high}.")
+                raise refused_option(said("{option}: {number} is not between {low} and {high}.",
+                                          option=said(self.label), number=number, low=self.low, high=self.high))
             return number
         text = str(raw).strip()
         for choice, _label in self.choices:
             if text == choice:
                 return choice
-        raise OptionError(f"{self.label}: choose one of {', '.join(label for _v, label in self.choices)}.")
+        # the choices' labels, each the catalogue's, in a list of its own ("{c0}, {c1}")
+        choices = said(", ".join(f"{{c{index}}}" for index in range(len(self.choices))),
+                       **{f"c{index}": said(label) for index, (_value, label) in enumerate(self.choices)})
+        raise refused_option(said("{option}: choose one of {choices}.", option=said(self.label), choices=choices))
+
+
+def refused_option(say: Said) -> OptionError:
+    """An ``OptionError`` made from a ``said`` text: its English ``filled``."""
+    return OptionError(filled(say), say=say)
 
 
 # -- take-backs ------------------------------------------------------------------------------------------

@@ -395,7 +395,8 @@ def start_other_game(key: str) -> ResponseReturnValue:
         if form.get("deck"):
             deck_name, deck = resolve_deck(form["deck"], definition, seats)
     except OptionError as error:
-        return render_game_setup(definition, message=str(error), status=422, form=form)
+        message = render(error.say, None, html=False) if error.say is not None else game_words(str(error))
+        return render_game_setup(definition, message=message, status=422, form=form)
     except DeckError as error:
         return render_game_setup(definition, message=f"That deck cannot be used: {error}.", status=422, form=form)
     game = tables.SetUp(definition, specs, options=options, deck=deck, deck_name=deck_name, token=token)

@@ -18,7 +18,7 @@ from flask_babel import force_locale
 
 import app.games  # noqa: F401  (registers every game: the list of games the tests are made for)
 from app.core import registry
-from app.core.protocol import ONE_FORM, BadAction, IllegalAction
+from app.core.protocol import ONE_FORM, BadAction, IllegalAction, OptionError
 from app.tables.errors import refusal
 from app.web import words
 
@@ -192,3 +192,16 @@ def test_set_up_options_strengths_and_guides_are_in_the_readers_language(app, pl
     if guide is not None:
         page = player.get(f"/learn/{key}", headers={"Accept-Language": "es"}).get_data(as_text=True)
         assert translation("es", guide.welcome) in page and guide.welcome not in page
+
+
+@pytest.mark.parametrize("key", [key for key in KEYS if registry.get(key).setup_flow == ONE_FORM
+                                 and any(option.kind == "int" for option in registry.get(key).options)])
+def test_a_refused_set_up_option_says_why_in_the_readers_language(app, key):
+    definition = registry.get(key)
+    option = next(option for option in definition.options if option.kind == "int")
+    with pytest.raises(OptionError) as english:
+        option.read("many")
+    assert str(english.value).startswith(f"{option.label}: type a whole number")  # the terminal's words
+    with app.test_request_context(), force_locale("hi"):
+        shown = words.render(english.value.say, None, html=False)
+    assert shown.startswith(translation("hi", option.label)) and re.search("[\u0900-\u097f]{3}", shown)
