@@ -51,7 +51,9 @@ KEYWORDS = {  # a call's name: the positions and keywords of its words
     "GuideStep": ((1,), ("say",)),
     "Guide": ((), ("welcome", "farewell")),
     "refusal": ((2,), ()),  # Seahaven's refusals: rule, cards, template
+    "_why": ((1,), ()),  # Points Rummy's reasons a group is not valid: text, template (or a plural pair)
 }
+PLURALS = {"_why"}  # the calls among KEYWORDS whose template may be a pair (one, many)
 CLASS_WORDS = {"name", "summary", "game_over_text", "item_noun"}  # a class's attributes that are words
 
 
@@ -162,7 +164,7 @@ def found_in(tree: ast.AST) -> Iterator[tuple[int, str, str | tuple[str, str]]]:
             arguments = [node.args[index] for index in positions if index < len(node.args)]
             arguments += [keyword.value for keyword in node.keywords if keyword.arg in keywords]
             for argument in arguments:
-                for word in words_of(argument, local=local):
+                for word in words_of(argument, plural=name in PLURALS, local=local):
                     yield node.lineno, name, word
             if name == "Option":
                 for keyword in node.keywords:

@@ -122,6 +122,8 @@ def _field(name: str, value: Any, deck_key: str | None, html: bool) -> str:
             return Markup(" ").join(Markup('<span class="cn">{}</span>').format(HIDDEN) if card is None
                                     else card_name(deck_key, card) for card in cards or [])
         return " ".join(short_name(deck_key, card) for card in cards or [])
+    if is_cards_field(name) and isinstance(value, list):  # no deck to name them by: their codes
+        return escape(" ".join(map(str, value))) if html else " ".join(map(str, value))
     return escape(value) if html else str(value)
 
 

@@ -186,13 +186,10 @@ def judge_declaration(groups: Sequence[Sequence[Card]], wild_rank: str) -> Decla
         judgement = judge_group(group, wild_rank)
         if not judgement.valid:
             assert judgement.say is not None  # (every invalid group says why)
-            template, fields = judgement.say
-            head = "group {number} ({group_cards}) is not a valid group: "
             return DeclarationJudgement(False, f"group {number} ({codes_text(group)}) is not a valid group: "
                                                f"{judgement.reason}",
-                                        say=said(head + template if isinstance(template, str) else
-                                                 (head + template[0], head + template[1]),
-                                                 number=number, group_cards=ids(group), **fields))
+                                        say=said("group {number} ({group_cards}) is not a valid group: {reason}",
+                                                 number=number, group_cards=ids(group), reason=judgement.say))
         kinds.append(judgement.kind)
     if PURE not in kinds:
         text = "there is no pure sequence: a declaration needs one"

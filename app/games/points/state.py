@@ -31,7 +31,7 @@ from app.core.decks import shuffled
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
     TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase,
-    Zone, filled, hide_cards, read_said, refused, said,
+    Zone, copy_said, filled, hide_cards, read_said, refused, said,
 )
 from app.core.saved import flag, reading, whole
 
@@ -109,6 +109,7 @@ class PointsView(View):
     hand_points_text_say: Said | None
     declaration: dict[str, Any] | None
     notice: str | None
+    notice_say: Said | None
     totals: list[int]
 
 
@@ -145,6 +146,7 @@ class PointsState(GameState):
         self.declared_wrong: list[list[list[Card]] | None] = [None] * seats
         self.reshuffles = 0
         self.notices: list[str | None] = [None] * seats
+        self.notice_says: list[Said | None] = [None] * seats  # the notices as said texts, for the web
         self.totals = [0] * seats
         self.deal_results: list[dict[str, Any]] = []
         # What the game's log lines before ``log`` showed (``log_facts``): the cards everyone saw
@@ -363,6 +365,7 @@ class PointsState(GameState):
         self.declared_wrong = [None] * seats
         self.reshuffles = 0
         self.notices = [None] * seats
+        self.notice_says = [None] * seats
         self.turn = first
         self.phase = DRAW
         outcome = Outcome(NextDeal(), None)
@@ -545,6 +548,8 @@ class PointsState(GameState):
             self.penalty[seat] = self.wrong_declaration
             self.declared_wrong[seat] = [list(group) for group in groups]
             self.notices[seat] = f"Your declaration was wrong: {judgement.reason}."
+            self.notice_says[seat] = said("Your declaration was wrong: {reason}.",
+                                          reason=judgement.say if judgement.say is not None else judgement.reason)
             self._event(outcome, seat, f"{name} declares wrongly ({self.wrong_declaration} points) and leaves the "
                                        f"deal.", [],
                         said("{player} declared wrongly ({points} points) and leaves the deal.", player=name,
@@ -796,6 +801,7 @@ class PointsState(GameState):
             "hand_points_text_say": None,
             "declaration": None,
             "notice": self.notices[seat] if seat is not None else None,
+            "notice_say": self.notice_says[seat] if seat is not None else None,
             "totals": list(self.totals),
         }
         if mine and seat is not None and self.status[seat] == IN:
@@ -979,6 +985,7 @@ class PointsState(GameState):
                                for groups in self.declared_wrong],
             "reshuffles": self.reshuffles,
             "notices": list(self.notices),
+            "notice_says": [copy_said(say) for say in self.notice_says],
             "totals": list(self.totals),
             "deal_results": _plain(self.deal_results),
             **self.log_to_dict(),
@@ -1030,6 +1037,8 @@ class PointsState(GameState):
                                 for groups in data["declared_wrong"]]
         state.reshuffles = int(data["reshuffles"])
         state.notices = [str(notice) if notice is not None else None for notice in data["notices"]]
+        # (a game saved before notices had said texts: its notices are shown as they were written)
+        state.notice_says = [read_said({"say": say}).get("say") for say in data.get("notice_says", [None] * len(names))]
         state.totals = [int(total) for total in data["totals"]]
         state.deal_results = _plain(data["deal_results"])
         state.read_log(data, lambda event: {"seat": event["seat"], "text": str(event["text"]),
@@ -1041,7 +1050,7 @@ class PointsState(GameState):
             state.first_open = None
         seats = len(names)
         per_seat = (state.hands, state.arrangements, state.status, state.penalty, state.has_drawn,
-                    state.declared_wrong, state.notices, state.totals)
+                    state.declared_wrong, state.notices, state.notice_says, state.totals)
         if any(len(values) != seats for values in per_seat):
             raise ValueError("the seats do not agree")
         if not set(state.status) <= {IN, DROPPED, WRONG}:
