@@ -205,3 +205,50 @@ def test_a_refused_set_up_option_says_why_in_the_readers_language(app, key):
     with app.test_request_context(), force_locale("hi"):
         shown = words.render(english.value.say, None, html=False)
     assert shown.startswith(translation("hi", option.label)) and re.search("[\u0900-\u097f]{3}", shown)
+
+
+def said_templates(say) -> list[str]:
+    """The templates of a said text and of the said texts within it (a place, a reason)."""
+    if not (isinstance(say, list) and len(say) == 2 and isinstance(say[1], dict)):
+        return []
+    template = say[0] if isinstance(say[0], str) else say[0][0]
+    inner = [found for value in say[1].values() for found in said_templates(value)]
+    if isinstance(say[0], str) and re.fullmatch(r"(\{c\d+\}(, )?)+", say[0]):
+        return inner  # a list of choices, each a word of its own
+    return [template, *inner]
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_word_a_game_gives_the_web_in_play_is_in_the_catalogue(key):
+    """Games of computer players, each seat's moves, its view's words and every log line: each
+    template and label is a message of the catalogue (so extraction misses none of them)."""
+    known = {message if isinstance(message, str) else message[0] for message in message_ids(kept("es"))}
+    definition = registry.get(key)
+    missing: set[str] = set()
+
+    def need(words) -> None:
+        for template in (said_templates(words) if isinstance(words, list) else [words] if words else []):
+            if template not in known:
+                missing.add(template)
+
+    for seed in range(2):
+        seats = min(definition.max_seats, max(definition.min_seats, 2 + seed))
+        state = definition.new_state(["AI"] * seats, options=definition.validate_options({}), seed=seed)
+        for _step in range(300):
+            if state.is_over():
+                break
+            for seat in [*range(seats), None]:
+                for move in state.legal(seat):
+                    need(move.say or move.label)
+                    need(move.confirm_say or move.confirm)
+                    need(move.yes_say or move.confirm_label)
+                view = state.view(seat)
+                for part, key_name in ((view, "stage"), (view, "prompt"), (view.get("summary"), "title")):
+                    if isinstance(part, dict):
+                        need(part.get(key_name + "_say") or part.get(key_name))
+            seat = state.to_move()
+            action = definition.bot.choose(state, seat) if seat is not None else \
+                definition.action_from_dict(state.legal(None)[0].as_dict())
+            for event in state.apply(seat, action).events:
+                need(event.get("say"))
+    assert not missing, sorted(missing)
