@@ -450,7 +450,7 @@ class Option:
     def words(self, value: Any) -> str:
         """The value in players' words: "yes", "no", a choice's label, a number."""
         if self.kind == "bool":
-            return "yes" if value else "no"
+            return N_("yes") if value else N_("no")
         if self.kind == "choice":
             return next((label for choice, label in self.choices if choice == value), str(value))
         return str(value)
