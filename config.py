@@ -54,6 +54,9 @@ class Config:
     # (app/web/__init__.py, keep_seats_on_visits), not with every action and live refresh.
     SESSION_REFRESH_EACH_REQUEST = False
     WTF_CSRF_TIME_LIMIT = None  # a table can stay open all evening
+    # The message catalogues (Flask-Babel): translations/<language>/LC_MESSAGES/<domain>.po and .mo
+    # at the repository's root; the ``games`` domain holds the games' words (app/web/words.py).
+    BABEL_TRANSLATION_DIRECTORIES = os.path.join(BASE_DIR, "translations")
     # instance/scores.csv follows the score table in the background, at most once per this many
     # seconds (app/records/scores_file.py): a game's end does not wait for it.
     SCORES_FILE_SECONDS = number("SCORES_FILE_SECONDS", "2", float)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from flask import request
+from flask_babel import Babel
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from config import Config, setting
@@ -52,6 +54,7 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
                                 x_port=proxies)
 
+    Babel(app, locale_selector=browser_language)
     db.init_app(app)
     if app.config["DATABASE_COMMANDS"]:
         init_migrations(app, os.path.join(PROJECT_ROOT, "migrations"))
@@ -85,6 +88,14 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     if setting("SERVING") == "1":  # a server starts: bring instance/scores.csv up to date
         scores_file.mark_stale(app)
     return app
+
+
+LANGUAGES = ("en", "es", "hi")  # the languages the catalogues are complete in, the default first
+
+
+def browser_language() -> str:
+    """The language of a page: the best of ``LANGUAGES`` by the browser's Accept-Language."""
+    return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
 
 
 def connect_the_news() -> None:

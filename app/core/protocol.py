@@ -34,7 +34,10 @@ The keys of a view that the shared table shows (``View``; a game adds its own fo
     prompt   what the seat to move is asked now: "draw a card"
     hand     the seat's own cards as ids (hand order), or None
     log      the last lines of the game's log (see ``Outcome``; ``GameState.view_log``), oldest first
-    summary  None, or what the game's summary fragment shows between rounds
+    summary  None, or what the game's summary fragment shows between rounds (its ``title``, and
+             ``title_say``: the title as a ``said`` text)
+    stage_say, prompt_say   (optional) ``stage`` and ``prompt`` as ``said`` texts, for the web: a
+             game's words with variable parts, which the web shows in its reader's language
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Protocol, TypedDict, TypeGuard, final
+from typing import Any, ClassVar, NotRequired, Protocol, TypedDict, TypeGuard, final
 
 from .cards import Card, DeckSpec
 from .decks import parse_deck
@@ -57,11 +60,24 @@ from .names import is_computer_name
 # -- refusals ------------------------------------------------------------------------------------
 
 
+def N_(text: str) -> str:
+    """Marks a game's words for the translation catalogue (the ``games`` domain, which
+    scripts/games_catalogue.py extracts) and returns them unchanged: the terminals print the
+    English, the web looks the words up where it shows them."""
+    return text
+
+
 class IllegalAction(Exception):
     """An action the rules refuse; the game is unchanged. ``str()`` is a message for players
-    that says which rule and which cards."""
+    that says which rule and which cards, in the words the terminals print; ``say``, where the
+    message has variable parts, is the same message as a ``said`` text for the web (without
+    one, the web looks ``str()`` up in the catalogue as it is)."""
 
     code = "illegal"
+
+    def __init__(self, message: str = "", say: Said | None = None):
+        super().__init__(message)
+        self.say = say
 
 
 class NotYourTurn(IllegalAction):
@@ -134,7 +150,8 @@ class Move:
     the game's ``action_from_dict`` reads.
 
     ``say``: the label in players' words (``said``), where it names a card: the web shows it
-    instead of ``label``, which the terminals keep; ``confirm_say`` the same for ``confirm``.
+    instead of ``label``, which the terminals keep (and where the label has variable parts);
+    ``confirm_say`` and ``yes_say`` the same for ``confirm`` and ``confirm_label``.
 
     ``confirm``: a move that costs points or cannot be taken back (dropping a deal, a
     declaration the rules will find wrong) asks first, in these words ("Drop this deal? It
@@ -158,6 +175,7 @@ class Move:
     confirm_label: str | None = None
     say: Said | None = None
     confirm_say: Said | None = None
+    yes_say: Said | None = None
 
     @property
     def yes_label(self) -> str:
@@ -195,6 +213,24 @@ def said(template: str | tuple[str, str], **fields: Any) -> Said:
     place is a card its reader may not see (``hide_cards``); every other field is shown as it is
     (a name, a number, a place)."""
     return [template if isinstance(template, str) else list(template), fields]
+
+
+def filled(say: Said) -> str:
+    """A ``said`` text with no cards in it, filled in as the terminals print it (its plural
+    chosen by ``count``): the English of a refusal made from a template."""
+    template, fields = say
+    if not isinstance(template, str):
+        template = template[0] if fields.get("count") == 1 else template[1]
+    return str(template).format(**{name: filled(value) if _is_said(value) else value for name, value in fields.items()})
+
+
+def _is_said(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and isinstance(value[1], dict)
+
+
+def refused(kind: type[IllegalAction], say: Said) -> IllegalAction:
+    """A refusal of ``kind`` made from a ``said`` text without cards: its English ``filled``."""
+    return kind(filled(say), say=say)
 
 
 def is_card_field(name: str) -> bool:
@@ -384,7 +420,12 @@ def join_figures(stats: Iterable[Stat], totals: Mapping[str, Any], figures: Mapp
 
 
 class OptionError(ValueError):
-    """A set-up option that is not acceptable; the message says which and why."""
+    """A set-up option that is not acceptable; the message says which and why (``say``: the
+    same as a ``said`` text, for the web, where it has variable parts)."""
+
+    def __init__(self, message: str = "", say: Said | None = None):
+        super().__init__(message)
+        self.say = say
 
 
 @dataclass(frozen=True)
@@ -409,7 +450,7 @@ class Option:
     def words(self, value: Any) -> str:
         """The value in players' words: "yes", "no", a choice's label, a number."""
         if self.kind == "bool":
-            return "yes" if value else "no"
+            return N_("yes") if value else N_("no")
         if self.kind == "choice":
             return next((label for choice, label in self.choices if choice == value), str(value))
         return str(value)
@@ -424,20 +465,30 @@ class Option:
                 return True
             if text in ("0", "off", "no", "false", ""):
                 return False
-            raise OptionError(f"{self.label}: answer yes or no.")
+            raise refused_option(said("{option}: answer yes or no.", option=said(self.label)))
         if self.kind == "int":
             text = str(raw).strip()
             if isinstance(raw, bool) or not (text.isdigit() and text.isascii()) or len(text) > 9:
-                raise OptionError(f"{self.label}: type a whole number from {self.low} to {self.high}.")
+                raise refused_option(said("{option}: type a whole number from {low} to {high}.",
+                                          option=said(self.label), low=self.low, high=self.high))
             number = int(text)
             if self.low is None or self.high is None or not self.low <= number <= self.high:
-                raise OptionError(f"{self.label}: {number} is not between {self.low} and {self.high}.")
+                raise refused_option(said("{option}: {number} is not between {low} and {high}.",
+                                          option=said(self.label), number=number, low=self.low, high=self.high))
             return number
         text = str(raw).strip()
         for choice, _label in self.choices:
             if text == choice:
                 return choice
-        raise OptionError(f"{self.label}: choose one of {', '.join(label for _v, label in self.choices)}.")
+        # the choices' labels, each the catalogue's, in a list of its own ("{c0}, {c1}")
+        choices = said(", ".join(f"{{c{index}}}" for index in range(len(self.choices))),
+                       **{f"c{index}": said(label) for index, (_value, label) in enumerate(self.choices)})
+        raise refused_option(said("{option}: choose one of {choices}.", option=said(self.label), choices=choices))
+
+
+def refused_option(say: Said) -> OptionError:
+    """An ``OptionError`` made from a ``said`` text: its English ``filled``."""
+    return OptionError(filled(say), say=say)
 
 
 # -- take-backs ------------------------------------------------------------------------------------------
@@ -462,6 +513,9 @@ ASKS_TO_TAKE_BACK = "{player} asks to take back their {what}."
 LETS_TAKE_BACK = "{player} lets {other} take back their {what}."
 KEEPS = "{player} keeps {other}'s {what}: it stands."
 TAKE_BACK_LINES = frozenset({TOOK_BACK, ASKS_TO_TAKE_BACK, LETS_TAKE_BACK, KEEPS})
+# What a take-back names (``GameState.take_back_words``: an action's name), in the catalogue.
+TAKE_BACK_WORDS = (N_("discard"), N_("draw"), N_("meld"), N_("lay off"), N_("hit"), N_("stay"), N_("move"),
+                   N_("lay-down"), N_("declare"), N_("drop"), N_("undo"))
 
 
 @dataclass(frozen=True)
@@ -519,6 +573,7 @@ def plays_off_request(bot: Bot | None) -> bool:
 # player (``GameDefinition.bot``): a seat named AI, the terminals and every rule check play it.
 EASY, NORMAL, STRONG = "easy", "normal", "strong"
 STRENGTHS = (EASY, NORMAL, STRONG)
+STRENGTH_WORDS = (N_("easy"), N_("normal"), N_("strong"), N_("Easy"), N_("Normal"), N_("Strong"))  # in the catalogue
 
 
 @dataclass(frozen=True)
@@ -535,19 +590,30 @@ class Measured:
 
     def line(self) -> str:
         """The figure in players' words: "beats normal in 2 of 3 games"."""
+        return filled(self.words())
+
+    def words(self) -> Said:
+        """``line`` as a ``said`` text (the strength it was measured against a said text too)."""
         if self.per_round is not None:
             rounds = round(100 * abs(self.per_round))
             if rounds == 0:
-                return "wins as many rounds as it loses against the dealer"
-            verb = "wins" if self.per_round > 0 else "loses"
-            return f"on balance {verb} {rounds} round{'s' if rounds != 1 else ''} in 100 against the dealer"
+                return said("wins as many rounds as it loses against the dealer")
+            if self.per_round > 0:
+                return said(("on balance wins {count} round in 100 against the dealer",
+                             "on balance wins {count} rounds in 100 against the dealer"), count=rounds)
+            return said(("on balance loses {count} round in 100 against the dealer",
+                         "on balance loses {count} rounds in 100 against the dealer"), count=rounds)
         share = self.share if self.share is not None else 0.5
         beats = share >= 0.5
         won, of = _plain_fraction(share if beats else 1 - share)
+        against = said(self.against)
         if won * 2 == of:
-            return f"wins about half its games against {self.against}"
-        told = f"{won} of {of} games" if of <= 10 else f"{won}% of games"
-        return f"beats {self.against} in {told}" if beats else f"loses to {self.against} in {told}"
+            return said("wins about half its games against {strength}", strength=against)
+        if of <= 10:
+            return said("beats {strength} in {won} of {of} games" if beats else
+                        "loses to {strength} in {won} of {of} games", strength=against, won=won, of=of)
+        return said("beats {strength} in {won}% of games" if beats else "loses to {strength} in {won}% of games",
+                    strength=against, won=won)
 
 
 def _plain_fraction(share: float) -> tuple[int, int]:
@@ -698,6 +764,8 @@ class View(TypedDict):
     hand: list[str] | None
     log: list[Event]
     summary: dict[str, Any] | None
+    stage_say: NotRequired[Said]  # ``stage`` and ``prompt`` as ``said`` texts, for the web's words
+    prompt_say: NotRequired[Said | None]
 
 
 def seat_labels(names: Sequence[str]) -> list[str]:
@@ -926,6 +994,11 @@ class GameDefinition(ABC):
         measured = self.measured.get(strength)
         return measured.line() if measured is not None else None
 
+    def strength_words(self, strength: str) -> Said | None:
+        """``strength_note`` as a ``said`` text, for the web."""
+        measured = self.measured.get(strength)
+        return measured.words() if measured is not None else None
+
     def round_returns(self, state: Any, seat: int) -> list[int] | None:
         """For a game played against the house (21's dealer), ``seat``'s return in each round of
         the finished ``state`` (+1 won, 0 a tie, -1 lost): the simulator measures each strength
@@ -1061,18 +1134,19 @@ class GameState(ABC):
         if kind is None:
             if type(action) in CORE_ACTION_NAMES and self.take_backs != TAKE_BACKS_OFF:
                 return self._take_back_step(seat, action)
-            raise BadAction(f"That is not an action of {self.definition.name}.")
+            raise BadAction(f"That is not an action of {self.definition.name}.",
+                            say=said("That is not an action of {game}.", game=self.definition.name))
         if kind is TURN:
             if seat != mover or type(seat) is not int:  # (the seat to move is a seat: no more checks)
                 self._check_seat(seat)
                 if mover is None:
-                    raise WrongPhase(self.between_rounds_refusal())
-                raise NotYourTurn(self.out_of_turn_refusal(seat))
+                    raise refused(WrongPhase, self.between_rounds_refusal())
+                raise refused(NotYourTurn, self.out_of_turn_refusal(seat))
         else:
             self._check_seat(seat)
             if kind is TABLE:
                 if mover is not None:
-                    raise WrongPhase(self.mid_round_refusal())
+                    raise refused(WrongPhase, self.mid_round_refusal())
             elif seat is None:
                 raise NotASeat("Only a player at the table can do that.")
         if self.take_backs == TAKE_BACKS_OFF or kind is OWN:
@@ -1117,7 +1191,8 @@ class GameState(ABC):
         return self._kept["seat"] if self._kept is not None and self._accepted is not None else None
 
     def take_back_words(self, what: str) -> str:
-        """An action's name (``action_to_dict``'s) as the thing taken back: "discard", "lay off"."""
+        """An action's name (``action_to_dict``'s) as the thing taken back: "discard", "lay off"
+        (each game's are in ``TAKE_BACK_WORDS``, for the catalogue)."""
         return what.replace("_", " ")
 
     def take_back_fields(self) -> dict[str, Any]:
@@ -1135,12 +1210,16 @@ class GameState(ABC):
             if self._accepted is not None:
                 return []
             if self.take_backs == TAKE_BACKS_ASKED and self._people_asked(seat):
-                return [Move("take_back", f"Ask to take back your {what}", primary=False)]
-            return [Move("take_back", f"Take back your {what}", primary=False)]
+                return [Move("take_back", f"Ask to take back your {what}", primary=False,
+                             say=said("Ask to take back your {what}", what=said(what)))]
+            return [Move("take_back", f"Take back your {what}", primary=False,
+                         say=said("Take back your {what}", what=said(what)))]
         if self._accepted is not None and seat not in self._accepted and seat in self._people_asked(kept["seat"]):
             name = self.label(kept["seat"])
-            return [Move("accept_take_back", f"Let {name} take back their {what}"),
-                    Move("refuse_take_back", f"Keep {name}'s {what}", primary=False)]
+            return [Move("accept_take_back", f"Let {name} take back their {what}",
+                         say=said("Let {player} take back their {what}", player=name, what=said(what))),
+                    Move("refuse_take_back", f"Keep {name}'s {what}", primary=False,
+                         say=said("Keep {player}'s {what}", player=name, what=said(what)))]
         return []
 
     def _people_asked(self, asking: int) -> list[int]:
@@ -1162,7 +1241,7 @@ class GameState(ABC):
                 self._accepted = []
                 self._take_back_line(outcome, seat, f"{self.label(seat)} asks to take back their {what}.",
                                      said(ASKS_TO_TAKE_BACK, player=self.label(seat),
-                                          what=what))
+                                          what=said(what)))
                 return outcome
             self._restore(outcome)
             return outcome
@@ -1175,7 +1254,7 @@ class GameState(ABC):
             self._kept = None
             self._take_back_line(outcome, seat, f"{self.label(seat)} keeps {asking}'s {what}: it stands.",
                                  said(KEEPS, player=self.label(seat),
-                                      other=asking, what=what))
+                                      other=asking, what=said(what)))
             return outcome
         self._accepted.append(seat)
         if set(self._people_asked(kept["seat"])) <= set(self._accepted):
@@ -1183,7 +1262,7 @@ class GameState(ABC):
         else:
             self._take_back_line(outcome, seat, f"{self.label(seat)} lets {asking} take back their {what}.",
                                  said(LETS_TAKE_BACK, player=self.label(seat),
-                                      other=asking, what=what))
+                                      other=asking, what=said(what)))
         return outcome
 
     def _restore(self, outcome: Outcome) -> None:
@@ -1193,7 +1272,7 @@ class GameState(ABC):
         assert kept is not None  # (checked by the caller)
         seat, what = kept["seat"], self.take_back_words(kept["what"])
         line: Event = {"seat": seat, "text": f"{self.label(seat)} took back their {what}.", "cards": [],
-                       "say": said(TOOK_BACK, player=self.label(seat), what=what), **self.take_back_fields()}
+                       "say": said(TOOK_BACK, player=self.label(seat), what=said(what)), **self.take_back_fields()}
         data = dict(kept["state"])
         data.update(self.log_to_dict())  # the log goes on: its lines are stored as they were told
         data["log"] = [*data["log"], line]
@@ -1265,25 +1344,28 @@ class GameState(ABC):
 
     def _check_seat(self, seat: object) -> None:
         if seat is not None and not self.is_seat(seat):
-            raise NotASeat(f"There is no seat {seat} at this table.")
+            raise NotASeat(f"There is no seat {seat} at this table.",
+                           say=said("There is no seat {seat} at this table.", seat=str(seat)[:20]))
 
     @abstractmethod
     def _step(self, seat: int | None, action: Any) -> Outcome:
         """The game's own rules for an action ``apply`` has let through (a turn action is the
         seat to move's): apply it whole, or raise an ``IllegalAction`` having changed nothing."""
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        """Words refusing ``seat`` a turn action while another seat is to move."""
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        """Words refusing ``seat`` a turn action while another seat is to move (a ``said`` text
+        without cards: the terminals print it ``filled``)."""
         mover = self.to_move()
-        return f"It is {self.label(mover)}'s turn." if mover is not None else "It is not your turn."
+        return said("It is {player}'s turn.", player=self.label(mover)) if mover is not None else \
+            said("It is not your turn.")
 
-    def between_rounds_refusal(self) -> str:
+    def between_rounds_refusal(self) -> Said:
         """Words refusing a turn action while nobody is to move (between rounds)."""
-        return "The round is over: the next round must be dealt first."
+        return said("The round is over: the next round must be dealt first.")
 
-    def mid_round_refusal(self) -> str:
+    def mid_round_refusal(self) -> Said:
         """Words refusing a table action while a round is being played."""
-        return "The round is still being played."
+        return said("The round is still being played.")
 
     def log_event(self, outcome: Outcome, seat: int | None, text: str, cards: Iterable[Card] = (),
                **more: Any) -> Event:

@@ -3,7 +3,7 @@ changed nothing (its transaction was rolled back: ``store.transaction``)."""
 
 from __future__ import annotations
 
-from ..core.protocol import BadAction, GameIsOver, IllegalAction, Move, NotYourTurn
+from ..core.protocol import BadAction, GameDefinition, GameIsOver, IllegalAction, Move, NotYourTurn, said
 from ..core.refusal import Refusal
 from ..store.models import ABANDONED
 
@@ -75,13 +75,14 @@ class ConfirmFirst(Exception):
         self.move = move
 
 
-def refusal(error: IllegalAction) -> TableError:
+def refusal(error: IllegalAction, definition: GameDefinition) -> TableError:
     """The door's answer to a rules refusal: a bad request, a conflict or a refusal, its message
-    a sentence (a terminal prints a game's reason after "Error: ", a table shows it alone)."""
+    a sentence (a terminal prints a game's reason after "Error: ", a table shows it alone), with
+    the game's words for the web (its ``say``, else its text as a template without fields)."""
     message = str(error)
     message = message[:1].upper() + message[1:]
-    if isinstance(error, BadAction):
-        return TableError(message)
-    if isinstance(error, (NotYourTurn, GameIsOver)):
-        return Conflict(message)
-    return Refused(message)
+    say = error.say if error.say is not None else said(str(error))
+    deck_key = definition.deck.key if definition.deck is not None else None
+    kind = TableError if isinstance(error, BadAction) else \
+        Conflict if isinstance(error, (NotYourTurn, GameIsOver)) else Refused
+    return kind(message, say=say, deck_key=deck_key)

@@ -127,7 +127,7 @@ def act(reading: Reading, holder: holdings.Holder, form: ActionForm) -> Done:
     try:
         outcome = state.apply(form.seat, action)
     except IllegalAction as error:
-        raise refusal(error) from None
+        raise refusal(error, definition) from None
     if private:
         reading.write()
         store.save_private(record, state, **step)
@@ -152,7 +152,7 @@ def authorise(record: GameRecord, definition: GameDefinition, holder: holdings.H
     try:
         action = definition.action_from_dict(form.data)
     except IllegalAction as error:
-        raise refusal(error) from None
+        raise refusal(error, definition) from None
     held = held_seats(record, holdings.held_hashes(holder, record))
     if form.seat is None and form.data.get("action") in definition.table_actions:
         if not held.at_table:

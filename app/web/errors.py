@@ -18,6 +18,7 @@ from .error_pages import http_message, render_error
 from .htmx import is_htmx
 from .input_checks import UnreadableBody
 from .play import MAX_SELECTED, REFUSAL, TableAsked, render_table
+from .words import refusal_words
 
 
 def register(app: Flask) -> None:
@@ -29,13 +30,14 @@ def register(app: Flask) -> None:
         (no JavaScript) is sent back to the table (303) with the message kept for it, so the
         browser never stays on the address it posted to (a reload would post again)."""
         slug = (request.view_args or {}).get("slug")
+        message = refusal_words(error)
         if not slug or not tables.exists(slug):
-            return render_error(error.status, error.message)
+            return render_error(error.status, message)
         selected = request.form.getlist("cards")[:MAX_SELECTED]
         if request.method == "POST" and not is_htmx():
-            flash(error.message, REFUSAL)
+            flash(message, REFUSAL)
             return redirect(url_for("play.table", slug=slug, cards=selected or None), 303)
-        return render_table(TableAsked(slug, message=error.message, status=error.status, selected=selected))
+        return render_table(TableAsked(slug, message=message, status=error.status, selected=selected))
 
     @app.errorhandler(tables.GameNotFound)
     def no_such_game(error: tables.GameNotFound) -> ResponseReturnValue:

@@ -31,6 +31,7 @@ from . import identity
 from .addresses import client_address
 from .events import browser_id
 from .htmx import is_htmx
+from .words import game_words, render
 
 bp = Blueprint("setup", __name__, url_prefix="/setup")
 
@@ -307,7 +308,14 @@ def returning_players(definition: GameDefinition) -> list[str]:
 
 def strength_choices(definition: GameDefinition) -> list[tuple[str, str, str | None]]:
     """Each strength of the game's computer players: (value, words, the ladder's line or None)."""
-    return [(strength, strength.capitalize(), definition.strength_note(strength)) for strength in definition.strengths]
+    return [(strength, game_words(strength.capitalize()), strength_line(definition, strength))
+            for strength in definition.strengths]
+
+
+def strength_line(definition: GameDefinition, strength: str) -> str | None:
+    """The ladder's line of ``strength`` in the reader's language."""
+    say = definition.strength_words(strength)
+    return render(say, None, html=False) if say is not None else None
 
 
 def render_game_setup(definition: GameDefinition, *, message: str | None = None, status: int = 200,
@@ -387,7 +395,8 @@ def start_other_game(key: str) -> ResponseReturnValue:
         if form.get("deck"):
             deck_name, deck = resolve_deck(form["deck"], definition, seats)
     except OptionError as error:
-        return render_game_setup(definition, message=str(error), status=422, form=form)
+        message = render(error.say, None, html=False) if error.say is not None else game_words(str(error))
+        return render_game_setup(definition, message=message, status=422, form=form)
     except DeckError as error:
         return render_game_setup(definition, message=f"That deck cannot be used: {error}.", status=422, form=form)
     game = tables.SetUp(definition, specs, options=options, deck=deck, deck_name=deck_name, token=token)

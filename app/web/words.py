@@ -1,8 +1,10 @@
 """Players' words: how the web names a card, and a game's ``said`` texts (its log lines, the
 words of a move that names a card: ``app.core.protocol.said``) rendered for a page, as HTML with
 each card named as a card, or as plain text (an announcement, a paced step's caption). The one
-place that turns a game's templates and fields into words: a translation catalogue (Flask-Babel)
-slots in at ``template_of``."""
+place that turns a game's templates and fields into words, in the reader's language: every
+template, label and refusal of a game is looked up in the ``games`` catalogue
+(translations/<language>/LC_MESSAGES/games.po, which scripts/games_catalogue.py extracts), the
+English kept where it has none."""
 
 from __future__ import annotations
 
@@ -11,23 +13,40 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from babel.support import NullTranslations
 from flask import Flask
+from flask_babel import Domain, get_locale
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from ..core.cards import Card, InvalidCardError, deck_by_key
-from ..core.protocol import Said, is_card_field, is_cards_field
+from ..core.protocol import Move, Option, Said, is_card_field, is_cards_field
+from ..core.refusal import Refusal
 
+GAMES = Domain(domain="games")  # the games' words: their own catalogue, beside the web's ``messages``
 FACE_WORDS = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 FIELD = re.compile(r"\{(\w+)\}")
 HIDDEN = "?"  # a card the reader may not see now (``hide_cards``)
 
 
+def catalogue() -> NullTranslations:
+    """The games' catalogue in the language of this request (English, as written, outside one)."""
+    translations: NullTranslations = GAMES.get_translations()
+    return translations
+
+
+def game_words(text: str | None) -> str:
+    """A game's words with no variable parts (a move's label, a prompt, an option's label or
+    help, a refusal) in the reader's language: the catalogue's translation, else as written.
+    The templates' ``game_words``."""
+    return catalogue().gettext(text) if text else ""
+
+
 def rank_shown(card: Card) -> str:
     """A card's rank as players write it: 2-10, J, Q, K, A ("Joker" for a printed joker)."""
     if card.is_joker:
-        return "Joker"
+        return game_words("Joker")
     return "10" if card.rank == "T" else card.rank
 
 
@@ -38,9 +57,11 @@ def suit_sign(card: Card) -> str:
 def card_words(card: Card) -> str:
     """A card in words, for a screen reader: "10 of Hearts", "queen of Spades", "joker"."""
     if card.is_joker:
-        return "joker"
-    rank = FACE_WORDS.get(card.rank) or rank_shown(card)
-    return f"{rank} of {card.deck.suit_names.get(card.suit, card.suit)}"
+        return game_words("joker")
+    face = FACE_WORDS.get(card.rank)
+    rank = game_words(face) if face else rank_shown(card)
+    suit = card.deck.suit_names.get(card.suit, card.suit)
+    return catalogue().gettext("{rank} of {suit}").format(rank=rank, suit=game_words(suit))
 
 
 def card_spoken(card: Card) -> str:
@@ -53,13 +74,18 @@ def card_spoken(card: Card) -> str:
 
 def card_short(card: Card) -> str:
     """A card in a line of plain text: "10♥", "Q♠", "joker"."""
-    return "joker" if card.is_joker else rank_shown(card) + suit_sign(card)
+    return game_words("joker") if card.is_joker else rank_shown(card) + suit_sign(card)
 
 
-@functools.cache
 def card_name(deck_key: str, card_id: str) -> Markup:
     """A card named in a sentence: its rank and suit sign in its suit's colour, read aloud in
     words. An id its deck does not know is shown as it is."""
+    return _card_name(deck_key, card_id, str(get_locale()))
+
+
+@functools.cache
+def _card_name(deck_key: str, card_id: str, language: str) -> Markup:
+    """``card_name``, kept per language."""
     try:
         card = deck_by_key(deck_key).parse(card_id)
     except (InvalidCardError, KeyError):
@@ -78,20 +104,26 @@ def short_name(deck_key: str, card_id: str | None) -> str:
 
 
 def template_of(say: Said) -> str:
-    """The message template of ``say``, the plural chosen by its field ``count``."""
+    """The message template of ``say`` in the reader's language, the plural chosen by its field
+    ``count`` (as the language's plural rules choose)."""
     template = say[0]
     if isinstance(template, str):
-        return template
-    return str(template[0] if say[1].get("count") == 1 else template[1])
+        return str(catalogue().gettext(template))
+    count = say[1].get("count")
+    return str(catalogue().ngettext(str(template[0]), str(template[1]), count if isinstance(count, int) else 2))
 
 
 def _field(name: str, value: Any, deck_key: str | None, html: bool) -> str:
+    if is_said(value):  # words of the game within the text (a place, what was taken back)
+        return render(value, deck_key, html)
     if deck_key is not None and (is_card_field(name) or is_cards_field(name)):
         cards = value if is_cards_field(name) else [value]
         if html:
             return Markup(" ").join(Markup('<span class="cn">{}</span>').format(HIDDEN) if card is None
                                     else card_name(deck_key, card) for card in cards or [])
         return " ".join(short_name(deck_key, card) for card in cards or [])
+    if is_cards_field(name) and isinstance(value, list):  # no deck to name them by: their codes
+        return escape(" ".join(map(str, value))) if html else " ".join(map(str, value))
     return escape(value) if html else str(value)
 
 
@@ -106,6 +138,56 @@ def render(say: Said, deck_key: str | None, html: bool = True) -> str:
         else:
             words.append(_field(part, fields.get(part), deck_key, html))
     return Markup("").join(words) if html else "".join(words)
+
+
+def is_said(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and isinstance(value[1], dict)
+
+
+def move_words(move: Move, deck_key: str | None, html: bool = True) -> str:
+    """A move's button words: its ``say`` where it has one, else its label, in the reader's
+    language."""
+    if move.say is not None:
+        return render(move.say, deck_key, html)
+    words = game_words(move.label)
+    return escape(words) if html else words
+
+
+def view_words(part: Mapping[str, Any] | None, key: str) -> str:
+    """The words a view (or its summary) holds at ``key`` (its ``stage``, ``prompt``, ``title``)
+    in the reader's language: from its ``said`` text at ``<key>_say`` where it has one."""
+    if not part:
+        return ""
+    say = part.get(key + "_say")
+    if say is not None:
+        return render(say, None, html=False)
+    text = part.get(key)
+    return game_words(text) if isinstance(text, str) else ""
+
+
+def yes_words(move: Move, deck_key: str | None) -> str:
+    """The words of the button that answers a move's ``confirm`` yes, in the reader's language."""
+    if move.yes_say is not None:
+        return render(move.yes_say, deck_key, html=False)
+    if move.confirm_label:
+        return game_words(move.confirm_label)
+    label = move_words(move, deck_key, html=False)
+    return catalogue().gettext("Yes, {action}").format(action=label[:1].lower() + label[1:])
+
+
+def option_words(option: Option) -> dict[str, Any]:
+    """An option's label, help and choices' labels in the reader's language."""
+    return {"label": game_words(option.label), "help": game_words(option.help),
+            "choices": [(value, game_words(label)) for value, label in option.choices]}
+
+
+def refusal_words(error: Refusal) -> str:
+    """A refusal's message in the reader's language: a game's refusal from its ``said`` text
+    (its cards in players' words), any other as written (the web's own catalogue's)."""
+    if error.say is None:
+        return error.message
+    words = render(error.say, error.deck_key, html=False)
+    return words[:1].upper() + words[1:]
 
 
 def event_words(event: Mapping[str, Any], deck_key: str | None, html: bool = True) -> str | None:
@@ -149,6 +231,12 @@ def register(app: Flask) -> None:
     def name_of(context: Context, card_id: str, deck_key: str | None = None) -> Markup:
         return card_name(deck_key or context["deck_key"], card_id)
 
-    app.jinja_env.globals.update(said=said, said_text=said_text, card_name=name_of)
+    @pass_context
+    def yes_label(context: Context, move: Move, deck_key: str | None = None) -> str:
+        return yes_words(move, deck_key or context.get("deck_key"))
+
+    app.jinja_env.globals.update(said=said, said_text=said_text, card_name=name_of, game_words=game_words,
+                                 option_words=option_words, yes_words=yes_label,
+                                 view_words=view_words)
     app.jinja_env.filters.update(rank_shown=rank_shown, suit_sign=suit_sign, card_words=card_words,
                                  card_spoken=card_spoken)

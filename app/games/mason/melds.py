@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.core.protocol import Said, said
+
 from .cards import BY_RANK, BY_SUIT_RANK, Card, parse_card, sort_cards
 
 MELD = "meld"
@@ -118,9 +120,11 @@ class LayOffs:
 
 @dataclass(frozen=True)
 class Refusal:
-    """R6.3 rule 3: nothing moves; ``reason`` says why in words a player understands."""
+    """R6.3 rule 3: nothing moves; ``reason`` says why in words a player understands (``say``:
+    the same as a ``said`` text, for the web)."""
 
     reason: str
+    say: Said | None = None
 
 
 Judgement = NewSet | LayOffs | Refusal
@@ -133,7 +137,7 @@ def judge_lay_down(selection: Sequence[Card], own_sets: Sequence[CardSet]) -> Ju
     receive lay-offs.
     """
     if not selection:
-        return Refusal("no cards were selected")
+        return Refusal("no cards were selected", said("no cards were selected"))
     cards = sort_cards(selection)  # R6.3 step 2 works in hand order (R9.2), whatever was typed
     # Rule 1: a new meld or run.
     if len(cards) >= MIN_SET_SIZE:
@@ -143,8 +147,10 @@ def judge_lay_down(selection: Sequence[Card], own_sets: Sequence[CardSet]) -> Ju
             return NewSet(MELD, tuple(cards))
     # Rule 2: every card finds a place on the player's own sets; runs first.
     if not own_sets:
-        return Refusal(_not_a_set_reason(cards)
-                       + "; single cards can only go onto your own sets, and you have none yet")
+        reason, say = _not_a_set_reason(cards)
+        return Refusal(reason + "; single cards can only go onto your own sets, and you have none yet",
+                       said("{reason}; single cards can only go onto your own sets, and you have none yet",
+                            reason=say))
     runs = [(index, list(card_set.cards)) for index, card_set in enumerate(own_sets) if card_set.kind == RUN]
     melds = [(index, card_set.cards[0].rank) for index, card_set in enumerate(own_sets) if card_set.kind == MELD]
     remaining = list(cards)
@@ -175,7 +181,11 @@ def judge_lay_down(selection: Sequence[Card], own_sets: Sequence[CardSet]) -> Ju
     if unplaced:
         names = " ".join(card.code for card in unplaced)
         verb = "does" if len(unplaced) == 1 else "do"
-        return Refusal(f"{_not_a_set_reason(cards)}; and {names} {verb} not fit onto any of your own sets")
+        reason, say = _not_a_set_reason(cards)
+        return Refusal(f"{reason}; and {names} {verb} not fit onto any of your own sets",
+                       said(("{reason}; and {codes} does not fit onto any of your own sets",
+                             "{reason}; and {codes} do not fit onto any of your own sets"),
+                            reason=say, codes=names, count=len(unplaced)))
     return LayOffs(tuple(placements))
 
 
@@ -186,9 +196,14 @@ def fitting_cards(card_sets: Sequence[CardSet]) -> frozenset[Card]:
     return frozenset().union(*[card_set.fitting for card_set in card_sets])
 
 
-def _not_a_set_reason(cards: Sequence[Card]) -> str:
+def _not_a_set_reason(cards: Sequence[Card]) -> tuple[str, Said]:
+    """Why ``cards`` make no new set, in words and as a ``said`` text."""
     shown = " ".join(card.code for card in cards)
     if len(cards) < MIN_SET_SIZE:
         count = "one card is" if len(cards) == 1 else f"{len(cards)} cards are"
-        return f"{shown}: {count} too few for a new meld or run (3 or more are needed)"
-    return f"{shown} is neither a meld (same value) nor a run (same suit, values in a row)"
+        return (f"{shown}: {count} too few for a new meld or run (3 or more are needed)",
+                said(("{codes}: one card is too few for a new meld or run (3 or more are needed)",
+                      "{codes}: {count} cards are too few for a new meld or run (3 or more are needed)"),
+                     codes=shown, count=len(cards)))
+    return (f"{shown} is neither a meld (same value) nor a run (same suit, values in a row)",
+            said("{codes} is neither a meld (same value) nor a run (same suit, values in a row)", codes=shown))

@@ -24,7 +24,7 @@ from app.core import registry
 from app.core.cards import Card as CoreCard, codes
 from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome as CoreOutcome, Said, SeatResult, View, Zone,
-    read_said, said,
+    N_, filled, read_said, refused, said,
 )
 from app.core.saved import reading
 
@@ -181,7 +181,8 @@ class MasonState(GameState):
         """What ``seat`` may do now: Menu D or Menu E on its turn (R5), the next deal between
         rounds (anyone at the table, R9.3)."""
         if self.phase == ROUND_OVER:
-            return [Move("next_round", f"Deal round {self.round_number + 1}")]
+            return [Move("next_round", f"Deal round {self.round_number + 1}",
+                         say=said("Deal round {round}", round=self.round_number + 1))]
         if seat is None or seat != self.turn or self.phase == GAME_OVER:
             return []
         if self.phase == DRAW_PHASE:
@@ -297,8 +298,8 @@ class MasonState(GameState):
 
     # -- changing the state -----------------------------------------------------------------
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        return f"It is {self.label(self.turn)}'s turn, not yours."
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        return said("It is {player}'s turn, not yours.", player=self.label(self.turn))
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         """Apply ``action`` (the core has checked the turn) or raise ``IllegalAction`` with
@@ -322,7 +323,7 @@ class MasonState(GameState):
         return {"round": self.round_number}
 
     def take_back_words(self, what: str) -> str:
-        return {"draw_stock": "draw", "draw_discard": "draw", "lay_down": "lay-down"}.get(what, what)
+        return {"draw_stock": N_("draw"), "draw_discard": N_("draw"), "lay_down": N_("lay-down")}.get(what, what)
 
     def _log_event(self, outcome: Outcome, text: str, say: Said, cards: Iterable[Card] = (),
                    seat: int | None = None) -> None:
@@ -403,7 +404,7 @@ class MasonState(GameState):
         hand = self.players[self.turn].hand.cards
         for card in cards:
             if card not in hand:
-                raise CardNotInHand(f"{card.code} is not in your hand.")
+                raise refused(CardNotInHand, said("{code} is not in your hand.", code=card.code))
 
     def _lay_down(self, cards: tuple[Card, ...], outcome: Outcome) -> None:
         self._check_selection(cards)
@@ -411,7 +412,7 @@ class MasonState(GameState):
         sets = player.hand.laid_down
         judgement = judge_lay_down(cards, sets)  # R6.3: the one judge
         if isinstance(judgement, Refusal):
-            raise LayDownRefused(judgement.reason)
+            raise LayDownRefused(judgement.reason, say=judgement.say)
         for card in cards:
             player.hand.remove(card)
         self.stall_rebuilds = 0
@@ -435,7 +436,7 @@ class MasonState(GameState):
             raise WrongPhase("Draw a card first.")
         player, name = self.players[self.turn], self.label(self.turn)
         if card not in player.hand.cards:
-            raise CardNotInHand(f"{card.code} is not in your hand.")
+            raise refused(CardNotInHand, said("{code} is not in your hand.", code=card.code))
         player.hand.remove(card)
         self.discard.append(card)
         self._log_event(outcome, f"{name} discarded {card.code}.",
@@ -474,7 +475,10 @@ class MasonState(GameState):
     # -- what a seat may see ------------------------------------------------------------------
 
     def stage(self) -> str:
-        return f"Round {self.round_number} of {ROUNDS}"
+        return filled(self.stage_said())
+
+    def stage_said(self) -> Said:
+        return said("Round {round} of {rounds}", round=self.round_number, rounds=ROUNDS)
 
     def view(self, seat: int | None) -> MasonView:
         """R4.4: what ``seat`` may see (``None``: a spectator). Never another seat's hand, never
@@ -495,6 +499,7 @@ class MasonState(GameState):
             points = self.round_scores[-1]
             summary = {
                 "title": f"Round {len(self.round_scores)} is over",
+                "title_say": said("Round {round} is over", round=len(self.round_scores)),
                 "round": len(self.round_scores),
                 "went_out": None if self.went_out is None else self.label(self.went_out),
                 "points": list(points),
@@ -505,11 +510,12 @@ class MasonState(GameState):
         discarder = self.discarded_by() if to_move is not None else None
         prompt = None
         if to_move is not None:
-            prompt = "draw a card" if self.phase == DRAW_PHASE else "play down cards or discard"
+            prompt = N_("draw a card") if self.phase == DRAW_PHASE else N_("play down cards or discard")
         return {
             "round": self.round_number,
             "rounds": ROUNDS,
             "stage": self.stage(),
+            "stage_say": self.stage_said(),
             "turn": to_move,
             "turn_name": self.label(self.turn),
             "prompt": prompt,

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.core.cards import Card, ids
-from app.core.protocol import Said, said
+from app.core.protocol import N_, Said, said
 
 from .cards import ACE_HIGH, codes_text, is_joker
 
@@ -28,6 +28,7 @@ IMPURE = "impure sequence"
 SET = "set"
 INVALID = "not a valid group"
 SEQUENCES = (PURE, IMPURE)
+KIND_WORDS = (N_(PURE), N_(IMPURE), N_(SET), N_(INVALID))  # a group's label, in the catalogue
 MAX_SEQUENCE = 13  # A to K or 2 to A: the ace is never both low and high (P1.2)
 MAX_SET = 4  # P3.3
 
@@ -185,13 +186,10 @@ def judge_declaration(groups: Sequence[Sequence[Card]], wild_rank: str) -> Decla
         judgement = judge_group(group, wild_rank)
         if not judgement.valid:
             assert judgement.say is not None  # (every invalid group says why)
-            template, fields = judgement.say
-            head = "group {number} ({group_cards}) is not a valid group: "
             return DeclarationJudgement(False, f"group {number} ({codes_text(group)}) is not a valid group: "
                                                f"{judgement.reason}",
-                                        say=said(head + template if isinstance(template, str) else
-                                                 (head + template[0], head + template[1]),
-                                                 number=number, group_cards=ids(group), **fields))
+                                        say=said("group {number} ({group_cards}) is not a valid group: {reason}",
+                                                 number=number, group_cards=ids(group), reason=judgement.say))
         kinds.append(judgement.kind)
     if PURE not in kinds:
         text = "there is no pure sequence: a declaration needs one"

@@ -30,7 +30,8 @@ from app.core.cards import RANK_NAMES, SORT_KEY, Card, DeckSpec, ids
 from app.core.decks import shuffled
 from app.core.protocol import (
     EVERYONE, NOBODY, BadSelection, CardNotInHand, Event, GameDefinition, GameState, IllegalAction, Move, Outcome,
-    TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase, Zone, hide_cards, read_said, said,
+    TAKE_BACK_LINES, TOOK_BACK, PileEmpty, Said, SeatResult, View, WrongPhase,
+    Zone, copy_said, filled, hide_cards, read_said, refused, said,
 )
 from app.core.saved import flag, reading, whole
 
@@ -59,6 +60,9 @@ IN = "in"
 DROPPED = "dropped"
 WRONG = "wrong"
 STATUS_WORDS = {IN: "in the deal", DROPPED: "dropped", WRONG: "wrong declaration"}
+# The refusal of a selection that is not one card, by what the card is for.
+ONE_CARD = {"to discard": "Choose exactly one card to discard.",
+            "for the finish slot": "Choose exactly one card for the finish slot."}
 
 KIND_KEYS = {PURE: "pure", "impure sequence": "impure", SET: "set", INVALID: "invalid"}
 STATE_FORMAT = 1
@@ -73,6 +77,14 @@ def plural_rank(rank: str) -> str:
     return word + ("es" if word.endswith("x") else "s")
 
 
+# The ranks' plurals as the web's log says them ("the nines are jokers"), in the catalogue.
+RANK_PLURALS = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
+                "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings"}
+RANK_PLURALS_LEADING = {"A": "Aces", "2": "Twos", "3": "Threes", "4": "Fours", "5": "Fives", "6": "Sixes",
+                        "7": "Sevens", "8": "Eights", "9": "Nines", "T": "Tens", "J": "Jacks", "Q": "Queens",
+                        "K": "Kings"}  # (leading a sentence)
+
+
 class PointsView(View):
     """What a seat sees of a Points Rummy game (P6.3): the shared keys and the table's."""
 
@@ -82,6 +94,7 @@ class PointsView(View):
     indicator: str | None
     wild_rank: str
     wild_text: str
+    wild_text_say: Said | None
     open_top: str | None
     open_top_takeable: bool
     open_count: int
@@ -93,8 +106,10 @@ class PointsView(View):
     ungrouped: list[str]
     hand_points: int | None
     hand_points_text: str
+    hand_points_text_say: Said | None
     declaration: dict[str, Any] | None
     notice: str | None
+    notice_say: Said | None
     totals: list[int]
 
 
@@ -131,6 +146,7 @@ class PointsState(GameState):
         self.declared_wrong: list[list[list[Card]] | None] = [None] * seats
         self.reshuffles = 0
         self.notices: list[str | None] = [None] * seats
+        self.notice_says: list[Said | None] = [None] * seats  # the notices as said texts, for the web
         self.totals = [0] * seats
         self.deal_results: list[dict[str, Any]] = []
         # What the game's log lines before ``log`` showed (``log_facts``): the cards everyone saw
@@ -175,7 +191,8 @@ class PointsState(GameState):
         if self.phase == OVER:
             return []
         if self.phase == BETWEEN:
-            return [Move("deal", f"Deal {self.deal_number + 1} of {self.deals}")]
+            return [Move("deal", f"Deal {self.deal_number + 1} of {self.deals}",
+                         say=said("Deal {deal} of {deals}", deal=self.deal_number + 1, deals=self.deals))]
         if seat is None or not isinstance(seat, int) or not 0 <= seat < self.seats or self.status[seat] != IN:
             return []
         moves: list[Move] = []
@@ -192,7 +209,11 @@ class PointsState(GameState):
                 # one tap away from a draw).
                 moves.append(Move("drop", f"Drop ({points} points)", menu="Leave the deal", primary=False,
                                   confirm=f"Drop out of this deal? It costs you {points} points.",
-                                  confirm_label=f"Yes, drop ({points} points)"))
+                                  confirm_label=f"Yes, drop ({points} points)",
+                                  say=said("Drop ({points} points)", points=points),
+                                  confirm_say=said("Drop out of this deal? It costs you {points} points.",
+                                                   points=points),
+                                  yes_say=said("Yes, drop ({points} points)", points=points)))
             else:
                 moves.append(Move("discard", "Discard", pick=(1, 1), menu="Play"))
                 moves.append(self.declare_move(seat))
@@ -221,6 +242,9 @@ class PointsState(GameState):
                         primary=False,
                         confirm=f"Declare with the selected card as the finish card? If your groups do not make "
                                 f"a valid declaration, it costs you {self.wrong_declaration} points.",
+                        confirm_say=said("Declare with the selected card as the finish card? If your groups do not "
+                                         "make a valid declaration, it costs you {points} points.",
+                                         points=self.wrong_declaration),
                         confirm_label="Yes, declare")
         judgement = judge_declaration(self.arrangements[seat], self.wild_rank)
         if judgement.valid:
@@ -230,8 +254,8 @@ class PointsState(GameState):
         else:
             question = (f"Not a valid declaration yet: {judgement.reason}. Declaring now costs you "
                         f"{self.wrong_declaration} points. Declare anyway?")
-            asked = _prefixed("Not a valid declaration yet: ", judgement.say,
-                              f". Declaring now costs you {self.wrong_declaration} points. Declare anyway?")
+            asked = _within("Not a valid declaration yet: {reason}. Declaring now costs you {points} points. "
+                            "Declare anyway?", judgement.say, points=self.wrong_declaration)
         return Move("declare", f"Declare with {finish.code} as the finish card", params=(("finish", finish.id),),
                     menu="Play", primary=judgement.valid,
                     say=said("Declare with the {card} as the finish card", card=finish.id),
@@ -273,18 +297,20 @@ class PointsState(GameState):
         moves.append(Move("sort", "Group by suit", menu="Arrange", primary=False, private=True))
         return moves
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
         if seat is None:
-            return "Only a player at the table can do that."
+            return said("Only a player at the table can do that.")
         if self.status[seat] != IN:
-            return f"{self.label(seat)} has left this deal ({STATUS_WORDS[self.status[seat]]})."
-        return f"It is {self.label(self.turn)}'s turn, not {self.label(seat)}'s."  # type: ignore[arg-type]
+            return said("{player} has left this deal ({how}).", player=self.label(seat),
+                        how=said(STATUS_WORDS[self.status[seat]]))
+        return said("It is {player}'s turn, not {other}'s.", player=self.label(self.turn),  # type: ignore[arg-type]
+                    other=self.label(seat))
 
-    def between_rounds_refusal(self) -> str:
-        return f"Deal {self.deal_number} is over: deal the next one first."
+    def between_rounds_refusal(self) -> Said:
+        return said("Deal {deal} is over: deal the next one first.", deal=self.deal_number)
 
-    def mid_round_refusal(self) -> str:
-        return f"Deal {self.deal_number} is still being played."
+    def mid_round_refusal(self) -> Said:
+        return said("Deal {deal} is still being played.", deal=self.deal_number)
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         if isinstance(action, NextDeal):  # between deals (the core checked), anyone at the table
@@ -292,9 +318,10 @@ class PointsState(GameState):
         assert seat is not None  # the core let through a seat's own actions and the turn's only
         if isinstance(action, ARRANGING):  # a seat's own cards, at any moment of a deal it plays in
             if self.phase == BETWEEN:
-                raise WrongPhase(self.between_rounds_refusal())
+                raise refused(WrongPhase, self.between_rounds_refusal())
             if self.status[seat] != IN:
-                raise WrongPhase(f"{self.label(seat)} has left this deal ({STATUS_WORDS[self.status[seat]]}).")
+                raise refused(WrongPhase, said("{player} has left this deal ({how}).", player=self.label(seat),
+                                               how=said(STATUS_WORDS[self.status[seat]])))
             return self._arrange(seat, action)
         if isinstance(action, Draw):
             return self._draw(seat, action)
@@ -338,6 +365,7 @@ class PointsState(GameState):
         self.declared_wrong = [None] * seats
         self.reshuffles = 0
         self.notices = [None] * seats
+        self.notice_says = [None] * seats
         self.turn = first
         self.phase = DRAW
         outcome = Outcome(NextDeal(), None)
@@ -347,7 +375,8 @@ class PointsState(GameState):
                                    f"The wild joker indicator {self.indicator.code} {what} jokers this deal, "
                                    f"besides the printed jokers.", [self.indicator],
                     said(DEAL_DEALT, deal=self.deal_number,
-                         deals=self.deals, player=self.label(first), card=self.indicator.id, wild=plural_rank(wild)))
+                         deals=self.deals, player=self.label(first), card=self.indicator.id,
+                         wild=said(RANK_PLURALS[wild])))
         self._event(outcome, None, f"The open pile starts with {self.first_open.code}.", [self.first_open],
                     said("The open pile starts with the {card}.", card=self.first_open.id))
         return outcome
@@ -364,8 +393,9 @@ class PointsState(GameState):
                 raise PileEmpty("The open pile is empty.")
             top = self.open_pile[-1]
             if not self.open_card_takeable():
-                raise IllegalAction(f"{top.code} is a joker: a joker on the open pile may not be taken "
-                                    f"(only the open pile's first card of the deal may be).")  # P4.1
+                raise refused(IllegalAction, said("{code} is a joker: a joker on the open pile may not be taken "
+                                                  "(only the open pile's first card of the deal may be).",  # P4.1
+                                                  code=top.code))
             self.open_pile.pop()
             if top is self.first_open:  # discarded again later, it is a joker like any other
                 self.first_open = None
@@ -411,8 +441,8 @@ class PointsState(GameState):
             raise WrongPhase("Draw a card first: from the closed deck or the open pile.")
         card = self._one_card(seat, action.cards, "to discard")
         if card is self.taken_open:  # P4.2
-            raise IllegalAction(f"{card.code} was taken from the open pile this turn: it may not be "
-                                f"discarded this turn.")
+            raise refused(IllegalAction, said("{code} was taken from the open pile this turn: it may not be "
+                                              "discarded this turn.", code=card.code))
         outcome = Outcome(action, seat)
         self._remove_from_hand(seat, card)
         self.open_pile.append(card)
@@ -467,8 +497,9 @@ class PointsState(GameState):
             # P5.1: the seat's own groups leave one card out, and legal() offers the declaration
             # with that finish card alone; another one takes grouping the cards again first.
             # (Without groups given, the seat's own leave that card in no group: refused below.)
-            raise IllegalAction(f"Your groups leave {ready.code} out, so {ready.code} is your finish card: to "
-                                f"finish with {finish.code}, group your cards again first.")
+            raise refused(IllegalAction, said("Your groups leave {code} out, so {code} is your finish card: to "
+                                              "finish with {finish}, group your cards again first.",
+                                              code=ready.code, finish=finish.code))
         hand = self.hands[seat]
         if action.groups is not None:
             groups = [self._cards_of(seat, group) for group in action.groups]
@@ -480,16 +511,20 @@ class PointsState(GameState):
         for number, group in enumerate(groups, start=1):
             for card in group:
                 if card is finish:
-                    raise IllegalAction(f"{card.code} is the finish card: it cannot be in group {number} too.")
+                    raise refused(IllegalAction, said("{code} is the finish card: it cannot be in group {group} too.",
+                                                      code=card.code, group=number))
                 if card in placed:
-                    raise IllegalAction(f"{card.code} is in group {placed[card]} and in group {number}: "
-                                        f"a card goes in one group.")
+                    raise refused(IllegalAction, said("{code} is in group {group} and in group {other}: a card goes "
+                                                      "in one group.", code=card.code, group=placed[card],
+                                                      other=number))
                 placed[card] = number
         missing = [card for card in hand if card is not finish and card not in placed]
         if missing:
-            raise IllegalAction(f"Put every card but the finish card in a group before declaring: "
-                                f"{' '.join(card.code for card in missing)} "
-                                f"{'is' if len(missing) == 1 else 'are'} in no group.")
+            raise refused(IllegalAction, said(("Put every card but the finish card in a group before declaring: "
+                                               "{codes} is in no group.",
+                                               "Put every card but the finish card in a group before declaring: "
+                                               "{codes} are in no group."),
+                                              codes=" ".join(card.code for card in missing), count=len(missing)))
         judgement = judge_declaration(groups, self.wild_rank)
         # The declaration as made, with its groups: a seat's arrangement is its private data, kept
         # in no log, so the logged action must say which groups were declared (a replay or an
@@ -513,6 +548,8 @@ class PointsState(GameState):
             self.penalty[seat] = self.wrong_declaration
             self.declared_wrong[seat] = [list(group) for group in groups]
             self.notices[seat] = f"Your declaration was wrong: {judgement.reason}."
+            self.notice_says[seat] = said("Your declaration was wrong: {reason}.",
+                                          reason=judgement.say if judgement.say is not None else judgement.reason)
             self._event(outcome, seat, f"{name} declares wrongly ({self.wrong_declaration} points) and leaves the "
                                        f"deal.", [],
                         said("{player} declared wrongly ({points} points) and leaves the deal.", player=name,
@@ -612,8 +649,10 @@ class PointsState(GameState):
             target = None
             if isinstance(action, MoveToGroup):
                 if not 1 <= action.group <= len(groups):
-                    have = f"{len(groups)} group{'' if len(groups) == 1 else 's'}" if groups else "no groups"
-                    raise IllegalAction(f"There is no group {action.group}: you have {have}.")
+                    raise refused(IllegalAction, said(("There is no group {group}: you have {count} group.",
+                                                       "There is no group {group}: you have {count} groups."),
+                                                      group=action.group, count=len(groups)) if groups else
+                                  said("There is no group {group}: you have no groups.", group=action.group))
                 target = action.group - 1
             chosen = set(cards)
             groups = [[card for card in group if card not in chosen] for group in groups]
@@ -635,15 +674,15 @@ class PointsState(GameState):
         for card_id in ids:
             card = self._find(hand, card_id)
             if card is None:
-                raise CardNotInHand(f"{card_id} is not in your hand.")
+                raise refused(CardNotInHand, said("{code} is not in your hand.", code=card_id))
             if card in cards:
-                raise BadSelection(f"{card.code} is selected twice.")
+                raise refused(BadSelection, said("{code} is selected twice.", code=card.code))
             cards.append(card)
         return cards
 
     def _one_card(self, seat: int, ids: Sequence[str], what: str) -> Card:
         if len(ids) != 1:
-            raise BadSelection(f"Choose exactly one card {what}.")
+            raise refused(BadSelection, said(ONE_CARD[what]))
         return self._cards_of(seat, ids)[0]
 
     @staticmethod
@@ -707,7 +746,10 @@ class PointsState(GameState):
         return self.public_once_over(zones)
 
     def stage(self) -> str:
-        return f"Deal {self.deal_number} of {self.deals}"
+        return filled(self.stage_said())
+
+    def stage_said(self) -> Said:
+        return said("Deal {deal} of {deals}", deal=self.deal_number, deals=self.deals)
 
     def view(self, seat: int | None) -> PointsView:
         if not self.is_seat(seat):
@@ -730,7 +772,9 @@ class PointsState(GameState):
             "players": players,
             "turn": self.to_move(),
             "stage": self.stage(),
-            "prompt": self._prompt(seat),
+            "stage_say": self.stage_said(),
+            "prompt": filled(prompt := self._prompt(seat)),
+            "prompt_say": prompt,
             "hand": [card.id for card in hand] if hand is not None else None,
             "log": self.view_log(seat),
             "summary": self._summary() if self.phase in (BETWEEN, OVER) else None,
@@ -741,6 +785,8 @@ class PointsState(GameState):
             "wild_rank": wild,
             "wild_text": (f"{plural_rank(wild).capitalize()} are jokers this deal, and the printed jokers"
                           if wild else ""),
+            "wild_text_say": said("{wild} are jokers this deal, and the printed jokers",
+                                  wild=said(RANK_PLURALS_LEADING[wild])) if wild else None,
             "open_top": self.open_pile[-1].id if self.open_pile and self.in_deal() else None,
             "open_top_takeable": self.in_deal() and self.open_card_takeable(),
             "open_count": len(self.open_pile),
@@ -752,8 +798,10 @@ class PointsState(GameState):
             "ungrouped": [],
             "hand_points": None,
             "hand_points_text": "",
+            "hand_points_text_say": None,
             "declaration": None,
             "notice": self.notices[seat] if seat is not None else None,
+            "notice_say": self.notice_says[seat] if seat is not None else None,
             "totals": list(self.totals),
         }
         if mine and seat is not None and self.status[seat] == IN:
@@ -782,30 +830,32 @@ class PointsState(GameState):
                            "text": (f"Your groups make a valid declaration with {ungrouped[0].code} as the finish card."
                                     if judgement.valid else f"Not a valid declaration yet: {judgement.reason}."),
                            "say": (said("Your groups make a valid declaration with the {card} as the finish card.",
-                                        card=ungrouped[0].id) if judgement.valid else _prefixed(
-                                            "Not a valid declaration yet: ", judgement.say, "."))}
+                                        card=ungrouped[0].id) if judgement.valid else _within(
+                                            "Not a valid declaration yet: {reason}.", judgement.say))}
         return {
             "groups": rows,
             "ungrouped": [card.id for card in ungrouped],
             "hand_points": counted,
             "hand_points_text": f"Your hand counts {counted} now",
+            "hand_points_text_say": said("Your hand counts {points} now", points=counted),
             "declaration": declaration,
         }
 
-    def _prompt(self, seat: int | None) -> str:
+    def _prompt(self, seat: int | None) -> Said:
         if self.phase == OVER:
-            return "The game is over."
+            return said("The game is over.")
         if self.phase == BETWEEN:
-            return f"Deal {self.deal_number} is over: deal the next one."
+            return said("Deal {deal} is over: deal the next one.", deal=self.deal_number)
         assert self.turn is not None  # (a deal is being played)
         mover = self.label(self.turn)
         if seat != self.turn:
             if seat is not None and self.status[seat] != IN:
-                return f"You have left this deal ({STATUS_WORDS[self.status[seat]]}); {mover} is playing."
-            return f"Waiting for {mover}."
+                return said("You have left this deal ({how}); {player} is playing.",
+                            how=said(STATUS_WORDS[self.status[seat]]), player=mover)
+            return said("Waiting for {player}.", player=mover)
         if self.phase == DRAW:
-            return "Draw from the closed deck or the open pile, or drop."
-        return "Discard a card, or choose a finish card and declare."
+            return said("Draw from the closed deck or the open pile, or drop.")
+        return said("Discard a card, or choose a finish card and declare.")
 
     def shown_log(self, seat: int | None, lines: Sequence[Event], first: int) -> list[Event]:
         """The log's lines as ``seat`` may read them now (P6.3): the cards of earlier deals are in
@@ -851,6 +901,7 @@ class PointsState(GameState):
                              # the jokers of that deal, marked as the hand marked them (P2.2)
                              jokers=[card for card in shown if is_joker(self.deck.parse(card), wild)]))
         return {"title": f"Deal {last['deal']} of {self.deals} is over",  # the status bar's words
+                "title_say": said("Deal {deal} of {deals} is over", deal=last["deal"], deals=self.deals),
                 "deal": last["deal"], "deals": self.deals, "winner": last["winner"],
                 "winner_label": self.label(last["winner"]), "how": last["how"], "collected": last["collected"],
                 "indicator": last["indicator"], "wild_rank": last["wild_rank"], "rows": rows,
@@ -891,7 +942,8 @@ class PointsState(GameState):
                 continue
             seat, say = event["seat"], event.get("say")
             template = say[0] if say else None
-            if template == TOOK_BACK and say is not None and say[1].get("what") == "draw":
+            # (what was taken back: its words as a said text, or as text in a line saved before)
+            if template == TOOK_BACK and say is not None and say[1].get("what") in ("draw", said("draw")):
                 before = last.get(seat)
                 touched = before if before is not None else touched  # the draw that took it, taken back
             elif template not in TAKE_BACK_LINES:
@@ -933,6 +985,7 @@ class PointsState(GameState):
                                for groups in self.declared_wrong],
             "reshuffles": self.reshuffles,
             "notices": list(self.notices),
+            "notice_says": [copy_said(say) for say in self.notice_says],
             "totals": list(self.totals),
             "deal_results": _plain(self.deal_results),
             **self.log_to_dict(),
@@ -984,6 +1037,8 @@ class PointsState(GameState):
                                 for groups in data["declared_wrong"]]
         state.reshuffles = int(data["reshuffles"])
         state.notices = [str(notice) if notice is not None else None for notice in data["notices"]]
+        # (a game saved before notices had said texts: its notices are shown as they were written)
+        state.notice_says = [read_said({"say": say}).get("say") for say in data.get("notice_says", [None] * len(names))]
         state.totals = [int(total) for total in data["totals"]]
         state.deal_results = _plain(data["deal_results"])
         state.read_log(data, lambda event: {"seat": event["seat"], "text": str(event["text"]),
@@ -995,7 +1050,7 @@ class PointsState(GameState):
             state.first_open = None
         seats = len(names)
         per_seat = (state.hands, state.arrangements, state.status, state.penalty, state.has_drawn,
-                    state.declared_wrong, state.notices, state.totals)
+                    state.declared_wrong, state.notices, state.notice_says, state.totals)
         if any(len(values) != seats for values in per_seat):
             raise ValueError("the seats do not agree")
         if not set(state.status) <= {IN, DROPPED, WRONG}:
@@ -1013,14 +1068,9 @@ class PointsState(GameState):
 _CODE_PATTERN = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9])")
 
 
-def _prefixed(head: str, say: Said | None, tail: str) -> Said | None:
-    """A said text with words before and after it (each of its templates, a plural pair's too)."""
-    if say is None:
-        return None
-    template, fields = say
-    if isinstance(template, str):
-        return said(head + template + tail, **fields)
-    return said((head + template[0] + tail, head + template[1] + tail), **fields)
+def _within(template: str, say: Said | None, **fields: Any) -> Said | None:
+    """A said text holding another (``reason``: why a declaration is not valid)."""
+    return None if say is None else said(template, reason=say, **fields)
 
 
 def _plain(value: Any) -> Any:

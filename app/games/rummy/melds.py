@@ -8,10 +8,18 @@ rearranged. The judges return ``None`` for yes, or the reason for no in words a 
 
 from __future__ import annotations
 
-from .cards import (
-    BIT, CODE_OF, RANK_MASK, RANK_OF, RANK_PLURALS, RANK_WORDS, RANKS, SUIT_MASK, SUIT_OF,
-    SUIT_WORDS, codes_of, numbers,
-)
+from typing import Any
+
+from app.core.protocol import Said, filled, said
+
+from .cards import BIT, CODE_OF, RANK_MASK, RANK_OF, RANKS, SUIT_MASK, SUIT_OF, codes_of, numbers
+
+# The words a reason names a rank or a suit by (``cards.RANK_WORDS``, ``RANK_PLURALS``, ``SUIT_WORDS``),
+# as the catalogue holds them.
+RANK_SAID = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
+RANKS_SAID = ("aces", "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
+              "queens", "kings")
+SUIT_SAID = ("club", "diamond", "heart", "spade")
 
 SET = "set"
 RUN = "run"
@@ -50,12 +58,18 @@ RUN_STARTS = sum(((1 << (RANKS - 2)) - 1) << (suit * RANKS) for suit in range(4)
 
 def why_not_a_meld(mask: int) -> str:
     """The reason the cards of ``mask`` (not a meld) are refused as a new meld."""
+    return filled(meld_refusal(mask))
+
+
+def meld_refusal(mask: int) -> Said:
+    """``why_not_a_meld`` as a ``said`` text (the cards by their codes, as the terminal shows them)."""
     shown = codes_of(mask)
     count = mask.bit_count()
     if count < MIN_MELD:
-        few = "one card" if count == 1 else f"{count} cards"
-        return (f"{shown}: {few} cannot make a meld: a meld is 3 or more cards, a set of one rank "
-                f"or a run of one suit")
+        return said(("{codes}: one card cannot make a meld: a meld is 3 or more cards, a set of one rank or a run of "
+                     "one suit",
+                     "{codes}: {count} cards cannot make a meld: a meld is 3 or more cards, a set of one rank or a "
+                     "run of one suit"), codes=shown, count=count)
     cards = list(numbers(mask))
     suits = {SUIT_OF[n] for n in cards}
     ranks = [RANK_OF[n] for n in cards]
@@ -65,16 +79,18 @@ def why_not_a_meld(mask: int) -> str:
             main = suit_counts.index(max(suit_counts))  # the suit most of the cards have
             like = next(n for n in cards if SUIT_OF[n] == main)
             other = next(n for n in cards if SUIT_OF[n] != main)
-            return (f"{shown} is not a run: a run is one suit, and {CODE_OF[other]} is not a "
-                    f"{SUIT_WORDS[main]} like {CODE_OF[like]}; nor a set: a set is one rank")
-        return f"{shown} is neither a set (cards of one rank) nor a run (one suit, consecutive ranks)"
+            return said("{codes} is not a run: a run is one suit, and {code} is not a {suit} like {like}; nor a set: "
+                        "a set is one rank", codes=shown, code=CODE_OF[other], suit=said(SUIT_SAID[main]),
+                        like=CODE_OF[like])
+        return said("{codes} is neither a set (cards of one rank) nor a run (one suit, consecutive ranks)", codes=shown)
     # one suit, ranks not consecutive (numbers() gives them in rank order)
     if ranks[0] == ACE and ranks[-1] == KING:
-        return (f"{shown} is not a run: the ace is low only, so A 2 3 is a run but Q K A and "
-                f"K A 2 are not")
+        return said("{codes} is not a run: the ace is low only, so A 2 3 is a run but Q K A and K A 2 are not",
+                    codes=shown)
     for lower, higher in zip(cards, cards[1:]):
         if RANK_OF[higher] != RANK_OF[lower] + 1:
-            return f"{CODE_OF[higher]} does not follow {CODE_OF[lower]}: a run needs consecutive ranks"
+            return said("{code} does not follow {lower}: a run needs consecutive ranks", code=CODE_OF[higher],
+                        lower=CODE_OF[lower])
     raise AssertionError(f"{shown} is a meld")  # pragma: no cover
 
 
@@ -124,23 +140,35 @@ def fitting_any(melds: list[Meld]) -> int:
 
 def why_it_does_not_fit(card: int, meld: Meld, number: int, owner_label: str) -> str:
     """The reason ``card`` cannot be laid off on ``meld`` (numbered ``number`` on the table)."""
+    return filled(lay_off_refusal(card, meld, number, owner_label))
+
+
+def lay_off_refusal(card: int, meld: Meld, number: int, owner_label: str) -> Said:
+    """``why_it_does_not_fit`` as a ``said`` text (the cards by their codes)."""
+    which = said("meld {meld} ({codes}, {owner}'s set)" if meld.kind == SET else "meld {meld} ({codes}, {owner}'s run)",
+                 meld=number, codes=codes_of(meld.mask), owner=owner_label)
     code = CODE_OF[card]
-    which = f"meld {number} ({codes_of(meld.mask)}, {owner_label}'s {meld.kind})"
     if meld.kind == SET:
         rank = RANK_OF[(meld.mask & -meld.mask).bit_length() - 1]
         if not meld.fits:
-            return f"{code} does not fit {which}: it is complete, a set has at most 4 cards"
-        return (f"{code} does not fit {which}: a set of {RANK_PLURALS[rank]} takes only another "
-                f"{RANK_WORDS[rank]} ({codes_of(meld.fits)})")
+            return said("{code} does not fit {which}: it is complete, a set has at most 4 cards", code=code,
+                        which=which)
+        return said("{code} does not fit {which}: a set of {ranks} takes only another {rank} ({fits})", code=code,
+                    which=which, ranks=said(RANKS_SAID[rank]), rank=said(RANK_SAID[rank]), fits=codes_of(meld.fits))
     ends = codes_of(meld.fits)
     low = (meld.mask & -meld.mask).bit_length() - 1
     high = meld.mask.bit_length() - 1
+    if not ends:
+        return said("{code} does not fit {which}: a run grows only at its ends, with the next card of its suit: "
+                    "no card", code=code, which=which)
+    first, *more = ends.split()  # one card at each open end: at most two
+    fits: Any = said("{first} or {second}", first=first, second=more[0]) if more else first
     if RANK_OF[low] == ACE and RANK_OF[card] == KING and SUIT_OF[card] == SUIT_OF[low]:
-        corner = " (the ace is low only: nothing goes below it)"
-    elif RANK_OF[high] == KING and RANK_OF[card] == ACE and SUIT_OF[card] == SUIT_OF[high]:
-        corner = " (the ace is low only: nothing follows the king)"
-    else:
-        corner = ""
-    return (f"{code} does not fit {which}: a run grows only at its ends, with the next card of "
-            f"its suit: {' or '.join(ends.split()) if ends else 'no card'}{corner}")
+        return said("{code} does not fit {which}: a run grows only at its ends, with the next card of its suit: {fits} "
+                    "(the ace is low only: nothing goes below it)", code=code, which=which, fits=fits)
+    if RANK_OF[high] == KING and RANK_OF[card] == ACE and SUIT_OF[card] == SUIT_OF[high]:
+        return said("{code} does not fit {which}: a run grows only at its ends, with the next card of its suit: {fits} "
+                    "(the ace is low only: nothing follows the king)", code=code, which=which, fits=fits)
+    return said("{code} does not fit {which}: a run grows only at its ends, with the next card of its suit: {fits}",
+                code=code, which=which, fits=fits)
 

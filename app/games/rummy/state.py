@@ -24,8 +24,8 @@ from typing import Any
 from app.core.cards import Card
 from app.core.names import COMPUTER_NAME, is_computer_name
 from app.core.protocol import (
-    EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, SeatResult, View, WrongPhase,
-    Zone, copy_log, hide_cards, read_said, said,
+    EVERYONE, NOBODY, BadAction, Event, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, WrongPhase,
+    Zone, copy_log, filled, hide_cards, read_said, refused, said,
 )
 from app.core.saved import flag, reading, text, whole
 
@@ -36,7 +36,7 @@ from .actions import (
 from .cards import (
     BIT, CARDS, CODE_OF, DECK, NUMBER, cards_of, codes_of, ids_of, mask_of, numbers, parse_card, points,
 )
-from .melds import KINDS, Meld, fitting_any, holds_meld, meld_kind, why_it_does_not_fit, why_not_a_meld
+from .melds import KINDS, Meld, fitting_any, holds_meld, lay_off_refusal, meld_kind, meld_refusal
 
 MIN_SEATS, MAX_SEATS = 2, 6  # C2.1
 HAND_SIZE = {2: 10, 3: 7, 4: 7, 5: 6, 6: 6}  # C2.2
@@ -62,6 +62,11 @@ DRAW_MENU = ("Draw from stock pile", "Draw from discard pile")
 PLAY_MENU = ("Meld", "Lay off", "Discard")
 DRAW_MENU_TITLE = "Draw menu"
 PLAY_MENU_TITLE = "Play menu"
+# The refusals of a play before the draw, and of a play without cards, by the play.
+DRAW_FIRST = {"meld": "Draw a card first, then meld.", "lay off": "Draw a card first, then lay off.",
+              "discard": "Draw a card first, then discard."}
+SELECT_FIRST = {"meld": "Select the cards to meld.", "lay off": "Select the cards to lay off.",
+                "discard": "Select the cards to discard."}
 
 STATE_FORMAT = 1
 
@@ -277,7 +282,8 @@ class RummyState(GameState):
         test) that always takes the first move then still plays the game on, where a Meld of
         the first three cards in hand would be refused again and again."""
         if self.phase is BETWEEN_HANDS:
-            return [Move("deal", f"Deal hand {self.hand_number + 1}")]
+            return [Move("deal", f"Deal hand {self.hand_number + 1}",
+                         say=said("Deal hand {hand}", hand=self.hand_number + 1))]
         if self.phase is OVER or seat != self.turn:
             return []
         if self.phase is DRAW:
@@ -319,14 +325,14 @@ class RummyState(GameState):
 
     # -- the protocol: changing ------------------------------------------------------------------
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        return f"It is {self.label(self.turn)}'s turn."
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        return said("It is {player}'s turn.", player=self.label(self.turn))
 
-    def between_rounds_refusal(self) -> str:
-        return f"Hand {self.hand_number} is over: deal the next hand first."
+    def between_rounds_refusal(self) -> Said:
+        return said("Hand {hand} is over: deal the next hand first.", hand=self.hand_number)
 
-    def mid_round_refusal(self) -> str:
-        return f"Hand {self.hand_number} is still being played."
+    def mid_round_refusal(self) -> Said:
+        return said("Hand {hand} is still being played.", hand=self.hand_number)
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         """Apply ``action`` (the core has checked whose turn it is) whole, or raise an
@@ -433,7 +439,7 @@ class RummyState(GameState):
     def _selection(self, cards: Sequence[Card], what: str) -> int:
         """The mask of ``cards`` after checking the phase and that they are the seat's own."""
         if self.phase is not PLAY:
-            raise WrongPhase(f"Draw a card first, then {what}.")
+            raise refused(WrongPhase, said(DRAW_FIRST[what]))
         mask = 0
         hand = self.players[self.turn].hand.mask
         for card in cards:
@@ -442,12 +448,12 @@ class RummyState(GameState):
                 raise BadAction(f"{card!r} is not a card of this game.")
             bit = BIT[number]
             if mask & bit:
-                raise BadSelection(f"{card.code} was selected twice.")
+                raise refused(BadSelection, said("{code} was selected twice.", code=card.code))
             if not hand & bit:
-                raise CardNotInHand(f"{card.code} is not in your hand.")
+                raise refused(CardNotInHand, said("{code} is not in your hand.", code=card.code))
             mask |= bit
         if not mask:
-            raise BadSelection(f"Select the cards to {what}.")
+            raise refused(BadSelection, said(SELECT_FIRST[what]))
         return mask
 
     def _check_taken_card(self, remaining: int, played: int) -> None:
@@ -455,19 +461,20 @@ class RummyState(GameState):
         the only card in hand (it could not be discarded), unless it may be discarded back (C9.3).
         C9.2: at a table where the last card must be discarded, no play may leave no card."""
         if not remaining and self.must_discard:
-            raise LastCardRefused(f"Playing {codes_of(played)} would leave you no card to discard: at this "
-                                   f"table you go out by discarding your last card.")
+            raise refused(LastCardRefused, said("Playing {codes} would leave you no card to discard: at this "
+                                                "table you go out by discarding your last card.",
+                                                codes=codes_of(played)))
         taken = self.taken
         if taken is not None and remaining == BIT[taken] and not self.discard_back:
-            raise TakenCardRefused(
-                f"Playing {codes_of(played)} would leave {CODE_OF[taken]}, the card you took from the "
-                f"discard pile this turn, as your only card, and you may not discard it this turn.")
+            raise refused(TakenCardRefused, said(
+                "Playing {codes} would leave {code}, the card you took from the discard pile this turn, as your "
+                "only card, and you may not discard it this turn.", codes=codes_of(played), code=CODE_OF[taken]))
 
     def _meld(self, cards: Sequence[Card], outcome: Outcome) -> None:
         mask = self._selection(cards, "meld")
         kind = meld_kind(mask)
         if kind is None:
-            raise MeldRefused(why_not_a_meld(mask) + ".")
+            raise refused(MeldRefused, said("{reason}.", reason=meld_refusal(mask)))
         player = self.players[self.turn]
         remaining = player.hand.mask & ~mask
         self._check_taken_card(remaining, mask)
@@ -487,12 +494,13 @@ class RummyState(GameState):
         if not self.melds:
             raise LayOffRefused("There is no meld on the table to lay off on.")
         if not (type(number) is int and 1 <= number <= len(self.melds)):
-            raise LayOffRefused(f"There is no meld {number}: the melds on the table are numbered 1 to "
-                                f"{len(self.melds)}.")
+            raise refused(LayOffRefused, said("There is no meld {meld}: the melds on the table are numbered 1 to "
+                                              "{melds}.", meld=str(number)[:20], melds=len(self.melds)))
         meld = self.melds[number - 1]
         card_number = NUMBER[card]
         if not meld.fits & mask:
-            raise LayOffRefused(why_it_does_not_fit(card_number, meld, number, self.label(meld.owner)) + ".")
+            raise refused(LayOffRefused, said("{reason}.", reason=lay_off_refusal(card_number, meld, number,
+                                                                                  self.label(meld.owner))))
         player = self.players[self.turn]
         remaining = player.hand.mask & ~mask
         self._check_taken_card(remaining, mask)
@@ -514,8 +522,8 @@ class RummyState(GameState):
         mask = self._selection((card,), "discard")
         number = NUMBER[card]
         if number == self.taken and not self.discard_back:  # C3.3; C9.3 lets it go back
-            raise TakenCardRefused(f"You took {card.code} from the discard pile this turn: you may not "
-                                   f"discard it this turn.")
+            raise refused(TakenCardRefused, said("You took {code} from the discard pile this turn: you may not "
+                                                 "discard it this turn.", code=card.code))
         seat = self.turn
         player = self.players[seat]
         player.hand.mask &= ~mask
@@ -638,7 +646,9 @@ class RummyState(GameState):
             "players": players,
             "turn": self.to_move(),
             "stage": self.stage(),
-            "prompt": self._prompt(seat),
+            "stage_say": self.stage_said(),
+            "prompt": filled(prompt := self._prompt(seat)),
+            "prompt_say": prompt,
             "hand": ids_of(hand) if seat is not None else None,
             "log": self.view_log(seat),
             "summary": self._summary(),
@@ -666,20 +676,24 @@ class RummyState(GameState):
         }
 
     def stage(self) -> str:
-        if self.phase is OVER:
-            return f"Game over after hand {self.hand_number}"
-        return f"Hand {self.hand_number} - target {self.target}"
+        return filled(self.stage_said())
 
-    def _prompt(self, seat: int | None) -> str:
+    def stage_said(self) -> Said:
         if self.phase is OVER:
-            return f"{self.label(self.winner)} won the game." if self.winner is not None else "The game is over."
+            return said("Game over after hand {hand}", hand=self.hand_number)
+        return said("Hand {hand} - target {target}", hand=self.hand_number, target=self.target)
+
+    def _prompt(self, seat: int | None) -> Said:
+        if self.phase is OVER:
+            return said("{player} won the game.", player=self.label(self.winner)) if self.winner is not None \
+                else said("The game is over.")
         if self.phase is BETWEEN_HANDS:
-            return f"Hand {self.hand_number} is over: deal hand {self.hand_number + 1}."
+            return said("Hand {hand} is over: deal hand {next}.", hand=self.hand_number, next=self.hand_number + 1)
         if seat != self.turn:
-            return f"{self.label(self.turn)} is playing."
+            return said("{player} is playing.", player=self.label(self.turn))
         if self.phase is DRAW:
-            return "Draw a card from the stock pile or the discard pile."
-        return "Meld, lay off, or discard a card to end your turn."
+            return said("Draw a card from the stock pile or the discard pile.")
+        return said("Meld, lay off, or discard a card to end your turn.")
 
     def _summary(self) -> dict[str, Any] | None:
         """Between hands and at the end: the last hand's lines (C8.4) and the totals; ``title``
@@ -688,12 +702,15 @@ class RummyState(GameState):
             return None
         last = self.hand_results[-1]
         if last["void"]:
-            title = f"Hand {last['hand']}: no score"
+            title_say = said("Hand {hand}: no score", hand=last["hand"])
+        elif last["rummy"]:
+            title_say = said("Hand {hand}: {player} went out with a rummy", hand=last["hand"],
+                             player=self.label(last["went_out"]))
         else:
-            rummy = " with a rummy" if last["rummy"] else ""
-            title = f"Hand {last['hand']}: {self.label(last['went_out'])} went out{rummy}"
+            title_say = said("Hand {hand}: {player} went out", hand=last["hand"], player=self.label(last["went_out"]))
         return {
-            "title": title,
+            "title": filled(title_say),
+            "title_say": title_say,
             "hand": last["hand"],
             "void": last["void"],
             "went_out": last["went_out"],

@@ -22,7 +22,7 @@ from typing import Any
 from app.core.cards import Card
 from app.core.protocol import OverBudget, Question, said
 
-from .rules import DECK, Layout, describe_move, place_name
+from .rules import DECK, Layout, describe_move, place_said
 from .solver_budget import SolverBudgetExceeded
 
 KEY_FORMAT = "seahaven/1"  # a change of what an answer holds changes this, so old answers are not used
@@ -115,7 +115,7 @@ class SeahavenAnalyst:
             assert card is not None  # (a winning line's place holds a card)
             hint = {"from": step[0], "to": step[1], "card": card.id, "text": describe_move(card, *step),
                     "say": said("the {card} from {from} to {to}", card=card.id,
-                                **{"from": place_name(step[0]), "to": place_name(step[1])})}
+                                **{"from": place_said(step[0]), "to": place_said(step[1])})}
         answer: dict[str, Any] = {"winnable": winnable, "hint": hint}
         if data.get(LINE):
             answer[LINE] = [list(move) for move in line] if line is not None else None

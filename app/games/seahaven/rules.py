@@ -13,9 +13,10 @@ anything, ``move`` checks and then moves.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Any, Final
 
 from app.core import IllegalAction
+from app.core.protocol import Said, filled, said
 from app.core.cards import Card, standard_deck
 
 # S1.1: a standard deck, ace low. Seahaven Towers counts no points.
@@ -42,8 +43,8 @@ class IllegalMove(IllegalAction):
 
     code = "illegal_move"
 
-    def __init__(self, message: str, rule: str, cards: Iterable[Card] = ()):
-        super().__init__(message)
+    def __init__(self, message: str, rule: str, cards: Iterable[Card] = (), say: Said | None = None):
+        super().__init__(message, say=say)
         self.rule = rule
         self.cards = tuple(card.id for card in cards)
 
@@ -69,10 +70,30 @@ def parse_place(text: str) -> str:
                     f"f1-f{FOUNDATIONS} the foundations")
 
 
+PLACE_WORDS = {"t": "column {number}", "c": "cell {number}", "f": "foundation {number}"}
+
+
 def place_name(place: str) -> str:
     """``t3`` -> ``column 3``."""
+    return filled(place_said(place))
+
+
+def place_said(place: str) -> Said:
+    """``t3`` -> ``column 3``, as a ``said`` text (a field of another, in players' words)."""
     kind, index = _PLACE_INDEX[place]
-    return f"{KIND_NAMES[kind]} {index + 1}"
+    return said(PLACE_WORDS[kind], number=index + 1)
+
+
+def refusal(rule: str, cards: Iterable[Card], template: str, **fields: Any) -> IllegalMove:
+    """An ``IllegalMove`` from a template: its places ``said`` texts, its cards their codes."""
+    say = said(template, **fields)
+    return IllegalMove(_english(say), rule, cards, say=say)
+
+
+def _english(say: Said) -> str:
+    template, fields = say
+    return str(template).format(**{name: filled(value) if isinstance(value, list) else value
+                                   for name, value in fields.items()})
 
 
 def describe_move(card: Card, source: str, target: str) -> str:
@@ -159,45 +180,48 @@ class Layout:
         kind, index = _PLACE_INDEX[source]
         if kind == "f":
             top = self.card_at(source)
-            stays = f": {top.code} stays on {place_name(source)}" if top else ""
-            raise IllegalMove(f"cards never leave a foundation{stays}", "S3.2", [top] if top else [])
+            if top is None:
+                raise refusal("S3.2", [], "cards never leave a foundation")
+            raise refusal("S3.2", [top], "cards never leave a foundation: {code} stays on {place}", code=top.code,
+                          place=place_said(source))
         card = self.card_at(source)
         if card is None:
-            raise IllegalMove(f"{place_name(source)} is empty: there is no card to move", "S3.1")
+            raise refusal("S3.1", [], "{place} is empty: there is no card to move", place=place_said(source))
         if source == target:
-            raise IllegalMove(f"{card.code} is in {place_name(source)} already: a move takes a card "
-                              "somewhere else", "S3.1", [card])
+            raise refusal("S3.1", [card], "{code} is in {place} already: a move takes a card somewhere else",
+                          code=card.code, place=place_said(source))
         kind, index = _PLACE_INDEX[target]
         if kind == "c":
             held = self.cells[index]
             if index >= self.open_cells:
-                raise IllegalMove(f"{card.code} cannot go into {place_name(target)}: this table plays with "
-                                  f"{self.open_cells} cell{'s' if self.open_cells != 1 else ''}", "S7.1", [card])
+                raise refusal("S7.1", [card], "{code} cannot go into {place}: this table plays with 1 cell"
+                              if self.open_cells == 1 else "{code} cannot go into {place}: this table plays with "
+                              "{cells} cells", code=card.code, place=place_said(target), cells=self.open_cells)
             if held is not None:
-                raise IllegalMove(f"{card.code} cannot go into {place_name(target)}: it holds {held.code}, "
-                                  "and a cell holds one card", "S3.4", [card, held])
+                raise refusal("S3.4", [card, held], "{code} cannot go into {place}: it holds {other}, and a cell "
+                              "holds one card", code=card.code, place=place_said(target), other=held.code)
         elif kind == "f":
             pile = self.foundations[index]
             if not pile:
                 if card.order != ACE:
-                    raise IllegalMove(f"{card.code} cannot go onto empty {place_name(target)}: an empty "
-                                      "foundation takes only an ace", "S3.2", [card])
+                    raise refusal("S3.2", [card], "{code} cannot go onto empty {place}: an empty foundation takes "
+                                  "only an ace", code=card.code, place=place_said(target))
             else:
                 top = pile[-1]
                 if top.suit != card.suit or top.order + 1 != card.order:
-                    raise IllegalMove(f"{card.code} cannot go onto {top.code}: a foundation takes the next "
-                                      "higher card of its own suit", "S3.2", [card, top])
+                    raise refusal("S3.2", [card, top], "{code} cannot go onto {other}: a foundation takes the next "
+                                  "higher card of its own suit", code=card.code, other=top.code)
         else:
             column = self.columns[index]
             if not column:
                 if card.order != KING and self.kings_only:
-                    raise IllegalMove(f"{card.code} cannot go into empty {place_name(target)}: an empty "
-                                      "column takes only a king", "S3.3", [card])
+                    raise refusal("S3.3", [card], "{code} cannot go into empty {place}: an empty column takes only "
+                                  "a king", code=card.code, place=place_said(target))
             else:
                 bottom = column[-1]
                 if bottom.suit != card.suit or bottom.order != card.order + 1:
-                    raise IllegalMove(f"{card.code} cannot go onto {bottom.code}: a column takes the next "
-                                      "lower card of its own suit", "S3.3", [card, bottom])
+                    raise refusal("S3.3", [card, bottom], "{code} cannot go onto {other}: a column takes the next "
+                                  "lower card of its own suit", code=card.code, other=bottom.code)
         return card
 
     def move(self, source: str, target: str) -> Card:

@@ -17,11 +17,14 @@ from typing import TYPE_CHECKING, Any
 
 from app.core.cards import Card, InvalidCardError
 from app.core.protocol import (
-    EVERYONE, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, WrongPhase, Zone, read_said, said,
+    EVERYONE, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, WrongPhase, Zone, N_, filled,
+    read_said, said,
 )
 
 from .actions import Action, Finish, MoveCard, Undo
-from .rules import CELLS, DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name
+from .rules import (
+    CELLS, DECK, IllegalMove, Layout, NotAPlace, describe_move, parse_place, place_name, place_said, refusal,
+)
 if TYPE_CHECKING:
     from .solver import Solver
 
@@ -101,7 +104,7 @@ class SeahavenState(GameState):
             source, target, card, _auto = self.history[self._group_start()]
             moves.append(Move("undo", f"Undo {describe_move(card, source, target)}", primary=False,
                               say=said("Undo: the {card} back from {to} to {from}", card=card.id,
-                                       **{"from": place_name(source), "to": place_name(target)})))
+                                       **{"from": place_said(source), "to": place_said(target)})))
         moves.append(Move("give_up", "Give up this deal", primary=False))
         return moves
 
@@ -111,10 +114,10 @@ class SeahavenState(GameState):
         return Move("move", describe_move(card, source, target), params=(("from", source), ("to", target)),
                     primary=not (source[0] == "c" and target[0] == "c"),
                     say=said("The {card} from {from} to {to}", card=card.id,
-                             **{"from": place_name(source), "to": place_name(target)}))
+                             **{"from": place_said(source), "to": place_said(target)}))
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        return "Only the player at seat 1 plays this solitaire."
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        return said("Only the player at seat 1 plays this solitaire.")
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         if isinstance(action, MoveCard):
@@ -140,15 +143,15 @@ class SeahavenState(GameState):
         if action.card is not None:
             there = self.layout.card_at(source)
             if there is None or there.id != action.card:
-                shown = there.code if there is not None else "nothing"
-                raise IllegalMove(f"{action.card} is not the card in {place_name(source)} ({shown} is): "
-                                  "only that card may move from there", "S3.1")
+                raise refusal("S3.1", [], "{code} is not the card in {place} ({other} is): only that card may "
+                              "move from there", code=action.card, place=place_said(source),
+                              other=there.code if there is not None else said("nothing"))
         card = self.layout.move(source, target)  # checks first: a refusal changes nothing
         self.history.append((source, target, card, False))
         outcome = Outcome(action, 0)
         self._event(outcome, f"Moved {describe_move(card, source, target)}",
                     said("Moved the {card} from {from} to {to}.", card=card.id,
-                         **{"from": place_name(source), "to": place_name(target)}), [card])
+                         **{"from": place_said(source), "to": place_said(target)}), [card])
         self.last_auto = 0
         if action.auto:
             for home_from, home_to in self.layout.moves_home():
@@ -158,7 +161,7 @@ class SeahavenState(GameState):
                 self._event(outcome, f"{going.code} went home by itself, from {place_name(home_from)} to "
                                      f"{place_name(home_to)}",
                             said("The {card} went home by itself, from {from} to {to}.", card=going.id,
-                                 **{"from": place_name(home_from), "to": place_name(home_to)}), [going])
+                                 **{"from": place_said(home_from), "to": place_said(home_to)}), [going])
         return self._after_moves(outcome)
 
     def _finish(self, action: Finish) -> Outcome:
@@ -204,7 +207,7 @@ class SeahavenState(GameState):
         source, target, card, _auto = group[0]
         also = len(group) - 1
         more = f" and the {also} card{'s' if also != 1 else ''} it sent home" if also else ""
-        words = {"from": place_name(source), "to": place_name(target)}
+        words = {"from": place_said(source), "to": place_said(target)}
         self._event(outcome, f"Undid the move of {describe_move(card, source, target)}{more}",
                     said(("Undid the move of the {card} from {from} to {to}, and the card it sent home.",
                           "Undid the move of the {card} from {from} to {to}, and the {count} cards it sent home."),
@@ -265,9 +268,14 @@ class SeahavenState(GameState):
     # -- what players see ----------------------------------------------------------------------------------
 
     def stage(self) -> str:
-        kind = "classic deal" if self.classic else "open deal"
-        where = f"Deal {self.deal}" if self.deal is not None else "Deal from a deck file"
-        return f"{where}, {kind}"
+        return filled(self.stage_said())
+
+    def stage_said(self) -> Said:
+        if self.deal is None:
+            return said("Deal from a deck file, classic deal") if self.classic else \
+                said("Deal from a deck file, open deal")
+        return said("Deal {deal}, classic deal", deal=self.deal) if self.classic else \
+            said("Deal {deal}, open deal", deal=self.deal)
 
     def view(self, seat: int | None) -> SeahavenView:
         layout = self.layout
@@ -284,10 +292,10 @@ class SeahavenState(GameState):
             if found is not None:
                 home[source] = found
         prompt = {
-            PLAYING: "move a card",
-            STUCK: "no legal moves: undo a move or give up",
-            WON: "you won",
-            GIVEN_UP: "the game was given up",
+            PLAYING: N_("move a card"),
+            STUCK: N_("no legal moves: undo a move or give up"),
+            WON: N_("you won"),
+            GIVEN_UP: N_("the game was given up"),
         }[status]
         summary = None
         if self.is_over():
@@ -300,6 +308,7 @@ class SeahavenState(GameState):
             "players": [self.seat_view(0)],
             "turn": self.to_move(),
             "stage": self.stage(),
+            "stage_say": self.stage_said(),
             "prompt": prompt,
             "hand": [] if seat == 0 else None,  # the player holds no cards; a spectator sees no hand
             "log": self.view_log(seat),

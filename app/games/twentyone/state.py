@@ -24,7 +24,7 @@ from typing import Any, cast
 from app.core.cards import Card as CoreCard
 from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, Zone, copy_log,
-    read_said, said, seat_labels,
+    filled, read_said, said, seat_labels,
 )
 from app.core.saved import one_of, reading, whole
 
@@ -205,7 +205,8 @@ class TwentyOneState(GameState):
         if self.phase == OVER or (seat is not None and not self.is_seat(seat)):
             return []
         if self.phase == BETWEEN:
-            return [Move("deal", f"Deal round {self.round_number + 1}"), END_MOVE]
+            return [Move("deal", f"Deal round {self.round_number + 1}",
+                         say=said("Deal round {round}", round=self.round_number + 1)), END_MOVE]
         if seat is not None and seat == self.turn:
             return [HIT_MOVE, STAY_MOVE]
         return []
@@ -219,15 +220,16 @@ class TwentyOneState(GameState):
 
     # -- acting -------------------------------------------------------------------------------------
 
-    def out_of_turn_refusal(self, seat: int | None) -> str:
-        return f"It is {self.label(self.turn)}'s turn to hit or stay."  # type: ignore[arg-type]
+    def out_of_turn_refusal(self, seat: int | None) -> Said:
+        return said("It is {player}'s turn to hit or stay.", player=self.label(self.turn))  # type: ignore[arg-type]
 
-    def between_rounds_refusal(self) -> str:
-        return f"Round {self.round_number} is over: deal round {self.round_number + 1} first."
+    def between_rounds_refusal(self) -> Said:
+        return said("Round {round} is over: deal round {next} first.", round=self.round_number,
+                    next=self.round_number + 1)
 
-    def mid_round_refusal(self) -> str:
-        return (f"Round {self.round_number} is still being played: it is "
-                f"{self.label(self.turn)}'s turn to hit or stay.")  # type: ignore[arg-type]
+    def mid_round_refusal(self) -> Said:
+        return said("Round {round} is still being played: it is {player}'s turn to hit or stay.",
+                    round=self.round_number, player=self.label(self.turn))  # type: ignore[arg-type]
 
     def _step(self, seat: int | None, action: Action) -> Outcome:
         """The core has checked the seat and the moment: from here the action applies whole."""
@@ -414,7 +416,9 @@ class TwentyOneState(GameState):
             "players": [{**self.seat_view(index), **self.tally(index)} for index in range(len(self._names))],
             "turn": self.to_move(),
             "stage": self.stage(),
-            "prompt": self._prompt(own),
+            "stage_say": self.stage_said(),
+            "prompt": filled(prompt := self._prompt(own)),
+            "prompt_say": prompt,
             "hand": [card.id for card in table.players[own].hand] if own is not None else None,
             "log": self.view_log(seat),
             "summary": self._summary() if self.phase != PLAYING else None,
@@ -441,25 +445,31 @@ class TwentyOneState(GameState):
         }
 
     def stage(self) -> str:
-        if self.rounds:
-            return f"Round {self.round_number} of {self.rounds}"
-        return f"Round {self.round_number}"
+        return filled(self.stage_said())
 
-    def _prompt(self, seat: int | None) -> str:
+    def stage_said(self) -> Said:
+        if self.rounds:
+            return said("Round {round} of {rounds}", round=self.round_number, rounds=self.rounds)
+        return said("Round {round}", round=self.round_number)
+
+    def _prompt(self, seat: int | None) -> Said:
         if self.phase == OVER:
-            return "The game is over."
+            return said("The game is over.")
         if self.phase == BETWEEN:
-            return f"Deal round {self.round_number + 1}, or end the table."
+            return said("Deal round {round}, or end the table.", round=self.round_number + 1)
         assert self.turn is not None  # (playing: a seat is to play)
         value = self.table.players[self.turn].hand_value
         if seat == self.turn:
-            return f"hit or stay with {value}?"  # the status bar: "Your turn, Ann: hit or stay with 16?"
-        return f"{self.label(self.turn)} is deciding (hand worth {value}): hit or stay."
+            # the status bar: "Your turn, Ann: hit or stay with 16?"
+            return said("hit or stay with {value}?", value=value)
+        return said("{player} is deciding (hand worth {value}): hit or stay.", player=self.label(self.turn),
+                    value=value)
 
     def _summary(self) -> dict[str, Any]:
         return {
             "round": self.round_number,
             "title": f"Round {self.round_number} is over",
+            "title_say": said("Round {round} is over", round=self.round_number),
             "lines": [entry["text"] for entry in self._last_round_results()],
             "said": [entry.get("say") or said(entry["text"]) for entry in self._last_round_results()],
             "results": [{"seat": seat, "label": self.label(seat), "result": result}
