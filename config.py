@@ -121,6 +121,12 @@ class Config:
     # leaves them out: gunicorn never runs them, and Alembic with Mako and Pygments would take
     # about 10 MB in every worker process.
     DATABASE_COMMANDS = setting("SERVING") != "1"
+    # The languages the table speaks (app/web/languages.py), each named in its own words for the
+    # language menu, and where their catalogues are: translations/<code>/LC_MESSAGES/, one file
+    # per domain (``messages``: the house's pages; ``games``: the games' own words).
+    LANGUAGES = {"en": "English", "es": "Español", "hi": "हिन्दी"}
+    BABEL_DEFAULT_LOCALE = "en"
+    BABEL_TRANSLATION_DIRECTORIES = os.path.join(BASE_DIR, "translations")
 
 
 class TestConfig(Config):

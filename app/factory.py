@@ -12,7 +12,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from config import Config, setting
 
 from . import games, live, records, tables  # noqa: F401  (games: registers every game)
-from .extensions import csrf, db, init_migrations
+from .extensions import babel, csrf, db, init_migrations
 from .records import scores_file
 from .serving import bench_routes
 from .serving.cli import register_commands
@@ -25,7 +25,7 @@ from .store.credentials import NEW_ADMIN_PASSWORD, ensure_admin_password, shared
 from .store.database import configure_engine
 from .tables import news
 from .tables.play import play_off_request_turns
-from .web import TableApp, register as register_web
+from .web import TableApp, languages, register as register_web
 
 
 def create_app(config_class: type | None = None, *, instance_path: str | None = None, **overrides: Any) -> TableApp:
@@ -73,11 +73,14 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
         if password is not None and summary:
             app.extensions[NEW_ADMIN_PASSWORD] = password
 
+    # Each browser's language (app/web/languages.py); the templates' gettext, ngettext and trans.
+    babel.init_app(app, locale_selector=languages.chosen_language)
     register_web(app, version=version_text())
     # After the web's own checks (the host, then input no view may read: a field without a name,
     # a control character, a body that cannot be read), which run first: the CSRF check reads
     # the form too, and fails on what they refuse.
     csrf.init_app(app)
+    csrf.exempt(languages.bp)  # (choosing a language changes nothing but how this browser reads)
     if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
         app.register_blueprint(bench_routes.bp)
     register_commands(app)

@@ -32,7 +32,8 @@ from ..core import registry
 from ..core.cards import Card, deck_by_key
 from ..core.protocol import GameDefinition
 from ..tables.decks import deck_title
-from . import admin, errors, events, guides, history, identity, input_checks, items, lan, menu, play, scores, setup, sounds, words
+from . import (admin, errors, events, guides, history, identity, input_checks, items, lan, languages, menu, play, scores,
+               setup, sounds, words)
 from .error_pages import render_error
 from .htmx import is_htmx, vary_on_htmx
 
@@ -62,6 +63,7 @@ def register(app: Flask, version: str) -> None:
     Compress(app)
 
     _register_static_versions(app)
+    languages.register(app)
     words.register(app)
     _register_card_faces(app)
     app.jinja_env.filters["local_time"] = local_time
