@@ -57,14 +57,20 @@ def safe_next(target: str | None) -> str:
 
 
 def return_to() -> str:
-    """The page the menu returns to: this one (a page answered to a form's post: the page the
-    form was on)."""
-    if request.method == "GET":
-        return request.full_path if request.query_string else request.path
+    """The page the menu returns to: this one's path (a page answered to a form's post: "/").
+    Its query is not written into the page (a page never repeats what its address was given);
+    ``choose`` takes it from the Referer when that names the same page."""
+    return request.path if request.method == "GET" else "/"
+
+
+def back_to(target: str | None) -> str:
+    """Where the menu's post returns: ``target`` (a path of this site), with the query of the
+    page it came from when the Referer names that same page on this host."""
+    path = safe_next(target)
     referrer = urllib.parse.urlsplit(request.referrer or "")
-    if referrer.netloc == request.host and referrer.path:
-        return urllib.parse.urlunsplit(("", "", referrer.path, referrer.query, ""))
-    return "/"
+    if referrer.netloc == request.host and referrer.path == path and referrer.query:
+        return safe_next(f"{path}?{referrer.query}")
+    return path
 
 
 @bp.post("/language")
@@ -72,7 +78,7 @@ def choose() -> ResponseReturnValue:
     """The language menu: keeps the browser's choice and returns to the page it was on (the seats
     and games a browser holds are in its session, which this leaves alone)."""
     language = request.form.get("language", "")
-    response = redirect(safe_next(request.form.get("next")), code=303)
+    response = redirect(back_to(request.form.get("next")), code=303)
     if language in offered():
         response.set_cookie(COOKIE, language, max_age=COOKIE_SECONDS, samesite="Lax", httponly=True)
     return response

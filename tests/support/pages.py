@@ -193,7 +193,7 @@ class Page:
                     self.inputs.setdefault(name, []).append(attrs.get("value") or "")
                 if name == "cards":
                     self.hand.append(attrs.get("value"))
-            elif element.tag == "button":
+            elif element.tag == "button" and attrs.get("name") != "language":  # (the footer's language menu: every page's)
                 self.buttons.append((attrs.get("name"), attrs.get("value"), element.text))
         self.alerts: list[str] = [element.text for element in self.elements if element.get("role") == "alert"]
 
