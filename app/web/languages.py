@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from flask import Blueprint, Flask, current_app, has_request_context, redirect, request
 from flask.typing import ResponseReturnValue
-from flask_babel import get_locale
+from flask_babel import get_locale, gettext
 
 bp = Blueprint("languages", __name__)
 
@@ -84,10 +84,23 @@ def choose() -> ResponseReturnValue:
     return response
 
 
+def script_words() -> dict[str, str]:
+    """The words static/js shows, in the page's language (base.html gives them to the scripts as
+    its body's data-words; a ``%(name)s`` is filled in by the script)."""
+    return {
+        "sound_on": gettext("Sound: on"), "sound_off": gettext("Sound: off"), "your_turn": gettext("Your turn"),
+        "skip": gettext("Skip"), "no_go_back": gettext("No, go back"), "yes": gettext("Yes"),
+        "to_foundation": gettext("%(card)s to foundation %(number)s"),
+        "selected": gettext("%(card)s selected: tap or drag it where it goes."),
+        "selected_home": gettext("%(card)s selected: tap or drag it where it goes, or send it home."),
+    }
+
+
 def register(app: Flask) -> None:
     """The menu's route and the templates' ``languages`` (code, name) and ``page_language()``."""
     app.register_blueprint(bp)
     app.jinja_env.globals["page_language"] = page_language
     app.jinja_env.globals["language_return_to"] = return_to
+    app.jinja_env.globals["script_words"] = script_words
     app.jinja_env.globals["languages"] = lambda: list(offered().items())
     app.jinja_env.policies["ext.i18n.trimmed"] = True

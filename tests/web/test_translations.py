@@ -8,6 +8,7 @@ follows; the seats stay."""
 from __future__ import annotations
 
 import html.parser
+import json
 import re
 from pathlib import Path
 
@@ -219,6 +220,8 @@ class Texts(html.parser.HTMLParser):
         for name, value in attrs:
             if name in self.READ and value:
                 self.attributes.append(value)
+            elif name == "data-words" and value:  # the scripts' words (static/js), each its own
+                self.attributes.extend(json.loads(value).values())
 
     def handle_endtag(self, tag):
         if self.skipping and self.skipping[-1] == tag:
