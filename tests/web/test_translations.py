@@ -54,14 +54,13 @@ def placeholders(text: str) -> list[str]:
 # -- (a) the catalogues ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_every_message_of_the_code_is_translated_with_the_same_placeholders(language):
-    messages = extracted()
-    assert len(messages) > 300  # (the house's pages: a check that found nothing would pass)
-    po = catalogue(language)
+def catalogue_problems(messages: dict[str, tuple[str, ...]], po: Catalog) -> list[str]:
+    """What a language's catalogue lacks: a message missing, fuzzy or untranslated, or a
+    translation whose placeholders are not the English one's (a plural form may leave out the
+    count, as "one card" does)."""
     problems = []
     for msgid, forms in messages.items():
-        entry = po.get(msgid)
+        entry = po.get(forms if len(forms) > 1 else msgid) or po.get(msgid)
         if entry is None:
             problems.append(f"missing: {msgid!r}")
             continue
@@ -74,7 +73,14 @@ def test_every_message_of_the_code_is_translated_with_the_same_placeholders(lang
                 problems.append(f"untranslated: {msgid!r}")
             elif placeholders(string) != wanted and not (len(forms) > 1 and set(placeholders(string)) <= set(wanted)):
                 problems.append(f"placeholders {placeholders(string)} != {wanted}: {msgid!r}")
-    assert problems == []
+    return problems
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_of_the_code_is_translated_with_the_same_placeholders(language):
+    messages = extracted()
+    assert len(messages) > 300  # (the house's pages: a check that found nothing would pass)
+    assert catalogue_problems(messages, catalogue(language)) == []
 
 
 def test_each_compiled_catalogue_says_what_its_po_says():
@@ -86,19 +92,28 @@ def test_each_compiled_catalogue_says_what_its_po_says():
             po = read_po(handle)
         with open(po_path.with_suffix(".mo"), "rb") as handle:
             mo = read_mo(handle)
-        expected = {m.id: m.string for m in po if m.id and m.string and not m.fuzzy}
-        compiled = {m.id: m.string for m in mo if m.id}
-        assert compiled == expected, po_path
+        def entries(catalog: Catalog) -> dict:
+            return {tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id:
+                    tuple(m.string) if isinstance(m.string, (list, tuple)) else m.string
+                    for m in catalog if m.id and m.string and not m.fuzzy}
+
+        assert entries(mo) == entries(po), po_path
 
 
 def test_a_missing_translation_or_a_changed_placeholder_is_found():
-    """The check itself: an entry left out, one left empty and one whose placeholder differs."""
+    """The check itself: a message left out, one left empty and one whose placeholder differs."""
+    messages = {"Seats": ("Seats",), "Game over": ("Game over",), "Your turn, %(name)s": ("Your turn, %(name)s",)}
     broken = Catalog(locale="es")
     broken.add("Seats", "")
     broken.add("Your turn, %(name)s", "Tu turno, %(nombre)s")
-    assert placeholders(broken.get("Your turn, %(name)s").string) != placeholders("Your turn, %(name)s")
-    assert not broken.get("Seats").string
-    assert broken.get("Game over") is None
+    assert catalogue_problems(messages, broken) == [
+        "untranslated: 'Seats'", "missing: 'Game over'",
+        "placeholders ['nombre'] != ['name']: 'Your turn, %(name)s'"]
+    whole = Catalog(locale="es")
+    whole.add("Game over", "Fin de la partida")
+    whole.add("Seats", "Asientos")
+    whole.add("Your turn, %(name)s", "Tu turno, %(name)s")
+    assert catalogue_problems(messages, whole) == []
 
 
 # -- (c) which language a browser reads ---------------------------------------------------------------
@@ -113,8 +128,7 @@ def lang_of(page: str) -> str:
 def test_accept_language_chooses_the_language_and_english_is_the_default(client):
     assert lang_of(client.get("/").get_data(as_text=True)) == "en"
     spanish = client.get("/", headers={"Accept-Language": "es-MX,es;q=0.9,en;q=0.5"}).get_data(as_text=True)
-    assert lang_of(spanish) == "es" and "Partidas sin terminar" not in spanish or True
-    assert ">Jugar<" in spanish
+    assert lang_of(spanish) == "es" and ">Jugar<" in spanish and "Idioma" in spanish
     hindi = client.get("/", headers={"Accept-Language": "hi-IN,hi;q=0.9"}).get_data(as_text=True)
     assert lang_of(hindi) == "hi" and ">खेलें<" in hindi
     unknown = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).get_data(as_text=True)
@@ -256,6 +270,9 @@ def game_sentences() -> re.Pattern[str] | None:
     for path in (ROOT / "templates" / "games").glob("*/_how_to_play.html"):
         shown = re.sub(r"\{#.*?#\}", " ", path.read_text(), flags=re.S)
         literals.update(part.strip() for part in re.split(r"<[^>]*>|\{\{.*?\}\}|\{%.*?%\}|\s*\n\s*", shown))
+    # a rank's name made plural by a game ("the jacks are jokers this deal")
+    ranks = ("twos threes fours fives sixes sevens eights nines tens jacks queens kings aces").split()
+    literals.update(ranks + [rank.capitalize() for rank in ranks])
     # (each piece between a literal's fields, of a word at least; the longest tried first)
     pieces = sorted((re.escape(piece) for piece in literals if re.search(r"[A-Za-z]{2}", piece)), key=len, reverse=True)
     return re.compile(r"(?<![A-Za-z'])(?:" + "|".join(pieces) + r")(?![A-Za-z])")
@@ -271,7 +288,13 @@ EXEMPT_WORDS = {"Ann", "Bob", "AI", "Ann's", "Bob's", "J", "Q", "K", "A", "Engli
 
 
 def deck_words() -> set[str]:
+    """The stacked decks' titles (names made of their files' names), and, while the games'
+    catalogue does not exist, every word of the How to play pages (the games helper's: their
+    sentences are split by markup, so they are exempt word by word)."""
     words: set[str] = set()
+    if not (TRANSLATIONS / "games.pot").exists():
+        for path in (ROOT / "templates" / "games").glob("*/_how_to_play.html"):
+            words.update(re.findall(r"[A-Za-z][A-Za-z']*", path.read_text()))
     for path in (ROOT / "tests" / "decks").rglob("*.deck"):
         words.update(word.capitalize() for word in re.split(r"[\W_]+", path.stem) if word)
         words.update(word for word in re.split(r"[\W_]+", path.stem) if word)
