@@ -217,7 +217,8 @@ class Texts(html.parser.HTMLParser):
     """The visible text of a page's body (one string: a message with a link inside spans several
     text nodes) and the words of its attributes that are read out or shown (each on its own)."""
 
-    READ = ("aria-label", "title", "alt", "placeholder", "data-confirm", "data-confirm-yes", "data-none")
+    READ = ("aria-label", "title", "alt", "placeholder", "data-confirm", "data-confirm-yes", "data-none", "data-tag",
+            "data-reveal", "data-playing-words")
     # Not words of the table: code and keys (commands, key names), the known names' list, a
     # time the browser rewrites in its own words, <option>s of names and numbers.
     SKIPPED = ("script", "style", "code", "kbd", "datalist", "time", "head")
