@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, MutableMapping
 from datetime import datetime, timezone
 from typing import Any
 
+from babel.dates import format_datetime
 from flask import Flask, g, has_request_context, request, session, url_for
 from flask.templating import Environment as FlaskEnvironment
 from flask.typing import ResponseReturnValue
@@ -125,8 +126,8 @@ def local_time(moment: datetime | None) -> Markup:
         return Markup("")
     moment = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
     stamp = moment.replace(microsecond=0).isoformat() + "Z"
-    return Markup('<time class="local-time" datetime="{}">{} UTC</time>').format(
-        stamp, f"{moment.day} {moment:%b %Y, %H:%M}")
+    shown = format_datetime(moment, "d MMM y, HH:mm", locale=languages.page_language().replace("-", "_"))
+    return Markup('<time class="local-time" datetime="{}">{} UTC</time>').format(stamp, shown)
 
 
 @functools.cache

@@ -722,8 +722,11 @@
     Array.prototype.forEach.call(root.querySelectorAll("time.local-time:not([data-local])"), function (time) {
       var moment = new Date(time.getAttribute("datetime"));
       if (isNaN(moment.getTime())) return;
-      time.textContent = moment.toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric",
-                                                             hour: "2-digit", minute: "2-digit" });
+      // (in the page's language, the one its reader chose; the browser's own if it knows none)
+      var language = document.documentElement.lang || undefined;
+      var options = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" };
+      try { time.textContent = moment.toLocaleString(language, options); }
+      catch (e) { time.textContent = moment.toLocaleString(undefined, options); }
       time.setAttribute("data-local", "yes");
     });
   }
