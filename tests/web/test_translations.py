@@ -19,7 +19,7 @@ from babel.messages.mofile import read_mo, write_mo
 from babel.messages.pofile import read_po
 from babel.messages.catalog import Catalog
 
-from app.core import registry
+from app.core import guides, registry
 from support.games import admin_login, play_turn_like_ai
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -282,9 +282,9 @@ def game_sentences() -> re.Pattern[str] | None:
 # What may show outside the catalogue's marks, each for its reason: the players' names (Ann, Bob,
 # AI) and the stacked decks' titles (their files' names); card indexes (J Q K A) and suit signs,
 # numbers and punctuation; each language's own name in the language menu; the footer's version
-# ("1.1.0 (commit abc1234)"); the example code in the join box (ABC234); the address a spectator
-# opens (/games/<slug>/watch).
-EXEMPT_TEXT = re.compile(r"\(commit [0-9a-f]+\)|/games/\w+/watch|\bABC234\b")
+# ("1.1.0 (commit abc1234)"); the example code in the join box (ABC234) and a seat's join code
+# (six capitals and digits); the addresses a spectator or a joining player opens.
+EXEMPT_TEXT = re.compile(r"\(commit [0-9a-f]+\)|/games/\w+/watch|\bABC234\b|https?://\S+|\b[A-Z2-9]{6}\b")
 EXEMPT_WORDS = {"Ann", "Bob", "AI", "Ann's", "Bob's", "J", "Q", "K", "A", "English", "Pseudo"}
 
 
@@ -344,13 +344,32 @@ def test_every_page_of_every_game_speaks_only_through_the_catalogue(pseudo_app):
             play_turn_like_ai(player, slug)
             visit(f"table {definition.key} after a turn", f"/games/{slug}")
             visit(f"log {definition.key}", f"/games/{slug}/log")
+    visit("join", "/join")
+    visit("join, a wrong code", "/join/ZZZZZZ")
+    for definition in registry.games():
+        if guides.guide_of(definition) is not None:
+            visit(f"learn {definition.key}", f"/learn/{definition.key}")
+    mason = registry.get("mason")
+    visit("menu A", f"/menus/{mason.key}")
+    hot_seat = player.set_up("rummy", ["Ann", "Bob"])
+    visit("hand-over", f"/games/{hot_seat}")
+    visit("watching", f"/games/{hot_seat}/watch")
+    own_device = player.set_up("twentyone", ["Ann", "Bob"], devices=["here", "own"])
+    visit("invitation", f"/games/{own_device}/seats/1/invite")
+    visit("a table waiting for a seat", f"/games/{own_device}")
+    player.post(f"/games/{own_device}/abandon", {})
+    visit("abandoned", f"/games/{own_device}")
     seahaven = player.set_up("seahaven", ["Ann"])
     player.act(seahaven, "give_up", htmx=False)
     visit("results seahaven", f"/games/{seahaven}")
     visit("replay seahaven", f"/games/{seahaven}/replay?step=1")
+    visit("solution seahaven", f"/games/{seahaven}/solution")
+    visit("statistics of a name", "/scores/seahaven/names/Ann")
     visit("finished, with a game", "/finished")
     admin_login(player)
     visit("admin", "/admin")
+    visit("admin, import scores", "/admin/scores/import")
+    visit("finished, import", "/finished/import")
     problems = []
     for label, page in pages.items():
         assert lang_of(page) == PSEUDO, label
