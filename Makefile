@@ -76,7 +76,7 @@ browser-deps:
 translations: install
 	$(VENV)/bin/pybabel extract -F babel.cfg -k lazy_gettext --no-location --sort-output \
 	  --project "Card Table" --copyright-holder "" -o translations/messages.pot .
-	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations -D messages --no-location --ignore-obsolete
+	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations -D messages --ignore-obsolete
 	for po in translations/*/LC_MESSAGES/*.po; do $(VENV)/bin/pybabel compile -i $$po -o $${po%.po}.mo || exit 1; done
 
 bench: install-dev
