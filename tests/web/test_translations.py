@@ -7,6 +7,7 @@ follows; the seats stay."""
 
 from __future__ import annotations
 
+import ast
 import html.parser
 import json
 import re
@@ -21,6 +22,7 @@ from babel.messages.catalog import Catalog
 
 from app.core import guides, registry
 from support.games import admin_login, play_turn_like_ai
+from support.web import Player
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "translations"
@@ -155,8 +157,6 @@ def test_the_menu_keeps_the_browser_s_choice_and_its_seat(player):
 def test_every_device_at_one_table_reads_its_own_language(app):
     """The live stream carries versions only: each browser fetches its table under its own
     language."""
-    from support.web import Player
-
     host = Player(app)
     slug = host.set_up("twentyone", ["Ann"])
     watcher = Player(app)
@@ -185,9 +185,21 @@ def pseudo_catalogue(template: Catalog) -> Catalog:
     return pseudo
 
 
+def games_catalogue() -> Catalog | None:
+    """The ``games`` domain's messages (the games' own words: another catalogue, Flask-Babel's
+    ``Domain(domain="games")``), from translations/games.pot or else a language's games.po; None
+    while the games have no catalogue."""
+    found = [TRANSLATIONS / "games.pot", *sorted(TRANSLATIONS.glob("*/LC_MESSAGES/games.po"))]
+    for path in found:
+        if path.exists():
+            with open(path, "rb") as handle:
+                return read_po(handle)
+    return None
+
+
 @pytest.fixture
 def pseudo_app(tmp_path, database_url, decks_folder):
-    from app.factory import create_app
+    from app.factory import create_app  # (imported where the app is made, as tests/conftest.py's app fixture does)
     from config import TestConfig
 
     folder = tmp_path / "translations" / PSEUDO / "LC_MESSAGES"
@@ -197,11 +209,10 @@ def pseudo_app(tmp_path, database_url, decks_folder):
         template.add(forms if len(forms) > 1 else msgid)
     with open(folder / "messages.mo", "wb") as handle:
         write_mo(handle, pseudo_catalogue(template))
-    games_template = TRANSLATIONS / "games.pot"
-    if games_template.exists():  # the games' own words, wrapped too once their catalogue exists
-        with open(games_template, "rb") as handle:
-            with open(folder / "games.mo", "wb") as out:
-                write_mo(out, pseudo_catalogue(read_po(handle)))
+    games = games_catalogue()
+    if games is not None:  # the games' own words, wrapped too once their catalogue exists
+        with open(folder / "games.mo", "wb") as out:
+            write_mo(out, pseudo_catalogue(games))
     application = create_app(TestConfig, instance_path=str(tmp_path / "instance"), SQLALCHEMY_DATABASE_URI=database_url,
                              DECKS_FOLDER=str(decks_folder), LANGUAGES={"en": "English", PSEUDO: "Pseudo"},
                              BABEL_TRANSLATION_DIRECTORIES=str(tmp_path / "translations"))
@@ -252,16 +263,14 @@ class Texts(html.parser.HTMLParser):
 
 
 def game_sentences() -> re.Pattern[str] | None:
-    """While the games' own catalogue (the ``games`` domain, translations/games.pot) does not
+    """While the games' own catalogue (the ``games`` domain, ``games_catalogue``) does not
     exist, what the games themselves say is theirs to translate, and exempt here: each string
     literal of app/core and app/games (names, summaries, stages, prompts, move labels, log lines;
     its fields ``{name}``, ``%s`` match anything) and each sentence of a game's How to play page,
-    matched whole. Once games.pot exists, nothing is exempt: its messages are wrapped in the
+    matched whole. Once that catalogue exists, nothing is exempt: its messages are wrapped in the
     pseudo-language too."""
-    if (TRANSLATIONS / "games.pot").exists():
+    if games_catalogue() is not None:
         return None
-    import ast
-
     literals: set[str] = set()
     for folder in ("app/core", "app/games"):
         for path in (ROOT / folder).rglob("*.py"):
@@ -293,7 +302,7 @@ def deck_words() -> set[str]:
     catalogue does not exist, every word of the How to play pages (the games helper's: their
     sentences are split by markup, so they are exempt word by word)."""
     words: set[str] = set()
-    if not (TRANSLATIONS / "games.pot").exists():
+    if games_catalogue() is None:
         for path in (ROOT / "templates" / "games").glob("*/_how_to_play.html"):
             words.update(re.findall(r"[A-Za-z][A-Za-z']*", path.read_text()))
     for path in (ROOT / "tests" / "decks").rglob("*.deck"):
@@ -316,8 +325,6 @@ def unmarked(texts: list[str], exempt: set[str], games: re.Pattern[str] | None) 
 
 
 def test_every_page_of_every_game_speaks_only_through_the_catalogue(pseudo_app):
-    from support.web import Player
-
     player = Player(pseudo_app)
     player.client.set_cookie("card_table_language", PSEUDO)
     exempt, games = deck_words(), game_sentences()
