@@ -392,7 +392,8 @@ def _register_card_faces(app: Flask) -> None:
         return app.jinja_env.get_template("table/_card.html").module
 
     @functools.cache
-    def face(deck_key: str, card_id: str, extra: str) -> Markup:
+    def face(deck_key: str, card_id: str, extra: str, language: str) -> Markup:
+        """(kept per language: the face is read aloud in the page's words)"""
         card = deck_by_key(deck_key).parse(card_id)
         return Markup(macros().face(card, extra))
 
@@ -402,7 +403,7 @@ def _register_card_faces(app: Flask) -> None:
 
     @pass_context
     def card_face(context: Context, card_id: str, extra: str = "", deck_key: str | None = None) -> Markup:
-        return face(deck_key or context["deck_key"], card_id, extra)
+        return face(deck_key or context["deck_key"], card_id, extra, languages.page_language())
 
     @pass_context
     def card_index(context: Context, card_id: str) -> Markup:
