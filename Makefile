@@ -7,7 +7,7 @@ WORKERS ?= 2
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install install-dev run backup lint test test-fast browser-deps bench clean solver
+.PHONY: install install-dev run backup lint test test-fast browser-deps bench clean solver translations
 
 # What serving needs (requirements.txt): all `make run` installs.
 install: $(STAMP)
@@ -65,6 +65,20 @@ test-fast: install-dev
 # Debian's chromium for the Playwright tests (Playwright cannot download browsers here).
 browser-deps:
 	@scripts/ensure-chromium
+
+# The languages' catalogues (translations/<lang>/LC_MESSAGES/): the house's words extracted
+# (babel.cfg) into translations/messages.pot and the games' (scripts/games_catalogue.py) into games.pot, each language's messages.po brought up to date
+# (then translate what is new or fuzzy), and every domain's .po compiled into the .mo the server
+# reads (the .mo files are committed, so `make run` needs no step of its own;
+# tests/web/test_translations.py checks each matches its .po and that every message is translated).
+# A new language: `$(VENV)/bin/pybabel init -i translations/messages.pot -d translations -l <code>`
+# and its name in config.py's LANGUAGES.
+translations: install
+	$(VENV)/bin/pybabel extract -F babel.cfg -k lazy_gettext --no-location --sort-output \
+	  --project "Card Table" --copyright-holder "" -o translations/messages.pot .
+	$(VENV)/bin/pybabel update -i translations/messages.pot -d translations -D messages --ignore-obsolete
+	$(PY) scripts/games_catalogue.py  # the games' own words: translations/games.pot and each games.po
+	for po in translations/*/LC_MESSAGES/*.po; do $(VENV)/bin/pybabel compile -i $$po -o $${po%.po}.mo || exit 1; done
 
 bench: install-dev
 	$(PY) bench/engine.py

@@ -54,9 +54,6 @@ class Config:
     # (app/web/__init__.py, keep_seats_on_visits), not with every action and live refresh.
     SESSION_REFRESH_EACH_REQUEST = False
     WTF_CSRF_TIME_LIMIT = None  # a table can stay open all evening
-    # The message catalogues (Flask-Babel): translations/<language>/LC_MESSAGES/<domain>.po and .mo
-    # at the repository's root; the ``games`` domain holds the games' words (app/web/words.py).
-    BABEL_TRANSLATION_DIRECTORIES = os.path.join(BASE_DIR, "translations")
     # instance/scores.csv follows the score table in the background, at most once per this many
     # seconds (app/records/scores_file.py): a game's end does not wait for it.
     SCORES_FILE_SECONDS = number("SCORES_FILE_SECONDS", "2", float)
@@ -124,6 +121,12 @@ class Config:
     # leaves them out: gunicorn never runs them, and Alembic with Mako and Pygments would take
     # about 10 MB in every worker process.
     DATABASE_COMMANDS = setting("SERVING") != "1"
+    # The languages the table speaks (app/web/languages.py), each named in its own words for the
+    # language menu, and where their catalogues are: translations/<code>/LC_MESSAGES/, one file
+    # per domain (``messages``: the house's pages; ``games``: the games' own words).
+    LANGUAGES = {"en": "English", "es": "Español", "hi": "हिन्दी"}
+    BABEL_DEFAULT_LOCALE = "en"
+    BABEL_TRANSLATION_DIRECTORIES = os.path.join(BASE_DIR, "translations")
 
 
 class TestConfig(Config):

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import flask_sqlalchemy.model
 import sqlalchemy as sa
 from flask import Flask, current_app
+from flask_babel import Babel
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
 from sqlalchemy.orm import DeclarativeBase
@@ -17,6 +18,7 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 csrf = CSRFProtect()
+babel = Babel()
 
 if TYPE_CHECKING:
     # The rows' base class as a type checker can see it (it takes no base class from an

@@ -7,14 +7,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from flask import request
-from flask_babel import Babel
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from config import Config, setting
 
 from . import games, live, records, tables  # noqa: F401  (games: registers every game)
-from .extensions import csrf, db, init_migrations
+from .extensions import babel, csrf, db, init_migrations
 from .records import scores_file
 from .serving import bench_routes
 from .serving.cli import register_commands
@@ -27,7 +25,7 @@ from .store.credentials import NEW_ADMIN_PASSWORD, ensure_admin_password, shared
 from .store.database import configure_engine
 from .tables import news
 from .tables.play import play_off_request_turns
-from .web import TableApp, register as register_web
+from .web import TableApp, languages, register as register_web
 
 
 def create_app(config_class: type | None = None, *, instance_path: str | None = None, **overrides: Any) -> TableApp:
@@ -54,7 +52,6 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,  # type: ignore[method-assign]
                                 x_port=proxies)
 
-    Babel(app, locale_selector=browser_language)
     db.init_app(app)
     if app.config["DATABASE_COMMANDS"]:
         init_migrations(app, os.path.join(PROJECT_ROOT, "migrations"))
@@ -76,11 +73,14 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
         if password is not None and summary:
             app.extensions[NEW_ADMIN_PASSWORD] = password
 
+    # Each browser's language (app/web/languages.py); the templates' gettext, ngettext and trans.
+    babel.init_app(app, locale_selector=languages.chosen_language)
     register_web(app, version=version_text())
     # After the web's own checks (the host, then input no view may read: a field without a name,
     # a control character, a body that cannot be read), which run first: the CSRF check reads
     # the form too, and fails on what they refuse.
     csrf.init_app(app)
+    csrf.exempt(languages.bp)  # (choosing a language changes nothing but how this browser reads)
     if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
         app.register_blueprint(bench_routes.bp)
     register_commands(app)
@@ -90,12 +90,6 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     return app
 
 
-LANGUAGES = ("en", "es", "hi")  # the languages the catalogues are complete in, the default first
-
-
-def browser_language() -> str:
-    """The language of a page: the best of ``LANGUAGES`` by the browser's Accept-Language."""
-    return request.accept_languages.best_match(LANGUAGES) or LANGUAGES[0]
 
 
 def connect_the_news() -> None:

@@ -18,6 +18,7 @@ import secrets
 from typing import Any
 
 import sqlalchemy as sa
+from flask_babel import gettext
 
 from .. import store
 from . import scores_file
@@ -109,9 +110,7 @@ def preview(current: Any, incoming: Any) -> dict[str, Any]:
 
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{1,40}")  # token_urlsafe's alphabet
-GONE = "That import was already applied or cancelled."
-CHANGED_SINCE_PREVIEW = ("The score table changed since the preview (a game ended): upload the file again "
-                         "to see a new preview.")
+
 
 
 class ImportRefused(Refusal):
@@ -143,7 +142,7 @@ def apply(token: str, cancel: bool = False) -> bool:
     if TOKEN.fullmatch(token):  # checked before the query
         pending = db.session.scalar(sa.select(PendingImport).where(PendingImport.token == token))
     if pending is None:
-        raise ImportRefused(GONE)
+        raise ImportRefused(gettext("That import was already applied or cancelled."))
     pending_id, text, seen = pending.id, pending.csv_text, pending.table_digest
     db.session.commit()  # (a read: the parsing below holds no lock)
     if cancel:
@@ -155,11 +154,12 @@ def apply(token: str, cancel: bool = False) -> bool:
     if db.engine.dialect.name == "postgresql":  # game ends wait until the import is in
         db.session.execute(sa.text(f"LOCK TABLE {ScoreEntry.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
     if db.session.get(PendingImport, pending_id) is None:  # applied or cancelled meanwhile
-        raise ImportRefused(GONE)
+        raise ImportRefused(gettext("That import was already applied or cancelled."))
     if not secrets.compare_digest(score_table.mark(), seen):
         db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
         db.session.commit()
-        raise ImportRefused(CHANGED_SINCE_PREVIEW)
+        raise ImportRefused(gettext("The score table changed since the preview (a game ended): upload the file "
+                                    "again to see a new preview."))
     score_table.replace(None, rows)
     db.session.execute(sa.delete(PendingImport).where(PendingImport.id == pending_id))
     db.session.commit()

@@ -39,7 +39,7 @@ from .play import ActionForm, Done, perform, play_computer_turns, reveal  # noqa
 from .saving import MAX_ACTIONS  # noqa: F401
 from .imports import ImportVerdict, check_import, import_game, import_verdict  # noqa: F401
 from .replays import AlreadyHere, ReplayError  # noqa: F401
-from .seats import Held, SeatLine, SeatSpec  # noqa: F401
+from .seats import Held, SeatLine, SeatSpec, strength_words  # noqa: F401
 from ..store.models import HERE, OWN  # noqa: F401  (where a seat is played: the host's device, its own)
 from .standins import set_standin  # noqa: F401
 from .views import Ask, TableView  # noqa: F401
@@ -56,6 +56,6 @@ __all__ = [
     "UnfinishedGame", "exists", "export", "finished", "held", "invitation", "let_go_of_the_database",
     "log_page", "paced_steps", "replay_step", "seat_name", "seat_to_release", "show", "solution", "unfinished",
     "version_of", "ActionForm", "Done", "perform", "play_computer_turns", "reveal", "MAX_ACTIONS",
-    "AlreadyHere", "ReplayError", "import_game", "HERE", "OWN", "Held", "SeatLine", "SeatSpec", "set_standin",
+    "AlreadyHere", "ReplayError", "import_game", "HERE", "OWN", "Held", "SeatLine", "SeatSpec", "set_standin", "strength_words",
     "Ask", "TableView",
 ]

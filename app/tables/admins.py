@@ -6,6 +6,8 @@ changes (its ``credential`` no longer matches)."""
 
 from __future__ import annotations
 
+from flask_babel import gettext
+
 import secrets
 from datetime import timedelta
 
@@ -68,11 +70,11 @@ def log_in(address: str, password: str) -> str:
         db.session.execute(sa.text(f"LOCK TABLE {AdminFailure.__tablename__} IN SHARE ROW EXCLUSIVE MODE"))
     if recent_failures(address) >= current_app.config["ADMIN_MAX_FAILURES"]:
         minutes = current_app.config["ADMIN_FAILURE_WINDOW_SECONDS"] // 60
-        raise LoginRefused(f"Too many wrong passwords from this device. Try again in {minutes} minutes.", 429)
+        raise LoginRefused(gettext("Too many wrong passwords from this device. Try again in %(num)s minutes.", num=minutes), 429)
     if not check_admin_password(current_app.config, current_app.instance_path, password):
         db.session.add(AdminFailure(address=address))
         db.session.commit()
-        raise LoginRefused("That is not the admin password.", 401)
+        raise LoginRefused(gettext("That is not the admin password."), 401)
     now = utcnow()
     db.session.execute(sa.delete(AdminSession).where(AdminSession.expires_at <= now))  # anybody's expired ones
     token = store.new_token()

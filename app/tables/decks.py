@@ -23,6 +23,7 @@ import re
 
 import sqlalchemy as sa
 from flask import has_app_context
+from flask_babel import gettext
 
 from .. import store
 from ..core.cards import Card
@@ -120,7 +121,7 @@ def read_offered(decks_root: str, definition: GameDefinition, name: str, seats: 
 def resolve(decks_root: str, definition: GameDefinition, answer: str, seats: int | None = None) -> tuple[str, list[Card]]:
     """An offered deck by name (``.deck`` may be left out) or by its title; only plain names."""
     if len(answer) > MAX_DECK_NAME:
-        raise DeckError(f"a deck file's name has at most {MAX_DECK_NAME} characters")
+        raise DeckError(gettext("a deck file's name has at most %(num)s characters", num=MAX_DECK_NAME))
     stored = uploaded(definition)
     names = deck_names(decks_root, definition)
     name = answer if answer in names else (answer + DECK_SUFFIX if answer + DECK_SUFFIX in names else answer)
@@ -129,9 +130,11 @@ def resolve(decks_root: str, definition: GameDefinition, answer: str, seats: int
         name = titled[0] if len(titled) == 1 else name
     if os.path.basename(name) != name or name.startswith("."):
         example = names[0] if names else "game.deck"
-        raise DeckError(f"'{answer}' is not a deck file name: type just the name, such as {example}")
+        raise DeckError(gettext("'%(answer)s' is not a deck file name: type just the name, such as %(example)s",
+                                answer=answer, example=example))
     if name not in names:
-        raise DeckError(f"there is no deck file named '{answer}' in {where(definition)}")
+        raise DeckError(gettext("there is no deck file named '%(answer)s' in %(folder)s", answer=answer,
+                                folder=where(definition)))
     return name, read_offered(decks_root, definition, name, seats, stored)
 
 

@@ -3,6 +3,8 @@ changed nothing (its transaction was rolled back: ``store.transaction``)."""
 
 from __future__ import annotations
 
+from flask_babel import gettext, lazy_gettext
+
 from ..core.protocol import BadAction, GameDefinition, GameIsOver, IllegalAction, Move, NotYourTurn, said
 from ..core.refusal import Refusal
 from ..store.models import ABANDONED
@@ -19,8 +21,8 @@ class NotFound(TableError):
 class GameNotFound(NotFound):
     """The game asked for does not exist (not a table to show the message on)."""
 
-    def __init__(self, message: str = "There is no such game."):
-        super().__init__(message)
+    def __init__(self, message: str | None = None):
+        super().__init__(message or gettext("There is no such game."))
 
 
 class Forbidden(TableError):
@@ -53,17 +55,18 @@ class StillChecking(TooMany):
     status = 409
 
 
-STALE = "The table changed before your action arrived, so nothing was done. Here it is now."
-RELEASED = "The host released your seat: ask them for its new code to play on."
-NO_OPEN_SEAT = ("No open seat has that code. Check the code, or ask the host for a new one "
-                "(a code works once, and expires when its game ends or after a day).")
-GAME_OVER = "This game is over, so nothing was done."
-ABANDONED_GAME = "The host abandoned this game, so nothing was done."
+# (in the reader's language when they are shown: ``str()`` of each, in a request)
+STALE = lazy_gettext("The table changed before your action arrived, so nothing was done. Here it is now.")
+RELEASED = lazy_gettext("The host released your seat: ask them for its new code to play on.")
+NO_OPEN_SEAT = lazy_gettext("No open seat has that code. Check the code, or ask the host for a new one "
+                            "(a code works once, and expires when its game ends or after a day).")
+GAME_OVER = lazy_gettext("This game is over, so nothing was done.")
+ABANDONED_GAME = lazy_gettext("The host abandoned this game, so nothing was done.")
 
 
 def game_over(status: str) -> str:
     """Why nothing can be done at a table that is not being played: over, or abandoned."""
-    return ABANDONED_GAME if status == ABANDONED else GAME_OVER
+    return str(ABANDONED_GAME if status == ABANDONED else GAME_OVER)
 
 
 class ConfirmFirst(Exception):

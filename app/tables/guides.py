@@ -7,6 +7,8 @@ guided game changes no score or statistic (``records``) and no list of games sho
 
 from __future__ import annotations
 
+from flask_babel import gettext
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,10 +42,10 @@ def guide_for(key: str) -> tuple[GameDefinition, Guide]:
     try:
         definition = registry.get(key)
     except registry.UnknownGame:
-        raise NotFound("There is no such game.") from None
+        raise NotFound(gettext("There is no such game.")) from None
     guide = guides.guide_of(definition)
     if guide is None:
-        raise NotFound(f"{definition.name} has no guided first game.")
+        raise NotFound(gettext("%(game)s has no guided first game.", game=definition.name))
     return definition, guide
 
 
@@ -71,7 +73,7 @@ def check_guided(record: GameRecord, definition: GameDefinition, seat: int | Non
     if step is None:
         return record.guide_step
     if not guides.expects(definition, step, seat, data):
-        raise Refused("The guide asks for another move here. " + step.say)
+        raise Refused(gettext("The guide asks for another move here.") + " " + step.say)
     return record.guide_step + 1
 
 

@@ -4,6 +4,8 @@ is played; a client address that types too many wrong codes must wait."""
 
 from __future__ import annotations
 
+from flask_babel import gettext
+
 import secrets
 from datetime import timedelta
 from typing import TypedDict
@@ -66,7 +68,7 @@ def look_up_code(code: object, address: str) -> SeatRecord | None:
     window = config["JOIN_FAILURE_WINDOW_SECONDS"]
     limits.begin_counting()
     if limits.recent(limits.WRONG_JOIN_CODE, address, window) >= config["JOIN_MAX_FAILURES"]:
-        raise TooMany(f"Too many wrong codes from this device: try again in {limits.minutes(window)} minutes.")
+        raise TooMany(gettext("Too many wrong codes from this device: try again in %(num)s minutes.", num=limits.minutes(window)))
     seat = find_seat_by_code(code)
     if seat is None:
         limits.count(limits.WRONG_JOIN_CODE, address, window)
@@ -101,7 +103,7 @@ def claim_seat(code: str, holder: holdings.Holder, address: str) -> str:
     (unless released)."""
     seat = look_up_code(code, address)
     if seat is None:
-        raise NotFound(NO_OPEN_SEAT)
+        raise NotFound(str(NO_OPEN_SEAT))
     record = seat.game
     holdings.hold(holder.key or "", record, str(seat.number), give_seat(seat))
     seat.join_code = seat.code_expires_at = seat.previous_token_hash = None
@@ -114,7 +116,7 @@ def host_seat(slug: str, number: int) -> tuple[GameRecord, SeatRecord]:
     """The game (locked) and its seat ``number``, for the host's seat controls."""
     record = store.lock_game(slug)
     if record is None or not 0 <= number < len(record.seats):
-        raise NotFound("There is no such seat.")
+        raise NotFound(gettext("There is no such seat."))
     return record, record.seats[number]
 
 
@@ -124,9 +126,9 @@ def release_seat(slug: str, holder: holdings.Holder, number: int) -> None:
     old holder's table then says the host released their seat)."""
     record, seat = host_seat(slug, number)
     if not held_seats(record, holdings.held_hashes(holder, record)).host:
-        raise Forbidden("Only the host can release a seat.")
+        raise Forbidden(gettext("Only the host can release a seat."))
     if seat.is_ai or seat.device != OWN:
-        raise TableError("Only a seat on its own device can be released.")
+        raise TableError(gettext("Only a seat on its own device can be released."))
     if record.status != PLAYING:
         raise Conflict(game_over(record.status))
     if seat.token_hash is not None:  # (a renewed code keeps the undo of an earlier release)
@@ -141,12 +143,12 @@ def restore_seat(slug: str, holder: holdings.Holder, number: int) -> None:
     again), its new code stops working. Only while nobody has taken the seat with that code."""
     record, seat = host_seat(slug, number)
     if not held_seats(record, holdings.held_hashes(holder, record)).host:
-        raise Forbidden("Only the host can undo a release.")
+        raise Forbidden(gettext("Only the host can undo a release."))
     if record.status != PLAYING:
         raise Conflict(game_over(record.status))
     if seat.token_hash is not None or seat.previous_token_hash is None:
-        raise Conflict(f"{seat.name}'s seat cannot be given back: somebody has taken it since, or it was "
-                       "never released.")
+        raise Conflict(gettext("%(name)s's seat cannot be given back: somebody has taken it since, or it was "
+                               "never released.", name=seat.name))
     seat.token_hash, seat.previous_token_hash = seat.previous_token_hash, None
     seat.join_code = seat.code_expires_at = None
     save_and_score(record, None, [])

@@ -3,6 +3,8 @@ players, abandoned by its host."""
 
 from __future__ import annotations
 
+from flask_babel import gettext
+
 import secrets
 from datetime import timedelta
 from collections.abc import Mapping
@@ -158,8 +160,8 @@ def count_game_set_up(address: str, *, begun: bool = False) -> None:
     limit = current_app.config["GAMES_PER_HOUR"]
     limits.begin_counting(begun=begun)
     if limits.recent(limits.GAME_SET_UP, address, 3600) >= limit:
-        raise TooMany(f"This device has set up {limit} games (rematches count too) in the last hour: "
-                      "finish or resume one of them, or wait a while before setting up another.")
+        raise TooMany(gettext("This device has set up %(limit)s games (rematches count too) in the last hour: "
+                              "finish or resume one of them, or wait a while before setting up another.", limit=limit))
     limits.count(limits.GAME_SET_UP, address, 3600)
 
 
@@ -214,9 +216,9 @@ def rematch(slug: str, holder: holdings.Holder, address: str) -> str:
         raise NotFound("There is no such game.")
     mine = holdings.held_hashes(holder, record)
     if not held_seats(record, mine).at_table:
-        raise Forbidden("Only the players at this table can start a rematch.")
+        raise Forbidden(gettext("Only the players at this table can start a rematch."))
     if record.status != FINISHED:
-        raise Conflict("The game is still being played.")
+        raise Conflict(gettext("The game is still being played."))
     if record.rematch_slug:
         db.session.commit()
         return follow_rematch(slug, holder)
@@ -244,15 +246,15 @@ def follow_rematch(slug: str, holder: holdings.Holder) -> str:
         raise NotFound("There is no rematch of this game.")
     mine = holdings.held_hashes(holder, record)
     if not held_seats(record, mine).at_table:
-        raise Forbidden("Only the players at this table can join its rematch.")
+        raise Forbidden(gettext("Only the players at this table can join its rematch."))
     new_record = store.find_game(record.rematch_slug)
     if new_record is None:
         raise NotFound("There is no rematch of this game.")
     carried, lost = carry_seats(record, new_record, mine)
     if lost and not any(role != holdings.HOST for role in carried):
         names = ", ".join(new_record.seats[number].name for number in sorted(lost))
-        raise Conflict(f"Your seat in the rematch ({names}) is no longer yours: the host released it. "
-                       "Ask the host for its new code to join, or watch the rematch.")
+        raise Conflict(gettext("Your seat in the rematch (%(names)s) is no longer yours: the host released it. "
+                               "Ask the host for its new code to join, or watch the rematch.", names=names))
     held_there = holdings.reread(holder, new_record)
     if carried and holder.key and any(held_there.get(role) != value for role, value in carried.items()):
         # (a browser that held its seats by an older cookie's tokens when the rematch was made)
@@ -271,7 +273,7 @@ def abandon(slug: str, holder: holdings.Holder) -> None:
     if record is None:
         raise NotFound("There is no such game.")
     if not held_seats(record, holdings.held_hashes(holder, record)).host:
-        raise Forbidden("Only the host (the browser that set the game up) can abandon it.")
+        raise Forbidden(gettext("Only the host (the browser that set the game up) can abandon it."))
     if record.status != PLAYING:
-        raise Conflict("This game is not being played any more.")
+        raise Conflict(gettext("This game is not being played any more."))
     save_and_score(record, None, [], status=ABANDONED)

@@ -9,6 +9,8 @@ table settings per game; a spectator is a looker who holds nothing (``watching``
 
 from __future__ import annotations
 
+from flask_babel import gettext
+
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -67,7 +69,7 @@ SPECTATOR = Looker(watching=True)
 def game_row(slug: str) -> GameRecord:
     record = store.find_game(slug)
     if record is None:
-        raise GameNotFound("There is no such game: check the link, or pick a game from the home page.")
+        raise GameNotFound(gettext("There is no such game: check the link, or pick a game from the home page."))
     return record
 
 
@@ -258,9 +260,9 @@ def result_words(definition: GameDefinition, results: list[dict[str, Any]]) -> l
 def finished_row(slug: str) -> GameRecord:
     record = game_row(slug)
     if record.status == ABANDONED:
-        raise NotFound("This game was abandoned before its end: it has no replay and no export.")
+        raise NotFound(gettext("This game was abandoned before its end: it has no replay and no export."))
     if record.status != FINISHED:
-        raise NotFound("This game is not over yet: its replay and its export come once it ends.")
+        raise NotFound(gettext("This game is not over yet: its replay and its export come once it ends."))
     return record
 
 
@@ -347,9 +349,9 @@ def invitation(slug: str, looker: Looker, number: int) -> Invitation | None:
     its code stopped working); ``Forbidden`` for a browser that is not the host."""
     record = game_row(slug)
     if not held_by(record, looker).host:
-        raise Forbidden("Only the host's browser (the one that set the game up) shows a seat's join link.")
+        raise Forbidden(gettext("Only the host's browser (the one that set the game up) shows a seat's join link."))
     if not 0 <= number < len(record.seats):
-        raise NotFound("This game has no such seat.")
+        raise NotFound(gettext("This game has no such seat."))
     seat = record.seats[number]
     if seat.device != OWN:
         return None
@@ -413,12 +415,12 @@ def solution(slug: str, looker: Looker, step: int) -> Solution:
     analyst = definition.analyst
     start = store.initial_state(record)
     if analyst is None or start is None:
-        raise NotFound("This game has no solutions to show.")
+        raise NotFound(gettext("This game has no solutions to show."))
     now = store.load_state(record)
     position = kept.for_table(record, now, may_ask=False, address=looker.address)
     answer = position.answer if position is not None and position.known else None
     if not analyst.solution_offered(now, answer):
-        raise SolutionRefused("The solution is shown once the game is over, or can no longer be won.")
+        raise SolutionRefused(gettext("The solution is shown once the game is over, or can no longer be won."))
     question = analyst.start_question(start)
     shown = kept.shown_for_question(question) if question is not None else None
     if shown is not None and shown.state == kept.NOT_ASKED and held_by(record, looker).seats:

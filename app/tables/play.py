@@ -21,6 +21,8 @@ address (``OWN_MOVES_PER_MINUTE``, counted in each worker process: a refusal cos
 
 from __future__ import annotations
 
+from flask_babel import gettext
+
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -156,13 +158,13 @@ def authorise(record: GameRecord, definition: GameDefinition, holder: holdings.H
     held = held_seats(record, holdings.held_hashes(holder, record))
     if form.seat is None and form.data.get("action") in definition.table_actions:
         if not held.at_table:
-            raise Forbidden("Only the players at this table can do that.")
+            raise Forbidden(gettext("Only the players at this table can do that."))
     elif form.seat is None or form.seat not in held:
-        raise Forbidden(RELEASED if form.seat in held.released else "This browser does not hold that seat.")
+        raise Forbidden(str(RELEASED) if form.seat in held.released else gettext("This browser does not hold that seat."))
     private = definition.action_kinds.get(type(action)) is OWN
     if private and counted and not own_moves.allow(form.address):
-        raise TooMany("You are changing your cards faster than the table can keep up: wait a few seconds, "
-                      "then go on. Your cards are as shown.")
+        raise TooMany(gettext("You are changing your cards faster than the table can keep up: wait a few seconds, "
+                              "then go on. Your cards are as shown."))
     return action, private, held
 
 
@@ -174,10 +176,10 @@ def check_fresh(record: GameRecord, definition: GameDefinition, action: Any, pri
     if record.status != PLAYING:  # (first: a form of a finished game is not merely stale)
         raise Conflict(game_over(record.status))
     if form.version != record.version and not private:
-        raise Conflict(STALE)
+        raise Conflict(str(STALE))
     state = store.load_state(record)
     if form.seat is not None and form.seat == state.to_move() and needs_handover(record, state, held):
-        raise Conflict(f"Pass the device to {state.label(form.seat)} first.")
+        raise Conflict(gettext("Pass the device to %(name)s first.", name=state.label(form.seat)))
     if not form.confirmed:
         asking = move_asking_first(state.legal(form.seat), definition, action, form.data)
         if asking is not None:
@@ -218,9 +220,9 @@ def reveal(slug: str, holder: holdings.Holder, form_version: int | None) -> Done
         state = store.load_state(record)
         turn = state.to_move()
         if turn is None or turn not in held:
-            raise Forbidden("This browser does not hold that seat.")
+            raise Forbidden(gettext("This browser does not hold that seat."))
         if form_version != record.version:
-            raise Conflict("The table changed; here it is now.")
+            raise Conflict(gettext("The table changed; here it is now."))
         reading.write()
         reading.save(None, [], shown_seat=turn)
         return Done(record, state, held)

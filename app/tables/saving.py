@@ -47,7 +47,7 @@ class Reading:
         except store.ConcurrentUpdate:
             if not self.locked:
                 raise  # (``under_the_lock`` does it again under the lock)
-            raise Conflict(STALE) from None
+            raise Conflict(str(STALE)) from None
 
 
 def under_the_lock(change: Callable[[bool], T]) -> T:

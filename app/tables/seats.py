@@ -8,6 +8,8 @@ holding no longer proves anything (and does again if the release is undone)."""
 
 from __future__ import annotations
 
+from flask_babel import gettext, lazy_gettext
+
 import base64
 import hashlib
 import hmac
@@ -19,6 +21,15 @@ from flask import current_app
 from .. import store
 from ..core.protocol import NORMAL, GameState
 from ..store.models import HERE, OWN, GameRecord, SeatRecord
+
+# A computer player's strength in the reader's words (easy, normal, strong).
+STRENGTH_WORDS = {"easy": lazy_gettext("easy"), "normal": lazy_gettext("normal"), "strong": lazy_gettext("strong")}
+
+
+def strength_words(strength: str) -> str:
+    """``strength`` (``app.core.protocol.STRENGTHS``) in the reader's words."""
+    words = STRENGTH_WORDS.get(strength)
+    return str(words) if words is not None else strength
 
 
 @dataclass
@@ -159,7 +170,9 @@ class SeatLine:
     @property
     def computer(self) -> str:
         """A computer seat as its badge and the results name it: "Computer (strong)"."""
-        return f"Computer ({self.strength})" if self.strength else "Computer"
+        if self.strength:
+            return gettext("Computer (%(strength)s)", strength=strength_words(self.strength))
+        return gettext("Computer")
 
 
 def seat_strength(seat: SeatRecord) -> str | None:

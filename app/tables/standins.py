@@ -3,6 +3,8 @@ of the game's log the computer made for whom."""
 
 from __future__ import annotations
 
+from flask_babel import gettext
+
 import json
 
 from .. import store
@@ -42,23 +44,23 @@ def set_standin(slug: str, holder: holdings.Holder, number: int, on: bool, idle_
     record, seat = host_seat(slug, number)
     held = held_seats(record, holdings.held_hashes(holder, record))
     if seat.is_ai:
-        raise TableError("That seat is already a computer player.")
+        raise TableError(gettext("That seat is already a computer player."))
     if record.status != PLAYING:
         raise Conflict(game_over(record.status))
     state = store.load_state(record)
     if on:
         if not held.host:
-            raise Forbidden("Only the host can let the AI stand in.")
+            raise Forbidden(gettext("Only the host can let the AI stand in."))
         if state.definition.bot is None:
-            raise TableError(f"{state.definition.name} has no computer player to stand in.")
+            raise TableError(gettext("%(game)s has no computer player to stand in.", game=state.definition.name))
         if idle_turn(record, state, idle_seconds) != number:
-            raise Conflict(f"{seat.name} is not idle: the AI can stand in after {idle_seconds} seconds of waiting on their turn.")
+            raise Conflict(gettext("%(name)s is not idle: the AI can stand in after %(num)s seconds of waiting on their turn.", name=seat.name, num=idle_seconds))
         seat.ai_standin = True
         record.standins = standin_spans(record, state, number, True)
         save_and_score(record, state, play_computer_turns(state, record), standins=record.standins)
     else:
         if not held.host and number not in held:
-            raise Forbidden("Only the host or the seat's player can stop the AI.")
+            raise Forbidden(gettext("Only the host or the seat's player can stop the AI."))
         if not seat.ai_standin:  # (a form posted twice, or an old page): nothing to stop, nothing saved
             return
         seat.ai_standin = False

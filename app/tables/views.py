@@ -274,7 +274,7 @@ def table_view(record: GameRecord, state: GameState, held: Held, *, watching: bo
                 take_back_seat, moves = seat, state.take_back_moves(seat)
                 break
     if message is None and held.released and not watching:
-        message = RELEASED
+        message = str(RELEASED)
     if message is None and record.steps >= store.MAX_ACTIONS and not finished and not abandoned:
         message = store.LOG_FULL  # (said before anyone tries a move that would be refused)
     log = view.get("log") or []  # the game's last lines

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, MutableMapping
 from datetime import datetime, timezone
 from typing import Any
 
+from babel.dates import format_datetime
 from flask import Flask, g, has_request_context, request, session, url_for
 from flask.templating import Environment as FlaskEnvironment
 from flask.typing import ResponseReturnValue
@@ -32,7 +33,8 @@ from ..core import registry
 from ..core.cards import Card, deck_by_key
 from ..core.protocol import GameDefinition
 from ..tables.decks import deck_title
-from . import admin, errors, events, guides, history, identity, input_checks, items, lan, menu, play, scores, setup, sounds, words
+from . import (admin, errors, events, guides, history, identity, input_checks, items, lan, languages, menu, play, scores,
+               setup, sounds, words)
 from .error_pages import render_error
 from .htmx import is_htmx, vary_on_htmx
 
@@ -62,6 +64,7 @@ def register(app: Flask, version: str) -> None:
     Compress(app)
 
     _register_static_versions(app)
+    languages.register(app)
     words.register(app)
     _register_card_faces(app)
     app.jinja_env.filters["local_time"] = local_time
@@ -123,8 +126,8 @@ def local_time(moment: datetime | None) -> Markup:
         return Markup("")
     moment = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
     stamp = moment.replace(microsecond=0).isoformat() + "Z"
-    return Markup('<time class="local-time" datetime="{}">{} UTC</time>').format(
-        stamp, f"{moment.day} {moment:%b %Y, %H:%M}")
+    shown = format_datetime(moment, "d MMM y, HH:mm", locale=languages.page_language().replace("-", "_"))
+    return Markup('<time class="local-time" datetime="{}">{} UTC</time>').format(stamp, shown)
 
 
 @functools.cache
@@ -389,7 +392,8 @@ def _register_card_faces(app: Flask) -> None:
         return app.jinja_env.get_template("table/_card.html").module
 
     @functools.cache
-    def face(deck_key: str, card_id: str, extra: str) -> Markup:
+    def face(deck_key: str, card_id: str, extra: str, language: str) -> Markup:
+        """(kept per language: the face is read aloud in the page's words)"""
         card = deck_by_key(deck_key).parse(card_id)
         return Markup(macros().face(card, extra))
 
@@ -399,7 +403,7 @@ def _register_card_faces(app: Flask) -> None:
 
     @pass_context
     def card_face(context: Context, card_id: str, extra: str = "", deck_key: str | None = None) -> Markup:
-        return face(deck_key or context["deck_key"], card_id, extra)
+        return face(deck_key or context["deck_key"], card_id, extra, languages.page_language())
 
     @pass_context
     def card_index(context: Context, card_id: str) -> Markup:

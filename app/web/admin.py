@@ -9,6 +9,7 @@ from typing import Any, ParamSpec
 
 from flask import Blueprint, abort, current_app, g, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from werkzeug.utils import secure_filename
 
 from .. import tables
@@ -50,7 +51,7 @@ def admin_required(view: Callable[P, ResponseReturnValue]) -> Callable[P, Respon
         if not is_admin():
             if request.method == "GET":
                 return redirect(url_for("admin.login", next=request.path), 303)
-            abort(403, "Only the admin can do this: log in on the Admin page first.")
+            abort(403, gettext("Only the admin can do this: log in on the Admin page first."))
         return view(*args, **kwargs)
 
     return wrapper
@@ -120,9 +121,9 @@ def deck_game() -> GameDefinition:
     try:
         definition = registry.get(request.form.get("game") or default)
     except registry.UnknownGame:
-        raise ValueError("Choose one of the table's games.") from None
+        raise ValueError(gettext("Choose one of the table's games.")) from None
     if definition.deck is None:
-        raise ValueError(f"{definition.name} has no stacked decks.")
+        raise ValueError(gettext("%(game)s has no stacked decks.", game=definition.name))
     return definition
 
 
@@ -142,16 +143,16 @@ def uploaded(field: str, extension: str, limit: int) -> tuple[str, bytes]:
     """The uploaded file's safe name and bytes, or DeckError/ScoresFileError-style ValueError."""
     upload = request.files.get(field)
     if upload is None or not upload.filename:
-        raise ValueError("Choose a file to upload.")
+        raise ValueError(gettext("Choose a file to upload."))
     name = secure_filename(upload.filename)
     if not name.lower().endswith(extension) or len(name) <= len(extension):
-        raise ValueError(f"Only {extension} files can be uploaded here.")
+        raise ValueError(gettext("Only %(extension)s files can be uploaded here.", extension=extension))
     name = name[:-len(extension)] + extension  # "Game.DECK" is stored as "Game.deck", so decks/ lists it
     data = upload.stream.read(limit + 1)
     if len(data) > limit:
-        raise ValueError(f"The file is too large: a {extension} file here is at most {limit // 1024} KB.")
+        raise ValueError(gettext("The file is too large: a %(extension)s file here is at most %(num)s KB.", extension=extension, num=limit // 1024))
     if not data.strip():
-        raise ValueError("The file is empty.")
+        raise ValueError(gettext("The file is empty."))
     return name, data
 
 
@@ -163,29 +164,31 @@ def upload_deck() -> ResponseReturnValue:
     try:
         definition = deck_game()
     except ValueError as error:
-        return render_admin(error=f"The deck was not stored: {error}", status=400)
+        return render_admin(error=gettext("The deck was not stored: %(why)s", why=error), status=400)
     chosen = definition.key
     sent = posted_file_name()
-    which = f"The deck {sent} for {definition.name}" if sent else f"The deck for {definition.name}"
+    which = (gettext("The deck %(file)s for %(game)s", file=sent, game=definition.name) if sent
+             else gettext("The deck for %(game)s", game=definition.name))
     try:
         name, data = uploaded("deck", ".deck", MAX_DECK_BYTES)
         if len(name) > stacked_decks.MAX_DECK_NAME:  # a game keeps its deck's name (games.deck_name)
-            raise ValueError(f"a deck file's name can have at most {stacked_decks.MAX_DECK_NAME} characters "
-                             f"(this one has {len(name)}): rename the file and upload it again.")
+            raise ValueError(gettext("a deck file's name can have at most %(most)s characters (this one has %(num)s): "
+                                     "rename the file and upload it again.", most=stacked_decks.MAX_DECK_NAME, num=len(name)))
         definition.parse_deck(decode_deck_bytes(data))
     except (ValueError, DeckError) as error:
-        return render_admin(error=f"{which} was not stored: {error}", status=400, chosen=chosen)
+        return render_admin(error=gettext("%(deck)s was not stored: %(why)s", deck=which, why=error), status=400, chosen=chosen)
     try:
         stacked_decks.store_upload(current_app.config["DECKS_FOLDER"], definition, name, data,
                                    replace=request.form.get("replace") == "1")
     except stacked_decks.DeckExists:  # (here, or stored by another server just now)
-        return render_admin(error=f"{definition.name} has a deck named {name} already: tick 'replace' to "
-                                  "overwrite it.", status=409, chosen=chosen)
+        return render_admin(error=gettext("%(game)s has a deck named %(name)s already: tick 'replace' to overwrite it.",
+                                          game=definition.name, name=name), status=409, chosen=chosen)
     except OSError as error:
         current_app.logger.warning("deck upload %s not stored: %s", name, error.strerror)
-        return render_admin(error=f"{which} was not stored: the decks folder refused it ({error.strerror}).",
+        return render_admin(error=gettext("%(deck)s was not stored: the decks folder refused it (%(why)s).", deck=which,
+                                          why=error.strerror),
                             status=400, chosen=chosen)
-    return render_admin(message=f"{name} was checked and stored for {definition.name}.", chosen=chosen)
+    return render_admin(message=gettext("%(name)s was checked and stored for %(game)s.", name=name, game=definition.name), chosen=chosen)
 
 
 @bp.post("/decks/<name>/delete")
@@ -196,9 +199,10 @@ def delete_deck(name: str) -> ResponseReturnValue:
     except ValueError as error:
         return render_admin(error=str(error), status=400)
     if not stacked_decks.withdraw(current_app.config["DECKS_FOLDER"], definition, name):
-        return render_admin(error=f"{definition.name} has no deck named {name[:80]}.", status=404,
+        return render_admin(error=gettext("%(game)s has no deck named %(name)s.", game=definition.name, name=name[:80]), status=404,
                             chosen=definition.key)
-    return render_admin(message=f"{name} was deleted from the decks of {definition.name}.", chosen=definition.key)
+    return render_admin(message=gettext("%(name)s was deleted from the decks of %(game)s.", name=name, game=definition.name),
+                        chosen=definition.key)
 
 
 # -- importing scores.csv --------------------------------------------------------------------------
@@ -223,7 +227,7 @@ def import_preview() -> ResponseReturnValue:
         text = score_table.file_format().decode(data)
         incoming = score_import.parse(text)
     except ValueError as error:  # (the format's file errors are ValueErrors)
-        return render_template("admin/import.html", error=f"The file was not imported: {error}"), 400
+        return render_template("admin/import.html", error=gettext("The file was not imported: %(why)s", why=error)), 400
     current, mark = score_table.table_and_mark()
     diff = score_import.preview(current, incoming)
     token = score_import.remember(text, mark)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Response, render_template
+from flask_babel import gettext, lazy_gettext
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
@@ -10,9 +11,9 @@ from werkzeug.exceptions import HTTPException
 from .htmx import is_htmx
 
 HTTP_MESSAGES = {
-    404: "There is nothing here.",
-    405: "That is not how this page is used.",
-    413: "That file is too large.",
+    404: lazy_gettext("There is nothing here."),
+    405: lazy_gettext("That is not how this page is used."),
+    413: lazy_gettext("That file is too large."),
 }
 
 
@@ -22,7 +23,8 @@ def http_message(error: HTTPException) -> str:
     given = error.description
     if given and given != type(error).description:
         return given
-    return HTTP_MESSAGES.get(error.code or 500, given or error.name)
+    house = HTTP_MESSAGES.get(error.code or 500)
+    return str(house) if house is not None else gettext(given or error.name)
 
 
 def render_error(status: int, message: str) -> ResponseReturnValue:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Flask, flash, make_response, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -45,8 +46,8 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError) -> ResponseReturnValue:
-        return render_error(400, "This form has expired or did not come from this site. "
-                                 "Reload the page and try again; nothing was changed.")
+        return render_error(400, gettext("This form has expired or did not come from this site. "
+                                         "Reload the page and try again; nothing was changed."))
 
     @app.errorhandler(UnreadableBody)
     def unreadable_body(error: UnreadableBody) -> ResponseReturnValue:
@@ -60,5 +61,5 @@ def register(app: Flask) -> None:
     @app.errorhandler(Exception)
     def server_error(error: Exception) -> ResponseReturnValue:  # never show a traceback (or any state) to players
         app.logger.exception("Unhandled error")
-        return render_error(500, "Something went wrong on the server. Nothing you did was lost: "
-                                 "every finished action is saved. Reload the page.")
+        return render_error(500, gettext("Something went wrong on the server. Nothing you did was lost: "
+                                         "every finished action is saved. Reload the page."))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, redirect, render_template, request, stream_with_context, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 from markupsafe import Markup
 
 from .. import tables
@@ -38,7 +39,7 @@ def steps(slug: str) -> ResponseReturnValue:
     after = whole_number("after")
     upto = whole_number("upto")
     if after is None or upto is None or not 0 <= upto - after <= tables.MAX_STEPS_ASKED:
-        abort(400, f"Steps are asked for as after=N and upto=M, {tables.MAX_STEPS_ASKED} at most at a time.")
+        abort(400, gettext("Steps are asked for as after=N and upto=M, %(num)s at most at a time.", num=tables.MAX_STEPS_ASKED))
     parts = []
     for step in tables.paced_steps(slug, after, upto, whole_number("me")):
         board = render_template("games/" + step.table.kind + "/_board.html", **step.table.context())
@@ -102,19 +103,19 @@ def import_game() -> ResponseReturnValue:
         return render_template("history/import.html", message=None, here=None)
     upload = request.files.get("game")
     if upload is None or not upload.filename:
-        return render_template("history/import.html", message="Choose an exported game file (.json).", here=None), 400
+        return render_template("history/import.html", message=gettext("Choose an exported game file (.json)."), here=None), 400
     raw = upload.read(MAX_IMPORT_BYTES + 1)
     if len(raw) > MAX_IMPORT_BYTES:
-        return render_template("history/import.html", message="That file is too large to be an exported game.", here=None), 422
+        return render_template("history/import.html", message=gettext("That file is too large to be an exported game."), here=None), 422
     try:
         token = tables.import_game(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        return render_template("history/import.html", message="The file is not text (UTF-8 JSON).", here=None), 400
+        return render_template("history/import.html", message=gettext("The file is not text (UTF-8 JSON)."), here=None), 400
     except tables.AlreadyHere as already:
         return render_template("history/import.html", message=f"{upload.filename[:80]}: {already}",
                                here=already.slug), 409
     except tables.ReplayError as error:
-        return render_template("history/import.html", message=f"The game was not imported: {error}", here=None), 422
+        return render_template("history/import.html", message=gettext("The game was not imported: %(why)s", why=error), here=None), 422
     return redirect(url_for("history.import_status", token=token), 303)
 
 
@@ -125,5 +126,5 @@ def import_status(token: str) -> ResponseReturnValue:
     (its replay), or refused with the reason."""
     verdict = tables.import_verdict(token)
     if verdict is None:
-        abort(404, "No game file was sent to be imported under this address.")
+        abort(404, gettext("No game file was sent to be imported under this address."))
     return render_template("history/import_status.html", verdict=verdict)

@@ -7,6 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from config import setting
 
@@ -35,7 +36,7 @@ def code_page(code: str, status: int = 200, message: str | None = None) -> Respo
         except tables.TableError as error:
             return join_form(code, error)
         if seat is None and status == 200:
-            message, status = message or tables.NO_OPEN_SEAT, 404
+            message, status = message or str(tables.NO_OPEN_SEAT), 404
     return render_template("lan/join.html", code=code[:12], seat=seat, message=message), status
 
 
@@ -94,8 +95,8 @@ def release(slug: str, number: int) -> ResponseReturnValue:
         return redirect(url_for("play.table", slug=slug, release=number), 303)
     name = tables.seat_name(slug, number)
     tables.release_seat(slug, identity.holder(), number)
-    notice = (f"{name}'s seat was released: a new code is shown. Undo it from the seats panel until somebody "
-              "takes the seat." if asking is not None else None)
+    notice = (gettext("%(name)s's seat was released: a new code is shown. Undo it from the seats panel until somebody "
+                      "takes the seat.", name=name) if asking is not None else None)
     return after_post(slug, notice=notice)
 
 
@@ -103,7 +104,7 @@ def release(slug: str, number: int) -> ResponseReturnValue:
 def restore(slug: str, number: int) -> ResponseReturnValue:
     """The host undoes a release: the seat's last holder has it again."""
     tables.restore_seat(slug, identity.holder(), number)
-    return after_post(slug, notice=f"{tables.seat_name(slug, number)} has their seat again.")
+    return after_post(slug, notice=gettext("%(name)s has their seat again.", name=tables.seat_name(slug, number)))
 
 
 @bp.post("/games/<slug>/seats/<int:number>/standin")
@@ -119,7 +120,7 @@ def invite_qr(slug: str, number: int) -> ResponseReturnValue:
     seat while nobody has joined (an image of its own keeps the table's page light)."""
     seat = tables.invitation(slug, identity.looker(), number)
     if seat is None or seat.join_code is None:
-        abort(404, "This seat has no join code that still works: the host can make a new one.")
+        abort(404, gettext("This seat has no join code that still works: the host can make a new one."))
     link = public_url(url_for("lan.join_link", code=seat.join_code))
     buffer = io.BytesIO()
     qr_code(link).save(buffer, kind="svg", scale=4, border=2, xmldecl=False)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, abort, flash, get_flashed_messages, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 from flask.typing import ResponseReturnValue as Answer
 from werkzeug.datastructures import MultiDict
 
@@ -113,9 +114,9 @@ def release_question(slug: str, number: int | None) -> tables.Ask | None:
     seat = tables.seat_to_release(slug, identity.looker(), number)
     if seat is None:
         return None
-    return tables.Ask(question=f"Release {seat.name}'s seat? The device {seat.name} plays on can no longer play it, "
-                               "and a new code lets somebody take it. You can undo this until somebody does.",
-                      yes=f"Yes, release {seat.name}",
+    return tables.Ask(question=gettext("Release %(name)s's seat? The device %(name)s plays on can no longer play it, and a "
+                                       "new code lets somebody take it. You can undo this until somebody does.", name=seat.name),
+                      yes=gettext("Yes, release %(name)s", name=seat.name),
                       action=url_for("lan.release", slug=slug, number=seat.number),
                       fields=[("confirmed", "1")], back=url_for("play.table", slug=slug))
 
@@ -265,7 +266,7 @@ def after_post(slug: str, done: tables.Done | None = None, since: int | None = N
     if is_htmx():
         return render_table(TableAsked(slug, done=done, since=since, notice=notice))
     if not tables.exists(slug):
-        abort(404, "There is no such game: check the link, or pick a game from the home page.")
+        abort(404, gettext("There is no such game: check the link, or pick a game from the home page."))
     if notice:
         flash(notice, NOTICE)
     return redirect(url_for("play.table", slug=slug), 303)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Response, abort, render_template, request, stream_with_context, url_for
+from flask_babel import gettext
 from flask.typing import ResponseReturnValue
 
 from ..core import registry
@@ -97,8 +98,8 @@ def board_for(definition: GameDefinition) -> Board:
     search = request.args.get("q", "").strip()[:MAX_NAME_LENGTH]
     descending = request.args.get("order") == "desc"
     if definition.score_keeping == SCORE_TABLE:
-        columns = [Column("won", "Games won", True), Column("lost", "Games lost", True),
-                   Column("best", "Best score", False)]
+        columns = [Column("won", gettext("Games won"), True), Column("lost", gettext("Games lost"), True),
+                   Column("best", gettext("Best score"), False)]
         sort = request.args.get("sort", "name")
         sort = sort if sort in score_table.SORTS else "name"
         total = score_table.count(search)
@@ -107,7 +108,7 @@ def board_for(definition: GameDefinition) -> Board:
                 for row in score_table.page(page, PAGE_SIZE, sort, descending, search)]
         return Board(definition, columns, rows, total, page, pages_of(total), sort, descending, search,
                      url_for("scores.download"), score_table.file_format().file_name,
-                     ["The best score is the lowest game score a player has won with."])
+                     [gettext("The best score is the lowest game score a player has won with.")])
     stats = statistics.name_stats(definition)
     columns = [Column(stat.key, stat.label, stat.combine != "min") for stat in stats]
     sort = request.args.get("sort", "name")

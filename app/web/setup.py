@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, session, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext
 
 from .. import records, tables
 from ..core import registry
@@ -130,11 +131,11 @@ def choose_deck() -> ResponseReturnValue:
         session.pop("setup", None)
         return redirect(url_for("menu.menus", key=menu_flow_game().key), 303)
     if not answer:
-        return render_deck(setup, "Type a deck file name, or no to go back to Menu A.", answer, 422)
+        return render_deck(setup, gettext("Type a deck file name, or no to go back to Menu A."), answer, 422)
     try:
         name, _cards = resolve_deck(answer, menu_flow_game())
     except DeckError as error:
-        return render_deck(setup, f"That deck cannot be used: {error}.", answer, 422)
+        return render_deck(setup, gettext("That deck cannot be used: %(why)s.", why=error), answer, 422)
     setup["deck"] = name
     session["setup"] = setup
     return redirect(url_for("setup.seat"), 303)
@@ -195,7 +196,7 @@ def seat() -> ResponseReturnValue:
     except NotAChoice as error:
         return render_seat(setup, None, str(error), 400)
     if kind == RETURNING and not returning_names(setup)[1]:
-        return render_seat(setup, None, "There are no returning players to choose from.", 200)
+        return render_seat(setup, None, gettext("There are no returning players to choose from."), 200)
     return render_seat(setup, kind, search=request.args.get("q", "").strip()[:MAX_NAME_LENGTH])
 
 
@@ -219,7 +220,7 @@ def add_seat() -> ResponseReturnValue:
     else:
         name = request.form.get("name", "")
         if not is_returning_name(setup, name):
-            return render_seat(setup, RETURNING, "Choose one of the returning players listed.", 422)
+            return render_seat(setup, RETURNING, gettext("Choose one of the returning players listed."), 422)
     setup["seats"].append({"name": name, "ai": is_computer_name(name), "device": device})
     if len(setup["seats"]) < setup["players"]:
         session["setup"] = setup
@@ -236,7 +237,7 @@ def start_game(setup: dict[str, Any]) -> ResponseReturnValue:
         except DeckError as error:  # the file was removed or changed since it was chosen
             setup["deck"], setup["seats"] = None, []
             session["setup"] = setup
-            return render_deck(setup, f"That deck cannot be used any more: {error}.", "", 422)
+            return render_deck(setup, gettext("That deck cannot be used any more: %(why)s.", why=error), "", 422)
     specs = [tables.SeatSpec(s["name"], s["ai"], HERE if s["ai"] else s["device"]) for s in setup["seats"]]
     game = tables.SetUp(definition, specs, deck=deck, deck_name=setup.get("deck"), token=setup_key(setup.get("token")))
     try:
@@ -308,7 +309,7 @@ def returning_players(definition: GameDefinition) -> list[str]:
 
 def strength_choices(definition: GameDefinition) -> list[tuple[str, str, str | None]]:
     """Each strength of the game's computer players: (value, words, the ladder's line or None)."""
-    return [(strength, game_words(strength.capitalize()), strength_line(definition, strength))
+    return [(strength, tables.strength_words(strength).capitalize(), strength_line(definition, strength))
             for strength in definition.strengths]
 
 
@@ -351,21 +352,21 @@ def seat_from_form(definition: GameDefinition, form: Mapping[str, Any], number: 
         strength = NORMAL
     if played_by == COMPUTER:
         if definition.bot is None:
-            raise OptionError(f"Seat {number + 1}: {definition.name} has no computer player.")
+            raise OptionError(gettext("Seat %(number)s: %(game)s has no computer player.", number=number + 1, game=definition.name))
         return COMPUTER_NAME, tables.SeatSpec(COMPUTER_NAME, True, HERE, strength)
     device = OWN if played_by == OWN else HERE
     if has_score_table(definition) and form.get(f"kind{number}") == RETURNING_PLAYER:
         name = form.get(f"returning{number}", "")
         people = {other.casefold() for other in seated if not is_computer_name(other)}
         if is_computer_record(name) or not is_known_name(name, people):
-            raise OptionError(f"Seat {number + 1}: choose one of the returning players listed.")
+            raise OptionError(gettext("Seat %(number)s: choose one of the returning players listed.", number=number + 1))
     else:
         try:  # R3.2, R3.4: the one admission rule, as the terminal uses it
             name = admit_new_name(form.get(f"name{number}", ""), seated, computer_allowed=definition.bot is not None,
                                   known=score_table.has_name if has_score_table(definition) else None,
                                   known_hint=": choose Returning player to use it, or another name")
         except NameRefused as error:
-            raise OptionError(f"Seat {number + 1}: {error}") from None
+            raise OptionError(gettext("Seat %(number)s: %(why)s", number=number + 1, why=error)) from None
     if is_computer_name(name):
         return COMPUTER_NAME, tables.SeatSpec(COMPUTER_NAME, True, HERE, strength)
     return name, tables.SeatSpec(name, False, device)
@@ -398,7 +399,7 @@ def start_other_game(key: str) -> ResponseReturnValue:
         message = render(error.say, None, html=False) if error.say is not None else game_words(str(error))
         return render_game_setup(definition, message=message, status=422, form=form)
     except DeckError as error:
-        return render_game_setup(definition, message=f"That deck cannot be used: {error}.", status=422, form=form)
+        return render_game_setup(definition, message=gettext("That deck cannot be used: %(why)s.", why=error), status=422, form=form)
     game = tables.SetUp(definition, specs, options=options, deck=deck, deck_name=deck_name, token=token)
     try:
         slug = tables.set_up(game, identity.own_holder(), client_address())

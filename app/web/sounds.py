@@ -11,17 +11,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from flask_babel import lazy_gettext
+
 from ..tables.views import TableView
 
 # Every kind of sound, in the settings' order, with its words there.
 SOUND_KINDS = (
-    ("turn", "Your turn"),
-    ("draw", "A card drawn or taken"),
-    ("play", "A card played or discarded"),
-    ("meld", "Cards laid down or laid off"),
-    ("round", "A round over"),
-    ("won", "You won"),
-    ("lost", "You lost"),
+    ("turn", lazy_gettext("Your turn")),
+    ("draw", lazy_gettext("A card drawn or taken")),
+    ("play", lazy_gettext("A card played or discarded")),
+    ("meld", lazy_gettext("Cards laid down or laid off")),
+    ("round", lazy_gettext("A round over")),
+    ("won", lazy_gettext("You won")),
+    ("lost", lazy_gettext("You lost")),
 )
 
 # A log line's message -> its sound, the first that matches. Lines of no sound (a deal, a

@@ -15,7 +15,7 @@ from typing import Any
 
 from babel.support import NullTranslations
 from flask import Flask
-from flask_babel import Domain, get_locale
+from flask_babel import Domain, gettext, lazy_gettext
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
@@ -23,9 +23,15 @@ from markupsafe import Markup, escape
 from ..core.cards import Card, InvalidCardError, deck_by_key
 from ..core.protocol import Move, Option, Said, is_card_field, is_cards_field
 from ..core.refusal import Refusal
+from . import languages
 
 GAMES = Domain(domain="games")  # the games' words: their own catalogue, beside the web's ``messages``
-FACE_WORDS = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+# A card in words, in the reader's language: a face card's own sentence (a queen's words may
+# differ from a king's: "हुकुम की बेगम", "हुकुम का बादशाह"), and the suits' names.
+FACE_WORDS = {"J": lazy_gettext("jack of %(suit)s"), "Q": lazy_gettext("queen of %(suit)s"),
+              "K": lazy_gettext("king of %(suit)s"), "A": lazy_gettext("ace of %(suit)s")}
+SUIT_WORDS = {"Clubs": lazy_gettext("Clubs"), "Diamonds": lazy_gettext("Diamonds"), "Hearts": lazy_gettext("Hearts"),
+              "Spades": lazy_gettext("Spades"), "Patriots": lazy_gettext("Patriots")}
 FIELD = re.compile(r"\{(\w+)\}")
 HIDDEN = "?"  # a card the reader may not see now (``hide_cards``)
 
@@ -55,13 +61,16 @@ def suit_sign(card: Card) -> str:
 
 
 def card_words(card: Card) -> str:
-    """A card in words, for a screen reader: "10 of Hearts", "queen of Spades", "joker"."""
+    """A card in words, for a screen reader, in the reader's language: "10 of Hearts", "queen of
+    Spades", "joker"."""
     if card.is_joker:
-        return game_words("joker")
-    face = FACE_WORDS.get(card.rank)
-    rank = game_words(face) if face else rank_shown(card)
+        return gettext("joker")
     suit = card.deck.suit_names.get(card.suit, card.suit)
-    return catalogue().gettext("{rank} of {suit}").format(rank=rank, suit=game_words(suit))
+    suit = str(SUIT_WORDS.get(suit, suit))
+    face = FACE_WORDS.get(card.rank)
+    if face is not None:
+        return str(face) % {"suit": suit}
+    return gettext("%(rank)s of %(suit)s", rank=rank_shown(card), suit=suit)
 
 
 def card_spoken(card: Card) -> str:
@@ -74,18 +83,18 @@ def card_spoken(card: Card) -> str:
 
 def card_short(card: Card) -> str:
     """A card in a line of plain text: "10♥", "Q♠", "joker"."""
-    return game_words("joker") if card.is_joker else rank_shown(card) + suit_sign(card)
+    return gettext("joker") if card.is_joker else rank_shown(card) + suit_sign(card)
 
 
 def card_name(deck_key: str, card_id: str) -> Markup:
     """A card named in a sentence: its rank and suit sign in its suit's colour, read aloud in
-    words. An id its deck does not know is shown as it is."""
-    return _card_name(deck_key, card_id, str(get_locale()))
+    words (the reader's language). An id its deck does not know is shown as it is."""
+    return card_name_in(deck_key, card_id, languages.page_language())
 
 
 @functools.cache
-def _card_name(deck_key: str, card_id: str, language: str) -> Markup:
-    """``card_name``, kept per language."""
+def card_name_in(deck_key: str, card_id: str, language: str) -> Markup:
+    """``card_name`` in ``language`` (the page's: the words are made in it), kept per language."""
     try:
         card = deck_by_key(deck_key).parse(card_id)
     except (InvalidCardError, KeyError):

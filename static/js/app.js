@@ -30,6 +30,16 @@
 //   table) loads that page whole.
 (function () {
   "use strict";
+  // The words this script shows, in the page's language: the page gives them (base.html's
+  // data-words, through the catalogue); English where a page gives none.
+  var WORDS = (function () {
+    try { return JSON.parse(document.body.getAttribute("data-words") || "{}"); } catch (e) { return {}; }
+  }());
+  function word(key, english, fields) {
+    var text = WORDS[key] || english;
+    Object.keys(fields || {}).forEach(function (name) { text = text.split("%(" + name + ")s").join(fields[name]); });
+    return text;
+  }
   var SOUND_KEY = "card-table-sound";
   var SOUND_OFF_KEY = "card-table-sound-off"; // the kinds switched off, by a space
   var SOUND_WATCHING_KEY = "card-table-sound-watching";
@@ -107,7 +117,7 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "link-button sound-toggle";
-    function label() { button.textContent = soundOn() ? "Sound: on" : "Sound: off"; }
+    function label() { button.textContent = soundOn() ? word("sound_on", "Sound: on") : word("sound_off", "Sound: off"); }
     button.addEventListener("click", function () {
       store(SOUND_KEY, soundOn() ? "off" : "on");
       label();
@@ -217,8 +227,10 @@
   function titled(table) {
     var myTurn = table.getAttribute("data-my-turn") === "yes";
     var becameMyTurn = myTurn && wasMyTurn === false;
-    var base = document.title.replace(/^\u25B6 Your turn - /, "").replace(/^Your turn - /, "");
-    document.title = myTurn ? "\u25B6 Your turn - " + base : base;
+    var prefix = word("your_turn", "Your turn") + " - ";
+    var base = document.title.replace("\u25B6 " + prefix, "");
+    if (base.indexOf(prefix) === 0) base = base.slice(prefix.length);
+    document.title = myTurn ? "\u25B6 " + prefix + base : base;
     // The news of a grown log (not the page's first look), then the turn coming round.
     var at = table.getAttribute("data-news-at");
     var news = newsAt !== null && at !== newsAt ? table.getAttribute("data-news") : "";
@@ -263,7 +275,7 @@
     var skip = document.createElement("button");
     skip.type = "button";
     skip.className = "pace-skip";
-    skip.textContent = "Skip";
+    skip.textContent = word("skip", "Skip");
     bar.appendChild(said);
     bar.appendChild(skip);
     dock.insertBefore(bar, dock.firstChild);
@@ -616,7 +628,7 @@
     var no = document.createElement("button");
     no.type = "button";
     no.className = "button confirm-no";
-    no.textContent = "No, go back";
+    no.textContent = word("no_go_back", "No, go back");
     var yes = document.createElement("button");
     yes.type = "button";
     yes.className = "button danger-primary confirm-yes";
@@ -655,7 +667,7 @@
     event.stopPropagation();
     var box = confirmDialog();
     box.querySelector("p").textContent = button.getAttribute("data-confirm");
-    box.querySelector(".confirm-yes").textContent = button.getAttribute("data-confirm-yes") || "Yes";
+    box.querySelector(".confirm-yes").textContent = button.getAttribute("data-confirm-yes") || word("yes", "Yes");
     box.returnValue = "";
     asked = button;
     box.showModal();
@@ -685,7 +697,7 @@
       input.checked = off.indexOf(input.getAttribute("data-sound-kind")) < 0;
     });
     var bar = document.querySelector(".sound-toggle");
-    if (bar) bar.textContent = soundOn() ? "Sound: on" : "Sound: off";
+    if (bar) bar.textContent = soundOn() ? word("sound_on", "Sound: on") : word("sound_off", "Sound: off");
   }
 
   document.addEventListener("change", function (event) {
@@ -710,8 +722,11 @@
     Array.prototype.forEach.call(root.querySelectorAll("time.local-time:not([data-local])"), function (time) {
       var moment = new Date(time.getAttribute("datetime"));
       if (isNaN(moment.getTime())) return;
-      time.textContent = moment.toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric",
-                                                             hour: "2-digit", minute: "2-digit" });
+      // (in the page's language, the one its reader chose; the browser's own if it knows none)
+      var language = document.documentElement.lang || undefined;
+      var options = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" };
+      try { time.textContent = moment.toLocaleString(language, options); }
+      catch (e) { time.textContent = moment.toLocaleString(undefined, options); }
       time.setAttribute("data-local", "yes");
     });
   }

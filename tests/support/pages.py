@@ -84,6 +84,16 @@ def in_a_picture(element: "Element") -> bool:
     return False
 
 
+def in_the_language_menu(element: "Element") -> bool:
+    """Whether the element is part of the footer's language menu (every page's, no page's own
+    form: ``forms``, ``buttons`` and ``inputs`` leave it out)."""
+    while element is not None:
+        if "language-menu" in (element.attrs.get("class") or "").split():
+            return True
+        element = element.parent
+    return False
+
+
 class Element:
     """One element: its tag, attributes (``None`` for a bare boolean attribute), and children
     (elements and text, in order)."""
@@ -187,6 +197,8 @@ class Page:
             attrs = element.attrs
             if "data-card" in attrs:
                 (self.pictured if in_a_picture(element) else self.cards).append(attrs["data-card"])
+            if element.tag in ("input", "button") and in_the_language_menu(element):
+                continue
             if element.tag == "input":
                 name = attrs.get("name")
                 if name:
@@ -239,6 +251,8 @@ class Page:
         values) and ``buttons`` ((name, value, text)), and the ``element`` itself."""
         found = []
         for element in self.find_all("form"):
+            if in_the_language_menu(element):
+                continue
             inputs: dict[str, list[str]] = {}
             buttons = []
             for inner in element.iter():

@@ -227,7 +227,7 @@ def test_c3_2_a_card_laid_off_on_another_player_s_meld_and_a_card_that_does_not_
     assert melds(player, slug)[2] == (1, ["9H", "TH", "JH"])
     press(player, slug, STOCK)
     page = table(player, slug)
-    assert 'title="Meld 3, AI&#39;s run: lay the selected card off here"' in meld_button(page.html, 3)
+    assert 'title="Meld 3, AI\'s run: lay the selected card off here"' in meld_button(page.html, 3)
     message = refused(player, slug, "lay_off|meld=1", ["9C"])
     assert message == ("9C does not fit meld 1 (5S 6S 7S, Ann's run): a run grows only at its ends, with the "
                        "next card of its suit: 4S or 8S.")

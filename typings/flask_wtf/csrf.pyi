@@ -1,4 +1,6 @@
 # Flask-WTF 1.3's flask_wtf/csrf.py: the parts the app uses (app/extensions.py, app/web).
+from typing import Any
+
 from flask import Flask
 from werkzeug.exceptions import BadRequest
 
@@ -7,5 +9,6 @@ def generate_csrf(secret_key: str | None = None, token_key: str | None = None) -
 class CSRFProtect:
     def __init__(self, app: Flask | None = None) -> None: ...
     def init_app(self, app: Flask) -> None: ...
+    def exempt(self, view: Any) -> Any: ...
 
 class CSRFError(BadRequest): ...

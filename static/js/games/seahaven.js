@@ -20,6 +20,16 @@
 // everything listens on the document.
 (function () {
   "use strict";
+  // The words this script shows, in the page's language: the page gives them (base.html's
+  // data-words, through the catalogue); English where a page gives none.
+  var WORDS = (function () {
+    try { return JSON.parse(document.body.getAttribute("data-words") || "{}"); } catch (e) { return {}; }
+  }());
+  function word(key, english, fields) {
+    var text = WORDS[key] || english;
+    Object.keys(fields || {}).forEach(function (name) { text = text.split("%(" + name + ")s").join(fields[name]); });
+    return text;
+  }
   var DOUBLE_TAP_MS = 450;
   var DRAG_PIXELS = 8; // a press that moves further than this is a drag, not a tap
   var AUTO_STEP_MS = 170;
@@ -79,13 +89,14 @@
       button.hidden = !home;
       if (home) {
         button.value = "move|to=" + home;
-        button.textContent = source.textContent + " to foundation " + home.slice(1);
+        button.textContent = word("to_foundation", "%(card)s to foundation %(number)s", { card: source.textContent, number: home.slice(1) });
       }
     }
     var line = document.querySelector("#table .sh-picked");
     if (line) {
       line.textContent = source
-        ? source.textContent + " selected: tap or drag it where it goes" + (home ? ", or send it home." : ".")
+        ? word(home ? "selected_home" : "selected", home ? "%(card)s selected: tap or drag it where it goes, or send it home."
+          : "%(card)s selected: tap or drag it where it goes.", { card: source.textContent })
         : line.getAttribute("data-none");
     }
     var hint = document.querySelector("#table .sh-hint");

@@ -96,6 +96,9 @@
     if (!event || event.type !== "htmx:afterSwap" || reducedMotion()) return;
     run = {key: key, step: -1, last: valuesOf(dealer).length - 1, timer: null};
     document.documentElement.classList.add("tw-revealing");
+    // (the status bar's words while the dealer plays, in the page's language: the board gives them)
+    var bar = document.querySelector("#table .status-bar");
+    if (bar) bar.setAttribute("data-dealer-playing", dealer.getAttribute("data-playing-words") || "The dealer is playing\u2026");
     show(dealer, -1);
     var table = document.getElementById("table");
     // The table shows the other players' actions first (app.js): the dealer waits for them.
