@@ -80,7 +80,6 @@ def create_app(config_class: type | None = None, *, instance_path: str | None = 
     # a control character, a body that cannot be read), which run first: the CSRF check reads
     # the form too, and fails on what they refuse.
     csrf.init_app(app)
-    csrf.exempt(languages.bp)  # (choosing a language changes nothing but how this browser reads)
     if setting("BENCH_ROUTES") == "1":  # a small write for bench/scores.py
         app.register_blueprint(bench_routes.bp)
     register_commands(app)

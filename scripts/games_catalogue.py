@@ -16,7 +16,7 @@ found where they are made, by reading the code (``extract``, a Babel extraction 
   written as one text, and the template of a ``refusal(rule, cards, template, ...)``;
 - an ``Option``'s label, help and choices' labels; a ``Stat``'s label; a ``GuideStep``'s words
   and a ``Guide``'s welcome and farewell; a definition's ``name``, ``summary`` and
-  ``game_over_text``.
+  ``game_over_text``, and its ``score_unit`` (a plural).
 
 A text given by a name (``said(HAND_DEALT, ...)``, ``Move(..., MENU_E[0])``) is the constant that
 name holds at the top of any module of the games or the core (each text of a tuple or dict for a
@@ -45,7 +45,7 @@ REFUSALS = {"IllegalAction", "NotYourTurn", "NotASeat", "WrongPhase", "BadAction
             "TakenCardRefused", "LastCardRefused", "OptionError"}
 WORDS = {"said", "N_"}  # their first argument
 KEYWORDS = {  # a call's name: the positions and keywords of its words
-    "Move": ((1,), ("label", "confirm", "confirm_label")),
+    "Move": ((1,), ("label", "confirm", "confirm_label", "menu")),
     "Option": ((1,), ("label", "help")),
     "Stat": ((1,), ("label",)),
     "GuideStep": ((1,), ("say",)),
@@ -55,6 +55,7 @@ KEYWORDS = {  # a call's name: the positions and keywords of its words
 }
 PLURALS = {"_why"}  # the calls among KEYWORDS whose template may be a pair (one, many)
 CLASS_WORDS = {"name", "summary", "game_over_text", "item_noun"}  # a class's attributes that are words
+CLASS_PLURALS = {"score_unit"}  # ... and those that are a pair of words (one, many)
 
 
 def source_files() -> list[Path]:
@@ -148,6 +149,9 @@ def found_in(tree: ast.AST) -> Iterator[tuple[int, str, str | tuple[str, str]]]:
                     targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
                     if any(isinstance(target, ast.Name) and target.id in CLASS_WORDS for target in targets):
                         for word in words_of(statement.value, local=local):
+                            yield statement.lineno, "class", word
+                    if any(isinstance(target, ast.Name) and target.id in CLASS_PLURALS for target in targets):
+                        for word in words_of(statement.value, plural=True, local=local):
                             yield statement.lineno, "class", word
             continue
         if not isinstance(node, ast.Call):

@@ -1022,14 +1022,14 @@ class GameDefinition(ABC):
 
     item_noun = "item"  # what an item of the statistics kept per item is called ("deal")
 
-    def describe_item(self, item: str) -> str:
+    def describe_item(self, item: str) -> Said:
         """An item of the statistics kept per item (``SeatResult.item``), in words: "Deal 612"."""
-        return item
+        return said("{item}", item=item)
 
-    def deck_preview(self, cards: Sequence[Card]) -> list[tuple[str, list[Card]]]:
+    def deck_preview(self, cards: Sequence[Card]) -> list[tuple[Said, list[Card]]]:
         """How a stacked deck deals, for the admin's preview: (what, cards) pairs, from the
         game's own deal."""
-        return [("Top of the deck", list(cards[:10]))]
+        return [(said("Top of the deck"), list(cards[:10]))]
 
     def deck_for(self, seats: int) -> DeckSpec:
         """The deck a game of ``seats`` players uses (a game may use more decks for more seats)."""

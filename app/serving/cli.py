@@ -17,6 +17,7 @@ from flask.cli import AppGroup, with_appcontext
 from .. import records, store
 from ..core import registry
 from ..core.decks import DeckError
+from ..core.protocol import filled
 from ..core.terminal import write_atomically
 from ..extensions import db
 from ..records import score_table, scores_file
@@ -104,7 +105,7 @@ def check_deck(paths: tuple[str, ...], key: str) -> None:
         try:
             cards = stacked_decks.read_deck_file(path, definition)
             what, first = definition.deck_preview(cards)[0]
-            click.echo(f"{path}: valid; {what.lower()} starts with {' '.join(c.code for c in first)}")
+            click.echo(f"{path}: valid; {filled(what).lower()} starts with {' '.join(c.code for c in first)}")
         except DeckError as error:
             bad += 1
             click.echo(f"{path}: invalid: {error}", err=True)

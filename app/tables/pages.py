@@ -241,17 +241,11 @@ def finished(page: int, per_page: int, *, kind: str | None = None,
 
 
 def result_words(definition: GameDefinition, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each seat's result in words: "Sam won, 2 points", "Ann lost, 14 points" (the game's
-    ``score_unit``); ``won`` says which to stress."""
-    singular, plural = definition.score_unit
-    lines = []
-    for result in results:
-        text = f"{result.get('name')} {'won' if result.get('won') else 'lost'}"
-        score = result.get("score")
-        if score is not None:
-            text += f", {score} {singular if score in (1, -1) else plural}"
-        lines.append({"text": text, "won": bool(result.get("won"))})
-    return lines
+    """Each seat's result, for the page to say in its reader's words ("Sam won, 2 points", "Ann
+    lost, 14 points"): the name, whether it won (which to stress), its score if any and the game's
+    ``score_unit``."""
+    return [{"name": result.get("name"), "won": bool(result.get("won")), "score": result.get("score"),
+             "unit": definition.score_unit} for result in results]
 
 
 # -- a finished game: replay and export -----------------------------------------------------------------

@@ -15,6 +15,7 @@ from ..core.names import MAX_NAME_LENGTH
 from ..core.protocol import STATISTICS, GameDefinition
 from ..records import statistics
 from .input_checks import whole_number
+from .words import render
 
 bp = Blueprint("items", __name__, url_prefix="/scores")
 
@@ -44,7 +45,7 @@ def item(key: str, item: str) -> ResponseReturnValue:
         abort(404)
     page = whole_number("page", 1, low=1, high=100_000)
     rows, total = statistics.names_of_item(definition, item, page, PAGE_SIZE)
-    return render_template("scores/item.html", definition=definition, item=item, label=definition.describe_item(item),
+    return render_template("scores/item.html", definition=definition, item=item, label=render(definition.describe_item(item), None, html=False),
                            stats=statistics.item_stats(definition), rows=rows, page=page, pages=pages(total),
                            total=total)
 

@@ -131,7 +131,7 @@ def choose_deck() -> ResponseReturnValue:
         session.pop("setup", None)
         return redirect(url_for("menu.menus", key=menu_flow_game().key), 303)
     if not answer:
-        return render_deck(setup, gettext("Type a deck file name, or no to go back to Menu A."), answer, 422)
+        return render_deck(setup, gettext("Type a deck file name, or no to go back to the main menu."), answer, 422)
     try:
         name, _cards = resolve_deck(answer, menu_flow_game())
     except DeckError as error:

@@ -49,6 +49,12 @@ def game_words(text: str | None) -> str:
     return catalogue().gettext(text) if text else ""
 
 
+def game_plural(pair: tuple[str, str] | list[str], count: int) -> str:
+    """A game's pair of words (one, many: a ``score_unit``) for ``count``, in the reader's
+    language. The templates' ``game_plural``."""
+    return str(catalogue().ngettext(str(pair[0]), str(pair[1]), count))
+
+
 def rank_shown(card: Card) -> str:
     """A card's rank as players write it: 2-10, J, Q, K, A ("Joker" for a printed joker)."""
     if card.is_joker:
@@ -245,6 +251,7 @@ def register(app: Flask) -> None:
         return yes_words(move, deck_key or context.get("deck_key"))
 
     app.jinja_env.globals.update(said=said, said_text=said_text, card_name=name_of, game_words=game_words,
+                                 game_plural=game_plural,
                                  option_words=option_words, yes_words=yes_label,
                                  view_words=view_words)
     app.jinja_env.filters.update(rank_shown=rank_shown, suit_sign=suit_sign, card_words=card_words,

@@ -273,6 +273,7 @@ def good_forms(good: dict[str, str], version: int) -> dict[str, tuple[str | None
         "menu.choose": (None, {"choice": "2"}),
         "menu.quit_session": (None, {}),
         "guides.start_learning": (None, {}),
+        "languages.choose": (None, {"language": "es", "next": "/"}),
         "setup.choose_deck": ("4", {"deck": "quick_out.deck"}),
         "setup.add_seat": ("2", {"kind": "1", "name": "Zed", "device": "here"}),
         "setup.cancel": ("2", {}),

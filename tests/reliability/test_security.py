@@ -43,6 +43,7 @@ def post_cases(slug: str, import_token: str) -> dict:
     return {
         "menu.choose": ("/menus/mason", {"choice": "2"}),
         "menu.quit_session": ("/quit", {}),
+        "languages.choose": ("/language", {"language": "es", "next": "/"}),
         "guides.start_learning": ("/learn/rummy", {}),
         "setup.choose_deck": ("/setup/deck", {"deck": "quick_out.deck"}),
         "setup.add_seat": ("/setup/seat", {"kind": "1", "name": "Zed", "device": "here"}),

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.core.cards import Card
-from app.core.protocol import GameDefinition, Option, OptionError, Stat
+from app.core.protocol import GameDefinition, Option, OptionError, Said, Stat, said
 
 from . import actions
 from .bot import Cautious, RandomChoice
@@ -39,8 +39,8 @@ class HighCardDefinition(GameDefinition):
     def baseline_bot(self, rng: random.Random) -> RandomChoice:
         return RandomChoice(rng)
 
-    def deck_preview(self, cards: Sequence[Card]) -> list[tuple[str, list[Card]]]:
-        return [("Dealt, a card a seat", list(cards[:4])), ("Then the stock", list(cards[4:10]))]
+    def deck_preview(self, cards: Sequence[Card]) -> list[tuple[Said, list[Card]]]:
+        return [(said("Dealt, a card a seat"), list(cards[:4])), (said("Then the stock"), list(cards[4:10]))]
 
     def new_state(self, names: Sequence[str], *, options: Mapping[str, Any] | None = None,
                   seed: int | str | None = None, stacked_deck: Sequence[Card] | None = None) -> HighCardState:

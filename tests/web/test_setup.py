@@ -112,7 +112,7 @@ def test_r2_2_a_missing_deck_file_says_so_and_asks_again(player):
     assert len(view.alerts) == 1
     assert "there is no deck file named 'nosuch.deck'" in view.alerts[0]
     assert view.value("deck") == "nosuch.deck"  # asked again, with the answer kept
-    assert 'name="deck"' in view.html and "Menu A" in view.html
+    assert 'name="deck"' in view.html and "go back to the main menu" in view.html
 
 
 @pytest.mark.parametrize("name", sorted(BAD_DECK_REASONS))
@@ -178,7 +178,7 @@ def test_an_empty_deck_answer_asks_again(player):
     choose(player, 4)
     response = player.post("/setup/deck", {"deck": "   "})
     assert response.status_code == 422
-    assert page(response).alerts == ["Type a deck file name, or no to go back to Menu A."]
+    assert page(response).alerts == ["Type a deck file name, or no to go back to the main menu."]
 
 
 def test_a_valid_deck_proceeds_to_the_seats(player):
@@ -230,7 +230,7 @@ def test_menu_b_offers_new_or_returning_player(player):
     view = player.page("/setup/seat")
     assert [(v, label) for name, v, label in view.buttons if name == "kind"] == [
         ("1", "1New player"), ("2", "2Returning player")]
-    assert "Menu B" in view.html and "Player 1 of 2" in view.html
+    assert "Who plays this seat?" in view.html and "Player 1 of 2" in view.html
 
 
 @pytest.mark.parametrize("kind", ["0", "3", "x", "", "1.0", "-1"])
@@ -240,7 +240,7 @@ def test_r9_1_a_bad_menu_b_answer_gets_a_message_and_menu_b_again(player, kind):
     assert response.status_code == 400
     view = page(response)
     assert view.alerts == ["Please answer with a number from 1 to 2."]
-    assert "Menu B" in view.html
+    assert "Who plays this seat?" in view.html
     response = player.post("/setup/seat", {"kind": kind, "name": "Doris"})
     assert response.status_code == 400
     assert page(response).alerts == ["Please answer with a number from 1 to 2."]
@@ -364,7 +364,7 @@ def test_r3_3_menu_c_lists_the_score_table_sorted_ignoring_case(app, player):
     response = player.get("/setup/seat", query_string={"kind": "2"})
     assert response.status_code == 200
     view = page(response)
-    assert "Menu C" in view.html
+    assert "Choose a returning player" in view.html
     assert [(value, label) for name, value, label in view.buttons if name == "name"] == [
         ("AI", "1AI"), ("alice", "2alice"), ("ann", "3ann"), ("bob", "4bob"), ("Carol", "5Carol"), ("Zed", "6Zed")]
 
@@ -385,7 +385,7 @@ def test_r3_3_an_empty_menu_c_says_so_and_shows_menu_b_again(player):
     assert response.status_code == 200
     view = page(response)
     assert view.alerts == ["There are no returning players to choose from."]
-    assert "Menu B" in view.html and "Menu C" not in view.html
+    assert "Who plays this seat?" in view.html and "Menu C" not in view.html
 
 
 def test_r3_3_menu_c_is_empty_once_the_only_returning_player_is_seated(app, player):
@@ -394,7 +394,7 @@ def test_r3_3_menu_c_is_empty_once_the_only_returning_player_is_seated(app, play
     assert seat(player, "2", "Alice").status_code == 303
     view = player.page("/setup/seat?kind=2")
     assert view.alerts == ["There are no returning players to choose from."]
-    assert "Menu B" in view.html
+    assert "Who plays this seat?" in view.html
 
 
 @pytest.mark.parametrize("name", ["Nobody", "alice", "", "Alice "])
@@ -405,7 +405,7 @@ def test_r3_3_a_name_not_in_menu_c_is_refused_and_menu_c_asked_again(app, player
     assert response.status_code == 422
     view = page(response)
     assert view.alerts == ["Choose one of the returning players listed."]
-    assert "Menu C" in view.html
+    assert "Choose a returning player" in view.html
     with player.client.session_transaction() as session:
         assert session["setup"]["seats"] == []
 

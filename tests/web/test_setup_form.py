@@ -72,7 +72,7 @@ def test_mason_s_menu_a_leads_to_the_one_form_and_its_menus_keep_their_routes(pl
     page = Page(text(player.get(response.headers["Location"])))
     assert len(page.find_all("fieldset", "seat-setup")) == 3
     seat_menu = player.get("/setup/seat")
-    assert seat_menu.status_code == 200 and "Menu B" in text(seat_menu)
+    assert seat_menu.status_code == 200 and "Who plays this seat?" in text(seat_menu)
 
 
 def test_r3_mason_s_seats_in_one_form_new_returning_and_computer(app, player):

@@ -9,8 +9,8 @@ from typing import Any, ClassVar, cast
 from app.core.cards import Card
 from app.core.guides import Guide
 from app.core.protocol import (
-    EASY, MENUS, NORMAL, SCORE_TABLE, STRONG, TAKE_BACKS, GameDefinition, GameState, Measured, MenuFlow,
-    ScoreTableFormat,
+    EASY, MENUS, NORMAL, SCORE_TABLE, STRONG, TAKE_BACKS, GameDefinition, GameState, Measured, MenuFlow, Said,
+    ScoreTableFormat, said,
 )
 
 from . import actions
@@ -82,12 +82,13 @@ class MasonDefinition(GameDefinition):
         return [f"average turns per round: {totals.get('turns', 0) / max(totals.get('rounds', 0), 1):.1f}",
                 f"blocked rounds: {totals.get('blocked', 0)} of {totals.get('rounds', 0)}"]
 
-    def deck_preview(self, cards: Sequence[Card]) -> list[tuple[str, list[Card]]]:
+    def deck_preview(self, cards: Sequence[Card]) -> list[tuple[Said, list[Card]]]:
         """Each seat's first hand (R4.2), and the face-up card with 2 and with 3 players."""
         hands, _face_up, _stock = deal_layout(list(cards), MAX_SEATS)
-        preview = [(f"Seat {seat}", hand) for seat, hand in enumerate(hands, start=1)]
+        preview = [(said("Seat {seat}", seat=seat), hand) for seat, hand in enumerate(hands, start=1)]
         for seats in range(MIN_SEATS, MAX_SEATS + 1):
-            preview.append((f"Face up first with {seats} players", [deal_layout(list(cards), seats)[1]]))
+            face_up = deal_layout(list(cards), seats)[1]
+            preview.append((said("Face up first with {count} players", count=seats), [face_up]))
         return preview
 
     def baseline_bot(self, rng: random.Random) -> MasonBot:

@@ -4,16 +4,18 @@ same order; typed answers are read by ``app.core.menus`` (R9.1, R5.5)."""
 from __future__ import annotations
 
 from app.core.menus import NotAChoice, parse_choice, parse_selection
+from app.core.protocol import N_
 
+# (N_: each is also a word of the web's, in the games' catalogue)
 MENU_A = (
-    "View scores",
-    "Play 2-player game",
-    "Play 3-player game",
-    "Play 2-player game with stacked deck",
-    "Play 3-player game with stacked deck",
-    "Quit",
+    N_("View scores"),
+    N_("Play 2-player game"),
+    N_("Play 3-player game"),
+    N_("Play 2-player game with stacked deck"),
+    N_("Play 3-player game with stacked deck"),
+    N_("Quit"),
 )
-MENU_B = ("New player", "Returning player")
+MENU_B = (N_("New player"), N_("Returning player"))
 MENU_D = ("Draw from stock pile", "Draw from discard pile")
 MENU_E = ("Play down cards", "Discard")
 

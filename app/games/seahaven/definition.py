@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from app.core.cards import Card
 from app.core.guides import Guide
 from app.core.protocol import (
-    MAX, MIN, PERCENT, RATIO, SECONDS, STREAK, GameDefinition, NeedsAnswers, Option, OptionError, Stat,
+    MAX, MIN, PERCENT, RATIO, SECONDS, STREAK, GameDefinition, NeedsAnswers, Option, OptionError, Said, Stat, said,
 )
 
 from . import actions
@@ -119,10 +119,14 @@ class SeahavenDefinition(GameDefinition):
 
     item_noun = "deal"
 
-    def describe_item(self, item: str) -> str:
+    def describe_item(self, item: str) -> Said:
         """``612-classic`` -> ``Deal 612, classic deal``."""
         number, _, kind = item.partition("-")
-        return f"Deal {number}, {kind} deal" if number.isdigit() and kind in ("open", "classic") else item
+        if number.isdigit() and kind == "open":
+            return said("Deal {number}, open deal", number=number)
+        if number.isdigit() and kind == "classic":
+            return said("Deal {number}, classic deal", number=number)
+        return super().describe_item(item)
 
     def from_dict(self, data: Mapping[str, Any]) -> SeahavenState:
         return SeahavenState.from_dict(self, data)

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from app.core.cards import Card as CoreCard
 from app.core.guides import Guide
-from app.core.protocol import EASY, STRONG, TAKE_BACKS, GameDefinition, Option, OptionError, Stat
+from app.core.protocol import EASY, STRONG, TAKE_BACKS, GameDefinition, Option, OptionError, Said, Stat, said
 
 from . import actions
 from .guide import GUIDE
@@ -66,11 +66,11 @@ class TwentyOneDefinition(GameDefinition):
             raise OptionError("The dealer hits a soft 17 only where aces count 1 or 11.")
         return values
 
-    def deck_preview(self, cards: Sequence[CoreCard]) -> list[tuple[str, list[CoreCard]]]:
+    def deck_preview(self, cards: Sequence[CoreCard]) -> list[tuple[Said, list[CoreCard]]]:
         """How a stacked deck deals at a table of one player (T3.1): the player's two cards, the
         dealer's two (the second face down in play), then the cards the hits take."""
         cards = list(cards)
-        return [("Player", cards[0:4:2]), ("Dealer", cards[1:4:2]), ("Then", cards[4:10])]
+        return [(said("Player"), cards[0:4:2]), (said("Dealer"), cards[1:4:2]), (said("Then"), cards[4:10])]
 
     def baseline_bot(self, rng: random.Random) -> RandomChoice:
         return RandomChoice(rng)

@@ -24,7 +24,7 @@ from typing import Any, cast
 from app.core.cards import Card as CoreCard
 from app.core.protocol import (
     EVERYONE, NOBODY, Event, GameDefinition, GameState, Move, Outcome, Said, SeatResult, View, Zone, copy_log,
-    filled, read_said, said, seat_labels,
+    N_, filled, read_said, said, seat_labels,
 )
 from app.core.saved import one_of, reading, whole
 
@@ -37,13 +37,13 @@ STATE_FORMAT = 1
 # the game's phase
 PLAYING, BETWEEN, OVER = "playing", "between", "over"
 # a seat's part in the current round
-TO_PLAY, STAYED, BUST, NATURAL, CHARLIE = "to play", "stayed", "bust", "21", "five cards"
+TO_PLAY, STAYED, BUST, NATURAL, CHARLIE = N_("to play"), N_("stayed"), N_("bust"), "21", N_("five cards")
 STATUSES = (TO_PLAY, STAYED, BUST, NATURAL, CHARLIE)
 CHARLIE_CARDS = 5  # T8.4
 # Who wins a tie (T8.5): nobody (T3.4, the default), or the dealer.
 PUSH, DEALER_TIES = "push", "dealer"
 # a seat's result in a round
-WON, LOST, TIED = "won", "lost", "tied"
+WON, LOST, TIED = N_("won"), N_("lost"), N_("tied")
 RESULTS = (WON, LOST, TIED)
 WHO_WON = {PLAYER_WINS: WON, DEALER_WINS: LOST}
 
@@ -96,10 +96,10 @@ RESULT_SAID = {WON: "{player} wins round {round}: {value} against the dealer's {
 def result_said(result: str, round_number: int, player: str, value: int, dealer: int, note: str = "") -> Said:
     """A player's result against the dealer in players' words, after the dealer's ``note``
     (``DEALER_NOTE_SAID``'s key, with one player: all on one line, as T5.1's)."""
-    template = RESULT_SAID[result]
-    if note:
-        template = f"{DEALER_NOTE_SAID[note]} {template}"
-    return said(template, player=player, round=round_number, value=value, dealer=dealer)
+    told = said(RESULT_SAID[result], player=player, round=round_number, value=value, dealer=dealer)
+    if note:  # (two sentences, each its own in a catalogue)
+        return said("{note} {result}", note=said(DEALER_NOTE_SAID[note], dealer=dealer), result=told)
+    return told
 
 
 def note_key(dealer_value: int) -> str:
