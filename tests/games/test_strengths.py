@@ -193,3 +193,24 @@ def test_tables_of_the_player_alone_play_to_the_end(key, strength):
 ])
 def test_a_measured_strength_reads_as_a_line_for_players(measured, line):
     assert measured.line() == line
+
+
+def games_with_strengths() -> list:
+    return [definition for definition in registry.games() if len(definition.strengths) > 1]
+
+
+@pytest.mark.parametrize("definition", games_with_strengths(), ids=lambda definition: definition.key)
+def test_every_strength_has_its_measured_line_and_the_ladder_climbs(definition):
+    """The players choosing a computer player read how each strength did (``strength_note``, from
+    the figures ``python -m app.simulate --ladder`` printed, kept in the definition's
+    ``measured``): each beats the one below it, or does better than it against the dealer."""
+    for strength in definition.strengths:
+        assert definition.strength_note(strength), strength
+    figures = [definition.measured[strength] for strength in definition.strengths]
+    if all(measured.per_round is not None for measured in figures):
+        returns = [measured.per_round for measured in figures]
+        assert returns == sorted(returns), returns
+    else:
+        for weaker, stronger in zip(definition.strengths, definition.strengths[1:]):
+            assert definition.measured[stronger].against == weaker
+            assert definition.measured[stronger].share > 0.5

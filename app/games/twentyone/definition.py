@@ -8,7 +8,9 @@ from typing import Any, ClassVar
 
 from app.core.cards import Card as CoreCard
 from app.core.guides import Guide
-from app.core.protocol import EASY, STRONG, TAKE_BACKS, GameDefinition, Option, OptionError, Said, Stat, said
+from app.core.protocol import (
+    EASY, NORMAL, STRONG, TAKE_BACKS, GameDefinition, Measured, Option, OptionError, Said, Stat, said,
+)
 
 from . import actions
 from .guide import GUIDE
@@ -57,6 +59,9 @@ class TwentyOneDefinition(GameDefinition):
     )
     bot = DealerRule()
     other_bots = {EASY: Hopeful(), STRONG: CardCounter()}
+    # (python -m app.simulate --game twentyone --games 20000 --ladder --seed 1: 100,000 rounds each)
+    measured = {STRONG: Measured(20000, per_round=-0.045), NORMAL: Measured(20000, per_round=-0.087),
+                EASY: Measured(20000, per_round=-0.138)}
     action_types = actions.ACTION_TYPES
     guide: ClassVar[Guide] = GUIDE  # its guided first game ("Learn by playing")
 
