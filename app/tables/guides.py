@@ -7,14 +7,14 @@ guided game changes no score or statistic (``records``) and no list of games sho
 
 from __future__ import annotations
 
-from flask_babel import gettext
-
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext
+
 from ..core import guides, registry
 from ..core.guides import Guide, GuideStep
-from ..core.protocol import GameDefinition
+from ..core.protocol import GameDefinition, said
 from ..store.models import GameRecord
 from .errors import NotFound, Refused
 
@@ -73,7 +73,9 @@ def check_guided(record: GameRecord, definition: GameDefinition, seat: int | Non
     if step is None:
         return record.guide_step
     if not guides.expects(definition, step, seat, data):
-        raise Refused(gettext("The guide asks for another move here.") + " " + step.say)
+        asks = gettext("The guide asks for another move here.")
+        # (the step's words are the game's: the web reads them in its catalogue, as the guide shows them)
+        raise Refused(f"{asks} {step.say}", say=said("{asks} {step}", asks=asks, step=said(step.say)))
     return record.guide_step + 1
 
 

@@ -6,10 +6,12 @@ statistic and no list of games shows it."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
+from babel.messages.pofile import read_po
 from werkzeug.datastructures import MultiDict
 
 import app.games  # noqa: F401  (registers the games)
@@ -22,6 +24,8 @@ from app.records import known_names, score_table, statistics
 
 from support.pages import squeeze
 from support.web import Page
+
+ROOT = Path(__file__).resolve().parents[2]
 
 VERSION = re.compile(r'id="table"[^>]*data-version="(\d+)"')
 
@@ -139,6 +143,13 @@ def test_a_move_the_step_does_not_ask_for_is_refused_with_its_words(app, player)
     assert refused.status_code == 422
     assert guide.steps[0].say in text_of(refused.get_data(as_text=True))
     assert version_of(player.get(f"/games/{slug}").get_data(as_text=True)) == version_of(html)
+    # ... in the reader's language: the house's sentence and the step's words as the guide shows them
+    with open(ROOT / "translations" / "es" / "LC_MESSAGES" / "games.po", "rb") as handle:
+        step_in_spanish = read_po(handle)[guide.steps[0].say].string
+    player.post("/language", {"language": "es", "next": "/"})
+    spanish = text_of(post_move(player, slug, form_of(stay, version_of(html))).get_data(as_text=True))
+    assert "Aquí la guía pide otra jugada." in spanish and step_in_spanish in spanish
+    assert guide.steps[0].say not in spanish
 
 
 def test_a_guide_of_no_game_is_not_found(player):
