@@ -15,6 +15,7 @@ from typing import Any
 
 from babel.dates import format_datetime
 from flask import Flask, g, has_request_context, request, session, url_for
+from flask_babel import gettext
 from flask.templating import Environment as FlaskEnvironment
 from flask.typing import ResponseReturnValue
 from flask.wrappers import Response
@@ -89,8 +90,8 @@ def register(app: Flask, version: str) -> None:
         machine's own names (and ALLOWED_HOSTS) are answered."""
         host = request.environ.get("HTTP_HOST")
         if host is not None and not host_is_allowed(host, names):
-            return render_error(400, "This server answers only to its own addresses (such as the one "
-                                     "`make run` printed). Add other names to ALLOWED_HOSTS.")
+            return render_error(400, gettext("This server answers only to its own addresses (such as the one "
+                                             "`make run` printed). Add other names to ALLOWED_HOSTS."))
         return None
 
     input_checks.register(app)  # (after the Host check: a request for another host is refused first)

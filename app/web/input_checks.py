@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, overload
 
 from flask import Flask, request
+from flask_babel import gettext
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import BadRequest
 
@@ -36,7 +37,7 @@ def bad_field() -> str | None:
             continue
         for key, values in source.lists():
             if CONTROL.search(key):
-                return "a field's name"
+                return gettext("a field's name")
             for value in values:
                 if CONTROL.search(value):
                     return f"“{CONTROL.sub('', key)[:40]}”"
@@ -140,17 +141,17 @@ def register(app: Flask) -> None:
     @app.before_request
     def refuse_control_characters() -> ResponseReturnValue | None:
         if bad_path():
-            return render_error(404, "There is nothing here: the address holds an invisible control character.")
+            return render_error(404, gettext("There is nothing here: the address holds an invisible control character."))
         try:
             if nameless_field():
-                return render_error(400, "What was sent holds a field without a name, which this table does not "
-                                         "read. Nothing was changed.")
+                return render_error(400, gettext("What was sent holds a field without a name, which this table "
+                                                 "does not read. Nothing was changed."))
             where = bad_field()
         except UnicodeDecodeError:  # a raw byte that is no UTF-8 in the query (a browser escapes it)
-            return render_error(400, "The address holds a character this table cannot read as text. "
-                                     "Nothing was changed.")
+            return render_error(400, gettext("The address holds a character this table cannot read as text. "
+                                             "Nothing was changed."))
         if where is not None:
-            return render_error(400, f"What was sent holds an invisible control character (in {where}), "
-                                     "which this table does not read. Type it again as plain text; "
-                                     "nothing was changed.")
+            return render_error(400, gettext("What was sent holds an invisible control character (in %(where)s), "
+                                             "which this table does not read. Type it again as plain text; "
+                                             "nothing was changed.", where=where))
         return None
