@@ -40,6 +40,7 @@
     Object.keys(fields || {}).forEach(function (name) { text = text.split("%(" + name + ")s").join(fields[name]); });
     return text;
   }
+  window.cardTableWord = word; // (a game's own script shows its words through it too)
   var SOUND_KEY = "card-table-sound";
   var SOUND_OFF_KEY = "card-table-sound-off"; // the kinds switched off, by a space
   var SOUND_WATCHING_KEY = "card-table-sound-watching";

@@ -20,15 +20,9 @@
 // everything listens on the document.
 (function () {
   "use strict";
-  // The words this script shows, in the page's language: the page gives them (base.html's
-  // data-words, through the catalogue); English where a page gives none.
-  var WORDS = (function () {
-    try { return JSON.parse(document.body.getAttribute("data-words") || "{}"); } catch (e) { return {}; }
-  }());
+  // The words this script shows, in the page's language (static/js/app.js's, loaded first).
   function word(key, english, fields) {
-    var text = WORDS[key] || english;
-    Object.keys(fields || {}).forEach(function (name) { text = text.split("%(" + name + ")s").join(fields[name]); });
-    return text;
+    return window.cardTableWord ? window.cardTableWord(key, english, fields) : english;
   }
   var DOUBLE_TAP_MS = 450;
   var DRAG_PIXELS = 8; // a press that moves further than this is a drag, not a tap
