@@ -12,6 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext
+
+from ..core.protocol import N_
 from ..extensions import db
 from ..solving import kept
 from .. import store
@@ -61,12 +64,13 @@ def check_import(key: str, *, file: str) -> dict[str, Any]:
         return {"slug": replays.store_import(file)}
     except AlreadyHere as already:  # (checked before: its verdict was not kept, the game was)
         return {"slug": already.slug}
-    except ReplayError as error:
-        return {"refused": str(error)}
+    except ReplayError as error:  # (in English, and as the catalogue's message for the page's reader)
+        return {"refused": str(error), "words": [error.template, error.fields]}
     except Exception as error:
         db.session.rollback()
         log.exception("an imported game's file (%s) could not be checked", key)
-        return {"refused": f"The file could not be checked: {str(error)[:200]}"}
+        cannot = N_("The file could not be checked: %(why)s")
+        return {"refused": cannot % {"why": str(error)[:200]}, "words": [cannot, {"why": str(error)[:200]}]}
 
 
 def import_verdict(token: str) -> ImportVerdict | None:
@@ -82,4 +86,8 @@ def import_verdict(token: str) -> ImportVerdict | None:
     slug = verdict.get("slug")
     if isinstance(slug, str):
         return ImportVerdict(token, checking=False, slug=slug)
-    return ImportVerdict(token, checking=False, refused=str(verdict.get("refused") or "The file was not imported."))
+    words = verdict.get("words")
+    if isinstance(words, list) and len(words) == 2 and isinstance(words[0], str) and isinstance(words[1], dict):
+        return ImportVerdict(token, checking=False, refused=ReplayError(words[0], **words[1]).words())
+    return ImportVerdict(token, checking=False,
+                         refused=str(verdict.get("refused") or gettext("The file was not imported.")))

@@ -21,12 +21,13 @@ from datetime import datetime
 from typing import Any, Iterator
 
 import sqlalchemy as sa
+from flask_babel import gettext
 from sqlalchemy.orm import selectinload
 
 from .. import store
 from ..core import registry
 from ..core.names import NameRefused, check_player_name, is_computer_name
-from ..core.protocol import Event, GameDefinition, GameState, IllegalAction, Outcome
+from ..core.protocol import N_, Event, GameDefinition, GameState, IllegalAction, Outcome
 from ..extensions import db
 from ..records.statistics import game_figures
 from ..solving import kept
@@ -52,7 +53,17 @@ NOT_REBUILT_YET = (NOT_REPLAYABLE + " Its replay is rebuilt from its deal when t
 
 class ReplayError(ValueError):
     """A game that cannot be replayed (stored before replays were kept), or a file to import
-    that is not a game the rules accept; the message says which and why."""
+    that is not a game the rules accept; the message says which and why: ``str()`` in English,
+    ``words()`` in the reader's language (its ``template``, a catalogue's message, with
+    ``fields``)."""
+
+    def __init__(self, template: str | None, **fields: Any):
+        self.template = template or ""
+        self.fields = fields
+        super().__init__(self.template % fields if fields else self.template)
+
+    def words(self) -> str:
+        return gettext(self.template, **self.fields) if self.template else ""
 
 
 class AlreadyHere(ReplayError):
@@ -60,7 +71,7 @@ class AlreadyHere(ReplayError):
 
     def __init__(self, slug: str):
         self.slug = slug
-        super().__init__("This game was imported already: importing it again would list it twice.")
+        super().__init__(N_("This game was imported already: importing it again would list it twice."))
 
 
 @dataclass
@@ -221,7 +232,7 @@ def export(record: GameRecord) -> Iterator[str]:
     as stored: nothing is replayed), and the results. ``ReplayError`` (at once) if the game
     cannot be exported."""
     if record.status != FINISHED:
-        raise ReplayError("Only a finished game can be exported: its cards are still hidden.")
+        raise ReplayError(N_("Only a finished game can be exported: its cards are still hidden."))
     if not replayable(record):
         raise ReplayError(not_replayable_reason(record))
     definition = store.definition_of(record)
@@ -286,7 +297,7 @@ def export_extras(record: GameRecord, definition: GameDefinition) -> dict[str, A
 def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
     value = data.get(key)
     if not isinstance(value, kind):
-        raise ReplayError(f"The file has no {key.replace('_', ' ')} (this is not an exported game).")
+        raise ReplayError(N_("The file has no %(part)s (this is not an exported game)."), part=key.replace("_", " "))
     return value
 
 
@@ -307,24 +318,24 @@ def read_file(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text.removeprefix("\ufeff"))
     except (ValueError, RecursionError):
-        raise ReplayError("The file is not JSON: export a finished game from its replay page.") from None
+        raise ReplayError(N_("The file is not JSON: export a finished game from its replay page.")) from None
     check_plain_data(data)
     if not isinstance(data, dict) or data.get("export") != EXPORT_KIND:
-        raise ReplayError("The file is not an exported game of this card table.")
+        raise ReplayError(N_("The file is not an exported game of this card table."))
     if data.get("format") != EXPORT_FORMAT:
-        raise ReplayError(f"The file's format {data.get('format')!r} is not one this table reads.")
+        raise ReplayError(N_("The file's format %(format)s is not one this table reads."), format=repr(data.get("format")))
     key = _field(data, "game", str)
     for name, kind in (("options", dict), ("seats", list)):
         if data.get(name) is not None and not isinstance(data[name], kind):
-            raise ReplayError(f"The file's {name} are not a game's {name}.")
+            raise ReplayError(N_("The file's %(part)s are not a game's %(part)s."), part=name)
     try:
         definition = registry.get(key)
     except registry.UnknownGame:
-        raise ReplayError(f"This table has no game called {key[:40]!r}.") from None
+        raise ReplayError(N_("This table has no game called %(name)s."), name=repr(key[:40])) from None
     actions = _field(data, "actions", list)
     if len(actions) > MAX_IMPORT_ACTIONS:
-        raise ReplayError(f"The file holds {len(actions):,} actions: a game of this table keeps at most "
-                          f"{MAX_IMPORT_ACTIONS:,}.")
+        raise ReplayError(N_("The file holds %(count)s actions: a game of this table keeps at most %(most)s."),
+                          count=f"{len(actions):,}", most=f"{MAX_IMPORT_ACTIONS:,}")
     check_names(dealt(definition, data).names)
     return data
 
@@ -335,7 +346,8 @@ def dealt(definition: GameDefinition, data: dict[str, Any]) -> GameState:
         state: GameState = definition.from_dict(_field(data, "initial_state", dict))
         return state
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
-        raise ReplayError(f"The rules of {definition.name} cannot read the game as dealt: {error}") from None
+        raise ReplayError(N_("The rules of %(game)s cannot read the game as dealt: %(why)s"), game=definition.name,
+                          why=str(error)) from None
 
 
 def replay_file(data: dict[str, Any]) -> tuple[GameState, list[tuple[int | None, Any, Outcome]]]:
@@ -349,24 +361,27 @@ def replay_file(data: dict[str, Any]) -> tuple[GameState, list[tuple[int | None,
     for number, entry in enumerate(actions, start=1):
         seat = entry.get("seat", "") if isinstance(entry, dict) else ""  # ("": none given)
         if not (seat is None or type(seat) is int):
-            raise ReplayError(f"Action {number} is not a seat and an action.")
+            raise ReplayError(N_("Action %(number)s is not a seat and an action."), number=number)
         try:
             action = definition.action_from_dict(entry.get("action"))
             outcome = state.apply(seat, action)
         except IllegalAction as error:
-            who = "the table" if seat is None else f"seat {seat + 1}"
-            raise ReplayError(f"The rules refuse action {number} ({who}): {error}") from None
+            if seat is None:
+                raise ReplayError(N_("The rules refuse action %(number)s (the table): %(why)s"), number=number,
+                                  why=str(error)) from None
+            raise ReplayError(N_("The rules refuse action %(number)s (seat %(seat)s): %(why)s"), number=number,
+                              seat=seat + 1, why=str(error)) from None
         applied.append((seat, action, outcome))
     if not state.is_over():
-        raise ReplayError(f"The file's {len(actions)} actions do not finish the game.")
+        raise ReplayError(N_("The file's %(count)s actions do not finish the game."), count=len(actions))
     claimed = data.get("results")
     if claimed is not None:
         if not isinstance(claimed, list):
-            raise ReplayError("The file's results are not a list of the seats' results.")
+            raise ReplayError(N_("The file's results are not a list of the seats' results."))
         ours = [(r["seat"], r["won"], r["score"]) for r in store.results_data(state)]
         theirs = [(r.get("seat"), r.get("won"), r.get("score")) for r in claimed if isinstance(r, dict)]
         if ours != theirs:
-            raise ReplayError("The file's results are not what its actions make under the rules.")
+            raise ReplayError(N_("The file's results are not what its actions make under the rules."))
     return state, applied
 
 
@@ -385,7 +400,8 @@ def check_names(names: Any) -> None:
                 problem = str(refused)
         if problem is not None:
             shown = name[:30] + "..." if isinstance(name, str) and len(name) > 30 else name
-            raise ReplayError(f"Seat {number}'s name {shown!r} is no player's name here. {problem}")
+            raise ReplayError(N_("Seat %(number)s's name %(name)s is no player's name here. %(why)s"), number=number,
+                              name=repr(shown), why=problem)
 
 
 def check_plain_data(data: Any) -> None:
@@ -395,11 +411,11 @@ def check_plain_data(data: Any) -> None:
     while pending:
         value, depth = pending.pop()
         if depth > MAX_IMPORT_DEPTH:
-            raise ReplayError(f"The file's data is nested more than {MAX_IMPORT_DEPTH} levels deep: "
-                              "it is not an exported game.")
+            raise ReplayError(N_("The file's data is nested more than %(depth)s levels deep: it is not an exported "
+                                 "game."), depth=MAX_IMPORT_DEPTH)
         if isinstance(value, str):
             if CONTROL.search(value):
-                raise ReplayError("The file holds a control character in a text: it is not an exported game.")
+                raise ReplayError(N_("The file holds a control character in a text: it is not an exported game."))
         elif isinstance(value, dict):
             pending.extend((key, depth + 1) for key in value)
             pending.extend((item, depth + 1) for item in value.values())

@@ -72,7 +72,7 @@ def replay(slug: str) -> ResponseReturnValue:
     try:
         shown = tables.replay_step(slug, step)
     except tables.ReplayError as error:
-        return render_template("history/replay.html", error=str(error), slug=slug,
+        return render_template("history/replay.html", error=error.words(), slug=slug,
                                definition=tables.definition_of(slug)), 404
     return render_template("history/replay.html", step=shown.step, total=shown.total, made=shown.made,
                            rounds=shown.rounds, round_now=shown.round_now, hands=shown.hands,
@@ -85,7 +85,7 @@ def export(slug: str) -> ResponseReturnValue:
     try:
         name, pieces = tables.export(slug)
     except tables.ReplayError as error:
-        abort(404, str(error))
+        abort(404, error.words())
     # Streamed as the actions are read, a slice at a time: the longest game's export is neither
     # held in memory nor waited for before its first bytes.
     return Response(stream_with_context(pieces), mimetype="application/json",
@@ -112,10 +112,10 @@ def import_game() -> ResponseReturnValue:
     except UnicodeDecodeError:
         return render_template("history/import.html", message=gettext("The file is not text (UTF-8 JSON)."), here=None), 400
     except tables.AlreadyHere as already:
-        return render_template("history/import.html", message=f"{upload.filename[:80]}: {already}",
+        return render_template("history/import.html", message=f"{upload.filename[:80]}: {already.words()}",
                                here=already.slug), 409
     except tables.ReplayError as error:
-        return render_template("history/import.html", message=gettext("The game was not imported: %(why)s", why=error), here=None), 422
+        return render_template("history/import.html", message=gettext("The game was not imported: %(why)s", why=error.words()), here=None), 422
     return redirect(url_for("history.import_status", token=token), 303)
 
 

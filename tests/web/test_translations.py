@@ -21,7 +21,7 @@ from babel.messages.pofile import read_po
 from babel.messages.catalog import Catalog
 
 from app.core import guides, registry
-from support.games import admin_login, play_turn_like_ai
+from support.games import admin_login, import_file, play_turn_like_ai
 from support.web import Player
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -401,3 +401,23 @@ def test_every_page_of_every_game_speaks_only_through_the_catalogue(pseudo_app):
         assert any(OPEN in text for text in parser.texts), label
         problems += [f"{label}: {found}" for found in unmarked(parser.texts, exempt, games)]
     assert problems == [], "\n".join(problems)
+
+
+def test_an_imported_file_s_refusal_reads_in_the_admin_s_language(player, job_runner):
+    """The checks of an exported game's file say why it is refused in the reader's language: at
+    once (not JSON), and from the job runner's verdict (actions that do not finish the game)."""
+    admin_login(player)
+    player.post("/language", {"language": "es", "next": "/"})
+    at_once = import_file(player, job_runner, "not json")
+    assert at_once.status == 422
+    assert at_once.alerts == ["La partida no se importó: El archivo no es JSON: exporta una partida terminada desde "
+                              "su página de repetición."], at_once.alerts
+    slug = player.set_up("twentyone", ["Ann"], None, rounds="1")
+    page = player.table_past_handover(slug)
+    while page.has_button("Plantarse"):
+        player.post(f"/games/{slug}/act", {"version": str(page.version), "seat": "0", "action": "stay"}, htmx=True)
+        page = player.table_past_handover(slug)
+    exported = json.loads(player.get(f"/games/{slug}/export.json").get_data(as_text=True))
+    exported["actions"] = exported["actions"][:-1]
+    later = import_file(player, job_runner, json.dumps(exported))
+    assert later.slug is None and any("no terminan la partida" in alert for alert in later.alerts), later.alerts
