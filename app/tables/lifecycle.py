@@ -67,9 +67,6 @@ def set_up(setup: SetUp, holder: holdings.Holder, address: str) -> str:
         raise AlreadySetUp(done)
     record = create_game(setup, browser=holder.key, creator=address)
     holdings.reread(holder, record)
-    store.begin_write()
-    leave_idle_guides()
-    db.session.commit()
     return record.slug
 
 
