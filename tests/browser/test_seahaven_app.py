@@ -71,13 +71,27 @@ def centre(page, selector: str) -> tuple[float, float]:
     raise AssertionError(f"{selector} is not on the screen")
 
 
+AIMED_AT_JS = """([x0, y0, x1, y1, card, place]) => {
+  const at = (x, y) => document.elementFromPoint(x, y);
+  const source = at(x0, y0), target = at(x1, y1);
+  return !!source && !!source.closest(`.sh-src[data-card='${card}']`) && !!target && !!target.closest(`[data-place='${place}']`);
+}"""
+
+
 def touch_drag(phone, card: str, place: str, *, during=None) -> None:
     """A finger on ``card``'s button, moved in steps onto the place ``place`` and lifted there:
     chromium's own touch input (pointer events of type touch). ``during(page)`` runs while the
     card is held over its place."""
     page = phone.page
-    x0, y0 = centre(page, f"#table .sh-src[data-card='{card}']")
-    x1, y1 = centre(page, f"#table [data-place='{place}']")
+    # (a finger aims at where the card is now: a board redrawn or moved meanwhile is aimed at again)
+    for _attempt in range(40):
+        x0, y0 = centre(page, f"#table .sh-src[data-card='{card}']")
+        x1, y1 = centre(page, f"#table [data-place='{place}']")
+        if page.evaluate(AIMED_AT_JS, [x0, y0, x1, y1, card, place]):
+            break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError(f"{card} or {place} does not stay where it is on the screen")
 
     def touch(kind: str, x: float | None = None, y: float | None = None) -> None:
         points = [] if x is None else [{"x": x, "y": y, "id": 1}]
@@ -317,9 +331,22 @@ def test_cards_home_by_themselves_is_this_browser_s_setting_and_finish(device, s
     shown = wait_past(page, 1)
     assert shown["cells"][0] == "QH" and shown["foundations"] == [None] * 4
     wait_for_mark(page)
-    touch_drag(phone, "2C", "c2")
-    page.wait_for_function("() => document.querySelector('#table .sh-board.sh-stepping')")
+    for _attempt in range(3):  # (a finger landing in the very frame of a redraw misses: dragged again)
+        touch_drag(phone, "2C", "c2")
+        try:
+            page.wait_for_function("() => document.querySelector('#table .sh-board.sh-stepping')", timeout=8000)
+            break
+        except PlaywrightTimeoutError:
+            assert board(page)["version"] == 2, "2C moved, but its cards were not shown going home"
     screenshot(page, "going-home", sizes=PHONE_ONLY)  # the cards shown going home one by one
+    # the same table swapped in again meanwhile (the solver's answer, a live update): the cards
+    # still on their way go on from where they were on the new board, not all at once
+    page.evaluate("(url) => { window.oldBoard = document.querySelector('#table .sh-board');"
+                  " return htmx.ajax('GET', url, {target: '#table', swap: 'outerHTML'}); }", f"/games/{slug}/table")
+    page.wait_for_function("() => !window.oldBoard.isConnected")
+    assert page.evaluate("() => !!document.querySelector('#table .sh-board.sh-stepping')")
+    tops = page.evaluate("() => [...document.querySelectorAll('#table .sh-foundation .card[data-card]')].map(card => card.dataset.card)")
+    assert len(tops) < 4 or not all(top.startswith("K") for top in tops)  # (not every king home yet)
     page.locator("#table .results").wait_for()
     page.wait_for_function("() => !document.querySelector('#table .sh-board.sh-stepping')")
     state = live_server.state(slug)

@@ -501,20 +501,37 @@
     return rank > 0 ? RANKS.charAt(rank - 1) + id.charAt(1) : null;
   }
 
+  // The cards of the table shown going home one by one: {version, moves, index} while they go.
+  var stepping = null;
+
   function showAutoMoves(table) {
     var b = table.querySelector(".sh-board");
     var version = table.getAttribute("data-version");
     var first = shownVersion === null;
-    if (!b || version === shownVersion) return;
+    if (!b) return;
+    if (version === shownVersion) {
+      // The same table again (a live update, the solver's answer) while its cards go home: the
+      // ones still on their way go on from where they were, on the new board.
+      if (stepping && stepping.version === version && stepping.board !== b) {
+        stepThrough(b, version, stepping.moves.slice(stepping.index));
+      }
+      return;
+    }
     shownVersion = version;
+    stepping = null;
     if (first) return; // (a page loaded afresh shows the board as it is)
     var text = b.getAttribute("data-auto-moves");
     var motion = !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
     if (!text || !motion) return;
-    var moves = text.split(" ").map(function (item) {
+    stepThrough(b, version, text.split(" ").map(function (item) {
       var parts = /^(\w+)>(\w+):(\w+)$/.exec(item);
       return parts ? { from: parts[1], to: parts[2], card: parts[3] } : null;
-    }).filter(Boolean);
+    }).filter(Boolean));
+  }
+
+  // Shows the board ``b`` as it was before ``moves``, then makes them one by one.
+  function stepThrough(b, version, moves) {
+    if (!moves.length) return;
     var slots = {};
     all(b, "[data-place]").forEach(function (slot) { slots[slot.getAttribute("data-place")] = slot; });
     var finals = {};
@@ -549,15 +566,17 @@
     });
     b.classList.add("sh-stepping");
     var step = moves.length > 8 ? AUTO_STEP_MS / 2 : AUTO_STEP_MS;
-    var index = 0;
+    var run = { version: version, board: b, moves: moves, index: 0 };
+    stepping = run;
     (function next() {
-      if (!b.isConnected) return;
-      if (index >= moves.length) {
+      if (!b.isConnected || stepping !== run) return;
+      if (run.index >= moves.length) {
         Object.keys(finals).forEach(function (place) { slots[place].replaceChildren.apply(slots[place], finals[place]); });
         b.classList.remove("sh-stepping");
+        stepping = null;
         return;
       }
-      var m = moves[index++];
+      var m = moves[run.index++];
       var from = slots[m.from];
       var face = from && all(from, '.card[data-card="' + m.card + '"]').pop();
       if (face) face.remove();
