@@ -54,13 +54,15 @@ lint: install-dev
 	$(VENV)/bin/mypy
 
 # The whole suite: rules, terminal, web (test client), real server processes and real browsers.
+# Two workers, each given a file at a time, the longest first (tests/conftest.py says how).
+DIST = -n 2 --dist loadgroup --no-loadscope-reorder
 test: install-dev browser-deps lint
-	$(PY) -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest $(DIST) $(PYTEST_ARGS)
 
 # Everything but the browser tests and the slow ones (over about 5 s each: whole games through
 # the web, live servers, long property and fuzz runs).
 test-fast: install-dev
-	$(PY) -m pytest -n 2 --dist loadfile -m "not browser and not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest $(DIST) -m "not browser and not slow" $(PYTEST_ARGS)
 
 # Debian's chromium for the Playwright tests (Playwright cannot download browsers here).
 browser-deps:

@@ -38,12 +38,37 @@ def databases(tmp_path_factory):
 LIVE_FIXTURES = ("live_server", "make_live_server")
 
 
-def pytest_collection_modifyitems(items):
+# Files whose tests share nothing but the session: each of their tests is a unit of its own for
+# pytest-xdist (the benchmarks' runs, the computer players' whole games), not one long file.
+EACH_TEST_ITS_OWN_UNIT = ("tests/test_benchmarks_run.py", "tests/games/test_protocol_properties.py",
+                          "tests/games/test_strengths.py")
+SLOW_WEIGHT, QUICK_WEIGHT = 20.0, 0.05  # a test's rough cost in seconds, for the order of the units
+
+
+@pytest.hookimpl(tryfirst=True)  # (before pytest-xdist reads the groups, and before -m deselects)
+def pytest_collection_modifyitems(config, items):
     """A test with a real server process is slow (over about 5 s with its server's start and
-    stop): `make test-fast` leaves it out, `make test` runs it."""
+    stop): `make test-fast` leaves it out, `make test` runs it.
+
+    For the Makefile's DIST (`--dist loadgroup`): each file is one unit of work, as with loadfile
+    (its module-scoped server is started once), but a file of independent long tests is one unit
+    per test; and the units are handed out longest first (xdist keeps this order with
+    ``--no-loadscope-reorder``), so that no long unit is left alone on one worker at the end."""
     for item in items:
         if any(name in getattr(item, "fixturenames", ()) for name in LIVE_FIXTURES):
             item.add_marker(pytest.mark.slow)
+    if config.getoption("dist", "no") != "loadgroup":
+        return
+    cost: dict[str, float] = {}
+    unit_of: dict[str, str] = {}
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        unit = item.nodeid if path in EACH_TEST_ITS_OWN_UNIT else path
+        unit_of[item.nodeid] = unit
+        slow = item.get_closest_marker("slow") or item.get_closest_marker("browser")
+        cost[unit] = cost.get(unit, 0.0) + (SLOW_WEIGHT if slow else QUICK_WEIGHT)
+        item.add_marker(pytest.mark.xdist_group(unit))
+    items.sort(key=lambda item: -cost[unit_of[item.nodeid]])  # (stable: a file's tests stay in order)
 
 
 def shares_the_module_server(request) -> bool:
