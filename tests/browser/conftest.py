@@ -188,6 +188,9 @@ class Device:
     def game_slug(self, table: str = "#table") -> str:
         """The slug of the game whose table this page is loading (``table``: the table's selector)."""
         self.page.locator(table).wait_for()
+        # (a table shown as a whole new page: its scripts have run, htmx included, before a test
+        # presses anything in it)
+        self.page.wait_for_load_state("domcontentloaded")
         match = re.search(r"/games/([^/?#]+)$", self.page.url)
         assert match, self.page.url
         return match.group(1)

@@ -43,6 +43,8 @@ def play_the_guide(page, key: str, screenshot) -> list[str]:
         for index, part in enumerate(parts):
             target = page.locator(f"#table {part} >> visible=true").first
             target.wait_for()
+            # outlined once the page's script has run (a new page's or a swap's end)
+            page.wait_for_function("(el) => el.classList.contains('learn-target')", arg=target.element_handle())
             marked = target.evaluate("(el) => [el.classList.contains('learn-target'), "
                                      "(el.matches('label') ? el.querySelector('input') : el).getAttribute('aria-describedby') || '']")
             assert marked[0] and "learn-hint" in marked[1].split(), (part, marked)
