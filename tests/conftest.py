@@ -60,15 +60,17 @@ def pytest_collection_modifyitems(config, items):
     if config.getoption("dist", "no") != "loadgroup":
         return
     cost: dict[str, float] = {}
-    unit_of: dict[str, str] = {}
     for item in items:
-        path = item.nodeid.split("::")[0]
-        unit = item.nodeid if path in EACH_TEST_ITS_OWN_UNIT else path
-        unit_of[item.nodeid] = unit
         slow = item.get_closest_marker("slow") or item.get_closest_marker("browser")
-        cost[unit] = cost.get(unit, 0.0) + (SLOW_WEIGHT if slow else QUICK_WEIGHT)
-        item.add_marker(pytest.mark.xdist_group(unit))
-    items.sort(key=lambda item: -cost[unit_of[item.nodeid]])  # (stable: a file's tests stay in order)
+        cost[unit_of(item)] = cost.get(unit_of(item), 0.0) + (SLOW_WEIGHT if slow else QUICK_WEIGHT)
+        item.add_marker(pytest.mark.xdist_group(unit_of(item)))
+    items.sort(key=lambda item: -cost[unit_of(item)])  # (stable: a file's tests stay in order)
+
+
+def unit_of(item) -> str:
+    """The unit of work pytest-xdist hands a worker that ``item`` belongs to: its file, or itself."""
+    path = item.nodeid.split("::")[0]
+    return item.nodeid if path in EACH_TEST_ITS_OWN_UNIT else path
 
 
 def shares_the_module_server(request) -> bool:

@@ -501,7 +501,7 @@
     return rank > 0 ? RANKS.charAt(rank - 1) + id.charAt(1) : null;
   }
 
-  // The cards of the table shown going home one by one: {version, moves, index} while they go.
+  // The cards being shown going home one by one: {version, board, moves, index} while they go.
   var stepping = null;
 
   function showAutoMoves(table) {
