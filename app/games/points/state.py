@@ -37,6 +37,7 @@ from app.core.saved import flag, reading, whole
 
 from .actions import (
     ARRANGING, CLOSED, OPEN, Action, Declare, Discard, Draw, Drop, MakeGroup, MoveToGroup, NextDeal, SortBySuit,
+    Ungroup,
 )
 from .cards import SUITS, card_points, deck_for_seats, is_joker, wild_rank_for
 from .evaluator import Evaluation, HandContext, evaluate, ordered_group
@@ -647,6 +648,8 @@ class PointsState(GameState):
             if not cards:
                 raise BadSelection("Select one or more of your cards first.")
             target = None
+            if isinstance(action, Ungroup) and not groups:  # (legal() lists it only beside a group)
+                raise refused(IllegalAction, said("You have no groups: every card is outside a group already."))
             if isinstance(action, MoveToGroup):
                 if not 1 <= action.group <= len(groups):
                     raise refused(IllegalAction, said(("There is no group {group}: you have {count} group.",

@@ -847,6 +847,9 @@ def test_p6_3_once_the_game_is_over_the_whole_log_names_its_cards():
 
 def test_arranging_groups_are_private_labelled_and_counted():
     state = declaring_game()
+    # with no group yet, taking a card out of its group is not a move, and is refused as such
+    assert [move.action for move in state.legal(0) if move.private] == ["group", "sort"]
+    assert "You have no groups" in state_unchanged(state, {"action": "ungroup", "cards": ["AD"]}, 0)
     act(state, 1, action="sort")  # any time of the deal, not only on one's turn
     assert len(state.arrangements[1]) == 4
     act(state, 0, action="group", cards=["AH", "2H", "3H"])
