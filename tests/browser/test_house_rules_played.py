@@ -62,7 +62,11 @@ def test_21_by_every_house_rule_to_the_end(live_server, device, screenshot):
         deal = [words for words in seen["buttons"] if words.startswith("Deal round")]
         zoe.table.press("Stay" if "Stay" in seen["buttons"] else deal[0])
     seen = zoe.table.snapshot()
-    assert "Game over" in seen["status"] and "The dealer" in seen["results"], seen
+    assert "Game over" in seen["status"], seen
+    # The deal is shuffled, so Zoe may win, lose or tie each round: the tally counts all three.
+    tally = re.search(r"Zoe (\d) (\d) (\d)", seen["results"])
+    assert tally and sum(map(int, tally.groups())) == 3, seen["results"]
+    assert "the dealer" in seen["results"].lower(), seen["results"]
     no_wider_than_the_phone(zoe)
     scores_name_the_house_rules(zoe, "twentyone", "The dealer stands on: 18", "Zoe", screenshot)
 
