@@ -7,7 +7,7 @@ WORKERS ?= 2
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install install-dev run backup lint test test-fast browser-deps bench clean solver translations
+.PHONY: install install-dev bytecode run backup lint test test-fast browser-deps bench clean solver translations
 
 # What serving needs (requirements.txt): all `make run` installs.
 install: $(STAMP)
@@ -33,12 +33,21 @@ $(DEV_STAMP): $(STAMP) requirements-dev.txt
 solver: install-dev
 	$(PY) scripts/build-solver
 
+# Python's compiled bytecode, written ahead: the libraries' at the level the server runs them
+# (-OO, app/settings.py) and the table's own at both. Where PYTHONDONTWRITEBYTECODE is set, as on
+# this project's build machines, nothing is cached on import, and every server process compiled
+# each module it loads again: over half of a server's start (bench/server_start.py). Files
+# already compiled are skipped.
+bytecode: install
+	$(PY) -m compileall -q -o 2 $(VENV)/lib
+	$(PY) -m compileall -q -o 0 -o 2 app config.py wsgi.py
+
 # Serve on every interface with gunicorn (gevent workers), after upgrading the database: `flask
 # upgrade` prints the version, suggests `make backup` before a migration changes a database that
 # holds games, migrates (flask db upgrade), rebuilds old games' replays (app/serving/upgrades.py),
 # says the database is ready and, on a first start, shows the admin password made for it
 # (CARD_TABLE_FIRST_START_SUMMARY); the server then says where to open the table.
-run: install
+run: bytecode
 	CARD_TABLE_FIRST_START_SUMMARY=1 $(VENV)/bin/flask --app wsgi upgrade
 	PORT=$(PORT) WORKERS=$(WORKERS) $(PY) -m app.serving.serve
 
@@ -56,12 +65,12 @@ lint: install-dev
 # The whole suite: rules, terminal, web (test client), real server processes and real browsers.
 # Two workers, each given a file at a time, the longest first (tests/conftest.py says how).
 DIST = -n 2 --dist loadgroup --no-loadscope-reorder
-test: install-dev browser-deps lint
+test: install-dev bytecode browser-deps lint
 	$(PY) -m pytest $(DIST) $(PYTEST_ARGS)
 
 # Everything but the browser tests and the slow ones (over about 5 s each: whole games through
 # the web, live servers, long property and fuzz runs).
-test-fast: install-dev
+test-fast: install-dev bytecode
 	$(PY) -m pytest $(DIST) -m "not browser and not slow" $(PYTEST_ARGS)
 
 # Debian's chromium for the Playwright tests (Playwright cannot download browsers here).

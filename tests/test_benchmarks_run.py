@@ -52,6 +52,7 @@ RUNS = {
                           ["Menu A, under the attack", "load average"]),
     "slow_connections.py": (["--connections", "300", "--loads", "3", "--repeat", "1"],
                             ["flood / quiet over 1 rounds", "load average"]),
+    "server_start.py": (["--repeat", "1"], ["written ahead / none to read", "load average"]),
     "servers.py": (["--tables", "2", "--actions", "2", "--think", "0.1", "--idle", "2"], ["cross"]),
     "twentyone_bots.py": (["--games", "3", "--rounds", "60", "--repeat", "1"], []),
     "weight.py": (["--turns", "6"], []),
