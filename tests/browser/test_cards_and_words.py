@@ -36,6 +36,13 @@ FACE_JS = """(id) => {
                 || (card.querySelector('input') || {getAttribute: () => null}).getAttribute('aria-label')};
 }"""
 
+# A card's top edge over the next ten animation frames.
+BOXES_OVER_FRAMES_JS = """(id) => new Promise((done) => {
+  const card = document.querySelector(`#table label.card[data-card="${id}"]`), tops = [];
+  const look = () => { tops.push(card.getBoundingClientRect().top); tops.length < 10 ? requestAnimationFrame(look) : done(tops); };
+  requestAnimationFrame(look);
+})"""
+
 
 def device_for(device, label: str, size: dict):
     extra = {"is_mobile": True, "has_touch": True} if label == "phone" else {}
@@ -88,6 +95,14 @@ def test_mason_cards_look_like_cards_and_the_table_speaks_players_words(live_ser
     page.evaluate("() => document.documentElement.style.removeProperty('--suit-C')")
     assert page.evaluate(WIDTH_JS) <= size["width"]
     assert axe_scan(page, f"mason {label}") == []
+    if label == "desktop":  # a mouse: a card under the pointer shows it, and stays where it is
+        card = table.locator("label.card[data-card='7H']")
+        box = card.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 2)  # its lower edge
+        boxes = page.evaluate(BOXES_OVER_FRAMES_JS, "7H")
+        assert len(set(boxes)) == 1, f"the card under the pointer moves: {boxes}"
+        assert card.evaluate("c => getComputedStyle(c).boxShadow") != "none"
+        page.mouse.move(0, 0)
     screenshot(page, "drawn", sizes=((label, size),))
     assert one.unexpected_problems() == [], "\n".join(one.unexpected_problems())
     assert slug

@@ -48,7 +48,6 @@ def play_the_guide(page, key: str, screenshot) -> list[str]:
             marked = target.evaluate("(el) => [el.classList.contains('learn-target'), "
                                      "(el.matches('label') ? el.querySelector('input') : el).getAttribute('aria-describedby') || '']")
             assert marked[0] and "learn-hint" in marked[1].split(), (part, marked)
-            page.mouse.move(0, 0)  # (a pointer left at a card's lower edge lifts it and drops it: :hover)
             target.click()
             if index == len(parts) - 1:
                 dialog = page.locator("dialog.confirm-dialog[open]")

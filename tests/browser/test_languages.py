@@ -43,8 +43,11 @@ def set_up(one, key: str) -> str:
 def play_a_move(page, planner, slug: str) -> bool:
     """One move of the seat to move, chosen by the suite's player, made as a person makes it: its
     cards tapped, then its button (the button found by its name and value, not its words). False
-    when the move is not one the page offers as a plain button (a target on the board)."""
+    when there is no move to make now, or it is not one the page offers as a plain button (a
+    target on the board)."""
     choice = planner.next(slug)
+    if choice is None:  # (the game is over, or nobody has a move until the computer's turn is stored)
+        return False
     fields = dict(choice.fields())
     name, value = ("move", fields["move"]) if "move" in fields else ("action", fields["action"])
     extra = set(fields) - {"move", "action", "cards", "confirmed"}
