@@ -39,8 +39,8 @@ solver: install-dev
 # each module it loads again: over half of a server's start (bench/server_start.py). Files
 # already compiled are skipped.
 bytecode: install
-	$(PY) -m compileall -q -o 2 $(VENV)/lib
-	$(PY) -m compileall -q -o 0 -o 2 app config.py wsgi.py
+	@$(PY) -m compileall -q -o 2 $(VENV)/lib
+	@$(PY) -m compileall -q -o 0 -o 2 app config.py wsgi.py
 
 # Serve on every interface with gunicorn (gevent workers), after upgrading the database: `flask
 # upgrade` prints the version, suggests `make backup` before a migration changes a database that
