@@ -6,10 +6,16 @@ tests/games/test_strengths.py."""
 
 from __future__ import annotations
 
+import pytest
 from rules_test_helpers import card, deal
 
 from app.games.mason import DISCARD_PILE, STOCK, Discard, Draw
-from app.games.mason.bot import choose_computer_discard, computer_draw_source
+from app.games.mason.bot import COMPUTER, choose_computer_discard, computer_draw_source
+from app.games.mason.definition import MASON
+from app.games.mason.melds import CardSet
+from app.games.mason.phases import DRAW_PHASE
+from app.games.mason.playout import Round, could_lay_down, fitting_mask, mask_of
+from app.games.mason.state import MasonState
 from app.games.mason.easy import careless_discard
 from app.games.mason.strong import StrongBot, read_view, surely_better, worth_taking
 
@@ -76,3 +82,48 @@ def test_the_easy_player_sheds_its_highest_card_keeping_only_pairs():
     assert careless_discard(hand) == card("KD")  # the aces are a pair: 15 - 12
     hand = [card(code) for code in "7H 8H 9C".split()]
     assert careless_discard(hand) == card("9C")  # half a run is worth nothing to it
+
+
+def round_of(game: MasonState) -> Round:
+    """The round as ``Round`` holds it, every hand known (its stock's top last, R5.2)."""
+    return Round.of([player.hand.cards for player in game.players], [player.hand.laid_down for player in game.players],
+                    game.discard, game.stock[::-1], turn=game.turn, rebuilds=game.stall_rebuilds)
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_r5_r6_3_r7_r8_the_play_outs_round_is_the_rule_books_round_with_r8s_player_at_every_seat(seats):
+    """From every turn of seeded games, the strong player's fast round (``Round.play_out``) ends
+    with the points the game itself scores (R7.1, R7.2) when R8's player plays every seat: the
+    same draws (R8.1, R5.2's rebuilt stock), lay-downs (R8.2, R6.3) and discards (R8.3)."""
+    compared = 0
+    for number in range(3):
+        game = MASON.new_state(["AI"] * seats, seed=f"play-outs/{seats}/{number}")
+        while not game.is_over():
+            seat = game.to_move()
+            if seat is None:
+                game.apply(None, MASON.action_from_dict(game.legal(None)[0].as_dict()))
+                continue
+            if game.phase == DRAW_PHASE:
+                played = round_of(game).play_out(drawn=False)
+                rounds = len(game.round_scores)
+                ahead = MASON.from_dict(game.to_dict())
+                while len(ahead.round_scores) == rounds:
+                    ahead.apply(ahead.turn, COMPUTER.choose(ahead, ahead.turn))
+                assert played == ahead.round_scores[-1]
+                compared += 1
+            game.apply(seat, COMPUTER.choose(game, seat))
+    assert compared > 50
+
+
+def test_r8_2_a_dealt_hand_that_holds_a_run_a_meld_or_a_card_for_its_sets_could_lay_down():
+    def could(codes: str, sets: list[CardSet] | None = None) -> bool:
+        return could_lay_down(mask_of([card(code) for code in codes.split()]), fitting_mask(sets or []))
+
+    assert could("7H 8H 9H 2C")  # a run (R6.2)
+    assert could("4C 4H 4P KD")  # a meld (R6.1)
+    assert not could("JH KH AH 2C")  # J K A: no run (R6.2)
+    assert not could("KH AH 2H 4C 4D")  # aces are high only (R1.1): K A 2 is no run
+    assert not could("4C 4H 5P 6P")
+    assert could("5P 9C", [CardSet("run", [card("6P"), card("7P"), card("8P")])])  # a run's end
+    assert could("2D 9C", [CardSet("meld", [card("2C"), card("2H"), card("2S")])])  # a meld's value
+    assert not could("4P 9C", [CardSet("run", [card("6P"), card("7P"), card("8P")])])

@@ -6,7 +6,7 @@ size, the discard pile's top and size, the stock's size, the scores, and from th
 lines the cards each player took from the discard pile and the discards seen going down.
 
 It lays down as the rule book's player does (R8.2). Its draw and its discard are played out: each
-choice is played to the end of the round (``play_out``, every seat then playing the rule book's
+choice is played to the end of the round (``Round.play_out``, every seat then playing the rule book's
 player) in the same deals of the cards it cannot see (``Knowledge.deal``: the other hands, the
 stock and the unseen part of the discard pile, from a generator seeded by the view), and the
 first choice is made unless the deals show another better: its mean gain over the first, deal by
@@ -24,16 +24,16 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from .actions import DISCARD_PILE, STOCK, Action, Discard, Draw, LayDown
-from .bot import LATE_HAND_SIZE, _RUN_KEEP, choose_computer_discard, computer_draw_source, next_computer_play
+from .bot import LATE_HAND_SIZE, _RUN_KEEP, next_computer_play
 from .cards import FULL_DECK, Card, parse_card
-from .melds import CardSet, LayOffs, NewSet, judge_lay_down
+from .melds import CardSet
 from .players import Hand
-from .state import MasonState, STALL_REBUILDS
+from .playout import INDEX, Round, could_lay_down, fitting_mask, mask_of
+from .state import MasonState
 
-TURNS_LIMIT = 300  # a round played out this long is counted as blocked (R7.2)
 REDRAWS = 12  # how often another player's hand is drawn again at most, to hold nothing to lay down
 
 
@@ -72,8 +72,8 @@ class Knowledge:
         known = self.known()
         return [card for card in FULL_DECK if card not in known]
 
-    def deal(self, rng: random.Random) -> Table:
-        """A table where the unseen cards lie at random, everything known as the seat knows it. A
+    def deal(self, rng: random.Random) -> Round:
+        """A round where the unseen cards lie at random, everything known as the seat knows it. A
         player who has played a turn this round holds nothing it could lay down (R8.2 lays down
         everything it can, and so does a careful player): such hands are drawn again, a few times
         at most."""
@@ -86,10 +86,11 @@ class Knowledge:
                 continue
             held = list(self.held[seat])
             wanted = max(0, min(self.hand_sizes[seat] - len(held), len(unseen)))
+            fits = fitting_mask(self.sets[seat])
             for _ in range(REDRAWS if self.played[seat] else 1):
                 drawn = rng.sample(range(len(unseen)), wanted)
                 cards = held + [unseen[index] for index in drawn]
-                if not self.played[seat] or next_computer_play(Hand(cards, self.sets[seat])) is None:
+                if not self.played[seat] or not could_lay_down(mask_of(cards), fits):
                     break
             for index in sorted(drawn, reverse=True):
                 unseen[index] = unseen[-1]
@@ -97,8 +98,7 @@ class Knowledge:
             hands.append(cards)
         below = max(0, self.pile_size - len(self.pile))
         pile = [unseen.pop() for _ in range(min(below, len(unseen)))] + list(self.pile)
-        return Table([Hand(cards, [card_set.copy() for card_set in sets]) for cards, sets in zip(hands, self.sets)],
-                     pile, unseen, turn=self.seat)
+        return Round.of(hands, self.sets, pile, unseen, turn=self.seat)
 
 
 def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
@@ -156,106 +156,6 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
                      scores=[p["score"] for p in players], round=view["round"], rounds=view["rounds"], seed=seed)
 
 
-# -- a model of one round, for playing choices out ---------------------------------------------------
-
-
-class _Seat:
-    __slots__ = ("hand",)
-
-    def __init__(self, hand: Hand):
-        self.hand = hand
-
-
-class Table:
-    """One round of Mason Rummy as the rules play it (R5, R6.3, R7.1, R7.2), with only what the
-    rule book's player reads of a ``MasonState`` (the same attribute names), for playing out."""
-
-    __slots__ = ("players", "discard", "stock", "turn", "rebuilds")
-
-    def __init__(self, hands: Sequence[Hand], pile: list[Card], stock: list[Card], *, turn: int, rebuilds: int = 0):
-        self.players = [_Seat(hand) for hand in hands]
-        self.discard = pile
-        self.stock = stock  # the top is the last card
-        self.turn = turn
-        self.rebuilds = rebuilds
-
-    def copy(self) -> Table:
-        return Table([seat.hand.copy() for seat in self.players], list(self.discard), list(self.stock),
-                     turn=self.turn, rebuilds=self.rebuilds)
-
-    def can_draw(self, source: str) -> bool:
-        if source == STOCK:
-            return bool(self.stock) or len(self.discard) > 1
-        return bool(self.discard)
-
-    def draw(self, source: str) -> bool:
-        """R5.1, R5.2: draw for the seat to move; False when the round is blocked."""
-        hand = self.players[self.turn].hand
-        if source == DISCARD_PILE and self.discard:
-            hand.add(self.discard.pop())
-            return True
-        if not self.stock:
-            if len(self.discard) < 2 or self.rebuilds + 1 >= STALL_REBUILDS:
-                return False
-            self.rebuilds += 1
-            self.stock = self.discard[-2::-1]  # the oldest discard on top (the last card)
-            self.discard = self.discard[-1:]
-        hand.add(self.stock.pop())
-        return True
-
-    def lay_down(self, cards: Sequence[Card]) -> None:
-        hand = self.players[self.turn].hand
-        judgement = judge_lay_down(cards, hand.laid_down)
-        for card in cards:
-            hand.remove(card)
-        if isinstance(judgement, NewSet):
-            hand.laid_down.append(CardSet(judgement.kind, judgement.cards))
-        elif isinstance(judgement, LayOffs):
-            for card, index in judgement.placements:
-                hand.laid_down[index].add(card)
-        self.rebuilds = 0
-
-    def discard_card(self, card: Card) -> None:
-        self.players[self.turn].hand.remove(card)
-        self.discard.append(card)
-
-    def points(self, went_out: int | None) -> list[int]:
-        """R7.1, R7.2: what each seat adds to its score."""
-        return [0 if seat == went_out else sum(card.points for card in player.hand.cards)
-                for seat, player in enumerate(self.players)]
-
-
-def _game(table: Table) -> MasonState:
-    """The table as the rule book's player reads it (it reads only what a ``Table`` has)."""
-    return cast(MasonState, table)
-
-
-def play_out(table: Table, drawn: bool) -> list[int]:
-    """Play the round to its end, every seat as the rule book's player, from the seat to move
-    (having ``drawn`` already); what each seat adds to its score."""
-    game = _game(table)
-    seats = len(table.players)
-    for _ in range(TURNS_LIMIT):
-        seat = table.turn
-        hand = table.players[seat].hand
-        if not drawn and not table.draw(computer_draw_source(game, seat)):
-            return table.points(None)
-        drawn = False
-        while True:
-            selection = next_computer_play(hand)
-            if selection is None:
-                break
-            table.lay_down(selection)
-            if not hand.cards:
-                return table.points(seat)
-        table.discard_card(choose_computer_discard(game, seat))
-        if not hand.cards:
-            return table.points(seat)
-        table.turn = (seat + 1) % seats
-    return table.points(None)
-
-
-
 KEEP_MARGIN = 10  # a discard is taken when it is this far from being the card to discard
 CANDIDATES = 5  # the discards weighed: R8.3's best few
 DEALS = 50  # the deals of the unseen cards each of them is played out in
@@ -277,26 +177,25 @@ class StrongBot:
     def choose(self, game: MasonState, seat: int) -> Action:
         moves = {move.action for move in game.legal(seat)}
         knowledge = read_view(game.view(seat), seat)
-        table = knowledge.deal(random.Random(0))  # (the hidden cards play no part until the play-outs)
-        hand = table.players[seat].hand
         if "draw_stock" in moves or "draw_discard" in moves:
             if "draw_stock" not in moves:
                 return Draw(DISCARD_PILE)
             if "draw_discard" not in moves:
                 return Draw(STOCK)
-            source = computer_draw_source(_game(table), seat)
-            if source == STOCK and worth_taking(hand.cards, knowledge.pile[-1]):
-                source = DISCARD_PILE
+            # (the hidden cards play no part in R8.1's choice: only the seat's hand, sets and the pile's top)
+            take = knowledge.deal(random.Random(0)).takes_pile(seat)
+            if not take and worth_taking(knowledge.hand, knowledge.pile[-1]):
+                take = True
+            sources = [DISCARD_PILE, STOCK] if take else [STOCK, DISCARD_PILE]
             if self.draws:
-                other = STOCK if source == DISCARD_PILE else DISCARD_PILE
-                source = [source, other][self.weigh_draw(knowledge, [source, other])]
-            return Draw(source)
+                return Draw(sources[self.weigh_draw(knowledge, sources)])
+            return Draw(sources[0])
         if "discard" not in moves:
             raise ValueError("it is not this seat's turn")
-        selection = next_computer_play(hand)
+        selection = next_computer_play(Hand(knowledge.hand, knowledge.sets[seat]))
         if selection is not None:
             return LayDown(selection)
-        return Discard(self.discard(knowledge, hand.cards))
+        return Discard(self.discard(knowledge, knowledge.hand))
 
     def weigh_draw(self, knowledge: Knowledge, sources: Sequence[str]) -> int:
         """The index of the source to draw from: the first unless playing the round out shows the
@@ -308,10 +207,10 @@ class StrongBot:
             outcomes = []
             for deal in deals:
                 trial = deal.copy()
-                if not trial.draw(source):
+                if not trial.draw(source == DISCARD_PILE):
                     outcomes.append(self.value(knowledge, trial.points(None)))
                     continue
-                outcomes.append(self.value(knowledge, play_out(trial, drawn=True)))
+                outcomes.append(self.value(knowledge, trial.play_out(drawn=True)))
             values.append(outcomes)
         return surely_better(values, self.sure)
 
@@ -331,12 +230,13 @@ class StrongBot:
         values = []
         for card in candidates:
             outcomes = []
+            index = INDEX[card]
             for deal in deals:
                 trial = deal.copy()
-                trial.discard_card(card)
-                if trial.players[seat].hand.cards:
+                trial.discard(index)
+                if trial.hands[seat]:
                     trial.turn = (seat + 1) % knowledge.seats
-                    outcomes.append(self.value(knowledge, play_out(trial, drawn=False)))
+                    outcomes.append(self.value(knowledge, trial.play_out(drawn=False)))
                 else:
                     outcomes.append(self.value(knowledge, trial.points(seat)))
             values.append(outcomes)
