@@ -6,6 +6,8 @@ tests/games/test_strengths.py."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from rules_test_helpers import card, deal
 
@@ -14,10 +16,11 @@ from app.games.mason.bot import COMPUTER, choose_computer_discard, computer_draw
 from app.games.mason.definition import MASON
 from app.games.mason.melds import CardSet
 from app.games.mason.phases import DRAW_PHASE
-from app.games.mason.playout import Round, could_lay_down, fitting_mask, mask_of
+from app.games.mason.cards import FULL_DECK
+from app.games.mason.playout import INDEX, VALUE_MASK, Round, could_lay_down, fitting_mask, mask_of, points_of_mask
 from app.games.mason.state import MasonState
 from app.games.mason.easy import careless_discard
-from app.games.mason.strong import StrongBot, read_view, surely_better, worth_taking
+from app.games.mason.strong import WIN, StrongBot, read_view, surely_better, worth_taking
 
 AI_HAND = "7H 8H 2C 5C 9C 3D JS 6P KD 4P"
 OTHER = "3C 6C TC 4D 9D AH 5S 8S QS 7P"
@@ -127,3 +130,54 @@ def test_r8_2_a_dealt_hand_that_holds_a_run_a_meld_or_a_card_for_its_sets_could_
     assert could("5P 9C", [CardSet("run", [card("6P"), card("7P"), card("8P")])])  # a run's end
     assert could("2D 9C", [CardSet("meld", [card("2C"), card("2H"), card("2S")])])  # a meld's value
     assert not could("4P 9C", [CardSet("run", [card("6P"), card("7P"), card("8P")])])
+
+
+
+def pairs_in(hand: int) -> int:
+    return sum(1 for value in range(13) if (hand & VALUE_MASK[value]).bit_count() >= 2)
+
+
+def test_r8_2_r8_3_another_players_hand_is_dealt_as_r8s_player_keeps_its_own():
+    """Mid-round, every deal lays each card the seat has not seen in exactly one place, the other
+    hand of its size with the cards seen taken into it; shaped by R8.3's discards, that hand
+    still holds nothing to lay down (R8.2) and holds fewer points and more pairs than hands dealt
+    uniformly."""
+    game = MASON.new_state(["AI", "AI"], seed="shaped/1")
+    while game.turns_this_round < 6 or game.phase != DRAW_PHASE or game.turn != 0:
+        game.apply(game.turn, COMPUTER.choose(game, game.turn))
+    knowledge = read_view(game.view(0), 0)
+    assert knowledge.turns == [3, 3]
+    laid = [card for player in game.players for card_set in player.hand.laid_down for card in card_set.cards]
+    held = mask_of(list(knowledge.held[1]))
+    rng = random.Random(1)
+    points = {False: 0, True: 0}
+    pairs = {False: 0, True: 0}
+    for _ in range(40):
+        for shaped in (False, True):
+            table = knowledge.deal(rng, shaped)
+            cards = [FULL_DECK[index] for index in table.pile + table.stock]
+            for hand in table.hands:
+                cards += [card for card in FULL_DECK if hand >> INDEX[card] & 1]
+            assert sorted(cards + laid, key=INDEX.__getitem__) == list(FULL_DECK)
+            assert table.hands[0] == mask_of(game.players[0].hand.cards)
+            assert table.hands[1].bit_count() == len(game.players[1].hand) and table.hands[1] & held == held
+            assert len(table.stock) == len(game.stock) and table.pile[-1] == INDEX[game.discard[-1]]
+            assert not could_lay_down(table.hands[1], fitting_mask(game.players[1].hand.laid_down))
+            points[shaped] += points_of_mask(table.hands[1])
+            pairs[shaped] += pairs_in(table.hands[1])
+    assert points[True] < points[False] and pairs[True] > pairs[False]
+
+
+def test_r7_3_a_rounds_end_is_worth_the_chance_of_winning_the_game():
+    """The last round's end is worth a game won, lost or shared (R7.3); an earlier one, the chance
+    that the lead it leaves holds (R7.1's points): even at half a game, more the more it leads."""
+    game = deal(["AI", "Bob"], AI_HAND, OTHER, discard="QH")
+    knowledge = read_view(game.view(0), 0)
+    bot = StrongBot()
+    assert bot.value(knowledge, [0, 0]) == WIN / 2
+    assert WIN / 2 < bot.value(knowledge, [0, 10]) < bot.value(knowledge, [0, 40]) < WIN
+    assert 0 < bot.value(knowledge, [40, 0]) < bot.value(knowledge, [10, 0]) < WIN / 2
+    assert StrongBot(spread=0).value(knowledge, [5, 25]) == 20  # the points alone: the others' less its own
+    knowledge.round = knowledge.rounds
+    knowledge.scores = [30, 20]
+    assert [bot.value(knowledge, points) for points in ([0, 11], [0, 10], [0, 9])] == [WIN, WIN / 2, 0.0]

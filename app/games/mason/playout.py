@@ -84,6 +84,31 @@ def could_lay_down(hand: int, fits: int) -> bool:
     return False
 
 
+def makes_set(hand: int, card: int, fits: int) -> bool:
+    """R8.1: would ``card`` make a new meld or run with ``hand``, or go onto the sets that
+    ``fits`` holds the cards for?"""
+    suit, value = SUIT_OF[card], VALUE_OF[card]
+    around = ((hand >> (suit * VALUES) & SUIT_BITS) << 2 >> value) & 0b11111
+    return bool((hand & VALUE_MASK[value]).bit_count() >= 2 or (around & 0b00011) == 0b00011
+                or (around & 0b01010) == 0b01010 or (around & 0b11000) == 0b11000 or fits >> card & 1)
+
+
+def shed_card(hand: int, late: bool) -> int:
+    """R8.3: the card of the highest discard score (its points, tripled when another hand is
+    ``late``: down to ``LATE_HAND_SIZE`` cards; less what it is worth keeping); the later on a tie."""
+    scores = SHED[late]
+    best_card, best_score = -1, -1 << 30
+    for suit in range(5):
+        bits = hand >> (suit * VALUES) & SUIT_BITS
+        if not bits:
+            continue
+        for value, shed in scores[bits]:
+            score = shed - 12 * (hand & VALUE_MASK[value]).bit_count()
+            if score >= best_score:
+                best_card, best_score = suit * VALUES + value, score
+    return best_card
+
+
 def points_of_mask(mask: int) -> int:
     total = 0
     while mask:
@@ -153,22 +178,22 @@ class Round:
     def can_draw_stock(self) -> bool:
         return bool(self.stock) or len(self.pile) > 1
 
-    def draw(self, take_pile: bool) -> bool:
-        """R5.1, R5.2: draw for the seat to move; False when the round is blocked."""
+    def draw(self, take_pile: bool) -> int:
+        """R5.1, R5.2: draw for the seat to move; the card drawn, or -1 when the round is blocked."""
         seat = self.turn
         if take_pile and self.pile:
-            self.hands[seat] |= 1 << self.pile.pop()
-            self.sizes[seat] += 1
-            return True
-        if not self.stock:
-            if len(self.pile) < 2 or self.rebuilds + 1 >= STALL_REBUILDS:
-                return False
-            self.rebuilds += 1
-            self.stock = self.pile[-2::-1]  # the oldest discard on top (the last card)
-            self.pile = self.pile[-1:]
-        self.hands[seat] |= 1 << self.stock.pop()
+            card = self.pile.pop()
+        else:
+            if not self.stock:
+                if len(self.pile) < 2 or self.rebuilds + 1 >= STALL_REBUILDS:
+                    return -1
+                self.rebuilds += 1
+                self.stock = self.pile[-2::-1]  # the oldest discard on top (the last card)
+                self.pile = self.pile[-1:]
+            card = self.stock.pop()
+        self.hands[seat] |= 1 << card
         self.sizes[seat] += 1
-        return True
+        return card
 
     def discard(self, card: int) -> None:
         self.hands[self.turn] &= ~(1 << card)
@@ -184,14 +209,8 @@ class Round:
     def takes_pile(self, seat: int) -> bool:
         """R8.1: the discard top if it makes a new meld or run with the hand, or fits an own set;
         the discard pile too when the stock cannot give a card (R5.3)."""
-        if self.pile:
-            top = self.pile[-1]
-            hand = self.hands[seat]
-            suit, value = divmod(top, VALUES)
-            around = ((hand >> (suit * VALUES) & SUIT_BITS) << 2 >> value) & 0b11111
-            if ((hand & VALUE_MASK[value]).bit_count() >= 2 or (around & 0b00011) == 0b00011
-                    or (around & 0b01010) == 0b01010 or (around & 0b11000) == 0b11000 or self.fits[seat] >> top & 1):
-                return True
+        if self.pile and makes_set(self.hands[seat], self.pile[-1], self.fits[seat]):
+            return True
         return not self.can_draw_stock()
 
     def lay_down_next(self, seat: int) -> bool:
@@ -241,34 +260,32 @@ class Round:
         return True
 
     def chosen_discard(self, seat: int) -> int:
-        """R8.3: the card of the highest discard score (points, tripled once another hand holds
-        ``LATE_HAND_SIZE`` cards or fewer, less what it is worth keeping); the later on a tie."""
-        hand = self.hands[seat]
+        """R8.3's discard for the seat (``shed_card``)."""
         sizes = self.sizes
-        scores = SHED[min(sizes[seat + 1:] + sizes[:seat]) <= LATE_HAND_SIZE]
-        best_card, best_score = -1, -1 << 30
-        for suit in range(5):
-            bits = hand >> (suit * VALUES) & SUIT_BITS
-            if not bits:
-                continue
-            for value, shed in scores[bits]:
-                score = shed - 12 * (hand & VALUE_MASK[value]).bit_count()
-                if score >= best_score:
-                    best_card, best_score = suit * VALUES + value, score
-        return best_card
+        return shed_card(self.hands[seat], min(sizes[seat + 1:] + sizes[:seat]) <= LATE_HAND_SIZE)
 
     def play_out(self, drawn: bool) -> list[int]:
         """Play the round to its end, every seat as the rule book's player, from the seat to move
         (having ``drawn`` already); what each seat adds to its score."""
         seats = len(self.hands)
+        # A seat is settled once R8.2 has laid down all it can: until it draws again, it holds no
+        # run, no meld and no card for its sets, and then only with the card it drew.
+        settled = [False] * seats
         for _ in range(TURNS_LIMIT):
             seat = self.turn
-            if not drawn and not self.draw(self.takes_pile(seat)):
-                return self.points(None)
+            if not drawn:
+                card = self.draw(self.takes_pile(seat))
+                if card < 0:
+                    return self.points(None)
+                if settled[seat] and not makes_set(self.hands[seat] & ~(1 << card), card, self.fits[seat]):
+                    self.discard(self.chosen_discard(seat))
+                    self.turn = (seat + 1) % seats
+                    continue
             drawn = False
             while self.lay_down_next(seat):
                 if not self.hands[seat]:
                     return self.points(seat)
+            settled[seat] = True
             self.discard(self.chosen_discard(seat))
             if not self.hands[seat]:
                 return self.points(seat)
