@@ -168,16 +168,18 @@ def test_r8_2_r8_3_another_players_hand_is_dealt_as_r8s_player_keeps_its_own():
     assert points[True] < points[False] and pairs[True] > pairs[False]
 
 
-def test_r7_3_a_rounds_end_is_worth_the_chance_of_winning_the_game():
-    """The last round's end is worth a game won, lost or shared (R7.3); an earlier one, the chance
-    that the lead it leaves holds (R7.1's points): even at half a game, more the more it leads."""
+def test_r7_1_r7_3_a_rounds_end_is_worth_its_points_or_the_game():
+    """Before the last round a round's end is worth the others' points less the seat's own
+    (R7.1), or with a spread the chance that the lead it leaves holds: even at half a game, more
+    the more it leads; the last round's end is worth a game won, lost or shared (R7.3)."""
     game = deal(["AI", "Bob"], AI_HAND, OTHER, discard="QH")
     knowledge = read_view(game.view(0), 0)
-    bot = StrongBot()
-    assert bot.value(knowledge, [0, 0]) == WIN / 2
-    assert WIN / 2 < bot.value(knowledge, [0, 10]) < bot.value(knowledge, [0, 40]) < WIN
-    assert 0 < bot.value(knowledge, [40, 0]) < bot.value(knowledge, [10, 0]) < WIN / 2
-    assert StrongBot(spread=0).value(knowledge, [5, 25]) == 20  # the points alone: the others' less its own
+    assert StrongBot().value(knowledge, [5, 25]) == 20
+    chance = StrongBot(spread=20)
+    assert chance.value(knowledge, [0, 0]) == WIN / 2
+    assert WIN / 2 < chance.value(knowledge, [0, 10]) < chance.value(knowledge, [0, 40]) < WIN
+    assert 0 < chance.value(knowledge, [40, 0]) < chance.value(knowledge, [10, 0]) < WIN / 2
     knowledge.round = knowledge.rounds
     knowledge.scores = [30, 20]
-    assert [bot.value(knowledge, points) for points in ([0, 11], [0, 10], [0, 9])] == [WIN, WIN / 2, 0.0]
+    for bot in (StrongBot(), chance):
+        assert [bot.value(knowledge, points) for points in ([0, 11], [0, 10], [0, 9])] == [WIN, WIN / 2, 0.0]
