@@ -11,10 +11,11 @@ choice is played to the end of the round (``Round.play_out``, every seat then pl
 book's player) in the same deals of the cards it cannot see (``Knowledge.deal``: the other
 hands, the stock and the unseen part of the discard pile, from a generator seeded by the view),
 and the first choice is made unless the deals show another better: its mean gain over the
-first, deal by deal, more than ``SURE`` standard errors. Another player's hand is dealt as the
-rule book's player would have kept it (``Knowledge.shaped``): nothing it could lay down, and
-for each turn it has played a card drawn and R8.3's discard shed, so that it holds pairs and
-neighbours and few high cards, as such hands do. The draw's first choice is R8.1's, or the
+first, deal by deal, more than ``SURE`` standard errors. Another player's hand holds nothing it
+could lay down; with ``shape`` it is also dealt as the rule book's player would have kept it
+(``Knowledge.shaped``: for each turn it has played a card drawn and R8.3's discard shed, so
+that it holds pairs and neighbours and few high cards, as such hands do), which measured no
+better (docs/games/mason.md). The draw's first choice is R8.1's, or the
 discard pile's top when, in its hand, that card would be worth at least its points in keeping
 (a pair, or a low card beside its suit's neighbours) and far from being the card to discard
 (``worth_taking``); the other source is weighed against it. The discard's first choice is
@@ -207,7 +208,7 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
 
 KEEP_MARGIN = 10  # a discard is taken when it is this far from being the card to discard
 CANDIDATES = 5  # the discards weighed: R8.3's best few
-DEALS = 100  # the deals of the unseen cards each of them is played out in
+DEALS = 50  # the deals of the unseen cards each of them is played out in
 # How sure the play-outs must be that another choice beats the first before it is made: its mean
 # gain over the first, in standard errors of that gain (0: any gain on average).
 SURE = 0.0
@@ -218,7 +219,7 @@ class StrongBot:
     """The strong computer player (see the module's docstring)."""
 
     def __init__(self, deals: int = DEALS, candidates: int = CANDIDATES, sure: float = SURE, draws: bool = True,
-                 spread: float = 0.0, shape: bool = True):
+                 spread: float = 0.0, shape: bool = False):
         self.spread = spread
         self.shape = shape
         self.draws = draws
