@@ -6,12 +6,21 @@ tests/games/test_strengths.py."""
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from rules_test_helpers import card, deal
 
 from app.games.mason import DISCARD_PILE, STOCK, Discard, Draw
-from app.games.mason.bot import choose_computer_discard, computer_draw_source
+from app.games.mason.bot import COMPUTER, choose_computer_discard, computer_draw_source
+from app.games.mason.definition import MASON
+from app.games.mason.melds import CardSet
+from app.games.mason.phases import DRAW_PHASE
+from app.games.mason.cards import FULL_DECK
+from app.games.mason.playout import INDEX, VALUE_MASK, Round, could_lay_down, fitting_mask, mask_of, points_of_mask
+from app.games.mason.state import MasonState
 from app.games.mason.easy import careless_discard
-from app.games.mason.strong import StrongBot, read_view, surely_better, worth_taking
+from app.games.mason.strong import WIN, StrongBot, read_view, surely_better, worth_taking
 
 AI_HAND = "7H 8H 2C 5C 9C 3D JS 6P KD 4P"
 OTHER = "3C 6C TC 4D 9D AH 5S 8S QS 7P"
@@ -76,3 +85,101 @@ def test_the_easy_player_sheds_its_highest_card_keeping_only_pairs():
     assert careless_discard(hand) == card("KD")  # the aces are a pair: 15 - 12
     hand = [card(code) for code in "7H 8H 9C".split()]
     assert careless_discard(hand) == card("9C")  # half a run is worth nothing to it
+
+
+def round_of(game: MasonState) -> Round:
+    """The round as ``Round`` holds it, every hand known (its stock's top last, R5.2)."""
+    return Round.of([player.hand.cards for player in game.players], [player.hand.laid_down for player in game.players],
+                    game.discard, game.stock[::-1], turn=game.turn, rebuilds=game.stall_rebuilds)
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_r5_r6_3_r7_r8_the_play_outs_round_is_the_rule_books_round_with_r8s_player_at_every_seat(seats):
+    """From every turn of seeded games, the strong player's fast round (``Round.play_out``) ends
+    with the points the game itself scores (R7.1, R7.2) when R8's player plays every seat: the
+    same draws (R8.1, R5.2's rebuilt stock), lay-downs (R8.2, R6.3) and discards (R8.3)."""
+    compared = 0
+    for number in range(3):
+        game = MASON.new_state(["AI"] * seats, seed=f"play-outs/{seats}/{number}")
+        while not game.is_over():
+            seat = game.to_move()
+            if seat is None:
+                game.apply(None, MASON.action_from_dict(game.legal(None)[0].as_dict()))
+                continue
+            if game.phase == DRAW_PHASE:
+                played = round_of(game).play_out(drawn=False)
+                rounds = len(game.round_scores)
+                ahead = MASON.from_dict(game.to_dict())
+                while len(ahead.round_scores) == rounds:
+                    ahead.apply(ahead.turn, COMPUTER.choose(ahead, ahead.turn))
+                assert played == ahead.round_scores[-1]
+                compared += 1
+            game.apply(seat, COMPUTER.choose(game, seat))
+    assert compared > 50
+
+
+def test_r8_2_a_dealt_hand_that_holds_a_run_a_meld_or_a_card_for_its_sets_could_lay_down():
+    def could(codes: str, sets: list[CardSet] | None = None) -> bool:
+        return could_lay_down(mask_of([card(code) for code in codes.split()]), fitting_mask(sets or []))
+
+    assert could("7H 8H 9H 2C")  # a run (R6.2)
+    assert could("4C 4H 4P KD")  # a meld (R6.1)
+    assert not could("JH KH AH 2C")  # J K A: no run (R6.2)
+    assert not could("KH AH 2H 4C 4D")  # aces are high only (R1.1): K A 2 is no run
+    assert not could("4C 4H 5P 6P")
+    assert could("5P 9C", [CardSet("run", [card("6P"), card("7P"), card("8P")])])  # a run's end
+    assert could("2D 9C", [CardSet("meld", [card("2C"), card("2H"), card("2S")])])  # a meld's value
+    assert not could("4P 9C", [CardSet("run", [card("6P"), card("7P"), card("8P")])])
+
+
+
+def pairs_in(hand: int) -> int:
+    return sum(1 for value in range(13) if (hand & VALUE_MASK[value]).bit_count() >= 2)
+
+
+def test_r8_2_r8_3_another_players_hand_is_dealt_as_r8s_player_keeps_its_own():
+    """Mid-round, every deal lays each card the seat has not seen in exactly one place, the other
+    hand of its size with the cards seen taken into it; shaped by R8.3's discards, that hand
+    still holds nothing to lay down (R8.2) and holds fewer points and more pairs than hands dealt
+    uniformly."""
+    game = MASON.new_state(["AI", "AI"], seed="shaped/1")
+    while game.turns_this_round < 6 or game.phase != DRAW_PHASE or game.turn != 0:
+        game.apply(game.turn, COMPUTER.choose(game, game.turn))
+    knowledge = read_view(game.view(0), 0)
+    assert knowledge.turns == [3, 3]
+    laid = [card for player in game.players for card_set in player.hand.laid_down for card in card_set.cards]
+    held = mask_of(list(knowledge.held[1]))
+    rng = random.Random(1)
+    points = {False: 0, True: 0}
+    pairs = {False: 0, True: 0}
+    for _ in range(40):
+        for shaped in (False, True):
+            table = knowledge.deal(rng, shaped)
+            cards = [FULL_DECK[index] for index in table.pile + table.stock]
+            for hand in table.hands:
+                cards += [card for card in FULL_DECK if hand >> INDEX[card] & 1]
+            assert sorted(cards + laid, key=INDEX.__getitem__) == list(FULL_DECK)
+            assert table.hands[0] == mask_of(game.players[0].hand.cards)
+            assert table.hands[1].bit_count() == len(game.players[1].hand) and table.hands[1] & held == held
+            assert len(table.stock) == len(game.stock) and table.pile[-1] == INDEX[game.discard[-1]]
+            assert not could_lay_down(table.hands[1], fitting_mask(game.players[1].hand.laid_down))
+            points[shaped] += points_of_mask(table.hands[1])
+            pairs[shaped] += pairs_in(table.hands[1])
+    assert points[True] < points[False] and pairs[True] > pairs[False]
+
+
+def test_r7_1_r7_3_a_rounds_end_is_worth_its_points_or_the_game():
+    """Before the last round a round's end is worth the others' points less the seat's own
+    (R7.1), or with a spread the chance that the lead it leaves holds: even at half a game, more
+    the more it leads; the last round's end is worth a game won, lost or shared (R7.3)."""
+    game = deal(["AI", "Bob"], AI_HAND, OTHER, discard="QH")
+    knowledge = read_view(game.view(0), 0)
+    assert StrongBot().value(knowledge, [5, 25]) == 20
+    chance = StrongBot(spread=20)
+    assert chance.value(knowledge, [0, 0]) == WIN / 2
+    assert WIN / 2 < chance.value(knowledge, [0, 10]) < chance.value(knowledge, [0, 40]) < WIN
+    assert 0 < chance.value(knowledge, [40, 0]) < chance.value(knowledge, [10, 0]) < WIN / 2
+    knowledge.round = knowledge.rounds
+    knowledge.scores = [30, 20]
+    for bot in (StrongBot(), chance):
+        assert [bot.value(knowledge, points) for points in ([0, 11], [0, 10], [0, 9])] == [WIN, WIN / 2, 0.0]

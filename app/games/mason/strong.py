@@ -3,19 +3,24 @@
 It reads the game only through ``view(seat)`` and chooses among ``legal(seat)``, so it never
 sees a hidden card (R4.4). What it knows (``read_view``): its hand, every player's sets and hand
 size, the discard pile's top and size, the stock's size, the scores, and from the log's last
-lines the cards each player took from the discard pile and the discards seen going down.
+lines the cards each player took from the discard pile, the discards seen going down and the
+turns each player has played in the round.
 
 It lays down as the rule book's player does (R8.2). Its draw and its discard are played out: each
-choice is played to the end of the round (``play_out``, every seat then playing the rule book's
-player) in the same deals of the cards it cannot see (``Knowledge.deal``: the other hands, the
-stock and the unseen part of the discard pile, from a generator seeded by the view), and the
-first choice is made unless the deals show another better: its mean gain over the first, deal by
-deal, more than ``SURE`` standard errors. The draw's first choice is R8.1's, or the discard
-pile's top when, in its hand, that card would be worth at least its points in keeping (a pair,
-or a low card beside its suit's neighbours) and far from being the card to discard
-(``worth_taking``); the other source is weighed against it. The discard's first choice is R8.3's,
-weighed against R8.3's next best few. A round is worth the others' points less its own (R7.1);
-the last round, winning the game (R7.3).
+choice is played to the end of the round (``Round.play_out``, every seat then playing the rule
+book's player) in the same deals of the cards it cannot see (``Knowledge.deal``: the other
+hands, the stock and the unseen part of the discard pile, from a generator seeded by the view),
+and the first choice is made unless the deals show another better: its mean gain over the
+first, deal by deal, more than ``SURE`` standard errors. Another player's hand holds nothing it
+could lay down, and is dealt as the rule book's player would have kept it (``shape``,
+``Knowledge.shaped``: for each turn it has played a card drawn and R8.3's discard shed, so
+that it holds pairs and neighbours and few high cards, as such hands do); dealt uniformly it
+measured weaker than normal (docs/games/mason.md). The draw's first choice is R8.1's, or the
+discard pile's top when, in its hand, that card would be worth at least its points in keeping
+(a pair, or a low card beside its suit's neighbours) and far from being the card to discard
+(``worth_taking``); the other source is weighed against it. The discard's first choice is
+R8.3's, weighed against R8.3's next best few. A round is worth the others' points less its
+own (R7.1); the last round, winning the game (R7.3).
 """
 
 from __future__ import annotations
@@ -24,16 +29,17 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from .actions import DISCARD_PILE, STOCK, Action, Discard, Draw, LayDown
-from .bot import LATE_HAND_SIZE, _RUN_KEEP, choose_computer_discard, computer_draw_source, next_computer_play
+from .bot import LATE_HAND_SIZE, _RUN_KEEP, next_computer_play
 from .cards import FULL_DECK, Card, parse_card
-from .melds import CardSet, LayOffs, NewSet, judge_lay_down
+from .melds import CardSet
 from .players import Hand
-from .state import MasonState, STALL_REBUILDS
+from .playout import INDEX, Round, could_lay_down, fitting_mask, makes_set, mask_of, shed_card
+from .state import MasonState
 
-TURNS_LIMIT = 300  # a round played out this long is counted as blocked (R7.2)
+SHAPE_TURNS = 8  # the turns a dealt hand is shaped by at most (Knowledge.shaped)
 REDRAWS = 12  # how often another player's hand is drawn again at most, to hold nothing to lay down
 
 
@@ -53,6 +59,7 @@ class Knowledge:
     held: list[set[Card]]  # per seat: cards known to be in that hand (taken from the discard pile)
     played: list[bool]  # per seat: it has played a turn in this round
     scores: list[int]
+    turns: list[int]  # per seat: its turns this round (SHAPE_TURNS at least if the log does not go back so far)
     round: int
     rounds: int
     seed: str
@@ -72,11 +79,12 @@ class Knowledge:
         known = self.known()
         return [card for card in FULL_DECK if card not in known]
 
-    def deal(self, rng: random.Random) -> Table:
-        """A table where the unseen cards lie at random, everything known as the seat knows it. A
+    def deal(self, rng: random.Random, shaped: bool = False) -> Round:
+        """A round where the unseen cards lie at random, everything known as the seat knows it. A
         player who has played a turn this round holds nothing it could lay down (R8.2 lays down
         everything it can, and so does a careful player): such hands are drawn again, a few times
-        at most."""
+        at most; and, ``shaped``, its hand is then shaped as R8's player keeps its own
+        (``shaped``)."""
         unseen = self.unseen()
         rng.shuffle(unseen)
         hands = []
@@ -86,19 +94,56 @@ class Knowledge:
                 continue
             held = list(self.held[seat])
             wanted = max(0, min(self.hand_sizes[seat] - len(held), len(unseen)))
+            fits = fitting_mask(self.sets[seat])
             for _ in range(REDRAWS if self.played[seat] else 1):
                 drawn = rng.sample(range(len(unseen)), wanted)
                 cards = held + [unseen[index] for index in drawn]
-                if not self.played[seat] or next_computer_play(Hand(cards, self.sets[seat])) is None:
+                if not self.played[seat] or not could_lay_down(mask_of(cards), fits):
                     break
+            if shaped and self.turns[seat] and drawn:
+                drawn = self.shaped(rng, seat, unseen, drawn, fits)
+                cards = held + [unseen[index] for index in drawn]
             for index in sorted(drawn, reverse=True):
                 unseen[index] = unseen[-1]
                 unseen.pop()
             hands.append(cards)
         below = max(0, self.pile_size - len(self.pile))
         pile = [unseen.pop() for _ in range(min(below, len(unseen)))] + list(self.pile)
-        return Table([Hand(cards, [card_set.copy() for card_set in sets]) for cards, sets in zip(hands, self.sets)],
-                     pile, unseen, turn=self.seat)
+        return Round.of(hands, self.sets, pile, unseen, turn=self.seat)
+
+
+    def shaped(self, rng: random.Random, seat: int, unseen: list[Card], drawn: list[int], fits: int) -> list[int]:
+        """The hand drawn for ``seat`` (``drawn``: its places in ``unseen``), shaped as the rule
+        book's player keeps its own: for each turn the seat has played this round (at most
+        ``SHAPE_TURNS``) a card of the rest is drawn into the hand and R8.3's discard from it goes
+        back to the rest. A card that would make a set there (R8.1, R8.2) is not drawn, and a card
+        known to be in the hand stays. Uniform hands hold more points and fewer pairs than R8's
+        player keeps: over 1,433 positions of its games (from its fourth turn) its hand held 21.3
+        points and 1.12 pairs, hands dealt uniformly 29.9 and 0.48, hands shaped so 22.1 and
+        1.12. The places of the hand's cards in ``unseen`` after the shaping."""
+        places = {unseen[index]: index for index in drawn}
+        hand = mask_of(list(self.held[seat])) | mask_of(list(places))
+        held = mask_of(list(self.held[seat]))
+        late = any(size <= LATE_HAND_SIZE for other, size in enumerate(self.hand_sizes) if other != seat)
+        chosen = set(drawn)
+        rest = [index for index in range(len(unseen)) if index not in chosen]
+        if not rest:
+            return drawn
+        for _ in range(min(self.turns[seat], SHAPE_TURNS)):
+            place = rest[rng.randrange(len(rest))]
+            card = unseen[place]
+            index = INDEX[card]
+            if makes_set(hand, index, fits):
+                continue
+            shed = shed_card(hand | 1 << index, late)
+            if shed == index or held >> shed & 1:
+                continue
+            gone = FULL_DECK[shed]
+            hand = (hand | 1 << index) & ~(1 << shed)
+            slot = places.pop(gone)
+            unseen[slot], unseen[place] = card, gone
+            places[card] = slot
+        return list(places.values())
 
 
 def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
@@ -118,6 +163,8 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
     held: list[set[Card]] = [set() for _ in range(seats)]
     # Without the round's first line among the last ones, every seat has played a turn since.
     played = [not (lines and lines[start]["seat"] is None and " dealt" in lines[start]["text"])] * seats
+    turns = [0] * seats
+    started_unseen = played[0]
     for event in lines[start:]:
         who, text = event["seat"], event["text"]
         cards = [parse_card(code) for code in event["cards"]]
@@ -132,6 +179,7 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
         said = text[len(labels[who]):]
         if said.startswith(" discarded "):
             played[who] = True
+            turns[who] += 1
         if not cards:
             continue
         if said.startswith(" took "):
@@ -143,6 +191,8 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
             held[who].discard(cards[0])
         elif said.startswith(" laid "):
             held[who].difference_update(cards)
+    if started_unseen:
+        turns = [max(count, SHAPE_TURNS) for count in turns]
     top = view["discard_top"]
     if top is not None and (not pile or pile[-1].code != top):
         pile = [parse_card(top)]
@@ -152,113 +202,13 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
     return Knowledge(seat=seat, seats=seats, drawing=view["drawn"] is None and view["turn"] == seat
                      and view["prompt"] == "draw a card", hand=hand, sets=sets, pile=pile,
                      pile_size=view["discard_size"], stock_size=view["stock_size"],
-                     hand_sizes=[p["hand_size"] for p in players], held=held, played=played,
+                     hand_sizes=[p["hand_size"] for p in players], held=held, played=played, turns=turns,
                      scores=[p["score"] for p in players], round=view["round"], rounds=view["rounds"], seed=seed)
-
-
-# -- a model of one round, for playing choices out ---------------------------------------------------
-
-
-class _Seat:
-    __slots__ = ("hand",)
-
-    def __init__(self, hand: Hand):
-        self.hand = hand
-
-
-class Table:
-    """One round of Mason Rummy as the rules play it (R5, R6.3, R7.1, R7.2), with only what the
-    rule book's player reads of a ``MasonState`` (the same attribute names), for playing out."""
-
-    __slots__ = ("players", "discard", "stock", "turn", "rebuilds")
-
-    def __init__(self, hands: Sequence[Hand], pile: list[Card], stock: list[Card], *, turn: int, rebuilds: int = 0):
-        self.players = [_Seat(hand) for hand in hands]
-        self.discard = pile
-        self.stock = stock  # the top is the last card
-        self.turn = turn
-        self.rebuilds = rebuilds
-
-    def copy(self) -> Table:
-        return Table([seat.hand.copy() for seat in self.players], list(self.discard), list(self.stock),
-                     turn=self.turn, rebuilds=self.rebuilds)
-
-    def can_draw(self, source: str) -> bool:
-        if source == STOCK:
-            return bool(self.stock) or len(self.discard) > 1
-        return bool(self.discard)
-
-    def draw(self, source: str) -> bool:
-        """R5.1, R5.2: draw for the seat to move; False when the round is blocked."""
-        hand = self.players[self.turn].hand
-        if source == DISCARD_PILE and self.discard:
-            hand.add(self.discard.pop())
-            return True
-        if not self.stock:
-            if len(self.discard) < 2 or self.rebuilds + 1 >= STALL_REBUILDS:
-                return False
-            self.rebuilds += 1
-            self.stock = self.discard[-2::-1]  # the oldest discard on top (the last card)
-            self.discard = self.discard[-1:]
-        hand.add(self.stock.pop())
-        return True
-
-    def lay_down(self, cards: Sequence[Card]) -> None:
-        hand = self.players[self.turn].hand
-        judgement = judge_lay_down(cards, hand.laid_down)
-        for card in cards:
-            hand.remove(card)
-        if isinstance(judgement, NewSet):
-            hand.laid_down.append(CardSet(judgement.kind, judgement.cards))
-        elif isinstance(judgement, LayOffs):
-            for card, index in judgement.placements:
-                hand.laid_down[index].add(card)
-        self.rebuilds = 0
-
-    def discard_card(self, card: Card) -> None:
-        self.players[self.turn].hand.remove(card)
-        self.discard.append(card)
-
-    def points(self, went_out: int | None) -> list[int]:
-        """R7.1, R7.2: what each seat adds to its score."""
-        return [0 if seat == went_out else sum(card.points for card in player.hand.cards)
-                for seat, player in enumerate(self.players)]
-
-
-def _game(table: Table) -> MasonState:
-    """The table as the rule book's player reads it (it reads only what a ``Table`` has)."""
-    return cast(MasonState, table)
-
-
-def play_out(table: Table, drawn: bool) -> list[int]:
-    """Play the round to its end, every seat as the rule book's player, from the seat to move
-    (having ``drawn`` already); what each seat adds to its score."""
-    game = _game(table)
-    seats = len(table.players)
-    for _ in range(TURNS_LIMIT):
-        seat = table.turn
-        hand = table.players[seat].hand
-        if not drawn and not table.draw(computer_draw_source(game, seat)):
-            return table.points(None)
-        drawn = False
-        while True:
-            selection = next_computer_play(hand)
-            if selection is None:
-                break
-            table.lay_down(selection)
-            if not hand.cards:
-                return table.points(seat)
-        table.discard_card(choose_computer_discard(game, seat))
-        if not hand.cards:
-            return table.points(seat)
-        table.turn = (seat + 1) % seats
-    return table.points(None)
-
 
 
 KEEP_MARGIN = 10  # a discard is taken when it is this far from being the card to discard
 CANDIDATES = 5  # the discards weighed: R8.3's best few
-DEALS = 50  # the deals of the unseen cards each of them is played out in
+DEALS = 100  # the deals of the unseen cards each of them is played out in
 # How sure the play-outs must be that another choice beats the first before it is made: its mean
 # gain over the first, in standard errors of that gain (0: any gain on average).
 SURE = 0.0
@@ -268,7 +218,10 @@ WIN = 30.0  # in the last round, a game won is worth this many points of a round
 class StrongBot:
     """The strong computer player (see the module's docstring)."""
 
-    def __init__(self, deals: int = DEALS, candidates: int = CANDIDATES, sure: float = SURE, draws: bool = True):
+    def __init__(self, deals: int = DEALS, candidates: int = CANDIDATES, sure: float = SURE, draws: bool = True,
+                 spread: float = 0.0, shape: bool = True):
+        self.spread = spread
+        self.shape = shape
         self.draws = draws
         self.deals = deals
         self.candidates = candidates
@@ -277,41 +230,40 @@ class StrongBot:
     def choose(self, game: MasonState, seat: int) -> Action:
         moves = {move.action for move in game.legal(seat)}
         knowledge = read_view(game.view(seat), seat)
-        table = knowledge.deal(random.Random(0))  # (the hidden cards play no part until the play-outs)
-        hand = table.players[seat].hand
         if "draw_stock" in moves or "draw_discard" in moves:
             if "draw_stock" not in moves:
                 return Draw(DISCARD_PILE)
             if "draw_discard" not in moves:
                 return Draw(STOCK)
-            source = computer_draw_source(_game(table), seat)
-            if source == STOCK and worth_taking(hand.cards, knowledge.pile[-1]):
-                source = DISCARD_PILE
+            # (the hidden cards play no part in R8.1's choice: only the seat's hand, sets and the pile's top)
+            take = knowledge.deal(random.Random(0)).takes_pile(seat)
+            if not take and worth_taking(knowledge.hand, knowledge.pile[-1]):
+                take = True
+            sources = [DISCARD_PILE, STOCK] if take else [STOCK, DISCARD_PILE]
             if self.draws:
-                other = STOCK if source == DISCARD_PILE else DISCARD_PILE
-                source = [source, other][self.weigh_draw(knowledge, [source, other])]
-            return Draw(source)
+                return Draw(sources[self.weigh_draw(knowledge, sources)])
+            return Draw(sources[0])
         if "discard" not in moves:
             raise ValueError("it is not this seat's turn")
-        selection = next_computer_play(hand)
+        selection = next_computer_play(Hand(knowledge.hand, knowledge.sets[seat]))
         if selection is not None:
             return LayDown(selection)
-        return Discard(self.discard(knowledge, hand.cards))
+        return Discard(self.discard(knowledge, knowledge.hand))
 
     def weigh_draw(self, knowledge: Knowledge, sources: Sequence[str]) -> int:
         """The index of the source to draw from: the first unless playing the round out shows the
         other to be surely better."""
         rng = random.Random(knowledge.seed)
-        deals = [knowledge.deal(rng) for _ in range(self.deals)]
+        deals = [knowledge.deal(rng, self.shape) for _ in range(self.deals)]
         values = []
         for source in sources:
             outcomes = []
             for deal in deals:
                 trial = deal.copy()
-                if not trial.draw(source):
+                if trial.draw(source == DISCARD_PILE) < 0:
                     outcomes.append(self.value(knowledge, trial.points(None)))
                     continue
-                outcomes.append(self.value(knowledge, play_out(trial, drawn=True)))
+                outcomes.append(self.value(knowledge, trial.play_out(drawn=True)))
             values.append(outcomes)
         return surely_better(values, self.sure)
 
@@ -327,29 +279,38 @@ class StrongBot:
         if len(candidates) == 1:
             return candidates[0]
         rng = random.Random(knowledge.seed)
-        deals = [knowledge.deal(rng) for _ in range(self.deals)]
+        deals = [knowledge.deal(rng, self.shape) for _ in range(self.deals)]
         values = []
         for card in candidates:
             outcomes = []
+            index = INDEX[card]
             for deal in deals:
                 trial = deal.copy()
-                trial.discard_card(card)
-                if trial.players[seat].hand.cards:
+                trial.discard(index)
+                if trial.hands[seat]:
                     trial.turn = (seat + 1) % knowledge.seats
-                    outcomes.append(self.value(knowledge, play_out(trial, drawn=False)))
+                    outcomes.append(self.value(knowledge, trial.play_out(drawn=False)))
                 else:
                     outcomes.append(self.value(knowledge, trial.points(seat)))
             values.append(outcomes)
         return candidates[surely_better(values, self.sure)]
 
     def value(self, knowledge: Knowledge, points: Sequence[int]) -> float:
-        """What a round's points are worth to the seat: the others' points less its own (R7.1); in
-        the last round, whether its game total ends the lowest (R7.3)."""
+        """What a round's points are worth to the seat: in the last round, whether its game total
+        ends the lowest (R7.3); before it, the others' points less its own (R7.1), or with a
+        ``spread``, the chance that its lead over the best other total holds over the rounds
+        left, each round's difference spread normally with that standard deviation. (The spread
+        of R8's player against itself is 19.5 points over 1,200 rounds; weighed so, with 8
+        discards, the strong player won 52.8% of the ladder's first 650 games, and lost points
+        on average: once the chance is nearly certain either way, the least gain moves it.)"""
         seat = knowledge.seat
+        mine = knowledge.scores[seat] + points[seat]
+        best_other = min(knowledge.scores[other] + points[other] for other in range(len(points)) if other != seat)
         if knowledge.round >= knowledge.rounds:
-            mine = knowledge.scores[seat] + points[seat]
-            best_other = min(knowledge.scores[other] + points[other] for other in range(len(points)) if other != seat)
             return WIN if mine < best_other else WIN / 2 if mine == best_other else 0.0
+        if self.spread:
+            left = knowledge.rounds - knowledge.round
+            return WIN * 0.5 * (1 + math.erf((best_other - mine) / (self.spread * math.sqrt(2 * left))))
         others = [points[other] for other in range(len(points)) if other != seat]
         return sum(others) / len(others) - points[seat]
 
