@@ -111,7 +111,6 @@ class Knowledge:
         pile = [unseen.pop() for _ in range(min(below, len(unseen)))] + list(self.pile)
         return Round.of(hands, self.sets, pile, unseen, turn=self.seat)
 
-
     def shaped(self, rng: random.Random, seat: int, unseen: list[Card], drawn: list[int], fits: int) -> list[int]:
         """The hand drawn for ``seat`` (``drawn``: its places in ``unseen``), shaped as the rule
         book's player keeps its own: for each turn the seat has played this round (at most
@@ -122,8 +121,8 @@ class Knowledge:
         points and 1.12 pairs, hands dealt uniformly 29.9 and 0.48, hands shaped so 22.1 and
         1.12. The places of the hand's cards in ``unseen`` after the shaping."""
         places = {unseen[index]: index for index in drawn}
-        hand = mask_of(list(self.held[seat])) | mask_of(list(places))
         held = mask_of(list(self.held[seat]))
+        hand = held | mask_of(list(places))
         late = any(size <= LATE_HAND_SIZE for other, size in enumerate(self.hand_sizes) if other != seat)
         chosen = set(drawn)
         rest = [index for index in range(len(unseen)) if index not in chosen]
