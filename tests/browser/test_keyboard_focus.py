@@ -69,6 +69,9 @@ def setup(device, key: str) -> tuple[object, str]:
         laptop.choose_seat_count(len(seats))
     for number, (name, _where) in enumerate(seats):
         page.locator(f"#name{number}").fill(name)
+    winnable_only = page.locator("input[type=checkbox][name=winnable_only]")  # (an unwinnable deal offers only Give up)
+    if winnable_only.count():
+        winnable_only.check()
     return laptop, laptop.start_set_up_game()
 
 
