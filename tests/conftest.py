@@ -44,6 +44,15 @@ EACH_TEST_ITS_OWN_UNIT = ("tests/test_benchmarks_run.py", "tests/games/test_prot
                           "tests/games/test_strengths.py")
 SLOW_WEIGHT, QUICK_WEIGHT = 20.0, 0.05  # a test's rough cost in seconds, for the order of the units
 
+# Files and folders whose tests touch no database (the games, their terminals, the simulator, the
+# benchmarks' runs, which serve SQLite databases of their own): marked ``database_free``, they run
+# alike on every database, so CI runs them once, on its SQLite leg (.ci/run).
+DATABASE_FREE = ("tests/games/", "tests/rules/", "tests/terminal/", "tests/test_simulate.py",
+                 "tests/test_rule_citations.py", "tests/test_house_boundaries.py", "tests/test_benchmarks_run.py")
+# ...but for these benchmarks' runs, which serve the suite's database when it is PostgreSQL.
+ON_THE_SUITE_S_DATABASE = ("servers.py", "seahaven_table.py")
+DATABASE_FIXTURES = ("databases", "database_url", "app", *LIVE_FIXTURES)
+
 
 @pytest.hookimpl(tryfirst=True)  # (before pytest-xdist reads the groups, and before -m deselects)
 def pytest_collection_modifyitems(config, items):
@@ -55,8 +64,15 @@ def pytest_collection_modifyitems(config, items):
     per test; and the units are handed out longest first (xdist keeps this order with
     ``--no-loadscope-reorder``), so that no long unit is left alone on one worker at the end."""
     for item in items:
-        if any(name in getattr(item, "fixturenames", ()) for name in LIVE_FIXTURES):
+        fixtures = getattr(item, "fixturenames", ())
+        if any(name in fixtures for name in LIVE_FIXTURES):
             item.add_marker(pytest.mark.slow)
+        if item.nodeid.startswith(DATABASE_FREE) and not any(name in item.nodeid for name in ON_THE_SUITE_S_DATABASE):
+            used = [name for name in DATABASE_FIXTURES if name in fixtures]
+            if used:
+                raise pytest.UsageError(f"{item.nodeid} takes {used} in a folder of tests that touch no database "
+                                        "(DATABASE_FREE, tests/conftest.py): move it, or take its file off that list")
+            item.add_marker(pytest.mark.database_free)
     if config.getoption("dist", "no") != "loadgroup":
         return
     cost: dict[str, float] = {}
