@@ -370,6 +370,7 @@ def readme_block(heading: str) -> list[str]:
     return section.split("```sh", 1)[1].split("```", 1)[0].strip().splitlines()
 
 
+@pytest.mark.slow  # (over 5 s: make test-fast leaves it out)
 def test_the_readme_says_how_to_run_the_admin_chores_without_a_terminal(tmp_path, database_url):
     """Every command of the README's admin chores that asks nothing runs as written, with no
     terminal (standard input closed): export, import --yes, deck check, set-password

@@ -102,6 +102,7 @@ def test_an_answer_is_worked_out_once_and_kept_for_every_game_of_the_position(ap
     assert len(analyses(app)) == kept
 
 
+@pytest.mark.slow  # (over 5 s: make test-fast leaves it out)
 def test_no_request_runs_the_solver_through_a_whole_deal_its_hint_its_solution_and_its_export(app, player,
                                                                                               job_runner):
     slug = set_up(player, deal=1234, winnable_only=True)  # the set-up waits for the runner's verdicts
