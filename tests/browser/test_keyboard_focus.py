@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 
 MOVES = 8  # moves of each game
 MAX_TABS = 400  # a control this many Tab presses away is not reached by keyboard
+WINNABLE_DEAL = 1  # Seahaven's open deal 1, which its solver wins
 
 FOCUS_JS = """() => {
   const a = document.activeElement, t = document.getElementById('table');
@@ -69,9 +70,9 @@ def setup(device, key: str) -> tuple[object, str]:
         laptop.choose_seat_count(len(seats))
     for number, (name, _where) in enumerate(seats):
         page.locator(f"#name{number}").fill(name)
-    winnable_only = page.locator("input[type=checkbox][name=winnable_only]")  # (an unwinnable deal offers only Give up)
-    if winnable_only.count():
-        winnable_only.check()
+    numbered_deal = page.locator("#opt-deal")  # (a numbered deal that can be won: a shuffle may offer only Give up)
+    if numbered_deal.count():
+        numbered_deal.fill(str(WINNABLE_DEAL))
     return laptop, laptop.start_set_up_game()
 
 
