@@ -49,8 +49,6 @@ SLOW_WEIGHT, QUICK_WEIGHT = 20.0, 0.05  # a test's rough cost in seconds, for th
 # alike on every database, so CI runs them once, on its SQLite leg (.ci/run).
 DATABASE_FREE = ("tests/games/", "tests/rules/", "tests/terminal/", "tests/test_simulate.py",
                  "tests/test_rule_citations.py", "tests/test_house_boundaries.py", "tests/test_benchmarks_run.py")
-# ...but for these benchmarks' runs, which serve the suite's database when it is PostgreSQL.
-ON_THE_SUITE_S_DATABASE = ("servers.py", "seahaven_table.py")
 DATABASE_FIXTURES = ("databases", "database_url", "app", *LIVE_FIXTURES)
 
 
@@ -67,7 +65,7 @@ def pytest_collection_modifyitems(config, items):
         fixtures = getattr(item, "fixturenames", ())
         if any(name in fixtures for name in LIVE_FIXTURES):
             item.add_marker(pytest.mark.slow)
-        if item.nodeid.startswith(DATABASE_FREE) and not any(name in item.nodeid for name in ON_THE_SUITE_S_DATABASE):
+        if item.nodeid.startswith(DATABASE_FREE) and not item.get_closest_marker("suite_database"):
             used = [name for name in DATABASE_FIXTURES if name in fixtures]
             if used:
                 raise pytest.UsageError(f"{item.nodeid} takes {used} in a folder of tests that touch no database "

@@ -72,18 +72,22 @@ def postgres_url() -> str | None:
     return url if url and make_url(url).get_backend_name() == "postgresql" else None
 
 
+# The runs that serve the suite's database when it is PostgreSQL (the others serve SQLite databases
+# of their own, so tests/conftest.py marks them database_free).
+ON_THE_SUITE_S_DATABASE = ("servers.py", "seahaven_table.py")
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(RUNS))
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.suite_database)
+                                  if name in ON_THE_SUITE_S_DATABASE else name for name in sorted(RUNS)])
 def test_benchmark_runs_briefly(name):
     arguments, expected = RUNS[name]
     if name == "seahaven_solver.py" and os.environ.get("SEAHAVEN_C_SOURCE"):
         arguments = [*arguments, "--c-source", os.environ["SEAHAVEN_C_SOURCE"]]
-    if name == "servers.py":
-        if postgres_url() is None:
-            pytest.skip("servers.py measures two servers on one PostgreSQL: it runs here when the suite does "
-                        "(CARD_TABLE_TEST_DATABASE)")
-        arguments = [*arguments, "--database-url", postgres_url()]
-    if name == "seahaven_table.py" and postgres_url() is not None:  # the attack on the suite's database too
+    if name == "servers.py" and postgres_url() is None:
+        pytest.skip("servers.py measures two servers on one PostgreSQL: it runs here when the suite does "
+                    "(CARD_TABLE_TEST_DATABASE)")
+    if name in ON_THE_SUITE_S_DATABASE and postgres_url() is not None:
         arguments = [*arguments, "--database-url", postgres_url()]
     environment = {key: value for key, value in os.environ.items()
                    if key not in ("DATABASE_URL", "SECRET_KEY", "GUNICORN_CMD_ARGS")}
