@@ -1,4 +1,4 @@
-"""Growth (issue 6; a benchmark, not a test): does a table page or an action cost more when the
+"""Growth (a benchmark, not a test): does a table page or an action cost more when the
 database holds many finished games?
 
     .venv/bin/python bench/growth.py [--small 10] [--large 10000] [--rounds 7] [--requests 30]

@@ -1,4 +1,4 @@
-"""Live updates benchmark (issue 4; not a test): how long after one player's action every other
+"""Live updates benchmark (not a test): how long after one player's action every other
 browser at that table receives its ``changed`` event, with 20 tables playing at once.
 
     .venv/bin/python bench/live.py [--tables 20] [--actions 12] [--bumps 12] [--repeat 3] [--think 1.0]

@@ -1,4 +1,4 @@
-"""A big score table (issue 15 items 7 and 8; a benchmark, not a test): with 30,000 score rows
+"""A big score table (a benchmark, not a test): with 30,000 score rows
 (and 30,000 statistics rows of another game), what do the scores page, Menu C, a game's end and
 an admin import of 30,000 rows cost, and do they make anybody else wait?
 
@@ -18,7 +18,7 @@ score rows and as many Points Rummy statistics rows. Then, over HTTP like browse
 - the admin's import of a 30,000-row scores.csv (every row changed): the preview and the apply,
   while another client loads Menu A every 20 ms: how long it waited at most.
 
-Targets (issue 15): /scores and Menu C under 100 ms, a game's end under 50 ms, an import under 2 s
+Targets: /scores and Menu C under 100 ms, a game's end under 50 ms, an import under 2 s
 with no other request waiting behind it for more than 100 ms.
 """
 

@@ -1,4 +1,4 @@
-"""Page weight (issue 6; a benchmark, not a test): bytes of the table page and of every htmx
+"""Page weight (a benchmark, not a test): bytes of the table page and of every htmx
 fragment an action answers with, the requests a first visit makes, and the assets' cache headers.
 
     .venv/bin/python bench/weight.py [--turns 150]

@@ -1,6 +1,6 @@
 """games of any kind: games.kind, options, initial_state, deck_cards; game_stats
 
-Reviewed (issue 9): the table hosts several games. Every existing row is a Mason Rummy game:
+Reviewed: the table hosts several games. Every existing row is a Mason Rummy game:
 ``kind`` gets the server default 'mason' and ``options`` '{}', so every stored game stays
 playable as it was. ``initial_state`` (the state as dealt, for replays) stays NULL for old games:
 they cannot be replayed, and nothing else needs it. ``headline`` (where a game stands, for

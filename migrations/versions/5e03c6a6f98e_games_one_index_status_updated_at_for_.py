@@ -1,6 +1,6 @@
 """games: one index (status, updated_at) for Menu A instead of two
 
-Reviewed (issue 6): Menu A (and the admin page) ask for the unfinished games, most recently
+Reviewed: Menu A (and the admin page) ask for the unfinished games, most recently
 played first, 50 at most. With ix_games_status SQLite read every unfinished game's row (past its
 state JSON, to reach updated_at) and sorted them all; with (status, updated_at) it walks the index
 from the end and stops after 50 rows. ix_games_updated_at served no query. Every action updates

@@ -1,6 +1,6 @@
 """finished games, replays and abandoned games: games.results, imported, standins; an index
 
-Reviewed (issue 14). Finished games are listed most recent first with their players and scores,
+Reviewed. Finished games are listed most recent first with their players and scores,
 and open as replays; the host may abandon an unfinished game. What each change is for:
 
 - ``results`` (Text, NULL): a finished game's results as JSON, written in the transaction that

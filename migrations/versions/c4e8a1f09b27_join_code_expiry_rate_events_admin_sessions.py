@@ -1,6 +1,6 @@
 """join codes expire; rate events per client address; server-side admin sessions
 
-Reviewed (issue 15): three small additions, nothing existing changes.
+Reviewed: three small additions, nothing existing changes.
 
 - ``seats.code_expires_at``: a join code stops working after it (24 hours by default,
   ``JOIN_CODE_HOURS``); the game's end removes its codes. Codes issued before this migration

@@ -1,4 +1,4 @@
-"""Issue 3 in a real browser: a whole stacked-deck hot-seat game with an AI seat, played through
+"""In a real browser: a whole stacked-deck hot-seat game with an AI seat, played through
 the pages (hand-over screens, clicking and keyboard-selecting cards, the menu-word buttons, a
 refused lay-down), every round summary to "Game over"; then the score table, scores.csv download
 (R7.5), its re-import by the admin (preview, apply), and deck uploads (R2.2)."""
@@ -36,7 +36,7 @@ def me_of(snap: dict) -> str | None:
 
 
 def check_hot_seat_privacy(snap: dict, known: dict[str, set[str]]) -> None:
-    """Issue 3 item 5 and R4.4: the shared screen never shows two hands at once, and no card of
+    """R4.4 on a shared screen: it never shows two hands at once, and no card of
     the other person's hand appears anywhere in the page (attributes or form values)."""
     assert snap["handForms"] <= 1, "two hands on one page"
     me = me_of(snap)
@@ -80,7 +80,7 @@ def replay(actions: list[tuple[int, object]]) -> Game:
 
 def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
         live_server, device, screenshot, planner):
-    """Issue 3: R4.2-R4.4, R5, R6.3 (refusal shown, hand unchanged), R7, R8 (AI on the server),
+    """R4.2-R4.4, R5, R6.3 (refusal shown, hand unchanged), R7, R8 (AI on the server),
     R9.3 (round summaries, next round, results), then R7.4/R7.5 and admin imports and decks."""
     laptop = device("hot-seat laptop")
     page = laptop.page
@@ -114,7 +114,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
             known.clear()  # new hands were dealt (R4.2)
             continue
 
-        if snap["handover"]:  # issue 3 item 5: a hand-over screen names the player, shows no cards
+        if snap["handover"]:  # a hand-over screen names the player, shows no cards
             name = re.fullmatch(r"Pass the device to (\w+)", snap["handover"]).group(1)
             assert name in HUMANS and snap["hand"] is None and snap["handForms"] == 0
             public = {c for p in snap["players"] for s in p["sets"] for c in s["cards"]} | {snap["discardTop"]}
@@ -203,7 +203,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
         recorded.append((seat, MASON.action_from_dict(choice.action)))
         assert snap["alert"] is None, snap["alert"]
         if SEATS[(seat + 1) % len(SEATS)][0] == "AI" and not snap["summary"]:
-            # issue 3 item 5: the AI played its turn on the server at once; the log says what it did
+            # the AI played its turn on the server at once; the log says what it did
             after = snap["log"][snap["log"].index(f"{me} discarded the {card_short(MASON.deck.parse(code))}.") + 1:]
             assert any(line.startswith("AI ") for line in after), snap["log"]
             assert not any(line.startswith(human) for line in after for human in HUMANS), snap["log"]
@@ -241,7 +241,7 @@ def test_hot_seat_stacked_game_with_ai_to_game_over_then_scores_csv_and_admin(
     assert csv_text.endswith("\n") and lines[0] == HEADER
     assert sorted(lines[1:-1]) == sorted(f'"{name}","{won}","{lost}","{best}"'
                                          for name, (won, lost, best) in expected.items())
-    # the server's own copy (issue 3 item 8), written in the background within moments
+    # the server's own copy, written in the background within moments
     for _ in range(100):
         kept = (live_server.instance / "scores.csv").read_text()
         if sorted(kept.splitlines()) == sorted(csv_text.splitlines()):

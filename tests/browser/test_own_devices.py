@@ -1,4 +1,4 @@
-"""Issue 4 in real browsers: one device per player. Separate browser contexts (separate cookies)
+"""In real browsers: one device per player. Separate browser contexts (separate cookies)
 join with the invite link or the typed code and play whole games against each other through the
 real server; every page updates live (no reload) when anyone acts, shows only its own hand, a
 reload resumes the same phase, the tab title says "Your turn", a spectator sees no hand; and the
@@ -105,13 +105,13 @@ class LiveGame:
                 others = set()
             leaked = others & (set(snap["codeAttributes"]) | set(snap["allCards"]) | set(snap["cardInputs"]))
             assert not leaked, f"{seat.name}'s page shows {sorted(leaked)} from another seat's hand"
-            if snap["myTurn"]:  # issue 4 item 5 (static/js/app.js)
+            if snap["myTurn"]:  # (static/js/app.js)
                 assert snap["title"].startswith(YOUR_TURN), (seat.name, snap["title"])
             else:
                 assert "Your turn" not in snap["title"], (seat.name, snap["title"])
         if playing:
             assert sum(snaps[seat.device.name]["myTurn"] for seat in self.seats) == 1
-        if self.spectator is not None:  # issue 4 item 6: the watch link shows no hand
+        if self.spectator is not None:  # the watch link shows no hand
             snap = snaps[self.spectator.name]
             everything = set().union(*hands.values()) if playing else set()  # (R7.1: shown once over)
             assert snap["hand"] is None and snap["handForms"] == 0 and "Your turn" not in snap["title"]
@@ -166,7 +166,7 @@ class LiveGame:
         return self.act(seat, button_words(choice.move), choice.cards, version=snap["version"])
 
     def reload(self, seat: Seat, before: dict) -> dict:
-        """Issue 4 item 4: a refresh brings the player back to their seat and phase."""
+        """A refresh brings the player back to their seat and phase."""
         seat.page.reload()
         seat.page.locator("#table").wait_for()
         seat.table.wait_settled()
@@ -189,7 +189,7 @@ def assert_first_hands(snaps: dict, seats: list[Seat], deck) -> None:
 
 
 def test_two_devices_play_a_whole_game_live(live_server, device, screenshot, planner):
-    """Issue 4 with two browsers: the host plays seat 1 on their laptop, seat 2 joins from a
+    """Two browsers: the host plays seat 1 on their laptop, seat 2 joins from a
     phone with the invite link. Privacy (R4.4), live updates, reconnect, whose turn."""
     ann = device("Ann's laptop")
     slug = ann.start_game([("Ann", "here"), ("Bob", "own")], deck="ai_showcase.deck")
@@ -209,7 +209,7 @@ def test_two_devices_play_a_whole_game_live(live_server, device, screenshot, pla
     assert ann.same_document()
     assert ann.page.locator("#table li.player", has_text="Bob").locator(".badge.warn").count() == 0
 
-    # The same link does nothing for another browser once the seat is claimed (issue 4 item 1).
+    # The same link does nothing for another browser once the seat is claimed.
     other = device("someone else")
     response = other.page.goto(link)
     assert response.status == 404 and other.page.locator("#table").count() == 0
@@ -231,7 +231,7 @@ def test_two_devices_play_a_whole_game_live(live_server, device, screenshot, pla
 
 
 def test_three_devices_and_a_spectator_play_a_whole_game_live(live_server, device, screenshot, planner):
-    """Issue 4 with three browsers (link, typed code) and a fourth watching: each sees only its
+    """Three browsers (link, typed code) and a fourth watching: each sees only its
     own hand (R4.4), every move live on every page, the watch link shows no hand."""
     ann = device("Ann's laptop")
     slug = ann.start_game([("Ann", "here"), ("Bob", "own"), ("Cy", "own")], deck="quick_out.deck")
@@ -272,7 +272,7 @@ def test_three_devices_and_a_spectator_play_a_whole_game_live(live_server, devic
 
 
 def test_table_works_without_javascript(live_server, device, screenshot):
-    """Issue 3 item 4: htmx only enhances; with JavaScript off, a draw and a discard are plain
+    """htmx only enhances; with JavaScript off, a draw and a discard are plain
     form posts (full page loads, 303 then the table) - R5.1, R5.6."""
     plain = device("no-JS browser", java_script_enabled=False)
     page = plain.page

@@ -1,4 +1,4 @@
-"""Issue 14 in a real browser (Debian chromium through Playwright, against the real server), at
+"""In a real browser (Debian chromium through Playwright, against the real server), at
 phone size (390x844, touch) and desktop size (1280x800), with screenshots under
 test-artifacts/screenshots/: the table as people feel it, for every game through the shared shell.
 

@@ -1,4 +1,4 @@
-"""Seat links and join codes (issue 4, item 1): an own-device seat gets a join code, a link and a
+"""Seat links and join codes: an own-device seat gets a join code, a link and a
 QR code; opening the link only shows the seat; POST /join claims it for that browser with an
 unguessable token kept in the session cookie (only its sha256 is stored); a second browser cannot
 take a claimed seat unless the host releases it."""
@@ -44,7 +44,7 @@ def hosted(make_player):
 
 
 def test_an_own_device_seat_gets_a_join_code_link_and_qr_code(app, hosted):
-    """Issue 4 item 1: the host's table lists the code; the invite page has the link, a QR code
+    """The host's table lists the code; the invite page has the link, a QR code
     and the short code; a hot-seat seat has none."""
     host, slug = hosted
     ann, bob = seat_row(app, slug, 0), seat_row(app, slug, 1)
@@ -93,7 +93,7 @@ def test_opening_the_join_link_shows_the_seat_without_claiming_it(app, hosted, m
 
 
 def test_posting_the_code_claims_the_seat_with_an_unguessable_token(app, hosted, make_player):
-    """Issue 4 item 1: the browser is known by a key of at least 128 bits, urlsafe, kept in the
+    """The browser is known by a key of at least 128 bits, urlsafe, kept in the
     session cookie; the database holds only its sha256, and that the browser holds the seat; the
     code stops working; the table shows Bob's own hand (R4.4)."""
     host, slug = hosted
@@ -140,7 +140,7 @@ def test_a_code_typed_in_lower_case_with_a_dash_still_claims(app, hosted, make_p
 
 
 def test_a_claimed_code_does_nothing_for_a_second_browser(app, hosted, make_player):
-    """Issue 4 item 1: once claimed, the same link or code gives a second browser nothing and
+    """Once claimed, the same link or code gives a second browser nothing and
     changes nothing; the first browser keeps its seat."""
     host, slug = hosted
     code = seat_row(app, slug, 1)["join_code"]
@@ -170,7 +170,7 @@ def test_an_unknown_code_is_refused(app, hosted, make_player):
 
 
 def test_the_host_releases_a_seat_the_old_token_stops_and_a_new_code_is_issued(app, hosted, make_player):
-    """Issue 4 item 1 ("unless the host releases the seat")."""
+    """Unless the host releases the seat."""
     host, slug = hosted
     old_code = seat_row(app, slug, 1)["join_code"]
     bob = make_player()

@@ -1,4 +1,4 @@
-"""Live updates (issue 4, item 3): the Server-Sent Events stream of a table says "changed" with
+"""Live updates: the Server-Sent Events stream of a table says "changed" with
 the new version whenever the game changes - across the server's worker processes, since it
 watches the version in the database - and carries nothing else (no card, ever); the table
 fragment answers 204 to ``?since=V`` while nothing changed (the polling fallback).
@@ -55,7 +55,7 @@ def live_table(base: str) -> tuple[str, Browser, Browser]:
 
 @pytest.mark.slow
 def test_the_event_stream_on_the_real_server(live_server):
-    """Issue 4 item 3 / R4.4, on gunicorn with 2 gevent workers (one server start for all of it,
+    """R4.4, on gunicorn with 2 gevent workers (one server start for all of it,
     the machine is slow):
 
     1. while Ann plays, Bob's and spectators' streams (several, so both worker processes serve
@@ -119,7 +119,7 @@ def test_the_event_stream_on_the_real_server(live_server):
 
 @pytest.mark.slow
 def test_a_change_wakes_the_streams_of_every_worker_without_waiting_for_a_poll(make_live_server):
-    """Issue 4 item 3 with several worker processes: a commit in one worker rings the doorbell
+    """With several worker processes: a commit in one worker rings the doorbell
     of every worker's watcher (app/web/events.py), so events do not wait for the poll. With the
     poll interval set to two minutes, streams spread over both workers still get the event."""
     server = make_live_server(workers=2, EVENTS_POLL_SECONDS=120)
@@ -204,7 +204,7 @@ def test_a_move_reaches_the_streams_of_its_own_worker_before_its_answer(make_liv
 
 
 def test_the_fragment_answers_204_while_nothing_changed(make_player):
-    """Issue 4 item 3 (polling fallback): ?since=V is 204 with no body at version V, and the
+    """The polling fallback: ?since=V is 204 with no body at version V, and the
     fresh fragment (for this browser) once the game moved on."""
     host = make_player()
     slug = host.start_game(["Ann", "Bob"], deck="quick_out.deck", devices=["here", "own"])

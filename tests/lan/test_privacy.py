@@ -1,4 +1,4 @@
-"""Privacy at a LAN table (issue 4, R4.4): a browser sees only the hands of the seats it holds.
+"""Privacy at a LAN table (R4.4): a browser sees only the hands of the seats it holds.
 
 For every browser at a table (each own-device player, the host's device, a spectator) the table
 page, the live fragment, the watch page and the error answers (409 stale, 409 out of turn,
@@ -225,7 +225,7 @@ def test_the_privacy_check_catches_a_hand_shown_to_the_wrong_browser(make_player
 
 @pytest.mark.slow
 def test_every_view_of_every_seat_is_private_through_a_whole_game(make_player):
-    """R4.4 at every step of a 3-round game on own devices (issue 4, privacy): table page,
+    """R4.4 at every step of a 3-round game on own devices: table page,
     fragment, watch page and error answers for each player, the host and a spectator."""
     table = own_device_table(make_player, ["Ann", "Bob"], "ai_showcase.deck")
     game, _version = table.state()
@@ -238,7 +238,7 @@ def test_every_view_of_every_seat_is_private_through_a_whole_game(make_player):
 
 @pytest.mark.slow
 def test_hot_seat_and_own_device_seats_mixed_stay_private(make_player):
-    """Issue 4 item 1 and 2: two hot-seat seats on the host's device and one on its own device.
+    """Two hot-seat seats on the host's device and one on its own device.
     The host's device shows one hand at a time (after the hand-over screen), never Cat's; Cat's
     device never shows Ann's or Bob's; at every step of a whole game."""
     host = make_player()

@@ -1,4 +1,4 @@
-"""Spectators (issue 4, item 6): the watch link shows the table - every player's sets, hand
+"""Spectators: the watch link shows the table - every player's sets, hand
 sizes and scores, the piles, whose turn - with no hand at all (R4.4), keeps itself up to date
 without hands, and a spectator cannot act."""
 
@@ -82,7 +82,7 @@ def duel(make_player):
 
 
 def test_the_watch_page_shows_sets_and_hand_sizes_and_no_hand(duel, make_player):
-    """Issue 4 item 6 / R4.4, turn after turn until both players have sets down and a round ends."""
+    """R4.4, turn after turn until both players have sets down and a round ends."""
     host, seats, slug = duel
     spectator = make_player()
     seen_sets = set()

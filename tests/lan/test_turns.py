@@ -1,4 +1,4 @@
-"""Turns at a LAN table (issue 4, items 4, 5 and 7): out-of-turn, stale and wrong-seat actions
+"""Turns at a LAN table: out-of-turn, stale and wrong-seat actions
 are refused with a clear message and the fresh table and change nothing; a browser that comes
 back gets exactly its seat and phase; every page names whose turn it is; the host may let the AI
 play an idle player's turns, and the player takes the seat back."""
@@ -41,7 +41,7 @@ def duel(make_player):
 @pytest.mark.parametrize("action, cards", [("draw_stock", []), ("draw_discard", []),
                                            ("discard", None), ("lay_down", None)])
 def test_an_action_out_of_turn_is_refused_and_changes_nothing(app, duel, action, cards):
-    """R4.3 / issue 4 item 7: Bob acting on Ann's turn gets 409, a message naming whose turn it
+    """R4.3: Bob acting on Ann's turn gets 409, a message naming whose turn it
     is, and the fresh table with his own hand; the database is unchanged."""
     host, ann, bob, slug = duel
     game, version = bob.state(slug)
@@ -70,7 +70,7 @@ def test_out_of_turn_as_a_plain_form_post_leads_back_to_the_whole_page(app, duel
 
 
 def test_a_stale_action_is_refused_with_the_fresh_table(app, duel):
-    """Issue 4 item 7: every form carries the version; an action made on an old view is 409."""
+    """Every form carries the version; an action made on an old view is 409."""
     host, ann, bob, slug = duel
     game, old = ann.state(slug)
     assert ann.act(slug, "draw_stock", version=old, seat=0).status_code == 200
@@ -104,7 +104,7 @@ def test_a_double_submitted_action_applies_once(app, duel):
 
 
 def test_acting_for_another_seat_by_changing_the_seat_field_is_forbidden(app, duel):
-    """Issue 4 item 2/7: the seat field is checked against the browser's tokens: 403."""
+    """The seat field is checked against the browser's tokens: 403."""
     host, ann, bob, slug = duel
     game, version = bob.state(slug)
     before = database_dump(app)
@@ -188,7 +188,7 @@ def test_the_seat_cookie_outlives_the_browser_session(app, make_player):
 
 
 def test_reconnecting_brings_back_the_same_seat_and_phase(app, duel):
-    """Issue 4 item 4: after Ann draws, a fresh browser with her cookie shows "play down cards or
+    """After Ann draws, a fresh browser with her cookie shows "play down cards or
     discard" (Menu E), her 11 cards with the drawn one marked; Bob's shows Ann's turn and his
     own hand; after a refresh the same, and the reconnected browser can go on playing."""
     host, ann, bob, slug = duel
@@ -233,7 +233,7 @@ def test_reconnecting_on_a_shared_device_keeps_the_hand_over_screen(app, make_pl
 
 
 def test_every_table_page_names_whose_turn_it_is(app, make_player):
-    """Issue 4 item 5, over several turns of a 3-player mixed table: each browser's page and
+    """Over several turns of a 3-player mixed table: each browser's page and
     fragment, and the watch page, name the player whose turn it is; only that player's browser
     says "Your turn" in the status bar, in the tab title and in data-my-turn."""
     host = make_player()
@@ -297,7 +297,7 @@ def seat_flags(app, slug: str, number: int) -> bool:
 
 
 def test_the_host_lets_the_ai_play_an_idle_players_turns_and_the_player_takes_them_back(idle_app):
-    """Issue 4 item 5 (R8): Ann hosts on her device, Bob plays on his own and goes idle. Only the
+    """R8: Ann hosts on her device, Bob plays on his own and goes idle. Only the
     host may let the AI stand in (403 for Bob and for strangers); the AI then plays Bob's turns
     at once, the log shows its moves; Bob presses "I'm back" and plays his next turn himself."""
     host, bob, stranger = Player(idle_app), Player(idle_app), Player(idle_app)

@@ -184,7 +184,7 @@ def test_wrong_passwords_sent_at_once_to_the_live_server_are_limited_and_never_f
     assert statuses[401] == 5, statuses  # the count and the insert are one locked transaction
 
 
-# -- issue 15 item 11: admin sessions live on the server ----------------------------------------------
+# -- admin sessions live on the server ----------------------------------------------
 
 
 def copy_of(browser: Player, app) -> Player:

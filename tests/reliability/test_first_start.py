@@ -1,17 +1,17 @@
-"""Issue 15, a newcomer's first start:
+"""A newcomer's first start:
 
-13. `make run` installs what serving needs and nothing else: requirements.txt holds no test or
-    benchmark tool, every import of the served app is covered by it, everything is pinned;
-    `make test` adds requirements-dev.txt.
-14. `make run` says ready only once the server answers, and says clearly when the port is taken.
-15. The first start's hint is a command that works from the project folder (no `flask` on the
-    PATH needed); the README says how to run the admin chores without a terminal.
-16. The terminal game run from decks/ (as the README says) leaves nothing untracked there.
-17. The README's simulator figures are what the commands printed beside them print; a bench
-    tool whose server cannot start says why.
-18. `make run`'s first start says in a few lines: the version, the database ready (migrated to
-    the latest), the admin password made for it (once), and the addresses to open; no line of
-    Alembic's for each migration.
+1. `make run` installs what serving needs and nothing else: requirements.txt holds no test or
+   benchmark tool, every import of the served app is covered by it, everything is pinned;
+   `make test` adds requirements-dev.txt.
+2. `make run` says ready only once the server answers, and says clearly when the port is taken.
+3. The first start's hint is a command that works from the project folder (no `flask` on the
+   PATH needed); the README says how to run the admin chores without a terminal.
+4. The terminal game run from decks/ (as the README says) leaves nothing untracked there.
+5. The README's simulator figures are what the commands printed beside them print; a bench
+   tool whose server cannot start says why.
+6. `make run`'s first start says in a few lines: the version, the database ready (migrated to
+   the latest), the admin password made for it (once), and the addresses to open; no line of
+   Alembic's for each migration.
 """
 
 from __future__ import annotations

@@ -1,13 +1,13 @@
-"""Issue 15, input checked before the database and the disk:
+"""Input checked before the database and the disk:
 
-9. A game id or join code that cannot be one (a NUL, bytes outside the alphabet, too long) is a
+1. A game id or join code that cannot be one (a NUL, bytes outside the alphabet, too long) is a
    404 on every public route, checked before any query: no traceback, no 500 on PostgreSQL (which
    refuses NUL characters in text).
-10. A deck file's name is at most 80 characters (what a game can keep): longer names are refused
-    at upload with a clear message, never a 500, and no temporary file stays behind.
-12. Only this server's own names are answered (Host check against DNS rebinding): IP addresses,
-    localhost, the machine's names and ALLOWED_HOSTS; any other name gets 400, and so does a name
-    Werkzeug cannot read (an empty or overlong part), in plain text, never a server error.
+2. A deck file's name is at most 80 characters (what a game can keep): longer names are refused
+   at upload with a clear message, never a 500, and no temporary file stays behind.
+3. Only this server's own names are answered (Host check against DNS rebinding): IP addresses,
+   localhost, the machine's names and ALLOWED_HOSTS; any other name gets 400, and so does a name
+   Werkzeug cannot read (an empty or overlong part), in plain text, never a server error.
 """
 
 from __future__ import annotations

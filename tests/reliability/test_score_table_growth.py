@@ -1,4 +1,4 @@
-"""Issue 15 item 7: the score table cannot be grown by anyone without limit, and a big table
+"""The score table cannot be grown by anyone without limit, and a big table
 stalls nobody.
 
 - The scores page shows one page (50 rows) of each table, sorted and searched by the database,

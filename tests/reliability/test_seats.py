@@ -1,4 +1,4 @@
-"""Issue 15, seats: nobody takes your seat.
+"""Seats: nobody takes your seat.
 
 What an attack on the running table found, each against the real server (gunicorn, 2 gevent
 workers) where it is about the server:

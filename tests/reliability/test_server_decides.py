@@ -87,7 +87,7 @@ def oracle(record, game: Game, held: set[int], seat: int | None, version: int | 
         if not held:
             return 403, None  # the table's move: only the players at the table
     elif seat is None or seat not in held:
-        return 403, None  # R4.4 / issue 5: only the seat's token gives the seat
+        return 403, None  # R4.4: only the seat's token gives the seat
     if version != record.version:
         return 409, None
     if record.status != "playing":

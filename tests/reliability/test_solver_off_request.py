@@ -1,4 +1,4 @@
-"""The solver never runs on a request's time (issue 18 item 2, issue 23 item 5), against the real
+"""The solver never runs on a request's time, against the real
 server as `make run` serves it (gunicorn, gevent workers, and the job runner the master keeps
 going), on the suite's database (SQLite, and PostgreSQL when the suite runs on it):
 

@@ -1,4 +1,4 @@
-"""Issue 15 item 6: nobody starves the server with event streams.
+"""Nobody starves the server with event streams.
 
 Each live event stream holds one of a gevent worker's connections (1000 at most) for up to an
 hour. Each worker holds at most EVENTS_PER_ADDRESS streams of one client address, EVENTS_PER_GAME

@@ -1,4 +1,4 @@
-"""A visitor cannot stall a game or the server (issue 18, items 4-6), against the real server
+"""A visitor cannot stall a game or the server, against the real server
 (gunicorn, gevent workers; on PostgreSQL too when the suite runs on it):
 
 4. Arranging is not a turn: a seat arranging its cards in a loop leaves the seat on turn playing

@@ -1,4 +1,4 @@
-"""Issue 14 through the test client: the whole game's log, paced steps, finished games, replays
+"""Through the test client: the whole game's log, paced steps, finished games, replays
 (state at any step from the action log), export and import, abandoning a game, the join code
 message, the AI stand-in's lines, compressed answers."""
 

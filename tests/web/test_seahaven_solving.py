@@ -1,4 +1,4 @@
-"""Seahaven Towers at the web table, beyond the two taps (S5.2, S6; issue 23), through the forms
+"""Seahaven Towers at the web table, beyond the two taps (S5.2, S6), through the forms
 as a browser without JavaScript posts them: the solver's answers kept off the request path (no
 request ever runs the solver; spectators never ask), cards sent home by themselves (this
 browser's preference), Finish, "show a solution" stepped like a replay, the statistics a

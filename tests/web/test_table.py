@@ -574,7 +574,7 @@ def test_hot_seat_a_new_round_starts_with_a_hand_over_even_for_who_ended_the_las
 
 
 def test_hot_seat_round_summary_shows_no_hand_to_play_but_every_hand_left_with_its_points(player, hot_seat):
-    """R7.1 (issue 14 item 6): once the round is over, every hand left is shown to everyone,
+    """R7.1: once the round is over, every hand left is shown to everyone,
     with the points it added; nobody's hand is a hand to play from."""
     assert player.reveal(hot_seat).status_code == 200
     go_out_quick(player, hot_seat)
