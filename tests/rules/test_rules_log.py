@@ -109,6 +109,62 @@ def test_r4_4_a_game_played_on_in_memory_hides_what_the_same_game_read_again_hid
     assert all(not game.hidden_from(seat) for seat in (0, 1, 2, None))  # over: nothing hidden
 
 
+def round_record_from_the_whole_log(game: Game, seat_count: int) -> tuple[list[str], list[int], list[set[str]]]:
+    """What every player saw happen this round, read from the game's whole log as a person
+    watching would keep it: the discard pile, each seat's turns begun, the cards each was seen
+    taking and still holds."""
+    pile: list[str] = []
+    turns = [0] * seat_count
+    taken: list[set[str]] = [set() for _ in range(seat_count)]
+    for event in game.round_log():
+        seat, text, cards = event["seat"], event["text"], event["cards"]
+        if text.startswith("The stock pile ran out"):  # (a line of the drawing seat's turn)
+            pile = pile[-1:]  # R5.2: the top stays, the rest turned over into the stock
+        elif seat is None:
+            if " dealt; " in text:
+                pile = list(cards)
+        elif " drew from the stock" in text:
+            turns[seat] += 1
+        elif " took " in text:
+            turns[seat] += 1
+            pile.pop()
+            taken[seat].add(cards[0])
+        elif " discarded " in text:
+            pile.append(cards[0])
+            taken[seat].discard(cards[0])
+        elif " laid " in text:
+            taken[seat].difference_update(cards)
+    return pile, turns, taken
+
+
+def test_r4_4_a_views_round_record_is_what_every_player_saw_and_survives_a_save():
+    """A view carries the round's public record (the strong player reads it): the whole discard
+    pile, each seat's turns begun and the cards it was seen taking from the discard pile. At every
+    step of a whole game it is what the round's whole log says, and the same once the game is
+    saved and read again (the saved game keeps only the log's last lines). The game's stock runs
+    out once (R5.2)."""
+    game = Game.new(NAMES3, seed="round-record/2")
+    steps = 0
+    while game.phase != GAME_OVER:
+        if game.phase == ROUND_OVER:
+            game.apply(None, NextRound())
+            continue
+        pile, turns, taken = round_record_from_the_whole_log(game, 3)
+        read_again = saved_and_read(game)
+        for seat in (0, 1, 2, None):
+            view = game.view(seat)
+            assert view["discard_pile"] == pile == [card.code for card in game.discard]
+            assert [player["turns"] for player in view["players"]] == turns
+            assert [set(player["seen_taken"]) for player in view["players"]] == taken
+            again = read_again.view(seat)
+            assert (again["discard_pile"], again["players"]) == (view["discard_pile"], view["players"])
+        for _outcome in play_computer_turn(game, game.turn):
+            pass
+        steps += 1
+    assert steps > 30 and len(game.log) > 2 * LOG_KEPT
+    assert any(event["text"].startswith("The stock pile ran out") for event in game.log)
+
+
 def test_r7_1_a_round_over_shows_every_hand_left_with_its_points():
     game = quick_game(NAMES3)
     starter = game.turn

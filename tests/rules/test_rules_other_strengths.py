@@ -20,7 +20,8 @@ from app.games.mason.cards import FULL_DECK
 from app.games.mason.playout import INDEX, VALUE_MASK, Round, could_lay_down, fitting_mask, mask_of, points_of_mask
 from app.games.mason.state import MasonState
 from app.games.mason.easy import careless_discard
-from app.games.mason.strong import WIN, StrongBot, read_view, surely_better, worth_taking
+from app.core.protocol import LOG_KEPT
+from app.games.mason.strong import WIN, StrongBot, read_view, stock_untouched, surely_better, worth_taking
 
 AI_HAND = "7H 8H 2C 5C 9C 3D JS 6P KD 4P"
 OTHER = "3C 6C TC 4D 9D AH 5S 8S QS 7P"
@@ -76,6 +77,27 @@ def test_the_strong_player_reads_who_has_played_and_the_cards_taken_from_the_vie
     assert knowledge.played == [True, False]
     assert knowledge.held[0] == {card("9H")} and knowledge.pile == [card("KD")]
     assert card("9H") not in knowledge.unseen() and card("7H") in knowledge.unseen()
+
+
+def test_r5_2_the_strong_player_draws_from_the_stock_when_the_seats_only_pass_a_card_between_them():
+    """Two strong players can each find taking the discard pile's top and shedding it again best,
+    forever (the all-strong games of tests/games/test_protocol_properties.py did): once the view's
+    log holds a whole log of this round without a draw from the stock, it draws from the stock,
+    and a drawn stock ends in R5.2's rebuilds. Its own choice still stands when such a draw shows."""
+    game = deal(["AI", "Bob"], AI_HAND, OTHER, discard="9H")
+    top = "9H"
+    for turn in range(LOG_KEPT):
+        seat = turn % 2
+        game.apply(seat, Draw(DISCARD_PILE))
+        game.apply(seat, Discard(card(top)))
+    view = game.view(0)
+    assert len(view["log"]) == LOG_KEPT and stock_untouched(view)
+    assert StrongBot().choose(game, 0) == Draw(STOCK)
+    passing = [dict(line) for line in view["log"]]
+    passing[3] = {**passing[3], "text": "Bob drew from the stock pile."}
+    assert not stock_untouched({**view, "log": passing})
+    assert not stock_untouched({**view, "log": view["log"][1:]})  # fewer lines: not yet
+    assert not stock_untouched({**view, "round": 2})  # lines of an earlier round
 
 
 def test_the_easy_player_sheds_its_highest_card_keeping_only_pairs():

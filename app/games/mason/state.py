@@ -109,6 +109,7 @@ class MasonView(View):
     discard_top: str | None
     discard_top_by: str | None
     discard_size: int
+    discard_pile: list[str]
     stock_size: int
     drawn: str | None
     round_scores: list[list[int]]
@@ -291,6 +292,31 @@ class MasonState(GameState):
             return []
         low = min(player.score for player in self.players)
         return [seat for seat, player in enumerate(self.players) if player.score == low]
+
+    def last_named_by(self) -> dict[str, int | None]:
+        """Each card this round's log names, with the seat of the last line naming it (None: the
+        deal), counting the round's lines before the ones the state holds through their facts."""
+        lines = self.round_log()
+        named: dict[str, int | None] = {}
+        if len(lines) == len(self.log) and self._named_by_round == self.round_number:
+            named.update(self._named_by)
+        for event in lines:
+            for code in event["cards"]:
+                named[code] = event["seat"]
+        return named
+
+    def seen_taken(self, seat: int) -> list[Card]:
+        """The cards of ``seat``'s hand everyone saw it take from the discard pile this round: a
+        card stays in a hand until a line names it again (laid down or discarded)."""
+        named = self.last_named_by()
+        return [card for card in self.players[seat].hand.cards if card.code in named and named[card.code] == seat]
+
+    def turns_played(self, seat: int) -> int:
+        """The turns ``seat`` has begun this round (R4.3: from the round's starting seat, in
+        seat order; a turn begins with its draw)."""
+        seats = len(self.players)
+        place = (seat - self.starting_seat(self.round_number)) % seats  # its turns are place, place + seats, ...
+        return (self.turns_this_round - place + seats - 1) // seats
 
     def starting_seat(self, round_number: int) -> int:
         """R4.3: round 1 starts with seat 1, round 2 with seat 2, round 3 with seat 3 (or 1)."""
@@ -491,6 +517,9 @@ class MasonState(GameState):
                 "sets": [card_set.to_dict() for card_set in player.hand.laid_down],
                 "score": player.score,
                 "round_points": [points[index] for points in self.round_scores],
+                # the round's public record, as every player saw it happen (the game's log says it)
+                "turns": self.turns_played(index),
+                "seen_taken": codes(self.seen_taken(index)),
             })
         mine = seat is not None and 0 <= seat < len(self.players)
         to_move = self.to_move()
@@ -522,6 +551,7 @@ class MasonState(GameState):
             "discard_top": self.discard[-1].code if self.discard else None,
             "discard_top_by": None if discarder is None else self.label(discarder),
             "discard_size": len(self.discard),
+            "discard_pile": codes(self.discard),  # bottom first: each card seen going down since the stock's rebuild
             "stock_size": len(self.stock),
             "players": players,
             "seat": seat if mine else None,

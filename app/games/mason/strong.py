@@ -2,14 +2,14 @@
 
 It reads the game only through ``view(seat)`` and chooses among ``legal(seat)``, so it never
 sees a hidden card (R4.4). What it knows (``read_view``): its hand, every player's sets and hand
-size, the discard pile's top and size, the stock's size, the scores, and from the log's last
-lines the cards each player took from the discard pile, the discards seen going down and the
-turns each player has played in the round.
+size, the scores, and the round's public record, as every player saw it happen: the whole
+discard pile, the stock's size, the turns each player has begun and the cards each was seen
+taking from the discard pile and still holds.
 
 It lays down as the rule book's player does (R8.2). Its draw and its discard are played out: each
 choice is played to the end of the round (``Round.play_out``, every seat then playing the rule
 book's player) in the same deals of the cards it cannot see (``Knowledge.deal``: the other
-hands, the stock and the unseen part of the discard pile, from a generator seeded by the view),
+hands and the stock, from a generator seeded by the view),
 and the first choice is made unless the deals show another better: its mean gain over the
 first, deal by deal, more than ``SURE`` standard errors. Another player's hand holds nothing it
 could lay down, and is dealt as the rule book's player would have kept it (``shape``,
@@ -30,6 +30,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from app.core.protocol import LOG_KEPT
 
 from .actions import DISCARD_PILE, STOCK, Action, Discard, Draw, LayDown
 from .bot import LATE_HAND_SIZE, _RUN_KEEP, next_computer_play
@@ -52,14 +54,13 @@ class Knowledge:
     drawing: bool
     hand: list[Card]
     sets: list[list[CardSet]]  # per seat, in the order laid down
-    pile: list[Card]  # the discard pile's cards seen going down, bottom first; the top is the last
-    pile_size: int
+    pile: list[Card]  # the discard pile, bottom first; the top is the last
     stock_size: int
     hand_sizes: list[int]
     held: list[set[Card]]  # per seat: cards known to be in that hand (taken from the discard pile)
     played: list[bool]  # per seat: it has played a turn in this round
     scores: list[int]
-    turns: list[int]  # per seat: its turns this round (SHAPE_TURNS at least if the log does not go back so far)
+    turns: list[int]  # per seat: the turns it has begun this round
     round: int
     rounds: int
     seed: str
@@ -107,9 +108,7 @@ class Knowledge:
                 unseen[index] = unseen[-1]
                 unseen.pop()
             hands.append(cards)
-        below = max(0, self.pile_size - len(self.pile))
-        pile = [unseen.pop() for _ in range(min(below, len(unseen)))] + list(self.pile)
-        return Round.of(hands, self.sets, pile, unseen, turn=self.seat)
+        return Round.of(hands, self.sets, list(self.pile), unseen, turn=self.seat)
 
     def shaped(self, rng: random.Random, seat: int, unseen: list[Card], drawn: list[int], fits: int) -> list[int]:
         """The hand drawn for ``seat`` (``drawn``: its places in ``unseen``), shaped as the rule
@@ -146,62 +145,24 @@ class Knowledge:
 
 
 def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
-    """The seat's knowledge of the round being played, read from ``view(seat)`` alone."""
+    """The seat's knowledge of the round being played, read from ``view(seat)`` alone: the
+    round's public record there (the discard pile, each player's turns and the cards it was seen
+    taking) is what every player saw happen."""
     players = view["players"]
-    seats = len(players)
-    labels = [player["label"] for player in players]
-    hand = [parse_card(code) for code in view["hand"] or ()]
-    sets = [[CardSet.from_dict(data) for data in player["sets"]] for player in players]
+    pile = [parse_card(code) for code in view["discard_pile"]]
+    turns = [player["turns"] for player in players]
     lines = view["log"]
-    start = 0
-    for index in range(len(lines) - 1, -1, -1):
-        if lines[index]["seat"] is None and lines[index]["text"].startswith(f"Round {view['round']} dealt"):
-            start = index
-            break
-    pile: list[Card] = []
-    held: list[set[Card]] = [set() for _ in range(seats)]
-    # Without the round's first line among the last ones, every seat has played a turn since.
-    played = [not (lines and lines[start]["seat"] is None and " dealt" in lines[start]["text"])] * seats
-    turns = [0] * seats
-    started_unseen = played[0]
-    for event in lines[start:]:
-        who, text = event["seat"], event["text"]
-        cards = [parse_card(code) for code in event["cards"]]
-        if who is None:
-            if text.startswith("Round ") and " dealt" in text:
-                pile = cards[:1]
-            elif text.startswith("The stock pile ran out"):
-                pile = pile[-1:]  # R5.2: all but the top turned over into the stock
-            continue
-        if not text.startswith(labels[who]):
-            continue
-        said = text[len(labels[who]):]
-        if said.startswith(" discarded "):
-            played[who] = True
-            turns[who] += 1
-        if not cards:
-            continue
-        if said.startswith(" took "):
-            if pile and pile[-1] is cards[0]:
-                pile.pop()
-            held[who].add(cards[0])
-        elif said.startswith(" discarded "):
-            pile.append(cards[0])
-            held[who].discard(cards[0])
-        elif said.startswith(" laid "):
-            held[who].difference_update(cards)
-    if started_unseen:
-        turns = [max(count, SHAPE_TURNS) for count in turns]
     top = view["discard_top"]
-    if top is not None and (not pile or pile[-1].code != top):
-        pile = [parse_card(top)]
     seed = "/".join([str(view["round"]), ",".join(view["hand"] or ()), str(top), str(view["discard_size"]),
                      str(view["stock_size"]), ",".join(str(p["score"]) for p in players),
                      ",".join(str(p["hand_size"]) for p in players), lines[-1]["text"] if lines else ""])
-    return Knowledge(seat=seat, seats=seats, drawing=view["drawn"] is None and view["turn"] == seat
-                     and view["prompt"] == "draw a card", hand=hand, sets=sets, pile=pile,
-                     pile_size=view["discard_size"], stock_size=view["stock_size"],
-                     hand_sizes=[p["hand_size"] for p in players], held=held, played=played, turns=turns,
+    return Knowledge(seat=seat, seats=len(players), drawing=view["drawn"] is None and view["turn"] == seat
+                     and view["prompt"] == "draw a card", hand=[parse_card(code) for code in view["hand"] or ()],
+                     sets=[[CardSet.from_dict(data) for data in player["sets"]] for player in players], pile=pile,
+                     stock_size=view["stock_size"],
+                     hand_sizes=[p["hand_size"] for p in players],
+                     held=[{parse_card(code) for code in player["seen_taken"]} for player in players],
+                     played=[count > 0 for count in turns], turns=turns,
                      scores=[p["score"] for p in players], round=view["round"], rounds=view["rounds"], seed=seed)
 
 
@@ -228,11 +189,14 @@ class StrongBot:
 
     def choose(self, game: MasonState, seat: int) -> Action:
         moves = {move.action for move in game.legal(seat)}
-        knowledge = read_view(game.view(seat), seat)
+        view = game.view(seat)
+        knowledge = read_view(view, seat)
         if "draw_stock" in moves or "draw_discard" in moves:
             if "draw_stock" not in moves:
                 return Draw(DISCARD_PILE)
             if "draw_discard" not in moves:
+                return Draw(STOCK)
+            if stock_untouched(view):
                 return Draw(STOCK)
             # (the hidden cards play no part in R8.1's choice: only the seat's hand, sets and the pile's top)
             take = knowledge.deal(random.Random(0)).takes_pile(seat)
@@ -315,6 +279,17 @@ class StrongBot:
 
     def __repr__(self) -> str:
         return "StrongBot()"
+
+
+def stock_untouched(view: Mapping[str, Any]) -> bool:
+    """Whether the view's log holds ``LOG_KEPT`` lines of this round and none of them draws from
+    the stock: the seats are passing a card between them (each taking the discard pile's top and
+    shedding it or another), which two play-outs may each find best forever. The round moves on
+    only through the stock (R5.2's rebuilds end a stalled round), so the strong player then draws
+    from it."""
+    lines = view["log"]
+    return len(lines) >= LOG_KEPT and all(
+        line["round"] == view["round"] and not line["text"].endswith(" drew from the stock pile.") for line in lines)
 
 
 def surely_better(values: Sequence[Sequence[float]], sure: float) -> int:
