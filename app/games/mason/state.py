@@ -305,10 +305,11 @@ class MasonState(GameState):
                 named[code] = event["seat"]
         return named
 
-    def seen_taken(self, seat: int) -> list[Card]:
+    def seen_taken(self, seat: int, named: Mapping[str, int | None] | None = None) -> list[Card]:
         """The cards of ``seat``'s hand everyone saw it take from the discard pile this round: a
-        card stays in a hand until a line names it again (laid down or discarded)."""
-        named = self.last_named_by()
+        card stays in a hand until a line names it again (laid down or discarded). ``named``:
+        ``last_named_by()``, when the caller has it."""
+        named = self.last_named_by() if named is None else named
         return [card for card in self.players[seat].hand.cards if card.code in named and named[card.code] == seat]
 
     def turns_played(self, seat: int) -> int:
@@ -510,6 +511,7 @@ class MasonState(GameState):
         """R4.4: what ``seat`` may see (``None``: a spectator). Never another seat's hand, never
         the stock's order or the deck."""
         players = []
+        named = self.last_named_by()
         for index, player in enumerate(self.players):
             players.append({
                 **self.seat_view(index),
@@ -519,7 +521,7 @@ class MasonState(GameState):
                 "round_points": [points[index] for points in self.round_scores],
                 # the round's public record, as every player saw it happen (the game's log says it)
                 "turns": self.turns_played(index),
-                "seen_taken": codes(self.seen_taken(index)),
+                "seen_taken": codes(self.seen_taken(index, named)),
             })
         mine = seat is not None and 0 <= seat < len(self.players)
         to_move = self.to_move()
