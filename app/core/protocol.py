@@ -1389,6 +1389,12 @@ class GameState(ABC):
         hides what an old line showed (a card of an earlier round, in play again) does it here."""
         return copy_log(lines)
 
+    def tells_of_an_earlier_deal(self, line: Event) -> bool:
+        """Whether a log line tells of a deal whose cards have since been gathered and shuffled
+        again: the cards it names tell where they were, not where they are now, so the privacy
+        checks do not read its words. A game that never deals a card twice has none."""
+        return False
+
     def view_log(self, seat: int | None) -> list[Event]:
         """A view's ``log``: the game's last ``LOG_KEPT`` lines, as ``seat`` may read them."""
         lines = self.log[-LOG_KEPT:]

@@ -7,7 +7,8 @@ call these.
 - ``check_privacy``: nothing a seat (or a spectator) reads names a card it may not see: every
   string of its view (keys and values, however deep) and of its ``legal()`` moves (labels,
   questions, targets, params), and, given the game's whole log, every line of it as the whole
-  game's log page shows it to that reader (``shown_log``), is read for a hidden card in any
+  game's log page shows it to that reader (``shown_log``; but for the lines of an earlier deal,
+  whose cards were shuffled again since), is read for a hidden card in any
   spelling (``card_spellings``: its id, its code inside a longer string, its rank and suit in
   words or symbols, or as two fields of one dict).
 - ``check_swaps``: nothing a seat reads depends on *which* hidden cards lie where (a hidden hand's
@@ -96,9 +97,11 @@ def check_privacy(state: GameState, whole_log: list[Event] | None = None) -> Non
         hidden = hidden_cards(state, seat)
         if not hidden:
             continue
-        read = {"view": state.view(seat), "moves": [move_data(move) for move in state.legal(seat)]}
+        view = state.view(seat)
+        read = {"view": dict(view, log=this_deals(state, view["log"])),
+                "moves": [move_data(move) for move in state.legal(seat)]}
         if whole_log is not None:
-            read["whole log"] = state.shown_log(seat, whole_log, 0)
+            read["whole log"] = this_deals(state, state.shown_log(seat, whole_log, 0))
         hidden_ids = {card.id for card in hidden}
         # A code (not an id) gives a card away only if every copy of it is hidden: in a two-deck
         # game "QH" may be the one the seat sees.
@@ -117,6 +120,12 @@ def check_privacy(state: GameState, whole_log: list[Event] | None = None) -> Non
             named = named_cards(in_fields, hidden_ids, fully_hidden)
             assert not named, f"seat {seat}'s {part} spells {sorted(named)} as a rank and a suit in the fields " \
                               f"of one dict, which it may not see"
+
+
+def this_deals(state: GameState, lines: list[Event]) -> list[Event]:
+    """The log lines that tell of the cards as they lie now: a line of an earlier deal names
+    where a card was before the deck was shuffled again (``tells_of_an_earlier_deal``)."""
+    return [line for line in lines if not state.tells_of_an_earlier_deal(line)]
 
 
 def named_cards(mentions: Iterable[Mention], hidden_ids: set[str], fully_hidden: set[str]) -> set[str]:
@@ -156,7 +165,14 @@ def rearranged(state: GameState, relabelling: dict[str, str]) -> GameState | Non
     """``state`` with each card of ``relabelling`` where the card it maps to lay (in its saved
     data, where a game writes cards by their ids), or None if the game's own checks of saved
     data refuse the result (a hidden hand that it would make bust, say)."""
-    data, count = relabelled(state.to_dict(), relabelling)
+    data = state.to_dict()
+    lines = data.pop("log", [])
+    data, count = relabelled(data, relabelling)
+    data["log"] = []
+    for line in lines:  # a line of an earlier deal tells where a card was then: it stays as it was
+        moved, times = (line, 0) if state.tells_of_an_earlier_deal(line) else relabelled(line, relabelling)
+        data["log"].append(moved)
+        count += times
     assert count >= len(relabelling), (
         f"{state.definition.name}'s to_dict does not write {', '.join(sorted(relabelling))} by their ids: the "
         f"swap check needs a helper that moves cards in its saved data")

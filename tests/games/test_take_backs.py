@@ -136,3 +136,44 @@ def test_mason_rummy_takes_back_a_draw_from_the_discard_pile():
     state.apply(seat, TakeBack())
     assert state.log[-1]["text"].endswith("took back their draw.")
     assert [m.action for m in state.legal(seat)] == ["draw_stock", "draw_discard"]
+
+
+def test_mason_rummy_a_stock_draw_cannot_be_taken_back_though_an_earlier_round_named_the_card():
+    """R2.4: each round is dealt from a fresh deck, so a card round 1's log named may lie hidden
+    in round 2's stock: drawing it shows it to the drawer (R4.4), and taking that back would let
+    them put a card they know on top of the stock."""
+    mason = registry.get("mason")
+    state = mason.new_state(["Ann", "Bob"], options={"take_backs": "free"}, seed="x")
+    named_earlier = set()
+    while not (state.round_number == 2 and moves(state, state.to_move() or 0)[:1] == ["draw_stock"]
+               and state.stock and state.stock[0].code in named_earlier):
+        assert not state.is_over(), "no stock draw of a card named in round 1 came up"
+        seat = state.to_move()
+        if seat is None:
+            named_earlier = {code for line in state.log for code in line["cards"]}
+            act(state, None, action="next_round")
+        else:
+            state.apply(seat, mason.bot.choose(state, seat))
+    seat = state.to_move()
+    act(state, seat, action="draw_stock")
+    assert "take_back" not in moves(state, seat)
+    with pytest.raises(WrongPhase):
+        state.apply(seat, TakeBack())
+
+
+def test_21_a_hit_from_a_refilled_deck_cannot_be_taken_back():
+    """T3.6: the discard pile becomes the deck, shuffled: its cards were named face up before,
+    but where each lies now is hidden, and a hit shows the one drawn."""
+    state = TWENTY_ONE.new_state(["Ann", "Bob"], options={"take_backs": "free", "rounds": 50}, seed=3)
+    while not (state.table.refills and state.to_move() is not None):
+        assert not state.is_over(), "the deck was never refilled"
+        seat = state.to_move()
+        if seat is None:
+            act(state, None, action="deal")
+        else:
+            act(state, seat, action="stay" if state.table.players[seat].hand_value > 14 else "hit")
+    seat = state.to_move()
+    act(state, seat, action="hit")
+    assert "take_back" not in moves(state, seat)
+    with pytest.raises(WrongPhase):
+        state.apply(seat, TakeBack())

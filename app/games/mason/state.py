@@ -15,7 +15,6 @@ pile and ``discard[0]`` the oldest discard.
 from __future__ import annotations
 
 import random
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -57,18 +56,9 @@ ADDED_TO = {MELD: "{player} added the {card} to their meld: {set_cards}.",
             RUN: "{player} added the {card} to their run: {set_cards}."}
 BLOCKED = {True: "Round {round} is blocked: nobody can go out, so every player counts their hand.",
            False: "Round {round} is blocked: no pile can give a card, so every player counts their hand."}
-CODES = frozenset(card.code for card in FULL_DECK)
-CODE_IN_TEXT = re.compile(r"\b[0-9A-Z]{2}\b")
 
 # The log line that starts a round (a replay jumps to it: the definition's ``round_lines``).
 ROUND_DEALT = "Round {round}: {player} starts; the {card} is turned up on the discard pile."
-
-
-def add_named(named: set[str], lines: Iterable[Event]) -> None:
-    """Add to ``named`` every card code ``lines`` name, beside them or in their words."""
-    for event in lines:
-        named.update(event["cards"])
-        named.update(code for code in CODE_IN_TEXT.findall(event["text"]) if code in CODES)
 
 
 def deal_layout(deck: list[DealtCard], seats: int) -> tuple[list[list[DealtCard]], DealtCard, list[DealtCard]]:
@@ -148,13 +138,10 @@ class MasonState(GameState):
         self.went_out: int | None = None
         self.drawn: Card | None = None
         self.stall_rebuilds = 0  # stock rebuilds since the last lay-down
-        # What the game's log lines before ``log`` told (``log_facts``): every card code they
-        # named, and the seat of the last of them to name each card in their last round.
-        self._named_before: set[str] = set()
+        # What the game's log lines before ``log`` told (``log_facts``): the seat of the last of
+        # them to name each card in their last round.
         self._named_by: dict[str, int | None] = {}
         self._named_by_round = 0
-        # ``_named_in_log``'s last answer: (the log and the earlier names it read, lines read, names)
-        self._named_kept: tuple[list[Event], set[str], int, frozenset[str]] | None = None
 
     @classmethod
     def new(cls, names: Iterable[str], *, stacked_deck: Iterable[Card] | None = None,
@@ -208,13 +195,14 @@ class MasonState(GameState):
                 for seat, player in enumerate(self.players)]
 
     def zones(self) -> list[Zone]:
-        """R4.4: the stock and the other players' hands are hidden, but for the cards the log
-        names (a card everyone saw taken from the discard pile, or discarded and turned over into
-        the stock, R5.2; the log is the whole game's, and everyone saw its lines when they
-        happened: the lines the state no longer holds count through their facts). The discard
-        pile and the sets lie face up. Once a round is over, every hand left is shown with its
-        points (R7.1)."""
-        seen = self._named_in_log()
+        """R4.4: the stock and the other players' hands are hidden, but for the cards this round's
+        log names (a card everyone saw taken from the discard pile, or discarded and turned over
+        into the stock, R5.2; everyone saw its lines when they happened: the lines the state no
+        longer holds count through their facts). An earlier round's lines tell where a card was
+        before the round dealt a fresh deck (R2.4), not where it is. The discard pile and
+        the sets lie face up. Once a round is over, every hand left is shown with its points
+        (R7.1)."""
+        seen = self.last_named_by().keys()
         stock_seen = [card for card in self.stock if card.code in seen]
         zones = [Zone("stock", [card for card in self.stock if card.code not in seen], NOBODY),
                  Zone("stock, turned over from the discards", stock_seen, EVERYONE),
@@ -231,22 +219,6 @@ class MasonState(GameState):
                 zones.append(Zone(f"{name}'s hand", [card for card in cards if card.code not in seen],
                                   frozenset({seat}), holder=name))
         return self.public_once_over(zones)
-
-    def _named_in_log(self) -> frozenset[str]:
-        """Every card code the game's log names, beside its lines or in their words. Every view
-        and privacy check asks (``zones``), several times a request: a log only grows, so only
-        the lines added since the last answer are read."""
-        kept = self._named_kept
-        if kept is not None and kept[0] is self.log and kept[1] is self._named_before and kept[2] <= len(self.log):
-            if kept[2] == len(self.log):
-                return kept[3]
-            named, start = set(kept[3]), kept[2]
-        else:
-            named, start = set(self._named_before), 0
-        add_named(named, self.log[start:])
-        answer = frozenset(named)
-        self._named_kept = (self.log, self._named_before, len(self.log), answer)
-        return answer
 
     def round_log(self) -> list[Event]:
         """This round's lines that the state holds (all of them since it was dealt or read, and
@@ -573,16 +545,18 @@ class MasonState(GameState):
         return [dict(event, cards=list(event["cards"]) if event.get("round") == self.round_number else [])
                 for event in lines]
 
+    def tells_of_an_earlier_deal(self, line: Event) -> bool:
+        """R2.4: each round is dealt from a fresh full deck."""
+        return bool(line.get("round", self.round_number) < self.round_number)
+
     def log_facts(self, older: Sequence[Event]) -> dict[str, Any]:
-        named = set(self._named_before)
-        add_named(named, older)
         named_by, named_by_round = dict(self._named_by), self._named_by_round
         for event in older:
             if event["round"] != named_by_round:
                 named_by, named_by_round = {}, event["round"]
             for card in event["cards"]:
                 named_by[card] = event["seat"]
-        return {"log_named": sorted(named), "log_named_by": named_by, "log_named_round": named_by_round}
+        return {"log_named_by": named_by, "log_named_round": named_by_round}
 
     # -- plain data ---------------------------------------------------------------------------
 
@@ -626,7 +600,6 @@ class MasonState(GameState):
             # A game saved before the log kept every round holds this round's events, unnumbered.
             game.read_log(data, lambda e: {"seat": e["seat"], "text": str(e["text"]), "cards": list(e["cards"]),
                                            "round": int(e.get("round", game.round_number)), **read_said(e)})
-            game._named_before = {str(code) for code in data.get("log_named", [])}
             game._named_by = {str(code): seat for code, seat in dict(data.get("log_named_by", {})).items()}
             game._named_by_round = int(data.get("log_named_round", 0))
             game.round_scores = [[int(p) for p in points] for points in data["round_scores"]]

@@ -146,12 +146,9 @@ class TwentyOneState(GameState):
         self.status: list[str] = [TO_PLAY] * len(names)
         self.results_now: list[str | None] = [None] * len(names)  # this round's results so far
         self.history: list[list[str]] = []  # every finished round's results, seat by seat
-        # What the game's log lines before ``log`` told (``log_facts``): every card id they
-        # named, and the results lines of their last round since its "Round" line.
-        self._seen_before: set[str] = set()
+        # What the game's log lines before ``log`` told (``log_facts``): the results lines of
+        # their last round since its "Round" line.
         self._round_results_before: list[Event] = []
-        self._seen: set[str] = set()  # card ids the log names (zones)
-        self._seen_count = 0  # lines of ``log`` counted into _seen
 
     @classmethod
     def new(cls, definition: GameDefinition, names: Sequence[str], options: Mapping[str, Any],
@@ -212,7 +209,7 @@ class TwentyOneState(GameState):
         return []
 
     def take_back_fields(self) -> dict[str, Any]:
-        return {"kind": ACTION}  # a line of the web's log only, as "Player stays." is
+        return {"kind": ACTION, "deck": self.table.refills}  # a line of the web's log only, as "Player stays." is
 
     def _line_name(self, seat: int) -> str | None:
         """How result lines name a seat: None (the word "Player") when one player sits."""
@@ -375,17 +372,11 @@ class TwentyOneState(GameState):
     def zones(self) -> list[Zone]:
         """Every face-up card is public (T3.2, T3.3, T7.2); the deck and every face-down card (the
         dealer's hidden card, and a hidden card that went to the discard pile without being
-        turned over) are hidden from everyone, but for a card the log has named.
-
-        The log is the whole game's (every round; the lines the state no longer holds count
-        through its facts, ``log_facts``), and it names every card dealt face up. After
-        the discard pile becomes the deck again (T3.6), a card named in an earlier round may be
-        in the deck, or be the dealer's hidden card: its old entries tell where it *was*, not
-        where it is, so such a card counts as seen. What keeps the hidden card secret then is
-        that no event names a card while it lies face down, and the view shows the deck only as
-        a count (tests check both)."""
+        turned over) are hidden from everyone. The log names a card only while it lies face up
+        (``event``); a card it named lies face down again only once the discard pile has become
+        the deck (T3.6), shuffled, and then its old lines tell where it *was*
+        (``tells_of_an_earlier_deal``)."""
         table = self.table
-        seen = self._seen_ids()
         places: list[tuple[str, Iterable[Card], str | None]] = [
             ("deck", table.deck, None), ("discard pile", table.discard_pile, None),
             ("dealer's hand", table.dealer.hand, "Dealer")]
@@ -396,16 +387,9 @@ class TwentyOneState(GameState):
             shown: list[CoreCard] = []
             hidden: list[CoreCard] = []
             for card in cards:
-                (shown if card.face_up or card.id in seen else hidden).append(card.core)
+                (shown if card.face_up else hidden).append(card.core)
             zones += [Zone(name, shown, EVERYONE, holder), Zone(f"{name}, face down", hidden, NOBODY, holder)]
         return self.public_once_over(zones)
-
-    def _seen_ids(self) -> set[str]:
-        if self._seen_count != len(self.log):
-            for entry in self.log[self._seen_count:]:
-                self._seen.update(entry["cards"])
-            self._seen_count = len(self.log)
-        return self._seen
 
     def view(self, seat: int | None) -> TwentyOneView:
         table = self.table
@@ -487,16 +471,18 @@ class TwentyOneState(GameState):
                 entries.append(entry)
         return self._round_results_before + entries[::-1]  # the round began before the lines held
 
+    def tells_of_an_earlier_deal(self, line: Event) -> bool:
+        """T3.6: a line of a deck that has since been refilled from the discard pile."""
+        return bool(line.get("deck", self.table.refills) < self.table.refills)
+
     def log_facts(self, older: Sequence[Event]) -> dict[str, Any]:
-        seen = set(self._seen_before)
         results = list(self._round_results_before)
         for entry in older:
-            seen.update(entry["cards"])
             if entry["kind"] == ROUND:
                 results = []
             elif entry["kind"] == RESULT:
                 results.append(entry)
-        return {"log_seen": sorted(seen), "log_round_results": copy_log(results)}
+        return {"log_round_results": copy_log(results)}
 
     # -- plain data -----------------------------------------------------------------------------------
 
@@ -543,8 +529,6 @@ class TwentyOneState(GameState):
         state.results_now = [None if result is None else one_of(result, RESULTS) for result in data["results"]]
         state.history = [[one_of(result, RESULTS) for result in results] for results in data["history"]]
         state.read_log(data, cls._entry)
-        state._seen_before = {DECK.parse(card).id for card in data.get("log_seen", [])}
-        state._seen = set(state._seen_before)
         state._round_results_before = [cls._entry(entry) for entry in data.get("log_round_results", [])]
         state._check()
         return state
@@ -557,7 +541,7 @@ class TwentyOneState(GameState):
         if not isinstance(entry["text"], str) or not isinstance(entry["kind"], str):
             raise ValueError("an event has a text and a kind")
         return {"seat": seat, "text": entry["text"], "cards": [DECK.parse(card).id for card in entry["cards"]],
-                "kind": entry["kind"], **read_said(entry)}
+                "kind": entry["kind"], "deck": whole(entry.get("deck", 0)), **read_said(entry)}
 
     def _check(self) -> None:
         """The saved data must be a game the rules could have reached."""

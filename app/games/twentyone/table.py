@@ -39,10 +39,12 @@ DEALER_MUST_TAKE = "Dealer must take a card..."  # T5.2
 
 
 def event(seat: int | None, text: str, cards: Iterable[Card] = (), kind: str = ACTION,
-          say: Said | None = None) -> Event:
+          say: Said | None = None, deck: int = 0) -> Event:
     """A log entry: only face-up cards are ever named (T3.2, T7.2). ``say``: the line in players'
-    words, for the web's log (None: the web leaves the line out, as it only repeats the table)."""
-    return {"seat": seat, "text": text, "cards": [card.id for card in cards if card.face_up], "kind": kind, "say": say}
+    words, for the web's log (None: the web leaves the line out, as it only repeats the table).
+    ``deck``: the deck's refills before it (T3.6), which tell the deck it was dealt from."""
+    return {"seat": seat, "text": text, "cards": [card.id for card in cards if card.face_up], "kind": kind,
+            "deck": deck, "say": say}
 
 
 class Player:
@@ -140,7 +142,7 @@ class Table:
 
     def note(self, seat: int | None, text: str, cards: Iterable[Card] = (), kind: str = ACTION,
              say: Said | None = None) -> None:
-        self.events.append(event(seat, text, cards, kind, say))
+        self.events.append(event(seat, text, cards, kind, say, self.refills))
 
     def take_events(self) -> list[Event]:
         events, self.events = self.events, []
