@@ -168,7 +168,7 @@ def read_view(view: Mapping[str, Any], seat: int) -> Knowledge:
 
 KEEP_MARGIN = 10  # a discard is taken when it is this far from being the card to discard
 CANDIDATES = 5  # the discards weighed: R8.3's best few
-DEALS = 100  # the deals of the unseen cards each of them is played out in
+DEALS = 160  # the deals of the unseen cards each of them is played out in
 # How sure the play-outs must be that another choice beats the first before it is made: its mean
 # gain over the first, in standard errors of that gain (0: any gain on average).
 SURE = 0.0
